@@ -1,0 +1,52 @@
+// Package command is the command policy: it judges a shell command line, or
+// an argv, against the program tables, the workspace roots, the effect mode
+// and what the agent has observed. It is pure: the file system is reached
+// only through the FS interface, observations through Observations.
+package command
+
+// Effects is the effect mode of a session.
+type Effects string
+
+const (
+	ReadOnly       Effects = "read-only"
+	WorkspaceWrite Effects = "workspace-write"
+)
+
+// Resolved is a path after symlink resolution.
+type Resolved struct {
+	Path   string // absolute, cleaned, symlinks resolved (a final symlink followed, even a dangling one)
+	Exists bool
+	Dir    bool
+}
+
+// FS answers the questions about the file system the policy needs.
+// workspace.Resolver implements it.
+type FS interface {
+	// Resolve resolves an absolute path through its nearest existing
+	// ancestor, following every symlink including a final one and a
+	// trailing slash on a link; "..", "." and repeated slashes are handled
+	// after each link is followed, as the kernel does.
+	Resolve(path string) (Resolved, error)
+	// LinksOutside lists symlinks under dir (recursively) whose targets
+	// resolve outside the roots; recursive reads that follow links refuse them.
+	LinksOutside(dir string) []string
+	// GitExec names what in the repository containing dir (its .git/config,
+	// the files that config includes, .gitattributes) would make git run a
+	// program, or "" when nothing does.
+	GitExec(dir string) string
+}
+
+// ObsState is what the agent knows about one file.
+type ObsState int
+
+const (
+	Unobserved ObsState = iota
+	Observed            // read, and unchanged since
+	Stale               // read, and changed by someone else since
+)
+
+// Observations is one session's record of what its agent has seen.
+type Observations interface {
+	File(path string) ObsState // path is resolved and absolute
+	Dir(path string) bool      // the folder's listing was observed
+}
