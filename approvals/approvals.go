@@ -146,7 +146,7 @@ type pending struct {
 	cancel context.CancelCauseFunc
 
 	// decided is set by whoever decides first: the Ask goroutine with its
-	// result, or Decide when the question's context ended.
+	// result while the question's context stands, or Decide when it ended.
 	decided bool
 	// sessionGone is set by CloseSession so an allow-session answer that
 	// raced it does not leave a grant behind in a closed session.
@@ -245,18 +245,14 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 	case <-askCtx.Done():
 		b.mu.Lock()
 		if p.decided {
-			// The answer came in just before the context ended: it counts.
+			// The Asker handed its result over while the context still
+			// stood: it counts.
 			r = <-p.result
 		} else {
 			p.decided = true
 			ended = true
 		}
 		b.mu.Unlock()
-	}
-	if !ended && r.err != nil && askCtx.Err() != nil {
-		// The Asker returned because its context ended: that is the cause,
-		// not a failed connection.
-		ended = true
 	}
 
 	var by string
@@ -325,7 +321,10 @@ func (b *Broker) ask(ctx context.Context, p *pending, start time.Time) {
 	defer b.wg.Done()
 	a, err := b.asker.Ask(ctx, p.q)
 	b.mu.Lock()
-	late := p.decided
+	// An answer counts only while the question's context stands: once it has
+	// ended (deadline, cancellation, close), Decide refuses, whoever gets
+	// the lock first.
+	late := p.decided || ctx.Err() != nil
 	if !late {
 		p.decided = true
 		p.result <- askResult{a, err}
