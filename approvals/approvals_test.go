@@ -26,12 +26,13 @@ const short = 20 * time.Millisecond
 type behavior int
 
 const (
-	never     behavior = iota // no answer: returns ctx.Err() when ctx ends (the default)
-	answerNow                 // answers at once
-	onRelease                 // answers when release is closed, unless ctx ends first
-	late                      // answers only after ctx ended (after the deadline)
-	fail                      // the transport fails
-	stubborn                  // ignores ctx: answers only when release is closed
+	never         behavior = iota // no answer: returns ctx.Err() when ctx ends (the default)
+	answerNow                     // answers at once
+	onRelease                     // answers when release is closed, unless ctx ends first
+	late                          // answers only after ctx ended (after the deadline)
+	fail                          // the transport fails
+	stubborn                      // ignores ctx: answers only when release is closed
+	failOnRelease                 // the transport fails when release is closed
 )
 
 type script struct {
@@ -93,6 +94,14 @@ func (f *fakeAsker) Ask(ctx context.Context, q Question) (Answer, error) {
 	case stubborn:
 		<-s.release
 		return s.answer, nil
+	case failOnRelease:
+		select {
+		case <-s.release:
+			return "", errors.New("connection lost")
+		case <-ctx.Done():
+			f.ended <- q.ID
+			return "", ctx.Err()
+		}
 	default: // never
 		<-ctx.Done()
 		f.ended <- q.ID
@@ -692,5 +701,28 @@ func TestAskerSeesTheQuestionWithItsDeadline(t *testing.T) {
 	}
 	if d := New(nil, Options{}).timeout; d != DefaultTimeout {
 		t.Errorf("default timeout %v, want %v", d, DefaultTimeout)
+	}
+}
+
+func TestDisconnectMidQuestion(t *testing.T) {
+	f := newFake()
+	b := New(f, Options{})
+	defer b.Close()
+	lost := make(chan struct{})
+	f.script("m1", script{how: failOnRelease, release: lost})
+	f.script("m2", script{how: failOnRelease, release: lost})
+	d1 := decideAsync(b, context.Background(), q("m1", "A"))
+	d2 := decideAsync(b, context.Background(), q("m2", "B"))
+	recv(t, f.asked, "a question")
+	recv(t, f.asked, "a question")
+	close(lost) // the editor goes away with both prompts up
+	for _, ch := range []<-chan Outcome{d1, d2} {
+		out := recv(t, ch, "an outcome")
+		if out.Allowed || out.DecidedBy != ByDisconnected || out.Rule != RuleNoApprover {
+			t.Errorf("outcome = %+v, want a disconnected refusal", out)
+		}
+	}
+	if b.Pending() != 0 {
+		t.Errorf("Pending() = %d", b.Pending())
 	}
 }
