@@ -1,0 +1,404 @@
+package shell
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxBraceWords caps what one word may brace-expand to. Agents write
+// src/{a,b} or {1..3}; a word that expands to hundreds of arguments is not
+// something a person can review in an approval prompt, and {1..100000} is
+// a cheap way to make the gate allocate.
+const maxBraceWords = 256
+
+// Parser reduces command lines to Scripts. It keeps one syntax.Parser and
+// scratch buffers between calls, so it is not safe for concurrent use:
+// callers pool Parsers, one per goroutine.
+type Parser struct {
+	home string
+	sp   *syntax.Parser
+	rd   strings.Reader
+
+	// State of the call in progress; reset by Parse.
+	line   string
+	strict bool // the refuse profile's check: name what analyze would accept
+	ps     problems
+	cmds   []Command
+	pieces []piece
+	val    []byte
+	pat    []byte
+}
+
+// piece is a run of one word after quotes are resolved: raw is unquoted
+// shell text with its backslashes still in it, otherwise s is literal.
+type piece struct {
+	s   string
+	raw bool
+}
+
+// NewParser returns a Parser. home is the home directory a leading "~"
+// expands to; with home empty, every tilde expansion is a dynamic word.
+func NewParser(home string) *Parser {
+	return &Parser{
+		home: home,
+		// Comments are not kept: analyze ignores them and refuse finds
+		// them in the tokenizer, before the syntax tree is built.
+		sp: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false)),
+	}
+}
+
+// Parse reduces line to the simple commands it would run, or says why it
+// cannot. The zero Profile is Analyze; an unknown one is refused, since a
+// caller that names a profile this package does not know expects something
+// stricter than the default, or made a mistake.
+func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
+	p.ps.reset()
+	p.line = line
+	p.cmds = nil
+	p.strict = false
+	switch profile {
+	case Analyze, "":
+		return p.analyze(line)
+	case Refuse:
+		return p.refuse(line)
+	}
+	p.ps.add(classSyntax, "unknown shell profile", string(profile))
+	return nil, p.ps.problem()
+}
+
+// refuse accepts one simple command of literal words. The seed's tokenizer
+// decides first, so its refusals read the same; a line it lets through is
+// then parsed as bash would, and anything bash reads differently from the
+// tokenizer (a reserved word, an assignment prefix, a "!") is refused too.
+func (p *Parser) refuse(line string) (*Script, *Problem) {
+	tokens := tokenize(line, &p.ps)
+	if !p.ps.empty() {
+		return nil, p.ps.problem()
+	}
+	if len(tokens) == 0 {
+		p.ps.add(classEmpty, "the line is empty", "")
+		return nil, p.ps.problem()
+	}
+	p.strict = true
+	script, prob := p.analyze(line)
+	if prob != nil {
+		return nil, prob
+	}
+	if len(script.Commands) != 1 || !slices.Equal(script.Commands[0].Argv, tokens) ||
+		len(script.Commands[0].Redirects) != 0 {
+		p.ps.add(classSyntax, "words the shell reads differently from their text", line)
+		return nil, p.ps.problem()
+	}
+	return script, nil
+}
+
+func (p *Parser) analyze(line string) (*Script, *Problem) {
+	// mvdan's lexer drops NUL bytes and reads a carriage return as a blank;
+	// bash keeps a carriage return inside the word, and no argv can carry a
+	// NUL. Either way the tree would not be what runs, so stop here.
+	if strings.IndexByte(line, 0) >= 0 {
+		p.ps.add(classSyntax, "NUL byte", "")
+	}
+	if strings.IndexByte(line, '\r') >= 0 {
+		p.ps.add(classSyntax, "carriage return", "\r")
+	}
+	if !p.ps.empty() {
+		return nil, p.ps.problem()
+	}
+	p.rd.Reset(line)
+	f, err := p.sp.Parse(&p.rd, "")
+	if err != nil {
+		var pe syntax.ParseError
+		msg := err.Error()
+		if errors.As(err, &pe) {
+			msg = pe.Error()
+		}
+		// The whole message, uncut: it carries the position.
+		p.ps.addItem(classSyntax, "the line does not parse: "+msg)
+		return nil, p.ps.problem()
+	}
+	if len(f.Stmts) == 0 {
+		p.ps.add(classEmpty, "the line has only blanks or comments", "")
+		return nil, p.ps.problem()
+	}
+	p.stmts(f.Stmts, "", false)
+	if !p.ps.empty() {
+		return nil, p.ps.problem()
+	}
+	return &Script{Commands: p.cmds}, nil
+}
+
+// stmts flattens a list of statements; the first takes joiner, the rest
+// are joined by ";" (a newline and a semicolon mean the same).
+func (p *Parser) stmts(list []*syntax.Stmt, joiner string, sub bool) {
+	for i, s := range list {
+		j := ";"
+		if i == 0 {
+			j = joiner
+		}
+		p.stmt(s, j, sub)
+	}
+}
+
+// stmt appends the simple commands of s to p.cmds. It returns the index of
+// the first command of the last element of s if s is a pipeline (of s
+// itself otherwise): the commands whose stderr a following "|&" joins to
+// the pipe.
+func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
+	if s.Background {
+		p.ps.add(classSyntax, "background", "&")
+	}
+	if s.Coprocess || s.Disown {
+		p.ps.add(classSyntax, "job control", p.src(s))
+	}
+	if s.Negated && p.strict {
+		p.ps.add(classSyntax, "negation", "!")
+	}
+	start, tail := len(p.cmds), len(p.cmds)
+	switch c := s.Cmd.(type) {
+	case nil:
+		p.ps.add(classSyntax, "redirection without a command", p.src(s))
+	case *syntax.CallExpr:
+		p.call(c, joiner, sub)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			p.stmt(c.X, joiner, sub)
+			p.stmt(c.Y, c.Op.String(), sub)
+		case syntax.Pipe, syntax.PipeAll:
+			xtail := p.stmt(c.X, joiner, true)
+			if c.Op == syntax.PipeAll {
+				// "a |& b" is "a 2>&1 | b", the 2>&1 done after a's own
+				// redirections.
+				for i := xtail; i < len(p.cmds); i++ {
+					p.cmds[i].Redirects = append(p.cmds[i].Redirects, Redirect{Fd: 2, Op: "|&"})
+				}
+			}
+			tail = p.stmt(c.Y, "|", true)
+		default:
+			p.ps.add(classSyntax, "shell operator", c.Op.String())
+		}
+	case *syntax.Subshell:
+		p.stmts(c.Stmts, joiner, true)
+	case *syntax.Block:
+		p.stmts(c.Stmts, joiner, sub)
+	default:
+		p.compound(c)
+	}
+	// The statement's own redirections apply to every command in it, and
+	// before any redirection written inside it: bash opens the outer ones
+	// first. They are converted after the body so problems are named in
+	// the order they are written.
+	if len(s.Redirs) > 0 {
+		var own []Redirect
+		for _, r := range s.Redirs {
+			if rd, ok := p.redirect(r); ok {
+				own = append(own, rd)
+			}
+		}
+		for i := start; i < len(p.cmds); i++ {
+			p.cmds[i].Redirects = slices.Concat(own, p.cmds[i].Redirects)
+		}
+	}
+	return tail
+}
+
+// call appends one simple command.
+func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
+	for _, a := range c.Assigns {
+		p.ps.add(classSyntax, "assignment", p.src(a))
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	argv := make([]string, 0, len(c.Args))
+	ok := true
+	for _, w := range c.Args {
+		var wok bool
+		argv, wok = p.fields(argv, w, true)
+		ok = ok && wok
+	}
+	if !ok {
+		return
+	}
+	if argv[0] == "" {
+		p.ps.add(classEmpty, "empty command name", p.src(c.Args[0]))
+		return
+	}
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub})
+}
+
+// compound names a command this package refuses to flatten (loops,
+// conditionals, function definitions, builtins with their own syntax),
+// and the dynamic words inside it, so one reason says all of it.
+func (p *Parser) compound(c syntax.Command) {
+	var name string
+	switch c := c.(type) {
+	case *syntax.IfClause:
+		name = "if clause"
+	case *syntax.WhileClause:
+		name = "while loop"
+		if c.Until {
+			name = "until loop"
+		}
+	case *syntax.ForClause:
+		name = "for loop"
+		if c.Select {
+			name = "select loop"
+		}
+	case *syntax.CaseClause:
+		name = "case clause"
+	case *syntax.FuncDecl:
+		name = "function definition"
+	case *syntax.ArithmCmd:
+		name = "arithmetic command"
+	case *syntax.TestClause:
+		name = "test clause"
+	case *syntax.DeclClause:
+		name = "declaration builtin"
+	case *syntax.LetClause:
+		name = "let builtin"
+	case *syntax.TimeClause:
+		name = "time clause"
+	case *syntax.CoprocClause:
+		name = "coproc clause"
+	default:
+		name = "shell construct"
+	}
+	p.ps.add(classSyntax, name, p.src(c))
+	syntax.Walk(c, func(n syntax.Node) bool {
+		if n == nil {
+			return true
+		}
+		if part, ok := n.(syntax.WordPart); ok {
+			return p.part(part)
+		}
+		return true
+	})
+}
+
+// redirect converts one redirection; ok is false when it was reported as
+// a problem instead.
+func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
+	var rd Redirect
+	prefix := ""
+	explicitFd := -1
+	if r.N != nil {
+		prefix = r.N.Value
+		if !allDigits(prefix) {
+			// {name}>file: bash picks the descriptor at run time and
+			// stores it in a variable.
+			p.ps.add(classDynamic, "dynamic file descriptor", p.src(r))
+			return rd, false
+		}
+		n, err := strconv.Atoi(prefix)
+		if err != nil || n > 1<<20 {
+			p.ps.add(classSyntax, "file descriptor out of range", p.src(r))
+			return rd, false
+		}
+		explicitFd = n
+	}
+	op := r.Op.String()
+	rd.Op = prefix + op
+	fd := func(def int) int {
+		if explicitFd >= 0 {
+			return explicitFd
+		}
+		return def
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+		rd.Fd, rd.Write = fd(1), true
+	case syntax.RdrIn:
+		rd.Fd, rd.Read = fd(0), true
+	case syntax.RdrInOut:
+		rd.Fd, rd.Read, rd.Write = fd(0), true, true
+	case syntax.DplIn, syntax.DplOut:
+		def := 1
+		if r.Op == syntax.DplIn {
+			def = 0
+		}
+		rd.Fd = fd(def)
+		v, ok := p.target(r)
+		if !ok {
+			return rd, false
+		}
+		if v == "-" || allDigits(v) || (len(v) > 1 && strings.HasSuffix(v, "-") && allDigits(v[:len(v)-1])) {
+			// A duplication (2>&1), a move (2>&1-) or a close (>&-):
+			// no file is opened.
+			rd.Op += v
+			return rd, true
+		}
+		if r.Op == syntax.DplIn {
+			p.ps.add(classSyntax, "input duplication from a file", p.src(r))
+			return rd, false
+		}
+		// bash reads ">&file" as "&>file", and "2>&file" as "2>file".
+		rd.Target, rd.Write = v, true
+		return rd, true
+	case syntax.Hdoc, syntax.DashHdoc:
+		rd.Fd = fd(0)
+		// A quoted delimiter leaves the body one literal; an unquoted one
+		// lets $ and backquotes run, and mvdan parses them into parts.
+		if r.Hdoc != nil && !p.parts(r.Hdoc.Parts) {
+			return rd, false
+		}
+		return rd, true
+	case syntax.WordHdoc:
+		rd.Fd = fd(0)
+		// A here-string is not split, brace-expanded or globbed; only
+		// expansions make its content unknown.
+		if !p.parts(r.Word.Parts) {
+			return rd, false
+		}
+		return rd, true
+	default:
+		p.ps.add(classSyntax, "redirection", p.src(r))
+		return rd, false
+	}
+	v, ok := p.target(r)
+	if !ok {
+		return rd, false
+	}
+	rd.Target = v
+	return rd, true
+}
+
+// target is the one literal word a redirection opens.
+func (p *Parser) target(r *syntax.Redirect) (string, bool) {
+	var buf [1]string
+	vals, ok := p.fields(buf[:0], r.Word, false)
+	if !ok {
+		return "", false
+	}
+	if len(vals) != 1 {
+		p.ps.add(classSyntax, "ambiguous redirection", p.src(r))
+		return "", false
+	}
+	return vals[0], true
+}
+
+// src is the text n was written as.
+func (p *Parser) src(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(p.line) || start >= end {
+		return ""
+	}
+	return p.line[start:end]
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

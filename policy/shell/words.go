@@ -1,0 +1,273 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// fields appends to dst the literal words w expands to, in bash's order:
+// brace expansion, then tilde expansion, then quote removal, with a check
+// that no pathname expansion would apply. arg is true for a command's
+// arguments, where bash also expands a tilde after the "=" of a word that
+// looks like an assignment; false for a redirection target. ok is false when
+// w was reported as a problem instead.
+func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool) {
+	if !p.parts(w.Parts) {
+		return dst, false
+	}
+	if !hasBrace(w.Parts) {
+		s, ok := p.literal(w, w.Parts, arg)
+		if !ok {
+			return dst, false
+		}
+		return append(dst, s), true
+	}
+	// SplitBraces replaces the word's Parts slice; it builds new Lits and
+	// never changes the ones it was given, so a shallow copy keeps the
+	// tree intact.
+	cp := *w
+	syntax.SplitBraces(&cp)
+	n, orig := 0, len(dst)
+	ok := true
+	for ew, err := range expand.BracesSeq(nil, &cp) {
+		n++
+		if err != nil || n > maxBraceWords {
+			p.ps.add(classSyntax, "brace expansion to more than 256 words", p.src(w))
+			return dst[:orig], false
+		}
+		s, wok := p.literal(w, ew.Parts, arg)
+		if !wok {
+			// One problem per word is enough: the other expansions of
+			// the same word would name the same construct.
+			ok = false
+			break
+		}
+		dst = append(dst, s)
+	}
+	if !ok {
+		return dst[:orig], false
+	}
+	return dst, true
+}
+
+// hasBrace reports whether an unquoted part of a word has a "{": only then
+// can brace expansion apply.
+func hasBrace(parts []syntax.WordPart) bool {
+	for _, part := range parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// parts reports each part whose value is only known at run time; ok is
+// true when there is none.
+func (p *Parser) parts(parts []syntax.WordPart) bool {
+	ok := true
+	for _, part := range parts {
+		if !p.part(part) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// part reports part if its value is only known at run time, and returns
+// whether it is static. A static double-quoted string is checked inside.
+func (p *Parser) part(part syntax.WordPart) bool {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		return true
+	case *syntax.SglQuoted:
+		if x.Dollar && strings.IndexByte(x.Value, '\\') >= 0 {
+			// $'\x72m' is "rm": the escape hides the text from a reader,
+			// and decoding it here would be a second, different
+			// implementation of bash's rules.
+			p.ps.add(classDynamic, "ANSI-C string with escapes", p.src(x))
+			return false
+		}
+		return true
+	case *syntax.DblQuoted:
+		if x.Dollar {
+			p.ps.add(classDynamic, "locale-translated string", p.src(x))
+			return false
+		}
+		return p.parts(x.Parts)
+	case *syntax.ParamExp:
+		p.ps.add(classDynamic, "parameter expansion", p.src(x))
+	case *syntax.CmdSubst:
+		p.ps.add(classDynamic, "command substitution", p.src(x))
+	case *syntax.ArithmExp:
+		p.ps.add(classDynamic, "arithmetic expansion", p.src(x))
+	case *syntax.ProcSubst:
+		p.ps.add(classDynamic, "process substitution", p.src(x))
+	case *syntax.ExtGlob:
+		p.ps.add(classDynamic, "extended glob", p.src(x))
+	default:
+		p.ps.add(classDynamic, "expansion", p.src(part))
+	}
+	return false
+}
+
+// literal is the value of one word whose parts are all static (checked by
+// parts) and brace-expanded. w is the word as written, for naming it.
+func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, arg bool) (string, bool) {
+	// Most words are one plain unquoted literal: no copy needed.
+	if len(parts) == 1 {
+		if lit, ok := parts[0].(*syntax.Lit); ok && strings.IndexAny(lit.Value, "\\~*?[") < 0 {
+			return lit.Value, true
+		}
+	}
+	p.pieces = p.pieces[:0]
+	for _, part := range parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			if n := len(p.pieces); n > 0 && p.pieces[n-1].raw {
+				p.pieces[n-1].s += x.Value
+			} else {
+				p.pieces = append(p.pieces, piece{s: x.Value, raw: true})
+			}
+		case *syntax.SglQuoted:
+			p.pieces = append(p.pieces, piece{s: x.Value})
+		case *syntax.DblQuoted:
+			if len(x.Parts) == 0 {
+				p.pieces = append(p.pieces, piece{})
+			}
+			for _, in := range x.Parts {
+				if lit, ok := in.(*syntax.Lit); ok {
+					p.pieces = append(p.pieces, piece{s: unescapeDouble(lit.Value)})
+				}
+			}
+		}
+	}
+	// A word like NAME=value or NAME+=value: bash (outside POSIX mode)
+	// expands a tilde after its "=" and after each ":", as in an
+	// assignment, even when it is an argument.
+	assign := arg && len(p.pieces) > 0 && p.pieces[0].raw && assignmentLike(p.pieces[0].s)
+	p.val, p.pat = p.val[:0], p.pat[:0]
+	maybeGlob := false
+	eligible := true // a tilde here starts a tilde prefix
+	seenEq := false
+	for pi, pc := range p.pieces {
+		if !pc.raw {
+			p.val = append(p.val, pc.s...)
+			p.pat = append(p.pat, pattern.QuoteMeta(pc.s, 0)...)
+			eligible = false
+			continue
+		}
+		s := pc.s
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if eligible && c == '~' {
+				eligible = false
+				j := i + 1
+				for j < len(s) && s[j] != '/' && !(assign && seenEq && s[j] == ':') {
+					j++
+				}
+				prefix := s[i+1 : j]
+				// A prefix with a quoted character is no tilde prefix:
+				// ~"/x" and ~\/x stay literal.
+				quoted := strings.IndexByte(prefix, '\\') >= 0 || (j == len(s) && pi+1 < len(p.pieces))
+				if !quoted {
+					switch {
+					case prefix != "":
+						// ~user, ~+, ~-, ~2: another user's home, $PWD,
+						// $OLDPWD, the directory stack.
+						p.ps.add(classDynamic, "tilde expansion", "~"+prefix)
+						return "", false
+					case p.home == "":
+						p.ps.add(classDynamic, "tilde expansion without a home directory", "~")
+						return "", false
+					case p.strict:
+						p.ps.add(classSyntax, "home directory expansion", "~")
+						return "", false
+					}
+					p.val = append(p.val, p.home...)
+					p.pat = append(p.pat, pattern.QuoteMeta(p.home, 0)...)
+					i = j - 1
+					continue
+				}
+			}
+			eligible = false
+			switch c {
+			case '\\':
+				p.pat = append(p.pat, '\\')
+				if i+1 == len(s) {
+					// A trailing backslash with nothing to escape is kept.
+					p.val = append(p.val, '\\')
+					p.pat = append(p.pat, '\\')
+					continue
+				}
+				i++
+				if s[i] != '\n' {
+					p.val = append(p.val, s[i])
+				}
+				p.pat = append(p.pat, s[i])
+				continue
+			case '*', '?', '[':
+				maybeGlob = true
+			case '=':
+				if assign && !seenEq {
+					seenEq, eligible = true, true
+				}
+			case ':':
+				eligible = assign && seenEq
+			}
+			p.val = append(p.val, c)
+			p.pat = append(p.pat, c)
+		}
+	}
+	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
+		p.ps.add(classDynamic, "unquoted pattern", p.src(w))
+		return "", false
+	}
+	return string(p.val), true
+}
+
+// unescapeDouble removes the backslashes that escape a character inside
+// double quotes: only before $, `, ", \ and a newline (which it removes).
+func unescapeDouble(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+				c = s[i]
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// assignmentLike reports whether s starts with NAME= or NAME+=, NAME a
+// valid shell variable name.
+func assignmentLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		case c == '=' && i > 0:
+			return true
+		case c == '+' && i > 0 && i+1 < len(s) && s[i+1] == '=':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
