@@ -1,0 +1,209 @@
+package tape
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Record is one line of the tape. The json tags are the line's field names
+// (Query decodes with them); Append encodes in this field order with its
+// own encoder, so that it can add prev last and hash the exact bytes it
+// writes. Empty fields are left out, except time, allowed and prev.
+type Record struct {
+	Time      time.Time       `json:"time"` // RFC 3339 with nanoseconds, UTC
+	ID        string          `json:"id,omitempty"`
+	Session   string          `json:"session,omitempty"`
+	Mode      string          `json:"mode,omitempty"`
+	Verdict   string          `json:"verdict,omitempty"` // "allow" or "deny"
+	Allowed   bool            `json:"allowed"`           // what the agent was told to do
+	Rule      string          `json:"rule,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Tool      string          `json:"tool,omitempty"`
+	Args      json.RawMessage `json:"args,omitempty"` // bounded by MaxArgs
+	Command   string          `json:"command,omitempty"`
+	Kind      string          `json:"kind,omitempty"` // "read" or "write"
+	Targets   []string        `json:"targets,omitempty"`
+	Context   json.RawMessage `json:"context,omitempty"` // bounded by MaxContext
+	Policy    string          `json:"policy,omitempty"`  // hash of the policy that decided
+	DecidedBy string          `json:"decidedBy,omitempty"`
+	AskedAt   time.Time       `json:"askedAt,omitzero"`
+	WaitedMs  int64           `json:"waitedMs,omitempty"`
+	Effects   json.RawMessage `json:"effects,omitempty"` // bounded by MaxEffects
+	ExitCode  *int            `json:"exitCode,omitempty"`
+	Verified  *bool           `json:"verified,omitempty"`
+	Detail    string          `json:"detail,omitempty"`
+	// Prev is the SHA-256 (hex) of the previous line's bytes without its
+	// newline, "" for the first record of a tape. Append sets it; it is
+	// always the last field of the line.
+	Prev string `json:"prev"`
+}
+
+// Bounds on what one line may carry. The caller bounds its input already;
+// these keep one odd record from making the tape hard to read. A raw field
+// over its bound is replaced by {"truncated":N} (N its length in bytes); a
+// raw field that is not valid JSON by {"invalid":N}; a longer string is cut
+// at a character boundary and marked.
+const (
+	MaxArgs    = 4 << 10  // tool arguments, as the design's "args (bounded)"
+	MaxContext = 4 << 10  // turn, task, agent: small by nature
+	MaxEffects = 16 << 10 // lists of changed paths run longer
+	MaxString  = 8 << 10  // command lines, reasons, details, each target
+	MaxTargets = 256      // targets beyond this are counted, not listed
+)
+
+// appendBody appends r encoded as a JSON object without prev.
+func appendBody(b []byte, r *Record) []byte {
+	b = append(b, `{"time":"`...)
+	b = r.Time.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	b = appendString(b, `,"id":`, r.ID)
+	b = appendString(b, `,"session":`, r.Session)
+	b = appendString(b, `,"mode":`, r.Mode)
+	b = appendString(b, `,"verdict":`, r.Verdict)
+	b = append(b, `,"allowed":`...)
+	b = strconv.AppendBool(b, r.Allowed)
+	b = appendString(b, `,"rule":`, r.Rule)
+	b = appendString(b, `,"reason":`, r.Reason)
+	b = appendString(b, `,"tool":`, r.Tool)
+	b = appendRaw(b, `,"args":`, r.Args, MaxArgs)
+	b = appendString(b, `,"command":`, r.Command)
+	b = appendString(b, `,"kind":`, r.Kind)
+	if len(r.Targets) > 0 {
+		b = append(b, `,"targets":[`...)
+		for i, s := range r.Targets {
+			if i == MaxTargets {
+				b = append(b, ',')
+				b = appendQuoted(b, "… "+strconv.Itoa(len(r.Targets)-MaxTargets)+" more")
+				break
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, s)
+		}
+		b = append(b, ']')
+	}
+	b = appendRaw(b, `,"context":`, r.Context, MaxContext)
+	b = appendString(b, `,"policy":`, r.Policy)
+	b = appendString(b, `,"decidedBy":`, r.DecidedBy)
+	if !r.AskedAt.IsZero() {
+		b = append(b, `,"askedAt":"`...)
+		b = r.AskedAt.UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	}
+	if r.WaitedMs != 0 {
+		b = append(b, `,"waitedMs":`...)
+		b = strconv.AppendInt(b, r.WaitedMs, 10)
+	}
+	b = appendRaw(b, `,"effects":`, r.Effects, MaxEffects)
+	if r.ExitCode != nil {
+		b = append(b, `,"exitCode":`...)
+		b = strconv.AppendInt(b, int64(*r.ExitCode), 10)
+	}
+	if r.Verified != nil {
+		b = append(b, `,"verified":`...)
+		b = strconv.AppendBool(b, *r.Verified)
+	}
+	b = appendString(b, `,"detail":`, r.Detail)
+	return append(b, '}')
+}
+
+func appendString(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = append(b, key...)
+	return appendQuoted(b, s)
+}
+
+// appendRaw appends raw compacted (JSON lines must not hold a newline), or
+// a marker when it is too long or not JSON.
+func appendRaw(b []byte, key string, raw json.RawMessage, limit int) []byte {
+	if len(raw) == 0 {
+		return b
+	}
+	b = append(b, key...)
+	if len(raw) > limit {
+		return append(strconv.AppendInt(append(b, `{"truncated":`...), int64(len(raw)), 10), '}')
+	}
+	n := len(b)
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, raw); err != nil {
+		b = buf.Bytes()[:n]
+		return append(strconv.AppendInt(append(b, `{"invalid":`...), int64(len(raw)), 10), '}')
+	}
+	return buf.Bytes()
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted appends s as a JSON string, cut to MaxString bytes. It
+// escapes what JSON requires, replaces invalid UTF-8 with U+FFFD and
+// escapes U+2028 and U+2029 as encoding/json does; it leaves <, > and &
+// alone, since the tape is read by people and tools, not browsers.
+func appendQuoted(b []byte, s string) []byte {
+	cut := 0
+	if len(s) > MaxString {
+		k := MaxString
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		cut = len(s) - k
+		s = s[:k]
+	}
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	if cut > 0 {
+		b = append(b, "…(+"...)
+		b = strconv.AppendInt(b, int64(cut), 10)
+		b = append(b, " bytes)"...)
+	}
+	return append(b, '"')
+}
+
+func jsonValid(b []byte) bool { return json.Valid(b) }

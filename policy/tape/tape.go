@@ -1,0 +1,346 @@
+// Package tape is admit's decision record: an append-only file of JSON
+// lines, one per decision, each carrying the SHA-256 of the line before it
+// (a hash chain anyone can check with sha256sum).
+//
+// Start at Open and Tape.Append: the server appends a Record for every
+// decision and replies only when Append returns, so a call never runs
+// without its record on disk. Query and Verify read a tape, including its
+// rotated files, without opening it for writing.
+//
+// # Durability
+//
+// Append hands its encoded line to one writer goroutine. With SyncBatch
+// (the default) the writer writes every line queued so far with one write
+// and one fdatasync and then releases all of their callers: concurrent
+// decisions share the cost of making them durable (group commit). SyncAlways
+// syncs after each line; SyncNone only writes.
+//
+// A crash can leave a torn last line. Readers skip it; Open cuts it off and
+// appends a record with rule "tape-repaired" saying what was cut, so the cut
+// is itself on the record and the chain goes on from the last whole line.
+//
+// When the tape cannot be written (a full or read-only file system, an I/O
+// error, a closed Tape) Append returns an error that matches ErrUnwritable,
+// and the file still ends at its last complete line. The next Append after
+// the condition clears continues the chain.
+//
+// # Several processes
+//
+// Every editor window runs its own server, and by default they share one
+// tape. Writers take an exclusive flock on "<path>.lock" around each batch
+// and, holding it, notice lines or rotations made by another process, so
+// the chain stays one chain.
+//
+// # Rotation
+//
+// With Options.RotateBytes set, the writer renames tape.jsonl to
+// tape.jsonl.1 before a batch would take it past that size (older files
+// shift to .2, .3, ...; all are kept). The chain continues across files:
+// the first line of the new file carries the hash of the last line of the
+// old one.
+package tape
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Sync says when Append returns relative to the disk.
+type Sync string
+
+const (
+	// SyncAlways issues one fdatasync per line before its Append returns.
+	SyncAlways Sync = "always"
+	// SyncBatch (the default) writes every line queued so far with one
+	// write and one fdatasync; each Append returns once its batch is
+	// durable.
+	SyncBatch Sync = "batch"
+	// SyncNone writes and returns; the kernel flushes when it likes, so a
+	// machine crash (not a process crash) can lose the last records.
+	SyncNone Sync = "none"
+)
+
+// ParseSync reads a sync setting from configuration; "" means SyncBatch.
+func ParseSync(s string) (Sync, error) {
+	switch Sync(s) {
+	case "":
+		return SyncBatch, nil
+	case SyncAlways, SyncBatch, SyncNone:
+		return Sync(s), nil
+	}
+	return "", fmt.Errorf("tape: sync %q: want always, batch or none", s)
+}
+
+// Options configure Open. The zero value is SyncBatch, no rotation, no
+// logging and the real clock.
+type Options struct {
+	Sync Sync
+	// RotateBytes rotates the file before a batch would take it past this
+	// size. A single batch is never split, so a file can exceed it by one
+	// batch. 0 never rotates.
+	RotateBytes int64
+	// Logger receives repairs, rotations and write failures (nil: none).
+	Logger *slog.Logger
+	// Now stamps records whose Time is zero (nil: time.Now).
+	Now func() time.Time
+}
+
+var (
+	// ErrUnwritable matches every Append error caused by the file or the
+	// Tape rather than by the caller: a full or read-only file system, an
+	// I/O error, a closed Tape. The server refuses in enforce mode when it
+	// sees it.
+	ErrUnwritable = errors.New("tape: unwritable")
+	// ErrClosed is returned (together with ErrUnwritable) by Append after
+	// Close.
+	ErrClosed = errors.New("tape: closed")
+)
+
+// RuleRepaired is the rule of the record Open appends after cutting off a
+// torn last line.
+const RuleRepaired = "tape-repaired"
+
+// DefaultPath is $XDG_STATE_HOME/admit/tape.jsonl, or
+// ~/.local/state/admit/tape.jsonl when XDG_STATE_HOME is unset or not
+// absolute (as the XDG spec says): outside every workspace, so an agent
+// that may write the workspace cannot rewrite its own record.
+func DefaultPath() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("tape: default path: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "admit", "tape.jsonl"), nil
+}
+
+// Tape is an open tape. Its methods are safe for concurrent use.
+type Tape struct {
+	path   string
+	sync   Sync
+	rotate int64
+	log    *slog.Logger
+	now    func() time.Time
+
+	kick chan struct{} // wakes the writer; capacity 1, so sends never block
+	stop chan struct{} // closed by Close
+	wg   sync.WaitGroup
+
+	// mu guards queue and closed. Append queues under it; the writer takes
+	// the whole queue under it and never holds it while writing or syncing.
+	mu     sync.Mutex
+	queue  []*request
+	closed bool
+
+	// The writer goroutine owns w (Open fills it before the writer starts,
+	// Close uses it after the writer stopped).
+	w writer
+
+	head     atomic.Pointer[string] // hash of the last line, for Head
+	appended atomic.Int64
+	syncs    atomic.Int64
+}
+
+// request is one Append waiting for the writer.
+type request struct {
+	body []byte  // the encoded record without prev, ending in '}'
+	rec  *Record // receives Prev on success
+	prev string  // set by the writer before it answers
+	done chan error
+}
+
+var requests = sync.Pool{New: func() any {
+	return &request{body: make([]byte, 0, 512), done: make(chan error, 1)}
+}}
+
+// maxPooledBody keeps unusually large bodies from staying in the pool.
+const maxPooledBody = 64 << 10
+
+// Open opens the tape at path for appending, creating its directory (0700)
+// and file (0600) if needed. If the file ends in a torn line, Open cuts it
+// off and appends a RuleRepaired record about the cut. The chain continues
+// from the last line on the tape, in this file or the newest rotated one.
+func Open(path string, o Options) (*Tape, error) {
+	s, err := ParseSync(string(o.Sync))
+	if err != nil {
+		return nil, err
+	}
+	if o.RotateBytes < 0 {
+		return nil, fmt.Errorf("tape: negative RotateBytes %d", o.RotateBytes)
+	}
+	path, err = filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("tape: open: %w", err)
+	}
+	t := &Tape{
+		path:   path,
+		sync:   s,
+		rotate: o.RotateBytes,
+		log:    o.Logger,
+		now:    o.Now,
+		kick:   make(chan struct{}, 1),
+		stop:   make(chan struct{}),
+	}
+	if t.log == nil {
+		t.log = slog.New(slog.DiscardHandler)
+	}
+	if t.now == nil {
+		t.now = time.Now
+	}
+	t.w.t = t
+	if err := t.w.open(); err != nil {
+		return nil, err
+	}
+	t.publishHead()
+	t.wg.Add(1)
+	go t.run()
+	return t, nil
+}
+
+// Path is the absolute path of the current file.
+func (t *Tape) Path() string { return t.path }
+
+// Head is the hash of the last line on the tape ("" for an empty tape):
+// what the next record's prev will be, unless another process appends
+// first.
+func (t *Tape) Head() string { return *t.head.Load() }
+
+// Stats reports how many records this Tape has appended and how many
+// fdatasyncs it issued; appended/syncs is the mean batch size.
+func (t *Tape) Stats() (appended, syncs int64) {
+	return t.appended.Load(), t.syncs.Load()
+}
+
+func (t *Tape) publishHead() {
+	h := hex.EncodeToString(t.w.head[:])
+	if !t.w.hasHead {
+		h = ""
+	}
+	t.head.Store(&h)
+}
+
+// Append fills r.Time (when zero; always normalized to UTC) and r.Prev,
+// writes r as one line and returns when it is as durable as the Sync
+// setting says. Prev is set only when the line is on the tape.
+//
+// ctx is checked before the record is queued; once queued, Append waits
+// for the outcome, so that an error always means the record is not on the
+// tape. Errors from the file system match ErrUnwritable; the tape then
+// still ends at its last complete line and the chain stays valid.
+//
+// Long fields are bounded in the line (see MaxArgs and friends); r itself
+// is not changed apart from Time and Prev.
+func (t *Tape) Append(ctx context.Context, r *Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("tape: append: %w", err)
+	}
+	if r.Time.IsZero() {
+		r.Time = t.now()
+	}
+	r.Time = r.Time.UTC()
+	if !r.AskedAt.IsZero() {
+		r.AskedAt = r.AskedAt.UTC()
+	}
+	q := requests.Get().(*request)
+	q.body = appendBody(q.body[:0], r)
+	q.rec = r
+
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		release(q)
+		return fmt.Errorf("%w: %w", ErrUnwritable, ErrClosed)
+	}
+	t.queue = append(t.queue, q)
+	t.mu.Unlock()
+	select {
+	case t.kick <- struct{}{}:
+	default: // the writer is already awake and will see the queue
+	}
+
+	err := <-q.done
+	if err == nil {
+		r.Prev = q.prev
+	}
+	release(q)
+	return err
+}
+
+func release(q *request) {
+	if cap(q.body) > maxPooledBody {
+		q.body = make([]byte, 0, 512)
+	}
+	q.rec, q.prev = nil, ""
+	requests.Put(q)
+}
+
+// Close writes what is queued, stops the writer and closes the file.
+// Appends after Close fail with ErrClosed. Close is idempotent.
+func (t *Tape) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	t.mu.Unlock()
+	close(t.stop)
+	t.wg.Wait()
+	return t.w.close()
+}
+
+// run is the writer goroutine: it takes the queue whole and commits it.
+func (t *Tape) run() {
+	defer t.wg.Done()
+	var spare []*request
+	for {
+		stopping := false
+		select {
+		case <-t.kick:
+		case <-t.stop:
+			stopping = true
+		}
+		for {
+			t.mu.Lock()
+			batch := t.queue
+			t.queue = spare[:0]
+			t.mu.Unlock()
+			if len(batch) == 0 {
+				spare = batch
+				break
+			}
+			t.w.commit(batch)
+			clear(batch)
+			spare = batch
+			if !stopping {
+				// New appends kicked us while we were syncing; the
+				// select above picks that up.
+				break
+			}
+		}
+		if stopping {
+			return
+		}
+	}
+}
+
+// fdatasync makes f's data (and the size needed to read it) durable.
+func fdatasync(f *os.File) error {
+	for {
+		err := syscall.Fdatasync(int(f.Fd()))
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}

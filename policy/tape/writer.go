@@ -1,0 +1,475 @@
+package tape
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// writer is the file side of a Tape. Only the writer goroutine uses it
+// (Open before the goroutine starts, Close after it stopped), so it needs
+// no lock of its own; across processes it is serialized by flock on the
+// lock file.
+type writer struct {
+	t    *Tape
+	lock *os.File // "<path>.lock", flocked around every batch
+	f    *os.File // the current file
+	ino  uint64   // f's inode, to notice another process rotating
+
+	size    int64    // offset just after the last complete line we know of
+	head    [32]byte // hash of that line (or of the newest rotated file's last line)
+	hasHead bool     // false for a tape with no record yet
+
+	// dirty is set when a failed write could not be cut back; dirtySize
+	// is the file's size just after that failure.
+	dirty     bool
+	dirtySize int64
+
+	buf  []byte // the batch being written, reused
+	ends []int  // where each line of buf ends, reused
+}
+
+// open creates what is missing, repairs a torn tail and loads the head.
+func (w *writer) open() error {
+	path := w.t.path
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%w: create directory: %w", ErrUnwritable, err)
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: open lock: %w", ErrUnwritable, err)
+	}
+	w.lock = lock
+	if err := w.flock(); err != nil {
+		lock.Close()
+		return err
+	}
+	err = w.reopen()
+	if err == nil {
+		err = w.load()
+	}
+	w.funlock()
+	if err != nil {
+		if w.f != nil {
+			w.f.Close()
+		}
+		lock.Close()
+		return err
+	}
+	return nil
+}
+
+func (w *writer) close() error {
+	var errs []error
+	if w.f != nil {
+		if w.t.sync != SyncNone {
+			if err := fdatasync(w.f); err != nil && !w.dirty {
+				errs = append(errs, fmt.Errorf("tape: close: sync: %w", err))
+			}
+		}
+		errs = append(errs, w.f.Close())
+	}
+	errs = append(errs, w.lock.Close())
+	return errors.Join(errs...)
+}
+
+func (w *writer) flock() error {
+	for {
+		err := syscall.Flock(int(w.lock.Fd()), syscall.LOCK_EX)
+		if err == nil {
+			return nil
+		}
+		if err != syscall.EINTR {
+			return fmt.Errorf("%w: lock: %w", ErrUnwritable, err)
+		}
+	}
+}
+
+func (w *writer) funlock() {
+	syscall.Flock(int(w.lock.Fd()), syscall.LOCK_UN)
+}
+
+// reopen opens (creating if needed) the file now at the tape's path.
+func (w *writer) reopen() error {
+	path := w.t.path
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: open: %w", ErrUnwritable, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("%w: %s is not a regular file", ErrUnwritable, path)
+	}
+	if os.IsNotExist(statErr) {
+		// A new file: make its name durable too.
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return fmt.Errorf("%w: sync directory: %w", ErrUnwritable, err)
+		}
+	}
+	if w.f != nil {
+		w.f.Close()
+	}
+	w.f = f
+	w.ino = inode(fi)
+	w.size = fi.Size()
+	w.dirty = false
+	return nil
+}
+
+// load takes the file as it is now: cuts a torn tail (and records the
+// cut), and reads the head from the last line, or from the newest rotated
+// file when this one is empty. The lock is held.
+func (w *writer) load() error {
+	fi, err := w.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
+	}
+	size := fi.Size()
+	good, last, err := scanTail(w.f, size)
+	if err != nil {
+		return fmt.Errorf("%w: read tail: %w", ErrUnwritable, err)
+	}
+	var cut int64
+	var cutLine int
+	if good < size {
+		cutLine, err = lineNumber(w.f, good)
+		if err != nil {
+			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+		}
+		if err := w.f.Truncate(good); err != nil {
+			return fmt.Errorf("%w: cut torn line: %w", ErrUnwritable, err)
+		}
+		cut = size - good
+		w.t.log.Warn("tape: cut a torn last line", "path", w.t.path, "bytes", cut, "line", cutLine)
+	}
+	w.size = good
+	w.hasHead = false
+	if last != nil {
+		w.head, w.hasHead = sha256.Sum256(last), true
+	} else if err := w.headFromRotated(); err != nil {
+		return err
+	}
+	if cut > 0 {
+		rec := &Record{
+			Time:      w.t.now().UTC(),
+			Rule:      RuleRepaired,
+			DecidedBy: "tape",
+			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
+				cut, cutLine, filepath.Base(w.t.path)),
+		}
+		q := &request{body: appendBody(nil, rec), rec: rec}
+		if err := w.write([]*request{q}, true); err != nil {
+			return err
+		}
+		rec.Prev = q.prev
+	}
+	return nil
+}
+
+// headFromRotated takes the head from the last line of the newest rotated
+// file, for a current file that is empty.
+func (w *writer) headFromRotated() error {
+	files, err := rotated(w.t.path)
+	if err != nil {
+		return fmt.Errorf("%w: list rotated files: %w", ErrUnwritable, err)
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	f, err := os.Open(files[len(files)-1])
+	if err != nil {
+		return fmt.Errorf("%w: open rotated file: %w", ErrUnwritable, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("%w: stat rotated file: %w", ErrUnwritable, err)
+	}
+	_, last, err := scanTail(f, fi.Size())
+	if err != nil {
+		return fmt.Errorf("%w: read rotated file: %w", ErrUnwritable, err)
+	}
+	if last != nil {
+		w.head, w.hasHead = sha256.Sum256(last), true
+	}
+	return nil
+}
+
+// refresh brings the writer up to date with the file under the lock:
+// another process may have appended, rotated or left a torn line, and our
+// own last failure may have left bytes that could not be cut.
+func (w *writer) refresh() error {
+	fi, err := os.Stat(w.t.path)
+	if err != nil || inode(fi) != w.ino {
+		// Rotated (or removed) by someone else: follow the path.
+		if err := w.reopen(); err != nil {
+			return err
+		}
+		return w.load()
+	}
+	fi, err = w.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
+	}
+	if w.dirty {
+		if fi.Size() != w.dirtySize {
+			// Someone else wrote after our failure; treat it as theirs.
+			w.dirty = false
+			return w.load()
+		}
+		if err := w.f.Truncate(w.size); err != nil {
+			return fmt.Errorf("%w: cut failed write: %w", ErrUnwritable, err)
+		}
+		w.dirty = false
+		return nil
+	}
+	if fi.Size() != w.size {
+		return w.load()
+	}
+	return nil
+}
+
+// commit writes one batch taken from the queue and answers every request
+// in it.
+func (w *writer) commit(batch []*request) {
+	err := w.flock()
+	if err == nil {
+		if err = w.refresh(); err != nil {
+			w.funlock()
+		}
+	}
+	if err != nil {
+		w.t.log.Error("tape: cannot write", "path", w.t.path, "err", err)
+		for _, q := range batch {
+			q.done <- err
+		}
+		return
+	}
+	switch w.t.sync {
+	case SyncAlways:
+		for _, q := range batch {
+			err := w.write([]*request{q}, true)
+			q.done <- err
+		}
+	default:
+		err := w.write(batch, w.t.sync == SyncBatch)
+		for _, q := range batch {
+			q.done <- err
+		}
+	}
+	w.funlock()
+}
+
+// write appends the requests' lines, chained from w.head, with one write
+// (and one fdatasync when sync is set). On failure the file is cut back to
+// where it was and the head does not move. The lock is held.
+func (w *writer) write(reqs []*request, sync bool) error {
+	buf := w.buf[:0]
+	head, hasHead := w.head, w.hasHead
+	var prev [64]byte
+	ends := w.ends[:0]
+	for _, q := range reqs {
+		start := len(buf)
+		buf = append(buf, q.body[:len(q.body)-1]...)
+		buf = append(buf, `,"prev":"`...)
+		if hasHead {
+			hex.Encode(prev[:], head[:])
+			buf = append(buf, prev[:]...)
+		}
+		buf = append(buf, `"}`...)
+		head, hasHead = sha256.Sum256(buf[start:]), true
+		buf = append(buf, '\n')
+		ends = append(ends, len(buf))
+	}
+	w.buf, w.ends = buf, ends
+	if cap(w.buf) > 4<<20 {
+		w.buf = nil // do not keep a huge buffer after a burst
+	}
+
+	if w.t.rotate > 0 && w.size > 0 && w.size+int64(len(buf)) > w.t.rotate {
+		if err := w.rotateFiles(); err != nil {
+			// Rotation is housekeeping; the record matters more.
+			w.t.log.Warn("tape: rotate failed, writing on", "path", w.t.path, "err", err)
+		}
+	}
+
+	if _, err := w.f.WriteAt(buf, w.size); err != nil {
+		w.cutBack()
+		return fmt.Errorf("%w: write: %w", ErrUnwritable, err)
+	}
+	if sync {
+		err := fdatasync(w.f)
+		w.t.syncs.Add(1)
+		if err != nil {
+			w.cutBack()
+			return fmt.Errorf("%w: sync: %w", ErrUnwritable, err)
+		}
+	}
+	// Durable: hand out the prev of every line.
+	start := 0
+	for i, q := range reqs {
+		p := buf[start:ends[i]]
+		q.prev = prevOf(p)
+		start = ends[i]
+	}
+	w.size += int64(len(buf))
+	w.head, w.hasHead = head, true
+	w.t.appended.Add(int64(len(reqs)))
+	w.t.publishHead()
+	return nil
+}
+
+// prevOf reads back the prev this writer put at the end of line (which
+// ends in `"prev":"<hex>"}\n`).
+func prevOf(line []byte) string {
+	line = line[:len(line)-len("\"}\n")]
+	i := bytes.LastIndexByte(line, '"')
+	return string(line[i+1:])
+}
+
+// cutBack removes whatever a failed write left after the last good line.
+func (w *writer) cutBack() {
+	if err := w.f.Truncate(w.size); err != nil {
+		fi, serr := w.f.Stat()
+		if serr == nil && fi.Size() == w.size {
+			return // nothing was left behind
+		}
+		w.dirty = true
+		w.dirtySize = -1
+		if serr == nil {
+			w.dirtySize = fi.Size()
+		}
+		w.t.log.Error("tape: cannot cut back a failed write", "path", w.t.path, "err", err)
+	}
+}
+
+// rotateFiles renames path.N to path.N+1 (oldest first), the current file
+// to path.1, and starts an empty current file. The head carries over.
+func (w *writer) rotateFiles() error {
+	path := w.t.path
+	files, err := rotated(path)
+	if err != nil {
+		return err
+	}
+	for i := range files { // oldest (highest number) first
+		n := rotatedNumber(path, files[i])
+		if err := os.Rename(files[i], fmt.Sprintf("%s.%d", path, n+1)); err != nil {
+			return fmt.Errorf("rename: %w", err)
+		}
+	}
+	if err := os.Rename(path, path+".1"); err != nil {
+		return fmt.Errorf("rename: %w", err)
+	}
+	head, hasHead := w.head, w.hasHead
+	if err := w.reopen(); err != nil {
+		return err
+	}
+	w.head, w.hasHead = head, hasHead // reopen synced the directory
+	w.t.log.Info("tape: rotated", "path", path)
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+func inode(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
+}
+
+// scanTail finds the end of the last complete, well-formed line of the
+// first size bytes of f. good is the offset just after it (everything
+// after good is a torn tail), last is its bytes without the newline (nil
+// when there is none). A trailing fragment without a newline is torn; so is
+// a last complete line that is not a JSON object (garbage a crash can leave
+// when the size reached the disk but the data did not). Only that one line
+// is judged: older lines are Verify's business.
+func scanTail(f io.ReaderAt, size int64) (good int64, last []byte, err error) {
+	chunk := int64(64 << 10)
+	for {
+		if chunk > size {
+			chunk = size
+		}
+		off := size - chunk
+		data := make([]byte, chunk)
+		if _, err := f.ReadAt(data, off); err != nil && err != io.EOF {
+			return 0, nil, err
+		}
+		whole := off == 0
+		// end: index in data just after the last newline.
+		end := bytes.LastIndexByte(data, '\n') + 1
+		if end == 0 && !whole {
+			chunk *= 2
+			continue
+		}
+		judged := 0
+		for end > 0 {
+			begin := bytes.LastIndexByte(data[:end-1], '\n') + 1
+			if begin == 0 && !whole {
+				break // the line starts before this chunk
+			}
+			line := data[begin : end-1]
+			if wellFormed(line) || judged == 1 {
+				return off + int64(end), line, nil
+			}
+			judged++
+			end = begin
+		}
+		if end == 0 && whole {
+			return 0, nil, nil
+		}
+		if whole {
+			return off + int64(end), nil, nil
+		}
+		chunk *= 2
+	}
+}
+
+// wellFormed is the test for a whole line: a JSON object.
+func wellFormed(line []byte) bool {
+	return len(line) > 1 && line[0] == '{' && line[len(line)-1] == '}' && jsonValid(line)
+}
+
+// lineNumber is the 1-based number of the line that starts at off.
+func lineNumber(f io.ReaderAt, off int64) (int, error) {
+	n := 1
+	buf := make([]byte, 256<<10)
+	for pos := int64(0); pos < off; {
+		m := int64(len(buf))
+		if off-pos < m {
+			m = off - pos
+		}
+		k, err := f.ReadAt(buf[:m], pos)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		pos += int64(k)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if k == 0 {
+			break
+		}
+	}
+	return n, nil
+}
