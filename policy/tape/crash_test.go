@@ -1,0 +1,148 @@
+package tape
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// crashChildEnv names the tape a re-executed test binary appends to until
+// it is killed.
+const crashChildEnv = "ADMIT_TAPE_CRASH_CHILD"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(crashChildEnv); path != "" {
+		crashChild(path)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// crashChild appends from several goroutines as fast as it can and prints
+// the id of every record whose Append returned, until it is killed.
+func crashChild(path string) {
+	tp, err := Open(path, Options{Sync: SyncBatch})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	pid := os.Getpid()
+	for g := range 8 {
+		go func() {
+			for i := 0; ; i++ {
+				r := &Record{
+					ID: fmt.Sprintf("%d-%d-%d", pid, g, i), Verdict: "allow", Allowed: true,
+					Tool: "bash", Command: strings.Repeat("x", i%700), // lines of many sizes
+				}
+				if err := tp.Append(context.Background(), r); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(2)
+				}
+				// One small write per ack: atomic on a pipe.
+				os.Stdout.WriteString(r.ID + "\n")
+			}
+		}()
+	}
+	select {}
+}
+
+func TestCrashMidBurst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short: starts child processes")
+	}
+	path := filepath.Join(t.TempDir(), "tape.jsonl")
+	acked := map[string]bool{}
+	for round := range 5 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		n := 0
+		reading := make(chan struct{})
+		go func() {
+			defer close(reading)
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				mu.Lock()
+				acked[sc.Text()] = true
+				n++
+				mu.Unlock()
+			}
+		}()
+		// Kill it in the middle of a burst: after some acks and a pause
+		// that differs per round.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			k := n
+			mu.Unlock()
+			if k >= 500 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("round %d: the child acked only %d appends", round, k)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Duration(round*7) * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		<-reading
+
+		// Readers cope before any repair; the writer repairs on Open.
+		before, err := Verify(path)
+		if err != nil {
+			t.Fatalf("round %d: Verify before repair: %v", round, err)
+		}
+		tp, err := Open(path, Options{})
+		if err != nil {
+			t.Fatalf("round %d: Open after kill: %v", round, err)
+		}
+		if err := tp.Close(); err != nil {
+			t.Fatal(err)
+		}
+		after, err := Verify(path)
+		if err != nil {
+			t.Fatalf("round %d: Verify after repair: %v", round, err)
+		}
+		if after != before && after != before+1 {
+			t.Errorf("round %d: %d records before Open, %d after", round, before, after)
+		}
+		t.Logf("round %d: %d acked, %d records on the tape", round, n, after)
+	}
+	recs, err := Query(path, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := map[string]int{}
+	for _, r := range recs {
+		on[r.ID]++
+	}
+	for id := range acked {
+		if on[id] != 1 {
+			t.Fatalf("acked record %s is on the tape %d times", id, on[id])
+		}
+	}
+	for id, k := range on {
+		if k > 1 && id != "" {
+			t.Fatalf("record %s is on the tape %d times", id, k)
+		}
+	}
+}
