@@ -1,0 +1,358 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+const (
+	// maxIncludeDepth is git's own limit on nested includes (10); a file
+	// nested deeper is reported, as git refuses to run with it.
+	maxIncludeDepth = 10
+	// maxConfigBytes bounds one configuration or attributes file. Real ones
+	// are a few KiB; a bigger one is reported rather than parsed.
+	maxConfigBytes = 1 << 20
+	// maxModuleConfigs bounds how many submodule configurations under
+	// .git/modules are read: git status recurses into submodules, and their
+	// configuration is read by the git that it starts there.
+	maxModuleConfigs = 200
+)
+
+// gitRepo is where a repository keeps what git reads.
+type gitRepo struct {
+	worktree  string // "" for a bare repository
+	gitDir    string // the repository's own git folder
+	commonDir string // where config, info/attributes and modules live
+}
+
+// GitExec names the first thing in the repository containing dir that
+// would make git run a program when an agent runs a read command there, or
+// returns "". It looks at, in order: a ".git" file whose gitdir lies
+// outside the roots; the repository's config (and config.worktree), with
+// every include and includeIf followed whatever its condition (relative to
+// the including file, "~/" expanded, up to git's depth of 10); the
+// configuration of submodules under .git/modules; see runsProgram for the
+// keys. A driver key (diff.NAME.textconv, filter.NAME.clean, ...) is
+// reported whether or not an attributes file assigns it, and the report
+// names the assignment when .gitattributes or info/attributes has one. A
+// file that cannot be read or parsed, inside the roots, is reported too:
+// the gate fails closed.
+//
+// The result reads like `core.pager = "less" in .git/config`.
+//
+// The global and system configurations (~/.gitconfig, /etc/gitconfig) are
+// not read: they belong to the user, not to the workspace, and an agent
+// cannot write them through the gate.
+func (r *Resolver) GitExec(dir string) string {
+	repo, finding := r.findRepo(dir)
+	if finding != "" || repo.gitDir == "" {
+		return finding
+	}
+	c := configScan{roots: r.roots, display: repo.worktree}
+	if repo.worktree == "" {
+		c.display = filepath.Dir(repo.gitDir)
+	}
+	c.scanFile(filepath.Join(repo.commonDir, "config"), 0)
+	if c.found == "" && repo.gitDir != repo.commonDir {
+		c.scanFile(filepath.Join(repo.gitDir, "config"), 0)
+	}
+	if c.found == "" {
+		c.scanFile(filepath.Join(repo.gitDir, "config.worktree"), 0)
+	}
+	if c.found == "" {
+		c.scanModules(filepath.Join(repo.commonDir, "modules"))
+	}
+	if c.found == "" {
+		return ""
+	}
+	if c.driver != "" {
+		files := []string{filepath.Join(repo.commonDir, "info", "attributes")}
+		if repo.worktree != "" {
+			files = append([]string{filepath.Join(repo.worktree, ".gitattributes")}, files...)
+		}
+		for _, f := range files {
+			if line := assigns(f, c.driverKind, c.driver); line != "" {
+				return fmt.Sprintf("%s (assigned by %s: %q)", c.found, c.show(f), line)
+			}
+		}
+	}
+	return c.found
+}
+
+// findRepo walks up from dir as git's discovery does: at each folder, a
+// ".git" folder or file, else the folder itself when it looks like a bare
+// repository (HEAD, objects/, refs/). It goes up to "/": git does too.
+func (r *Resolver) findRepo(dir string) (gitRepo, string) {
+	res, err := resolve(filepath.Clean(dir))
+	if err != nil {
+		return gitRepo{}, fmt.Sprintf("cannot resolve %s: %v", dir, err)
+	}
+	d := res.Path
+	for {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			if fi.IsDir() {
+				gd, _ := resolve(dotgit)
+				return r.withCommonDir(gitRepo{worktree: d, gitDir: gd.Path})
+			}
+			if fi.Mode().IsRegular() {
+				return r.gitFile(d, dotgit)
+			}
+		}
+		if isGitDir(d) {
+			return r.withCommonDir(gitRepo{gitDir: d})
+		}
+		if d == "/" {
+			return gitRepo{}, ""
+		}
+		d = filepath.Dir(d)
+	}
+}
+
+// gitFile follows a ".git" file ("gitdir: PATH").
+func (r *Resolver) gitFile(worktree, dotgit string) (gitRepo, string) {
+	inside := r.roots.Contains(worktree)
+	data, err := readBounded(dotgit)
+	if err != nil {
+		if inside {
+			return gitRepo{}, fmt.Sprintf(".git file %s cannot be read: %v", dotgit, err)
+		}
+		return gitRepo{}, ""
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	target = strings.TrimSpace(target)
+	if !ok || target == "" {
+		if inside {
+			return gitRepo{}, fmt.Sprintf(".git file %s has no gitdir line", dotgit)
+		}
+		return gitRepo{}, ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(worktree, target)
+	}
+	gd, err := resolve(target)
+	if err != nil || !gd.Exists {
+		if inside {
+			return gitRepo{}, fmt.Sprintf("gitdir: %s in %s cannot be resolved", target, dotgit)
+		}
+		return gitRepo{}, ""
+	}
+	if inside && !r.roots.Contains(gd.Path) {
+		return gitRepo{}, fmt.Sprintf("gitdir: %s in %s is outside the workspace roots", target, dotgit)
+	}
+	repo, finding := r.withCommonDir(gitRepo{worktree: worktree, gitDir: gd.Path})
+	if finding == "" && inside && !r.roots.Contains(repo.commonDir) {
+		finding = fmt.Sprintf("commondir %s of %s is outside the workspace roots", repo.commonDir, gd.Path)
+	}
+	return repo, finding
+}
+
+// withCommonDir reads the "commondir" file of a linked worktree.
+func (r *Resolver) withCommonDir(repo gitRepo) (gitRepo, string) {
+	repo.commonDir = repo.gitDir
+	data, err := readBounded(filepath.Join(repo.gitDir, "commondir"))
+	if err != nil {
+		return repo, ""
+	}
+	cd := strings.TrimSpace(string(data))
+	if cd == "" {
+		return repo, ""
+	}
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(repo.gitDir, cd)
+	}
+	res, err := resolve(cd)
+	if err != nil {
+		return repo, fmt.Sprintf("commondir %s of %s cannot be resolved: %v", cd, repo.gitDir, err)
+	}
+	repo.commonDir = res.Path
+	return repo, ""
+}
+
+// isGitDir is git's is_git_directory: HEAD, objects/ and refs/.
+func isGitDir(d string) bool {
+	if fi, err := os.Stat(filepath.Join(d, "HEAD")); err != nil || fi.IsDir() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// configScan walks configuration files and keeps the first finding.
+type configScan struct {
+	roots   *Roots
+	display string // paths under it are shown relative to it
+	found   string
+	// driver and driverKind name the attribute driver of the finding
+	// ("diff", "x"), for the attributes lookup.
+	driver, driverKind string
+}
+
+// show is how a file is named in a finding.
+func (c *configScan) show(p string) string {
+	if rel, err := filepath.Rel(c.display, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
+
+// scanFile reads one configuration file and those it includes.
+func (c *configScan) scanFile(path string, depth int) {
+	if c.found != "" {
+		return
+	}
+	res, err := resolve(path)
+	inside := err == nil && c.roots.Contains(res.Path)
+	if err != nil {
+		c.found = fmt.Sprintf("%s cannot be resolved: %v", c.show(path), err)
+		return
+	}
+	data, err := readBounded(res.Path)
+	if err != nil {
+		// git skips a missing file; one it cannot read, inside the
+		// roots, might hide anything: fail closed.
+		if inside && !errors.Is(err, fs.ErrNotExist) {
+			c.found = fmt.Sprintf("%s cannot be read: %v", c.show(path), err)
+		}
+		return
+	}
+	entries, err := parseGitConfig(data)
+	if err != nil {
+		c.found = fmt.Sprintf("%s cannot be parsed: %v", c.show(path), err)
+		return
+	}
+	for _, e := range entries {
+		if isInclude(e) {
+			if !e.hasValue || e.value == "" {
+				continue
+			}
+			if depth+1 > maxIncludeDepth {
+				c.found = fmt.Sprintf("%s = %q in %s: includes nested deeper than %d", e.name(), e.value, c.show(path), maxIncludeDepth)
+				return
+			}
+			inc, ok := includePath(e.value, filepath.Dir(path))
+			if !ok {
+				c.found = fmt.Sprintf("%s = %q in %s: home folder unknown", e.name(), e.value, c.show(path))
+				return
+			}
+			c.scanFile(inc, depth+1)
+			if c.found != "" {
+				return
+			}
+			continue
+		}
+		if runsProgram(e) {
+			v := e.value
+			if !e.hasValue {
+				v = "true"
+			}
+			c.found = fmt.Sprintf("%s = %q in %s", e.name(), v, c.show(path))
+			if (e.section == "diff" || e.section == "filter") && e.sub != "" {
+				c.driverKind, c.driver = e.section, e.sub
+			}
+			return
+		}
+	}
+}
+
+// includePath is where include.path = v points, from the including
+// file's folder.
+func includePath(v, from string) (string, bool) {
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		return filepath.Join(home, strings.TrimPrefix(v, "~")), true
+	}
+	if filepath.IsAbs(v) {
+		return filepath.Clean(v), true
+	}
+	return filepath.Join(from, v), true
+}
+
+// scanModules reads the configuration of each submodule repository kept
+// under modules/ (nested ones included), up to maxModuleConfigs.
+func (c *configScan) scanModules(dir string) {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || c.found != "" {
+			return fs.SkipDir
+		}
+		if !d.IsDir() || !isGitDir(p) {
+			return nil
+		}
+		n++
+		if n > maxModuleConfigs {
+			c.found = fmt.Sprintf("more than %d submodule repositories under %s: not all were checked", maxModuleConfigs, c.show(dir))
+			return fs.SkipAll
+		}
+		c.scanFile(filepath.Join(p, "config"), 0)
+		if c.found != "" {
+			return fs.SkipAll
+		}
+		// objects/ and refs/ hold no configuration.
+		return nil
+	})
+}
+
+// assigns returns the first line of the attributes file that sets
+// kind=driver ("diff=x", "filter=x"), or "".
+func assigns(file, kind, driver string) string {
+	data, err := readBounded(file)
+	if err != nil {
+		return ""
+	}
+	want := kind + "=" + driver
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(line)
+		for _, f := range fields[1:] {
+			if f == want {
+				return line
+			}
+		}
+	}
+	return ""
+}
+
+// readBounded reads a small file, refusing one over maxConfigBytes or one
+// that is not a regular file (a FIFO would block).
+func readBounded(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s", ErrNotRegular, p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, p, maxConfigBytes)
+	}
+	return data, nil
+}

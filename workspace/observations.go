@@ -1,0 +1,266 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"admit/policy/command"
+)
+
+// DefaultMaxObservations bounds one session's observations (files and
+// folders together). An agent session reads hundreds of files, rarely
+// thousands; 100k entries cost about 20 MB at worst and keep a runaway
+// session from growing without end. Past the bound the oldest entry is
+// dropped, so its path becomes Unobserved again (a write to it is refused
+// until it is read again: the bound fails closed).
+const DefaultMaxObservations = 100_000
+
+// fileState is what a file looked like when it was observed. A file that
+// did not exist is recorded too (absent), so that "it is still not there"
+// can be told from "someone created it".
+type fileState struct {
+	absent bool
+	size   int64
+	mode   fs.FileMode
+	mtime  time.Time
+	ctime  time.Time // inode change time: any write or rename-over moves it
+	dev    uint64
+	ino    uint64
+}
+
+// statNow records the current state of path without following a final
+// symlink. err is set when the state cannot be known (not for absence).
+func statNow(path string) (fileState, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return fileState{absent: true}, nil
+		}
+		return fileState{}, err
+	}
+	s := fileState{size: fi.Size(), mode: fi.Mode(), mtime: fi.ModTime()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.dev, s.ino, s.ctime = uint64(st.Dev), uint64(st.Ino), statCtime(st)
+	}
+	return s, nil
+}
+
+func (s fileState) equal(o fileState) bool {
+	return s.absent == o.absent && s.size == o.size && s.mode == o.mode &&
+		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime) && s.dev == o.dev && s.ino == o.ino
+}
+
+// observation is one recorded path.
+type observation struct {
+	seq   uint64 // insertion order, for dropping the oldest
+	dir   bool   // a listed folder (RecordDir), not a read file
+	state fileState
+	hash  string // sha256 hex of the content read, "" when unknown
+	stale bool   // MarkChanged saw a change: stays stale until recorded again
+}
+
+// Observations is what one session's agent has seen: files it read, with
+// their state then, and folders it listed. It implements
+// command.Observations and is safe for concurrent use.
+//
+// File checks the file's current state (lstat: size, permissions,
+// modification and change times, device and inode) against the recorded
+// one each time it is asked, so a change by anyone else is noticed at
+// decide time whether or not a watcher runs; MarkChanged only makes the
+// staleness stick early. A listed folder answers Dir, and lets a session
+// create new files in it; it never makes an existing file Observed, and a
+// listing does not go stale. Paths are resolved and absolute.
+type Observations struct {
+	max int
+
+	// mu guards seq, entries and order.
+	mu      sync.Mutex
+	seq     uint64
+	entries map[string]*observation
+	// order holds paths in insertion order, with the seq they were
+	// inserted with; an element whose seq no longer matches its entry is
+	// dead and skipped when dropping.
+	order []orderItem
+}
+
+type orderItem struct {
+	path string
+	seq  uint64
+}
+
+var _ command.Observations = (*Observations)(nil)
+
+// NewObservations returns an empty record holding at most max entries
+// (DefaultMaxObservations when max <= 0).
+func NewObservations(max int) *Observations {
+	if max <= 0 {
+		max = DefaultMaxObservations
+	}
+	return &Observations{max: max, entries: make(map[string]*observation)}
+}
+
+// RecordFile records that the agent read path, with its state now. A path
+// that does not exist is recorded as absent. An error is returned only
+// when the state cannot be read (nothing is recorded then).
+func (o *Observations) RecordFile(path string) error {
+	return o.record(filepath.Clean(path), false, "")
+}
+
+// RecordFileHash records a read of path whose content hashed to hash
+// (HashBytes), with its state now. Callers should stat after reading: the
+// state recorded must not be newer than the bytes hashed, so read, then
+// record, then compare again at decide time.
+func (o *Observations) RecordFileHash(path, hash string) error {
+	return o.record(filepath.Clean(path), false, hash)
+}
+
+// RecordDir records that the agent listed the folder path.
+func (o *Observations) RecordDir(path string) {
+	_ = o.record(filepath.Clean(path), true, "")
+}
+
+func (o *Observations) record(path string, dir bool, hash string) error {
+	var st fileState
+	if !dir {
+		var err error
+		if st, err = statNow(path); err != nil {
+			return err
+		}
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seq++
+	key := path
+	if dir {
+		key = dirKey(path)
+	}
+	o.entries[key] = &observation{seq: o.seq, dir: dir, state: st, hash: hash}
+	o.order = append(o.order, orderItem{key, o.seq})
+	o.trim()
+	return nil
+}
+
+// dirKey keeps folder listings apart from file reads of the same path.
+func dirKey(path string) string { return "\x00" + path }
+
+// trim drops the oldest entries past the bound and compacts order.
+func (o *Observations) trim() {
+	for len(o.entries) > o.max && len(o.order) > 0 {
+		it := o.order[0]
+		o.order = o.order[1:]
+		if e, ok := o.entries[it.path]; ok && e.seq == it.seq {
+			delete(o.entries, it.path)
+		}
+	}
+	// Dead items accumulate when paths are recorded again; rebuild order
+	// when it is twice the size it needs.
+	if len(o.order) > 2*len(o.entries)+64 {
+		live := make([]orderItem, 0, len(o.entries))
+		for _, it := range o.order {
+			if e, ok := o.entries[it.path]; ok && e.seq == it.seq {
+				live = append(live, it)
+			}
+		}
+		o.order = live
+	}
+}
+
+// File reports whether the agent read path and whether it is unchanged
+// since: Observed, Stale (changed, removed, created or replaced since, or
+// marked changed by the watcher) or Unobserved. It lstats path now.
+func (o *Observations) File(path string) command.ObsState {
+	path = filepath.Clean(path)
+	o.mu.Lock()
+	e, ok := o.entries[path]
+	var rec fileState
+	var stale bool
+	if ok {
+		rec, stale = e.state, e.stale
+	}
+	o.mu.Unlock()
+	if !ok {
+		return command.Unobserved
+	}
+	if stale {
+		return command.Stale
+	}
+	now, err := statNow(path)
+	if err != nil || !now.equal(rec) {
+		return command.Stale
+	}
+	return command.Observed
+}
+
+// Dir reports whether the agent listed the folder path.
+func (o *Observations) Dir(path string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, ok := o.entries[dirKey(filepath.Clean(path))]
+	return ok
+}
+
+// Hash returns the content hash recorded for path by RecordFileHash, and
+// whether there is one.
+func (o *Observations) Hash(path string) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e, ok := o.entries[filepath.Clean(path)]
+	if !ok || e.hash == "" {
+		return "", false
+	}
+	return e.hash, true
+}
+
+// MarkChanged is how the watcher pushes staleness early: for each path
+// recorded as read whose current state differs from the recorded one, the
+// observation becomes Stale and stays so until recorded again, even if
+// the file is later put back as it was. An event for a state already
+// recorded (the session's own write through admit, recorded after it) is
+// ignored, so the session's own writes do not make its observations stale.
+func (o *Observations) MarkChanged(paths ...string) {
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		o.mu.Lock()
+		e, ok := o.entries[p]
+		var rec fileState
+		var seq uint64
+		if ok {
+			rec, seq = e.state, e.seq
+		}
+		o.mu.Unlock()
+		if !ok {
+			continue
+		}
+		now, err := statNow(p)
+		if err == nil && now.equal(rec) {
+			continue
+		}
+		o.mu.Lock()
+		if e, ok := o.entries[p]; ok && e.seq == seq {
+			e.stale = true
+		}
+		o.mu.Unlock()
+	}
+}
+
+// Forget drops what was recorded for path, as a read file and as a listed
+// folder.
+func (o *Observations) Forget(path string) {
+	path = filepath.Clean(path)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.entries, path)
+	delete(o.entries, dirKey(path))
+}
+
+// Len returns the number of entries held.
+func (o *Observations) Len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.entries)
+}

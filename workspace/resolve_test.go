@@ -1,0 +1,237 @@
+package workspace
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestResolve(t *testing.T) {
+	root := tempRoot(t)
+	out := tempRoot(t)
+	writeFile(t, root+"/a/b/file.txt", "x")
+	writeFile(t, out+"/secret", "s")
+	mkdirAll(t, out+"/odir")
+	symlink(t, "b", root+"/a/relb")                                   // relative, same folder
+	symlink(t, root+"/a/b", root+"/absb")                             // absolute
+	symlink(t, "../a/b/file.txt", root+"/c/tofile")                   // relative with ..
+	symlink(t, "relb", root+"/a/chain1")                              // chain: chain1 -> relb -> b
+	symlink(t, "chain1", root+"/a/chain2")                            // chain of three
+	symlink(t, out, root+"/escape")                                   // absolute, outside
+	symlink(t, "../../"+filepath.Base(out)+"/odir", root+"/a/relout") // relative, outside (siblings under the same temp parent)
+	symlink(t, "nowhere/deeper", root+"/a/dangling")                  // dangling, relative
+	symlink(t, out+"/new/x", root+"/danglingout")                     // dangling, absolute outside
+	symlink(t, "loop2", root+"/loop1")
+	symlink(t, "loop1", root+"/loop2")
+	symlink(t, "self", root+"/self")
+	symlink(t, "a/b", root+"/deep") // link into a subfolder, for link/..
+	symlink(t, ".", root+"/a/dot")  // link to its own folder
+
+	sameParent := filepath.Dir(root) == filepath.Dir(out)
+
+	cases := []struct {
+		name, in, want string
+		exists, dir    bool
+		err            error
+	}{
+		{"plain file", root + "/a/b/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"plain folder", root + "/a/b", root + "/a/b", true, true, nil},
+		{"root itself", root, root, true, true, nil},
+		{"slash", "/", "/", true, true, nil},
+		{"dot components", root + "/./a/./b/.", root + "/a/b", true, true, nil},
+		{"double slashes", root + "//a///b//file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"dotdot plain", root + "/a/b/../b/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"dotdot above slash", "/../../" + root[1:], root, true, true, nil},
+		{"relative link", root + "/a/relb/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"absolute link", root + "/absb/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"final link to file", root + "/c/tofile", root + "/a/b/file.txt", true, false, nil},
+		{"chain of links", root + "/a/chain2/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"link then dotdot is target's parent", root + "/deep/..", root + "/a", true, true, nil},
+		{"link then dotdot then file", root + "/deep/../b/file.txt", root + "/a/b/file.txt", true, false, nil},
+		{"trailing slash on link", root + "/absb/", root + "/a/b", true, true, nil},
+		{"final link to folder", root + "/absb", root + "/a/b", true, true, nil},
+		{"escape absolute", root + "/escape/secret", out + "/secret", true, false, nil},
+		{"escape final", root + "/escape", out, true, true, nil},
+		{"escape trailing slash", root + "/escape/", out, true, true, nil},
+		{"dangling final link", root + "/a/dangling", root + "/a/nowhere/deeper", false, false, nil},
+		{"dangling link outside", root + "/danglingout", out + "/new/x", false, false, nil},
+		{"under dangling link", root + "/danglingout/y", out + "/new/x/y", false, false, nil},
+		{"nonexistent tail", root + "/a/nope/x/y", root + "/a/nope/x/y", false, false, nil},
+		{"nonexistent tail dotdot", root + "/a/nope/x/../y", root + "/a/nope/y", false, false, nil},
+		{"dotdot back into existing follows links", root + "/nope/../escape/secret", out + "/secret", true, false, nil},
+		{"under a file", root + "/a/b/file.txt/x", root + "/a/b/file.txt/x", false, false, nil},
+		{"dot link", root + "/a/dot/dot/b", root + "/a/b", true, true, nil},
+		{"loop", root + "/loop1", "", false, false, ErrLoop},
+		{"self loop", root + "/self/x", "", false, false, ErrLoop},
+		{"relative path", "a/b", "", false, false, ErrRelativePath},
+		{"empty path", "", "", false, false, ErrRelativePath},
+	}
+	if sameParent {
+		cases = append(cases, struct {
+			name, in, want string
+			exists, dir    bool
+			err            error
+		}{"relative link outside", root + "/a/relout", out + "/odir", true, true, nil})
+	}
+	r := NewResolver(mustRoots(t, root), nil)
+	for _, c := range cases {
+		got, err := r.Resolve(c.in)
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Errorf("%s: Resolve(%q) error = %v, want %v", c.name, c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: Resolve(%q): %v", c.name, c.in, err)
+			continue
+		}
+		if got.Path != c.want || got.Exists != c.exists || got.Dir != c.dir {
+			t.Errorf("%s: Resolve(%q) = %+v, want {%s %v %v}", c.name, c.in, got, c.want, c.exists, c.dir)
+		}
+		// Where the path exists, the kernel's answer is the reference.
+		if c.exists {
+			if ev, err := filepath.EvalSymlinks(c.in); err == nil && ev != got.Path {
+				t.Errorf("%s: EvalSymlinks(%q) = %q, Resolve = %q", c.name, c.in, ev, got.Path)
+			}
+		}
+	}
+}
+
+func mustRoots(t testing.TB, dirs ...string) *Roots {
+	t.Helper()
+	r, err := NewRoots(dirs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestRootsContains(t *testing.T) {
+	base := tempRoot(t)
+	root := base + "/proj"
+	mkdirAll(t, root+"/sub")
+	mkdirAll(t, root+"-evil")
+	symlink(t, root, base+"/link")
+	r := mustRoots(t, base+"/link") // stored resolved
+	if got := r.List(); !slices.Equal(got, []string{root}) {
+		t.Fatalf("List = %v, want [%s]", got, root)
+	}
+	cases := []struct {
+		p    string
+		want bool
+	}{
+		{root, true},
+		{root + "/sub", true},
+		{root + "/sub/new", true},
+		{root + "-evil", false},
+		{root + "-evil/x", false},
+		{root + "evil", false},
+		{base, false},
+		{"/", false},
+		{root + "/", true},
+	}
+	for _, c := range cases {
+		if got := r.Contains(c.p); got != c.want {
+			t.Errorf("Contains(%q) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if _, err := r.Add("rel/dir"); !errors.Is(err, ErrRelativeRoot) || !strings.Contains(err.Error(), "rel/dir") {
+		t.Errorf("Add(relative) error = %v", err)
+	}
+	if _, err := NewRoots("x"); !errors.Is(err, ErrRelativeRoot) {
+		t.Errorf("NewRoots(relative) error = %v", err)
+	}
+	// Nested roots: Which is the innermost.
+	if _, err := r.Add(root + "/sub"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Which(root + "/sub/x"); got != root+"/sub" {
+		t.Errorf("Which = %q", got)
+	}
+	if got := r.Which(root + "/x"); got != root {
+		t.Errorf("Which = %q", got)
+	}
+	if got := r.Remove(base + "/link"); got != root {
+		t.Errorf("Remove(link) = %q, want %q", got, root)
+	}
+	if r.Contains(root+"/x") || !r.Contains(root+"/sub/y") {
+		t.Errorf("after Remove: %v", r.List())
+	}
+	if got := r.Remove("/nonexistent/root"); got != "" {
+		t.Errorf("Remove(unknown) = %q", got)
+	}
+	all := mustRoots(t, "/")
+	if !all.Contains("/etc") || !all.Contains("/") {
+		t.Error("root / must contain everything")
+	}
+}
+
+func TestLinksOutsideWalk(t *testing.T) {
+	root := tempRoot(t)
+	out := tempRoot(t)
+	writeFile(t, root+"/src/a.go", "package a")
+	symlink(t, out, root+"/src/deep/escape")
+	symlink(t, "../a.go", root+"/src/deep/inside")
+	symlink(t, "/nonexistent/x", root+"/src/dangling")
+	symlink(t, "loop", root+"/src/loop")
+	r := NewResolver(mustRoots(t, root), nil)
+	got := r.LinksOutside(root + "/src")
+	want := []string{root + "/src/dangling", root + "/src/deep/escape", root + "/src/loop"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("LinksOutside = %v, want %v", got, want)
+	}
+	if got := r.LinksOutside(root + "/src/deep/inside"); len(got) != 0 {
+		t.Errorf("LinksOutside(inside link) = %v", got)
+	}
+	// Past the bound: a sentinel, so callers fail closed.
+	r.walkBound = 2
+	got = r.LinksOutside(root)
+	if len(got) == 0 || !strings.Contains(got[len(got)-1], "more than 2 entries") {
+		t.Errorf("bounded LinksOutside = %v, want a sentinel", got)
+	}
+}
+
+func BenchmarkResolve(b *testing.B) {
+	root := tempRoot(b)
+	writeFile(b, root+"/src/pkg/file.go", "x")
+	p := root + "/src/pkg/file.go"
+	r := NewResolver(mustRoots(b, root), nil)
+	n := strings.Count(p, "/")
+	b.Run("Resolve", func(b *testing.B) {
+		b.ReportMetric(float64(n), "components")
+		for b.Loop() {
+			if _, err := r.Resolve(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("EvalSymlinks", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := filepath.EvalSymlinks(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Resolve4", func(b *testing.B) {
+		// A four-component path, the target's shape.
+		q := "/usr/share/doc/."
+		for b.Loop() {
+			if _, err := r.Resolve(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	symlink(b, root+"/src", root+"/link")
+	b.Run("ResolveThroughLink", func(b *testing.B) {
+		q := root + "/link/pkg/file.go"
+		for b.Loop() {
+			if _, err := r.Resolve(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
