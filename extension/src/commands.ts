@@ -1,0 +1,134 @@
+// The commands that query the server and show what it says: Select Mode, Show Tape,
+// Campaign Report, Show Decision, the decision filters.
+import * as vscode from 'vscode';
+import { classify, describeFilter, type DecisionClass, type DecisionFilter, type DecisionsProvider } from './decisions';
+import type { DocumentStore } from './documents';
+import { Methods, type AdmitEffects, type AdmitMode, type AdmitState, type Decision, type TapeQuery, type TapeRecord } from './protocol';
+import { groupWouldDeny, renderReport } from './report';
+import type { AdmitServer } from './server';
+
+export const modeItems: { value: AdmitMode; description: string }[] = [
+  { value: 'enforce', description: 'Refused calls do not run; a person is asked where a rule says so.' },
+  { value: 'warn', description: 'Decide and record every call, but let refused calls run.' },
+  { value: 'off', description: 'Decide nothing and record nothing.' },
+];
+export const effectsItems: { value: AdmitEffects; description: string }[] = [
+  { value: 'read-only', description: 'Agents may read; nothing that changes files is admitted.' },
+  { value: 'workspace-write', description: 'Agents may change files inside the workspace folders.' },
+];
+
+function target(): vscode.ConfigurationTarget {
+  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/** selectMode asks for the mode, then the effects, writes them to the workspace setting and tells the server at once. */
+export async function selectMode(server: AdmitServer): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('admit');
+  const cur = server.state;
+  const curMode = cur?.mode ?? cfg.get<AdmitMode>('mode', 'warn');
+  const curEffects = cur?.effects ?? cfg.get<AdmitEffects>('effects', 'read-only');
+  const mode = await vscode.window.showQuickPick(
+    modeItems.map((m) => ({ label: m.value, description: m.value === curMode ? '(current)' : '', detail: m.description, value: m.value })),
+    { title: 'admit: mode', placeHolder: `Mode (now ${curMode})` },
+  );
+  if (!mode) return;
+  let effects: AdmitEffects = curEffects;
+  if (mode.value !== 'off') {
+    const e = await vscode.window.showQuickPick(
+      effectsItems.map((m) => ({ label: m.value, description: m.value === curEffects ? '(current)' : '', detail: m.description, value: m.value })),
+      { title: 'admit: effects', placeHolder: `Effects (now ${curEffects})` },
+    );
+    if (!e) return;
+    effects = e.value;
+  }
+  // Tell the server first, so the status bar changes at once; the settings follow.
+  try {
+    await server.request<AdmitState>(Methods.setMode, { mode: mode.value, effects });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`admit: could not change the mode: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  await cfg.update('mode', mode.value, target());
+  await cfg.update('effects', effects, target());
+}
+
+export async function showDecision(server: AdmitServer, docs: DocumentStore, d: Decision | undefined): Promise<void> {
+  if (!d) return;
+  let tapeLine: TapeRecord | undefined;
+  if (d.id) {
+    try {
+      const q: TapeQuery = { limit: 500 };
+      if (d.tool) q.tool = d.tool;
+      if (d.rule) q.rule = d.rule;
+      const res = await server.request<{ records: TapeRecord[] }>(Methods.tape, q);
+      tapeLine = res.records?.find((r) => r.id === d.id);
+    } catch (e) {
+      server.output.appendLine(`admit/tape for ${d.id}: ${String(e)}`);
+    }
+  }
+  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
+  await docs.open(`decision-${d.id || 'unknown'}.json`, JSON.stringify(body, null, 2) + '\n');
+}
+
+export async function showTape(server: AdmitServer, docs: DocumentStore): Promise<void> {
+  const v = await vscode.window.showQuickPick(
+    [
+      { label: 'any verdict', value: undefined },
+      { label: 'deny', value: 'deny' as const },
+      { label: 'allow', value: 'allow' as const },
+    ],
+    { title: 'admit: Show Tape (1/3)', placeHolder: 'Verdict' },
+  );
+  if (!v) return;
+  const rule = await vscode.window.showInputBox({ title: 'admit: Show Tape (2/3)', prompt: 'Rule (empty: any), e.g. not-in-allow-list' });
+  if (rule === undefined) return;
+  const tool = await vscode.window.showInputBox({ title: 'admit: Show Tape (3/3)', prompt: 'Tool (empty: any)' });
+  if (tool === undefined) return;
+  const q: TapeQuery = { limit: 500 };
+  if (v.value) q.verdict = v.value;
+  if (rule.trim()) q.rule = rule.trim();
+  if (tool.trim()) q.tool = tool.trim();
+  try {
+    const res = await server.request<{ records: TapeRecord[] }>(Methods.tape, q);
+    await docs.open('tape.json', JSON.stringify({ query: q, records: res.records ?? [] }, null, 2) + '\n');
+  } catch (e) {
+    void vscode.window.showErrorMessage(`admit: could not read the tape: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export async function campaignReport(server: AdmitServer): Promise<void> {
+  try {
+    const res = await server.request<{ records: TapeRecord[] }>(Methods.tape, { verdict: 'deny', limit: 100000 });
+    const records = res.records ?? [];
+    const md = renderReport(groupWouldDeny(records), records.length, server.state?.tape);
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: md });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  } catch (e) {
+    void vscode.window.showErrorMessage(`admit: could not build the report: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export async function filterDecisions(view: vscode.TreeView<Decision>, provider: DecisionsProvider): Promise<void> {
+  const all = provider.store.all();
+  const rules = [...new Set(all.map((d) => d.rule).filter(Boolean))].sort();
+  const tools = [...new Set(all.map((d) => d.tool).filter(Boolean))].sort();
+  const classes: DecisionClass[] = ['allowed', 'refused', 'would-deny', 'asked'];
+  type Item = vscode.QuickPickItem & { f?: DecisionFilter };
+  const items: Item[] = [
+    { label: 'Show all', f: undefined },
+    { label: 'verdict', kind: vscode.QuickPickItemKind.Separator },
+    ...classes.map((c) => ({ label: c, f: { cls: c } })),
+    { label: 'rule', kind: vscode.QuickPickItemKind.Separator },
+    ...rules.map((r) => ({ label: r, description: 'rule', f: { rule: r } })),
+    { label: 'tool', kind: vscode.QuickPickItemKind.Separator },
+    ...tools.map((t) => ({ label: t, description: 'tool', f: { tool: t } })),
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'admit: filter decisions' });
+  if (!pick) return;
+  setFilter(view, provider, pick.f);
+}
+
+export function setFilter(view: vscode.TreeView<Decision>, provider: DecisionsProvider, f: DecisionFilter | undefined): void {
+  provider.setFilter(f);
+  view.description = f ? `filter: ${describeFilter(f)}` : undefined;
+  void vscode.commands.executeCommand('setContext', 'admit.decisionsFiltered', !!f);
+}

@@ -1,0 +1,71 @@
+// A small stand-in for the `vscode` module: enough for the unit tests of status,
+// decisions and approvals. esbuild puts it where `vscode` is imported.
+
+export enum StatusBarAlignment { Left = 1, Right = 2 }
+export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+export enum ConfigurationTarget { Global = 1, Workspace = 2, WorkspaceFolder = 3 }
+
+export class MarkdownString {
+  isTrusted = false;
+  constructor(public value = '') {}
+}
+export class ThemeColor {
+  constructor(public id: string) {}
+}
+export class ThemeIcon {
+  constructor(public id: string, public color?: ThemeColor) {}
+}
+export class TreeItem {
+  id?: string;
+  description?: string;
+  iconPath?: ThemeIcon;
+  tooltip?: MarkdownString | string;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(public label: string, public collapsibleState?: TreeItemCollapsibleState) {}
+}
+
+type Listener<T> = (e: T) => unknown;
+export class EventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  event = (l: Listener<T>) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export interface MockStatusBarItem {
+  id: string;
+  alignment: StatusBarAlignment;
+  priority?: number;
+  name?: string;
+  text: string;
+  tooltip?: MarkdownString | string;
+  command?: string;
+  backgroundColor?: ThemeColor;
+  visible: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+export const created: { statusItems: MockStatusBarItem[] } = { statusItems: [] };
+
+export const window = {
+  createStatusBarItem(id: string, alignment: StatusBarAlignment, priority?: number): MockStatusBarItem {
+    const item: MockStatusBarItem = {
+      id, alignment, priority, text: '', visible: false,
+      show() { item.visible = true; },
+      hide() { item.visible = false; },
+      dispose() { item.visible = false; },
+    };
+    created.statusItems.push(item);
+    return item;
+  },
+};
