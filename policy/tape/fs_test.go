@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // mountTmpfs mounts a tmpfs of the given size ("256k") on a new temporary
@@ -74,7 +76,8 @@ func checkWhole(t *testing.T, path string, want int) {
 func TestFullFileSystem(t *testing.T) {
 	dir := mountTmpfs(t, "256k")
 	path := filepath.Join(dir, "admit", "tape.jsonl")
-	tp := openT(t, path, Options{})
+	var logs syncBuffer
+	tp := openT(t, path, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	appendN(t, tp, 10, rec)
 	ok := 10
 	filler := fill(t, dir)
@@ -116,6 +119,7 @@ func TestFullFileSystem(t *testing.T) {
 	}
 	wg.Wait()
 	checkWhole(t, path, ok)
+	t.Logf("%d partial writes were cut back", strings.Count(logs.String(), "cutting back a partial write"))
 
 	// Space comes back: the next appends work and the chain goes on.
 	if err := os.Remove(filler); err != nil {
@@ -200,5 +204,86 @@ func TestReadOnlyWhileOpen(t *testing.T) {
 	checkWhole(t, path, 5)
 	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(`"id":"r3"`)) {
 		t.Error("the failed record is on the tape")
+	}
+}
+
+// syncBuffer collects log output from the writer goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A torn line found while the disk is full: Open cuts it and keeps the
+// repair record pending; it goes on the tape, before anything else, once
+// there is room.
+func TestRepairOnFullFileSystem(t *testing.T) {
+	dir := mountTmpfs(t, "256k")
+	path := filepath.Join(dir, "tape.jsonl")
+	fixed := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	o := Options{Now: func() time.Time { return fixed }}
+	tp := openT(t, path, o)
+	appendN(t, tp, 5, rec)
+	// Pad one record so that the good lines end 200 bytes short of a page
+	// boundary: the torn fragment then fits in that page, and the repair
+	// record does not.
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	s0 := size()
+	appendN(t, tp, 1, func(int) *Record { return &Record{ID: "pad", Reason: "a"} })
+	l1 := size() - s0
+	target := (size()/4096+2)*4096 - 200
+	pad := target - size() - (l1 - 1)
+	appendN(t, tp, 1, func(int) *Record { return &Record{ID: "pad", Reason: strings.Repeat("a", int(pad))} })
+	if size()%4096 != 4096-200 {
+		t.Fatalf("padding missed: size %d", size())
+	}
+	tp.Close()
+	good := size()
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"time":"2026-11-30T06:00:00Z","id":"torn","reason":"` + strings.Repeat("x", 90))
+	f.Close()
+	filler := fill(t, dir)
+
+	var logs syncBuffer
+	o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	tp = openT(t, path, o)
+	if size() != good {
+		t.Fatalf("Open left %d bytes, want the %d good ones", size(), good)
+	}
+	if !strings.Contains(logs.String(), "cannot record a repair yet") {
+		t.Errorf("log does not say the repair is pending:\n%s", logs.String())
+	}
+	if err := tp.Append(context.Background(), rec(100)); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Append on the full disk = %v", err)
+	}
+	checkWhole(t, path, 7)
+
+	os.Remove(filler)
+	appendN(t, tp, 1, func(int) *Record { return rec(101) })
+	tp.Close()
+	checkWhole(t, path, 9)
+	got, err := Query(path, Filter{Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Rule != RuleRepaired || !strings.Contains(got[0].Reason, "cut 143 bytes") || got[1].ID != "r101" {
+		t.Errorf("tail of the tape: %+v", got)
 	}
 }

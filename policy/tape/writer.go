@@ -26,10 +26,14 @@ type writer struct {
 	head    [32]byte // hash of that line (or of the newest rotated file's last line)
 	hasHead bool     // false for a tape with no record yet
 
+	// loaded is false from reopen until load has read size and head.
+	loaded bool
 	// dirty is set when a failed write could not be cut back; dirtySize
-	// is the file's size just after that failure.
+	// is the file's size just after that failure (-1: unknown).
 	dirty     bool
 	dirtySize int64
+	// repair is a RuleRepaired record not yet on the tape.
+	repair *Record
 
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
@@ -54,6 +58,12 @@ func (w *writer) open() error {
 	err = w.reopen()
 	if err == nil {
 		err = w.load()
+		if err != nil && w.loaded {
+			// Only the repair record failed (a full disk, say): the tape
+			// is consistent, and the record goes out before the next batch.
+			w.t.log.Error("tape: cannot record a repair yet", "path", path, "err", err)
+			err = nil
+		}
 	}
 	w.funlock()
 	if err != nil {
@@ -125,15 +135,16 @@ func (w *writer) reopen() error {
 	}
 	w.f = f
 	w.ino = inode(fi)
-	w.size = fi.Size()
-	w.dirty = false
+	w.loaded = false // load reads size and head
 	return nil
 }
 
 // load takes the file as it is now: cuts a torn tail (and records the
 // cut), and reads the head from the last line, or from the newest rotated
-// file when this one is empty. The lock is held.
+// file when this one is empty. The lock is held. Until load succeeds the
+// writer writes nothing (refresh calls it again).
 func (w *writer) load() error {
+	w.loaded = false
 	fi, err := w.f.Stat()
 	if err != nil {
 		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
@@ -143,40 +154,49 @@ func (w *writer) load() error {
 	if err != nil {
 		return fmt.Errorf("%w: read tail: %w", ErrUnwritable, err)
 	}
-	var cut int64
-	var cutLine int
 	if good < size {
-		cutLine, err = lineNumber(w.f, good)
+		line, err := lineNumber(w.f, good)
 		if err != nil {
 			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 		}
 		if err := w.f.Truncate(good); err != nil {
 			return fmt.Errorf("%w: cut torn line: %w", ErrUnwritable, err)
 		}
-		cut = size - good
-		w.t.log.Warn("tape: cut a torn last line", "path", w.t.path, "bytes", cut, "line", cutLine)
+		cut := size - good
+		w.t.log.Warn("tape: cut a torn last line", "path", w.t.path, "bytes", cut, "line", line)
+		// Written before the next batch; kept until it is on the tape.
+		w.repair = &Record{
+			Time:      w.t.now().UTC(),
+			Rule:      RuleRepaired,
+			DecidedBy: "tape",
+			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
+				cut, line, filepath.Base(w.t.path)),
+		}
 	}
 	w.size = good
+	w.dirty = false
 	w.hasHead = false
 	if last != nil {
 		w.head, w.hasHead = sha256.Sum256(last), true
 	} else if err := w.headFromRotated(); err != nil {
 		return err
 	}
-	if cut > 0 {
-		rec := &Record{
-			Time:      w.t.now().UTC(),
-			Rule:      RuleRepaired,
-			DecidedBy: "tape",
-			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
-				cut, cutLine, filepath.Base(w.t.path)),
-		}
-		q := &request{body: appendBody(nil, rec), rec: rec}
-		if err := w.write([]*request{q}, true); err != nil {
-			return err
-		}
-		rec.Prev = q.prev
+	w.loaded = true
+	return w.writeRepair()
+}
+
+// writeRepair puts a pending RuleRepaired record on the tape, synced
+// whatever the Sync setting: it is the only trace of the cut.
+func (w *writer) writeRepair() error {
+	if w.repair == nil {
+		return nil
 	}
+	q := &request{body: appendBody(nil, w.repair), rec: w.repair}
+	if err := w.write([]*request{q}, true); err != nil {
+		return err
+	}
+	w.repair.Prev = q.prev
+	w.repair = nil
 	return nil
 }
 
@@ -210,8 +230,9 @@ func (w *writer) headFromRotated() error {
 }
 
 // refresh brings the writer up to date with the file under the lock:
-// another process may have appended, rotated or left a torn line, and our
-// own last failure may have left bytes that could not be cut.
+// another process may have appended, rotated or left a torn line, our own
+// last failure may have left bytes that could not be cut, and a repair
+// record may still be waiting.
 func (w *writer) refresh() error {
 	fi, err := os.Stat(w.t.path)
 	if err != nil || inode(fi) != w.ino {
@@ -219,28 +240,26 @@ func (w *writer) refresh() error {
 		if err := w.reopen(); err != nil {
 			return err
 		}
+	}
+	if !w.loaded {
 		return w.load()
 	}
-	fi, err = w.f.Stat()
-	if err != nil {
+	if fi, err = w.f.Stat(); err != nil {
 		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
 	}
-	if w.dirty {
-		if fi.Size() != w.dirtySize {
-			// Someone else wrote after our failure; treat it as theirs.
-			w.dirty = false
-			return w.load()
-		}
+	switch {
+	case w.dirty && fi.Size() == w.dirtySize:
+		// Nobody wrote after our failure: cut our own bytes.
 		if err := w.f.Truncate(w.size); err != nil {
 			return fmt.Errorf("%w: cut failed write: %w", ErrUnwritable, err)
 		}
 		w.dirty = false
-		return nil
-	}
-	if fi.Size() != w.size {
+	case w.dirty || fi.Size() != w.size:
+		// Another process wrote (maybe after our failed bytes, which it
+		// then cut as a torn tail): take the file as it is.
 		return w.load()
 	}
-	return nil
+	return w.writeRepair()
 }
 
 // commit writes one batch taken from the queue and answers every request
@@ -343,6 +362,9 @@ func prevOf(line []byte) string {
 
 // cutBack removes whatever a failed write left after the last good line.
 func (w *writer) cutBack() {
+	if fi, err := w.f.Stat(); err == nil && fi.Size() > w.size {
+		w.t.log.Warn("tape: cutting back a partial write", "path", w.t.path, "bytes", fi.Size()-w.size)
+	}
 	if err := w.f.Truncate(w.size); err != nil {
 		fi, serr := w.f.Stat()
 		if serr == nil && fi.Size() == w.size {
@@ -378,7 +400,9 @@ func (w *writer) rotateFiles() error {
 	if err := w.reopen(); err != nil {
 		return err
 	}
-	w.head, w.hasHead = head, hasHead // reopen synced the directory
+	// The new file is empty (nobody else creates it while we hold the
+	// lock) and the chain carries over; reopen synced the directory.
+	w.size, w.head, w.hasHead, w.loaded = 0, head, hasHead, true
 	w.t.log.Info("tape: rotated", "path", path)
 	return nil
 }
