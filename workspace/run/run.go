@@ -1,0 +1,464 @@
+// Package run executes a command line the gate has admitted, without a
+// system shell: mvdan.cc/sh/v3/interp interprets the line, and its handlers
+// keep the gate in charge. Every simple command is checked again as it is
+// about to run (Spec.Recheck, after expansion), only plain programs found on
+// PATH start (never a shell), every file a redirection opens is confined to
+// the roots (reads) and to Spec.Writes (writes), and each program runs in
+// its own process group with a scrubbed environment, closed standard input,
+// capped output, a timeout, a memory limit and, where the kernel has it,
+// Landlock (writes only to Spec.Writes, no TCP), applied by a helper
+// re-exec of the admit binary (ConfineMain).
+//
+// Start with Run and Spec; ExitCode maps a Result to the exit status of
+// `admit run`.
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Spec is one admitted command and the bounds it runs under.
+type Spec struct {
+	Line  string   // the admitted command line (bash syntax, already judged by the gate)
+	Argv  []string // or an argv, each word literal, instead of Line
+	Dir   string   // working directory; must resolve inside Roots
+	Roots []string // workspace roots (resolved again here, defensively)
+	// Writes are the paths the verdict admitted for writing. A folder
+	// admits everything beneath it (that is how Landlock grants), so a
+	// command that creates or removes an entry needs its folder here.
+	// Nothing else may be written, by a redirection or by a program.
+	Writes []string
+	// Recheck is called for every simple command (builtins included) as it
+	// is about to run, with the argv after expansion and the current
+	// directory. A non-nil error refuses it: the command does not start
+	// and the run ends with Err set. Nil means no recheck.
+	Recheck        func(argv []string, dir string) error
+	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
+	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)
+	MaxMemoryMB    int           // RLIMIT_AS of each program; 0 means none
+	Confine        bool          // apply Landlock in the child where the kernel has it
+	SelfExe        string        // admit binary for the `__confine` helper; default os.Executable()
+	Env            []string      // base environment; Run keeps only an allowlist (see ScrubEnv)
+}
+
+// Result is how a run ended.
+type Result struct {
+	ExitCode  int    `json:"exitCode"` // the last command's status; 124 timed out; 128+N killed by signal N; 126 refused or not started
+	Stdout    string `json:"stdout"`
+	Stderr    string `json:"stderr"`
+	Truncated bool   `json:"truncated"`        // a stream hit MaxOutputBytes; it holds exactly the first MaxOutputBytes bytes
+	Signal    string `json:"signal,omitempty"` // the signal that ended the last program killed by one, e.g. "SIGKILL"
+	TimedOut  bool   `json:"timedOut,omitempty"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+	// Confinement is "landlock" when programs ran under Landlock, or "none".
+	Confinement string `json:"confinement"`
+	LandlockABI int    `json:"landlockAbi,omitempty"`
+	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
+	// a redirection outside its bounds) or a setup failure (errors.Is
+	// ErrSetup: bad Spec, helper failure). Nil when the command ran.
+	Err error `json:"-"`
+}
+
+var (
+	// ErrRefused marks a command or redirection the run refused; nothing of
+	// that command ran.
+	ErrRefused = errors.New("run: refused")
+	// ErrSetup marks a run that could not be set up (bad Spec, missing
+	// helper, Landlock that failed to apply).
+	ErrSetup = errors.New("run: setup failed")
+)
+
+// RefusedError says what was refused and why. It matches ErrRefused.
+type RefusedError struct {
+	Argv   []string // the command refused, if a command
+	Path   string   // the path refused, if a redirection
+	Reason string
+	Err    error // the Recheck error, if any
+}
+
+func (e *RefusedError) Error() string {
+	what := strings.Join(e.Argv, " ")
+	if e.Path != "" {
+		what = e.Path
+	}
+	return fmt.Sprintf("refused %q: %s", what, e.Reason)
+}
+
+func (e *RefusedError) Unwrap() error        { return e.Err }
+func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
+
+// CancelSignal is a context cancellation cause naming the signal that asked
+// for the cancellation (e.g. SIGINT to `admit run`); Run then reports
+// 128+Signal. Without it a cancellation reports 128+SIGKILL, the signal the
+// group is killed with.
+type CancelSignal struct{ Signal syscall.Signal }
+
+func (c CancelSignal) Error() string { return "cancelled by " + signalName(c.Signal) }
+
+// defaultMaxOutput is the seed's maxOutputBytes default.
+const defaultMaxOutput = 64 * 1024
+
+// Run interprets s.Line (or s.Argv) and reports how it ended. It never
+// returns early with a command still running: on timeout or cancellation
+// the process group is killed and reaped first.
+func Run(ctx context.Context, s Spec) Result {
+	res := Result{Confinement: "none"}
+	x, file, err := prepare(s)
+	if err != nil {
+		res.Err = err
+		res.ExitCode = 126
+		return res
+	}
+	if x.landlock {
+		res.Confinement, res.LandlockABI = "landlock", x.abi
+	}
+	runCtx := ctx
+	var cancel context.CancelFunc = func() {}
+	if s.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, s.Timeout)
+	}
+	defer cancel()
+
+	r, err := interp.New(
+		interp.StdIO(nil, x.stdout, x.stderr),
+		interp.Dir(x.dir),
+		interp.Env(expand.ListEnviron(x.env...)),
+		interp.Params("-f"), // no globbing: words run as the gate read them
+		interp.CallHandler(x.call),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return x.exec }),
+		interp.OpenHandler(x.open),
+		interp.ReadDirHandler2(x.readDir),
+	)
+	if err != nil {
+		res.Err = fmt.Errorf("%w: %v", ErrSetup, err)
+		res.ExitCode = 126
+		return res
+	}
+	runErr := r.Run(runCtx, file)
+
+	res.Stdout, res.Stderr = x.stdout.String(), x.stderr.String()
+	res.Truncated = x.stdout.truncated() || x.stderr.truncated()
+	res.Signal = x.lastSignal()
+	if status, ok := interp.IsExitStatus(runErr); ok {
+		res.ExitCode = int(status)
+	} else if runErr != nil {
+		res.ExitCode = 126
+		if fatal := x.fatalErr(); fatal != nil {
+			res.Err = fatal
+		} else if ctx.Err() == nil && runCtx.Err() == nil {
+			res.Err = runErr
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		res.Cancelled = true
+		sig := syscall.SIGKILL
+		var cs CancelSignal
+		if errors.As(context.Cause(ctx), &cs) {
+			sig = cs.Signal
+		}
+		res.ExitCode, res.Signal = 128+int(sig), signalName(sig)
+	case runCtx.Err() != nil:
+		res.TimedOut = true
+		res.ExitCode = 124
+		if res.Signal == "" {
+			res.Signal = signalName(syscall.SIGKILL)
+		}
+	}
+	return res
+}
+
+// prepare validates s, parses the line and builds the handlers' state.
+func prepare(s Spec) (*executor, *syntax.File, error) {
+	setup := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrSetup, fmt.Sprintf(format, a...))
+	}
+	line := s.Line
+	switch {
+	case line != "" && len(s.Argv) > 0:
+		return nil, nil, setup("both Line and Argv given")
+	case len(s.Argv) > 0:
+		words := make([]string, len(s.Argv))
+		for i, w := range s.Argv {
+			q, err := syntax.Quote(w, syntax.LangBash)
+			if err != nil {
+				return nil, nil, setup("argv word %d cannot be quoted: %v", i, err)
+			}
+			words[i] = q
+		}
+		line = strings.Join(words, " ")
+	case strings.TrimSpace(line) == "":
+		return nil, nil, setup("empty command")
+	}
+	if len(s.Roots) == 0 {
+		return nil, nil, setup("no workspace root")
+	}
+	var roots []string
+	for _, r := range s.Roots {
+		if !filepath.IsAbs(r) {
+			return nil, nil, setup("root %q is not absolute", r)
+		}
+		roots = append(roots, resolve(r))
+	}
+	dir := s.Dir
+	if dir == "" {
+		dir = roots[0]
+	}
+	if !filepath.IsAbs(dir) {
+		return nil, nil, setup("dir %q is not absolute", dir)
+	}
+	dir = resolve(dir)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, nil, setup("dir %q is not a folder", s.Dir)
+	}
+	if !within(dir, roots) {
+		return nil, nil, setup("dir %q is outside the workspace roots", s.Dir)
+	}
+	var writes []string
+	for _, w := range s.Writes {
+		if !filepath.IsAbs(w) {
+			return nil, nil, setup("write path %q is not absolute", w)
+		}
+		rw := resolve(w)
+		if !within(rw, roots) {
+			return nil, nil, setup("write path %q resolves outside the workspace roots", w)
+		}
+		writes = append(writes, rw)
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil, nil, setup("parse: %v", err)
+	}
+	if err := checkSyntax(file); err != nil {
+		return nil, nil, err
+	}
+	self := s.SelfExe
+	if self == "" {
+		if self, err = os.Executable(); err != nil {
+			return nil, nil, setup("own executable: %v", err)
+		}
+	}
+	maxOut := s.MaxOutputBytes
+	if maxOut <= 0 {
+		maxOut = defaultMaxOutput
+	}
+	x := &executor{
+		roots:   roots,
+		writes:  writes,
+		dir:     dir,
+		env:     ScrubEnv(s.Env),
+		recheck: s.Recheck,
+		self:    self,
+		memMB:   s.MaxMemoryMB,
+		stdout:  newCapWriter(maxOut),
+		stderr:  newCapWriter(maxOut),
+	}
+	if s.Confine {
+		if kind, abi := Confinement(); kind == "landlock" {
+			x.landlock, x.abi = true, abi
+		}
+	}
+	return x, file, nil
+}
+
+// checkSyntax refuses what the gate never admits and the run must not
+// interpret even if asked: function definitions, command and process
+// substitution, background jobs, coprocesses, declarations, and any
+// compound command. Pipelines, &&, ||, ; and redirections stay.
+func checkSyntax(file *syntax.File) error {
+	var bad string
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if bad != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background || n.Coprocess || n.Disown {
+				bad = "background job"
+			}
+		case *syntax.ParamExp:
+			// Only a plain $NAME or ${NAME}: no default words, slices,
+			// replacements or indirection that could hide more syntax.
+			if n.Param == nil || n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil ||
+				n.Repl != nil || n.Names != 0 || n.Exp != nil || n.NestedParam != nil {
+				bad = "parameter expansion operator"
+			}
+			return false
+		case *syntax.File, *syntax.CallExpr, *syntax.BinaryCmd, *syntax.Word, *syntax.Lit,
+			*syntax.SglQuoted, *syntax.DblQuoted, *syntax.Redirect, *syntax.Assign,
+			*syntax.Comment, *syntax.BraceExp:
+		case nil:
+		default:
+			bad = strings.TrimPrefix(fmt.Sprintf("%T", n), "*syntax.")
+		}
+		return bad == ""
+	})
+	if bad != "" {
+		return &RefusedError{Reason: "construct not run: " + bad}
+	}
+	return nil
+}
+
+// executor is the state the interp handlers share during one run. Handlers
+// run concurrently for the parts of a pipeline.
+type executor struct {
+	roots    []string
+	writes   []string
+	dir      string
+	env      []string
+	recheck  func([]string, string) error
+	self     string
+	memMB    int
+	landlock bool
+	abi      int
+	stdout   *capWriter
+	stderr   *capWriter
+
+	// mu guards the fields below.
+	mu     sync.Mutex
+	signal string
+	fatal  error // first refusal or setup failure
+}
+
+func (x *executor) setSignal(sig syscall.Signal) {
+	x.mu.Lock()
+	x.signal = signalName(sig)
+	x.mu.Unlock()
+}
+
+func (x *executor) lastSignal() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.signal
+}
+
+// fail records the first fatal error and returns err.
+func (x *executor) fail(err error) error {
+	x.mu.Lock()
+	if x.fatal == nil {
+		x.fatal = err
+	}
+	x.mu.Unlock()
+	return err
+}
+
+func (x *executor) fatalErr() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.fatal
+}
+
+// maxLinks bounds the symlinks resolve follows, as the kernel's 40.
+const maxLinks = 40
+
+// resolve returns path with symlinks resolved through its nearest existing
+// ancestor (the missing rest appended), cleaned and absolute. A dangling
+// symlink is followed to where it points, as a write through it would be.
+func resolve(path string) string {
+	path = filepath.Clean(path)
+	for range maxLinks {
+		var rest []string
+		cur := path
+		for {
+			if r, err := filepath.EvalSymlinks(cur); err == nil {
+				for i := len(rest) - 1; i >= 0; i-- {
+					r = filepath.Join(r, rest[i])
+				}
+				return r
+			}
+			if target, err := os.Readlink(cur); err == nil {
+				// A dangling link: continue from its target.
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(cur), target)
+				}
+				for i := len(rest) - 1; i >= 0; i-- {
+					target = filepath.Join(target, rest[i])
+				}
+				path = filepath.Clean(target)
+				break
+			}
+			parent := filepath.Dir(cur)
+			if parent == cur {
+				return path
+			}
+			rest = append(rest, filepath.Base(cur))
+			cur = parent
+		}
+	}
+	return path
+}
+
+// within reports whether path is one of dirs or beneath one.
+func within(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if path == d || strings.HasPrefix(path, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// signalName names a signal as "SIGKILL".
+func signalName(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
+		syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+	}
+	if n, ok := names[sig]; ok {
+		return n
+	}
+	return fmt.Sprintf("SIG%d", int(sig))
+}
+
+// capWriter keeps the first max bytes written to it and drops the rest,
+// always reporting success so a program is never killed by its own output.
+type capWriter struct {
+	// mu guards buf and over: pipeline parts and builtins write concurrently.
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func newCapWriter(max int) *capWriter { return &capWriter{max: max} }
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	room := w.max - w.buf.Len()
+	if len(p) > room {
+		w.buf.Write(p[:max(room, 0)])
+		w.over = true
+		return len(p), nil
+	}
+	w.buf.Write(p)
+	return len(p), nil
+}
+
+func (w *capWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+func (w *capWriter) truncated() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.over
+}
