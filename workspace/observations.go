@@ -20,6 +20,17 @@ import (
 // until it is read again: the bound fails closed).
 const DefaultMaxObservations = 100_000
 
+// racyWindow: file times come from a coarse clock (one kernel tick, up to
+// 10 ms; more on some file systems), so a same-size write within a tick of
+// the recorded state can leave size, times and inode all equal. An entry
+// whose file times are this close to the moment it was recorded is
+// "racily clean", as git calls it, and is also compared by content hash.
+const racyWindow = 100 * time.Millisecond
+
+// maxRacyHashBytes bounds the content hashed for a racily clean entry;
+// larger files are compared by state only.
+const maxRacyHashBytes = 4 << 20
+
 // fileState is what a file looked like when it was observed. A file that
 // did not exist is recorded too (absent), so that "it is still not there"
 // can be told from "someone created it".
@@ -50,6 +61,26 @@ func statNow(path string) (fileState, error) {
 	return s, nil
 }
 
+// racy reports whether the file times are too close to now to tell a
+// later same-size write apart.
+func (s fileState) racy(now time.Time) bool {
+	return !s.absent && (now.Sub(s.mtime) < racyWindow || now.Sub(s.ctime) < racyWindow)
+}
+
+// unchanged reports whether path still has the recorded state and, for a
+// racily clean entry with a hash, the recorded content.
+func unchanged(path string, rec fileState, racy bool, hash string) bool {
+	now, err := statNow(path)
+	if err != nil || !now.equal(rec) {
+		return false
+	}
+	if racy && hash != "" && rec.mode.IsRegular() && rec.size <= maxRacyHashBytes {
+		_, h, err := ReadFile(path, maxRacyHashBytes)
+		return err == nil && h == hash
+	}
+	return true
+}
+
 func (s fileState) equal(o fileState) bool {
 	return s.absent == o.absent && s.size == o.size && s.mode == o.mode &&
 		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime) && s.dev == o.dev && s.ino == o.ino
@@ -62,6 +93,7 @@ type observation struct {
 	state fileState
 	hash  string // sha256 hex of the content read, "" when unknown
 	stale bool   // MarkChanged saw a change: stays stale until recorded again
+	racy  bool   // file times within racyWindow of recording: compare hash too
 }
 
 // Observations is what one session's agent has seen: files it read, with
@@ -70,7 +102,8 @@ type observation struct {
 //
 // File checks the file's current state (lstat: size, permissions,
 // modification and change times, device and inode) against the recorded
-// one each time it is asked, so a change by anyone else is noticed at
+// one each time it is asked (and, for a file recorded within racyWindow of
+// its last change, its content hash, since file times are coarse), so a change by anyone else is noticed at
 // decide time whether or not a watcher runs; MarkChanged only makes the
 // staleness stick early. A listed folder answers Dir, and lets a session
 // create new files in it; it never makes an existing file Observed, and a
@@ -126,10 +159,17 @@ func (o *Observations) RecordDir(path string) {
 
 func (o *Observations) record(path string, dir bool, hash string) error {
 	var st fileState
+	racy := false
 	if !dir {
 		var err error
 		if st, err = statNow(path); err != nil {
 			return err
+		}
+		racy = st.racy(time.Now())
+		if racy && hash == "" && st.mode.IsRegular() && st.size <= maxRacyHashBytes {
+			if _, h, err := ReadFile(path, maxRacyHashBytes); err == nil {
+				hash = h
+			}
 		}
 	}
 	o.mu.Lock()
@@ -139,7 +179,7 @@ func (o *Observations) record(path string, dir bool, hash string) error {
 	if dir {
 		key = dirKey(path)
 	}
-	o.entries[key] = &observation{seq: o.seq, dir: dir, state: st, hash: hash}
+	o.entries[key] = &observation{seq: o.seq, dir: dir, state: st, hash: hash, racy: racy}
 	o.order = append(o.order, orderItem{key, o.seq})
 	o.trim()
 	return nil
@@ -177,20 +217,19 @@ func (o *Observations) File(path string) command.ObsState {
 	path = filepath.Clean(path)
 	o.mu.Lock()
 	e, ok := o.entries[path]
-	var rec fileState
-	var stale bool
+	var (
+		rec         fileState
+		stale, racy bool
+		hash        string
+	)
 	if ok {
-		rec, stale = e.state, e.stale
+		rec, stale, racy, hash = e.state, e.stale, e.racy, e.hash
 	}
 	o.mu.Unlock()
 	if !ok {
 		return command.Unobserved
 	}
-	if stale {
-		return command.Stale
-	}
-	now, err := statNow(path)
-	if err != nil || !now.equal(rec) {
+	if stale || !unchanged(path, rec, racy, hash) {
 		return command.Stale
 	}
 	return command.Observed
@@ -227,17 +266,17 @@ func (o *Observations) MarkChanged(paths ...string) {
 		p = filepath.Clean(p)
 		o.mu.Lock()
 		e, ok := o.entries[p]
-		var rec fileState
-		var seq uint64
+		var (
+			rec  fileState
+			seq  uint64
+			racy bool
+			hash string
+		)
 		if ok {
-			rec, seq = e.state, e.seq
+			rec, seq, racy, hash = e.state, e.seq, e.racy, e.hash
 		}
 		o.mu.Unlock()
-		if !ok {
-			continue
-		}
-		now, err := statNow(p)
-		if err == nil && now.equal(rec) {
+		if !ok || unchanged(p, rec, racy, hash) {
 			continue
 		}
 		o.mu.Lock()

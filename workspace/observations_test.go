@@ -1,0 +1,194 @@
+package workspace
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"admit/policy/command"
+)
+
+func TestObservationsStaleWithoutWatcher(t *testing.T) {
+	root := tempRoot(t)
+	p := root + "/f.txt"
+	writeFile(t, p, "hello")
+	o := NewObservations(0)
+	if got := o.File(p); got != command.Unobserved {
+		t.Fatalf("before record: %v", got)
+	}
+	if err := o.RecordFileHash(p, HashBytes([]byte("hello"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.File(p); got != command.Observed {
+		t.Fatalf("after record: %v", got)
+	}
+	if h, ok := o.Hash(p); !ok || h != HashBytes([]byte("hello")) {
+		t.Errorf("Hash = %q %v", h, ok)
+	}
+
+	t.Run("same size, mtime changed", func(t *testing.T) {
+		if err := os.WriteFile(p, []byte("HELLO"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Force an mtime distinct from the recorded one even on a
+		// coarse-grained clock.
+		future := time.Now().Add(3 * time.Second)
+		if err := os.Chtimes(p, future, future); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.File(p); got != command.Stale {
+			t.Errorf("after same-size write: %v, want Stale", got)
+		}
+	})
+	t.Run("same size, mtime put back, within one clock tick", func(t *testing.T) {
+		// Recorded right after the last write: racily clean, so the
+		// content hash is kept and compared.
+		if err := o.RecordFile(p); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(p)
+		mt := fi.ModTime()
+		if err := os.WriteFile(p, []byte("hallo"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		// Size and mtime match; the inode change time does not.
+		if got := o.File(p); got != command.Stale {
+			t.Errorf("after write with mtime restored: %v, want Stale", got)
+		}
+	})
+	t.Run("inode changed by rename over", func(t *testing.T) {
+		if err := o.RecordFile(p); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(p)
+		tmp := root + "/.tmp"
+		writeFile(t, tmp, "hallo")
+		if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, p); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.File(p); got != command.Stale {
+			t.Errorf("after rename over: %v, want Stale", got)
+		}
+	})
+	t.Run("removed", func(t *testing.T) {
+		if err := o.RecordFile(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.File(p); got != command.Stale {
+			t.Errorf("after remove: %v, want Stale", got)
+		}
+	})
+	t.Run("observed absent, then created", func(t *testing.T) {
+		if err := o.RecordFile(p); err != nil { // absent now
+			t.Fatal(err)
+		}
+		if got := o.File(p); got != command.Observed {
+			t.Errorf("absent and still absent: %v", got)
+		}
+		writeFile(t, p, "new")
+		if got := o.File(p); got != command.Stale {
+			t.Errorf("created since: %v, want Stale", got)
+		}
+	})
+}
+
+func TestObservationsMarkChanged(t *testing.T) {
+	root := tempRoot(t)
+	p := root + "/f"
+	writeFile(t, p, "a")
+	o := NewObservations(0)
+	if err := o.RecordFile(p); err != nil {
+		t.Fatal(err)
+	}
+	// An event for the state already recorded (the session's own write)
+	// changes nothing.
+	o.MarkChanged(p, root+"/unrecorded")
+	if got := o.File(p); got != command.Observed {
+		t.Fatalf("after MarkChanged of an unchanged file: %v", got)
+	}
+	// A change, then the file put back byte for byte: stays Stale.
+	fi, _ := os.Stat(p)
+	writeFile(t, p, "b")
+	o.MarkChanged(p)
+	writeFile(t, p, "a")
+	_ = os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	if got := o.File(p); got != command.Stale {
+		t.Errorf("after change and revert: %v, want Stale", got)
+	}
+	// Reading again makes it Observed.
+	if err := o.RecordFile(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.File(p); got != command.Observed {
+		t.Errorf("after a new read: %v", got)
+	}
+	o.Forget(p)
+	if got := o.File(p); got != command.Unobserved {
+		t.Errorf("after Forget: %v", got)
+	}
+}
+
+func TestObservationsDirsAndBound(t *testing.T) {
+	root := tempRoot(t)
+	o := NewObservations(3)
+	o.RecordDir(root)
+	if !o.Dir(root) || o.Dir(root+"/x") {
+		t.Error("Dir after RecordDir")
+	}
+	// A listing never makes a file Observed.
+	writeFile(t, root+"/f", "x")
+	if got := o.File(root + "/f"); got != command.Unobserved {
+		t.Errorf("file in listed folder: %v", got)
+	}
+	if got := o.File(root); got != command.Unobserved {
+		t.Errorf("File(listed folder) = %v", got)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		if err := o.RecordFile(root + "/" + n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.Len() != 3 || o.Dir(root) {
+		t.Errorf("bound: len %d, oldest (the folder) still there: %v", o.Len(), o.Dir(root))
+	}
+	// Recording again refreshes the age.
+	_ = o.RecordFile(root + "/a")
+	_ = o.RecordFile(root + "/d")
+	if o.File(root+"/a") == command.Unobserved || o.File(root+"/b") != command.Unobserved {
+		t.Errorf("oldest-first dropping: a=%v b=%v", o.File(root+"/a"), o.File(root+"/b"))
+	}
+	for i := 0; i < 1000; i++ {
+		_ = o.RecordFile(root + "/a")
+	}
+	if len(o.order) > 2*o.Len()+64 {
+		t.Errorf("order not compacted: %d", len(o.order))
+	}
+}
+
+func BenchmarkObservationsFile(b *testing.B) {
+	root := tempRoot(b)
+	o := NewObservations(0)
+	p := root + "/src/file.go"
+	writeFile(b, p, "package x")
+	for i := 0; i < 10_000; i++ {
+		o.RecordDir(root + "/d" + string(rune('a'+i%26)))
+	}
+	if err := o.RecordFile(p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if o.File(p) != command.Observed {
+			b.Fatal("not observed")
+		}
+	}
+}
