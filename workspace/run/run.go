@@ -44,7 +44,8 @@ type Spec struct {
 	// Recheck is called for every simple command (builtins included) as it
 	// is about to run, with the argv after expansion and the current
 	// directory. A non-nil error refuses it: the command does not start
-	// and the run ends with Err set. Nil means no recheck.
+	// and the run ends with Err set. Nil means no recheck. It is called
+	// concurrently for the parts of a pipeline.
 	Recheck        func(argv []string, dir string) error
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)

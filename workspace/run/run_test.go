@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -122,12 +123,15 @@ func TestRecheckEverySimpleCommand(t *testing.T) {
 	e := newEnv(t)
 	e.file(t, "f.txt", "hello\n")
 	s := e.spec("true && cat f.txt | wc -l; echo done")
+	var mu sync.Mutex // Recheck runs concurrently for the parts of a pipeline
 	var seen []string
 	s.Recheck = func(argv []string, dir string) error {
 		if dir != e.root {
 			t.Errorf("dir %s", dir)
 		}
+		mu.Lock()
 		seen = append(seen, strings.Join(argv, " "))
+		mu.Unlock()
 		return nil
 	}
 	r := Run(context.Background(), s)
