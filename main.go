@@ -1,6 +1,87 @@
-// Command admit is the capability gate for AI coding agents; see README.md.
+// Command admit is the capability gate for AI coding agents: a stdio
+// JSON-RPC server (admit serve, the default) and the same decision on the
+// command line (admit check, admit run, admit tape). See README.md.
 package main
 
-import "os"
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
 
-func main() { os.Exit(0) }
+	"admit/rpc"
+	"admit/workspace/run"
+)
+
+// Exit codes of the command line, from the design (and sysexits.h).
+const (
+	exitOK       = 0
+	exitUsage    = 64
+	exitProtocol = 70 // an effect that could not be verified
+	exitRefused  = 77
+	exitConfig   = 78
+	exitBudget   = 124
+)
+
+func main() {
+	args := os.Args[1:]
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		os.Exit(serve(args))
+	case "check":
+		os.Exit(check(args, os.Stdout, os.Stderr))
+	case "run":
+		os.Exit(runCmd(args, os.Stdout, os.Stderr))
+	case "tape":
+		os.Exit(tapeCmd(args, os.Stdout, os.Stderr))
+	case "__confine": // the confinement helper a run re-executes itself as
+		os.Exit(run.ConfineMain(args))
+	case "version", "--version":
+		fmt.Println("admit", rpc.Version)
+	case "help", "--help", "-h":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "admit: unknown command %q\n%s", cmd, usage)
+		os.Exit(exitUsage)
+	}
+}
+
+const usage = `usage:
+  admit serve                         the stdio JSON-RPC server (default)
+  admit check [flags] -c 'LINE'       one decision, printed as a Verdict (JSON)
+  admit check [flags] -- WORD...      the same for an argv, each word literal
+  admit check [flags] --tool NAME --args JSON
+  admit run [flags] -c 'LINE'         check, run without a system shell, verify
+  admit tape [filters] [--verify]     query the tape, or verify its hash chain
+exit codes: 0 allowed, 64 usage, 70 unverified effect, 77 refused,
+78 bad configuration, 124 bound spent, 128+N killed by signal N.
+`
+
+func serve(args []string) int {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()}))
+	bounds, err := boundsFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "admit:", err)
+		return exitConfig
+	}
+	home, _ := os.UserHomeDir()
+	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: logger, Home: home, Bounds: bounds})
+}
+
+func logLevel() slog.Level {
+	if os.Getenv("ADMIT_TRACE") != "" {
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
+}
+
+// stdio is the server's stream: stdin and stdout; stdout carries only the wire.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return os.Stdin.Close() }

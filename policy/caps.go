@@ -1,0 +1,152 @@
+package policy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Caps is what one session may do. The zero value grants nothing.
+type Caps struct {
+	Label      string
+	Allow      []string // exact tool names and '*' patterns (path.Match, case-sensitive)
+	NeedsHuman []string // tools that always stop for a person, even when allowed
+	Mutators   []string // tools that write to the workspace
+	WriteRoots []string // absolute, symlink-resolved folders a mutator may write under
+}
+
+// CapsSpec is a capability set as a client or a file states it.
+type CapsSpec struct {
+	Label      string            `json:"label,omitempty"`
+	Tools      []json.RawMessage `json:"tools,omitempty"`
+	Allow      []string          `json:"allow,omitempty"`
+	NeedsHuman []string          `json:"needsHuman,omitempty"`
+	Mutators   []string          `json:"mutators,omitempty"`
+	WriteRoots []string          `json:"writeRoots,omitempty"`
+}
+
+// ErrBareStar is why a set granting every tool is refused.
+var ErrBareStar = errors.New("policy: a capability set may not contain a bare \"*\"; name the tools, or use a prefix pattern like \"mcp_github_*\"")
+
+// NewCaps builds a capability set. Tools (schemas) add to Allow, and every
+// tool a schema does not mark read-only is a mutator. resolve turns each
+// write root into its symlink-resolved form; a relative root is refused.
+func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
+	c := &Caps{Label: s.Label}
+	if c.Label == "" {
+		c.Label = "unnamed"
+	}
+	if len(s.Tools) > 0 {
+		names, mutators, err := ToolNames(s.Tools)
+		if err != nil {
+			return nil, err
+		}
+		c.Allow = append(c.Allow, names...)
+		c.Mutators = append(c.Mutators, mutators...)
+	}
+	c.Allow = append(c.Allow, s.Allow...)
+	c.NeedsHuman = append(c.NeedsHuman, s.NeedsHuman...)
+	c.Mutators = append(c.Mutators, s.Mutators...)
+	for i, field := range [][]string{c.Allow, c.NeedsHuman, c.Mutators} {
+		name := [...]string{"allow", "needsHuman", "mutators"}[i]
+		for _, p := range field {
+			if strings.TrimSpace(p) == "*" {
+				return nil, fmt.Errorf("%s: %w", name, ErrBareStar)
+			}
+			if strings.TrimSpace(p) == "" {
+				return nil, fmt.Errorf("policy: %s: an empty tool name grants nothing", name)
+			}
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("policy: %s: bad pattern %q: %w", name, p, err)
+			}
+		}
+	}
+	for _, r := range s.WriteRoots {
+		if !filepath.IsAbs(r) {
+			return nil, fmt.Errorf("policy: writeRoots: %q is not an absolute path", r)
+		}
+		real, err := resolve(filepath.Clean(r))
+		if err != nil {
+			return nil, fmt.Errorf("policy: writeRoots: %q: %w", r, err)
+		}
+		c.WriteRoots = append(c.WriteRoots, real)
+	}
+	c.Allow = sortedUnique(c.Allow)
+	c.NeedsHuman = sortedUnique(c.NeedsHuman)
+	c.Mutators = sortedUnique(c.Mutators)
+	return c, nil
+}
+
+// Grants reports whether the set allows the tool.
+func (c *Caps) Grants(tool string) bool { return matchAny(c.Allow, tool) }
+
+// AsksHuman reports whether the tool always needs a person.
+func (c *Caps) AsksHuman(tool string) bool { return matchAny(c.NeedsHuman, tool) }
+
+// Mutates reports whether the tool writes to the workspace.
+func (c *Caps) Mutates(tool string) bool { return matchAny(c.Mutators, tool) }
+
+func matchAny(patterns []string, tool string) bool {
+	for _, p := range patterns {
+		if p == tool {
+			return true
+		}
+		if strings.ContainsAny(p, "*?[") {
+			if ok, _ := path.Match(p, tool); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ToolNames reads tool names off the schemas a session was handed: the
+// OpenAI form {"type":"function","function":{"name":...}}, the bare
+// {"name":...} form, and MCP tool definitions, whose annotations say which
+// tools are read-only. A tool not marked read-only is a mutator, because a
+// schema that does not say is not evidence that a tool only reads.
+func ToolNames(schemas []json.RawMessage) (names, mutators []string, err error) {
+	for i, raw := range schemas {
+		var s struct {
+			Type     string `json:"type"`
+			Name     string `json:"name"`
+			Function *struct {
+				Name string `json:"name"`
+			} `json:"function"`
+			Annotations *struct {
+				ReadOnlyHint    *bool `json:"readOnlyHint"`
+				DestructiveHint *bool `json:"destructiveHint"`
+			} `json:"annotations"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, nil, fmt.Errorf("policy: tools[%d]: not a tool schema: %w", i, err)
+		}
+		name := s.Name
+		if s.Function != nil && s.Function.Name != "" {
+			name = s.Function.Name
+		}
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		names = append(names, name)
+		readOnly := s.Annotations != nil && s.Annotations.ReadOnlyHint != nil && *s.Annotations.ReadOnlyHint
+		if !readOnly {
+			mutators = append(mutators, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil, errors.New("policy: tools: no tool names found in the schema list; refusing to build a capability set that would grant nothing by accident")
+	}
+	return names, mutators, nil
+}
+
+func sortedUnique(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,429 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"admit/policy/command"
+	"admit/policy/shell"
+)
+
+// Call is one tool call as the gate receives it.
+type Call struct {
+	Tool    string
+	Args    json.RawMessage // a JSON object, or empty
+	Command string          // the command line of a shell tool, if given beside args
+	Argv    []string        // or the command as literal words, judged without a shell
+	Cwd     string          // resolved absolute working directory
+}
+
+// Env is everything a decision depends on besides the call itself.
+type Env struct {
+	Caps       *Caps
+	Roots      []string // resolved workspace roots
+	Effects    command.Effects
+	Profile    shell.Profile
+	Home       string
+	ShellTools []string // tool names whose call carries a command line
+	Commands   *command.Policy
+	FS         command.FS
+	Obs        command.Observations
+
+	MaxRequestChars int64  // bound on a command line; args get maxArgsFactor times as much
+	Budget          string // non-empty: why the session's bounds are spent
+}
+
+// maxArgsFactor lets tool arguments (a file's new content, say) be larger
+// than a command line, while still bounded.
+const maxArgsFactor = 256
+
+// maxArgsDepth bounds how deep Decide looks for path arguments; a deeper
+// call cannot be judged and is refused.
+const maxArgsDepth = 16
+
+// DefaultShellTools are the tool names whose calls carry a command line.
+func DefaultShellTools() []string {
+	return []string{"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command"}
+}
+
+// Decide judges one call in the design's order: no-tool, request-too-large,
+// not-in-allow-list, budget-exhausted, the command policy for shell tools,
+// the mutator checks, then needs-human. Mode, approvals and the tape are the
+// caller's: Decide only says allow, deny, or ask.
+func Decide(c Call, e *Env) Decision {
+	tool := strings.TrimSpace(c.Tool)
+	d := Decision{Kind: "read", Summary: summarize(tool, c)}
+	if tool == "" {
+		return refuse(d, "no-tool", "the call names no tool", "")
+	}
+	if lim := e.MaxRequestChars; lim > 0 && (int64(len(c.Command)+len(strings.Join(c.Argv, " "))) > lim || int64(len(c.Args)) > lim*maxArgsFactor) {
+		return refuse(d, "request-too-large", fmt.Sprintf("the call is over the size bound (command %d of %d characters, arguments %d of %d bytes)", len(c.Command), lim, len(c.Args), lim*maxArgsFactor), "Split the work into smaller calls.")
+	}
+	caps := e.Caps
+	if caps == nil {
+		caps = &Caps{Label: "nothing"}
+	}
+	if !caps.Grants(tool) {
+		return refuse(d, "not-in-allow-list", fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, caps.Label, listOrNone(caps.Allow)), "")
+	}
+	if e.Budget != "" {
+		return refuse(d, "budget-exhausted", e.Budget, "Stop and report what is done and what is left.")
+	}
+	args, err := decodeArgs(c.Args)
+	if err != nil {
+		return refuse(d, "bad-arguments", err.Error(), "Pass the arguments as a JSON object.")
+	}
+	if slices.Contains(e.ShellTools, tool) {
+		d = decideCommand(d, c, args, e)
+	} else {
+		d = decidePaths(d, tool, args, c.Cwd, e)
+	}
+	if !d.Allowed && !d.Ask {
+		return d
+	}
+	if d.Grant == "" {
+		d.Grant = toolGrant(tool, c.Args)
+	}
+	if caps.AsksHuman(tool) && !d.Ask {
+		d.Allowed, d.Ask = false, true
+		d.Rule = "needs-human"
+		d.Reason = fmt.Sprintf("%q always requires a person to approve it", tool)
+	}
+	return d
+}
+
+func refuse(d Decision, rule, reason, hint string) Decision {
+	d.Allowed, d.Ask = false, false
+	d.Rule, d.Reason, d.Hint = rule, reason, hint
+	return d
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "nothing"
+	}
+	return strings.Join(s, ", ")
+}
+
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("args must be a JSON object: %v", err)
+	}
+	return m, nil
+}
+
+// decideCommand runs the command policy on a shell tool's command line,
+// taken from the call's command or from args.command.
+func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
+	line := c.Command
+	if len(c.Argv) > 0 {
+		line = strings.Join(c.Argv, " ")
+	} else if line == "" {
+		if s, ok := args["command"].(string); ok {
+			line = s
+		} else if v, ok := args["command"]; ok {
+			return refuse(d, "empty-command", fmt.Sprintf("args.command must be a string, got %T", v), "")
+		}
+	}
+	d.Summary = truncate(oneLine(line), 200)
+	cwd := c.Cwd
+	if s, ok := args["cwd"].(string); ok && s != "" {
+		p, err := absolute(s, c.Cwd, e.Home)
+		if err != nil {
+			return refuse(d, "outside-workspace", err.Error(), "")
+		}
+		r, err := e.FS.Resolve(p)
+		if err != nil || !inside(r.Path, e.Roots) {
+			return refuse(d, "outside-workspace", fmt.Sprintf("the working directory %q is outside the workspace roots %s", s, listOrNone(e.Roots)), "")
+		}
+		cwd = r.Path
+	}
+	if e.Commands == nil {
+		return refuse(d, "unsupported-program", "this gate has no command policy", "")
+	}
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs}
+	var cd command.Decision
+	if len(c.Argv) > 0 {
+		cd = e.Commands.EvaluateArgv(c.Argv, cwd, cctx)
+	} else {
+		cd = e.Commands.Evaluate(line, cwd, cctx)
+	}
+	d.Allowed, d.Ask = cd.Allowed, cd.Ask
+	d.Rule, d.Reason, d.Hint = cd.Rule, cd.Reason, cd.Hint
+	if cd.Kind != "" {
+		d.Kind = cd.Kind
+	}
+	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
+	if cd.Script != nil {
+		for _, sc := range cd.Script.Commands {
+			d.Argv = append(d.Argv, sc.Argv)
+		}
+		d.Grant = commandGrant(c.Tool, cd.Script)
+	}
+	return d
+}
+
+// decidePaths judges a structured tool call by its path arguments: a
+// mutator's targets must be inside the write roots, unprotected, and
+// observed; any other tool's paths are reads inside the workspace.
+func decidePaths(d Decision, tool string, args map[string]any, cwd string, e *Env) Decision {
+	raw, complete := pathArgs(args)
+	if !complete {
+		return refuse(d, "request-too-large", fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
+	}
+	mutator := e.Caps != nil && e.Caps.Mutates(tool)
+	if mutator {
+		d.Kind = "write"
+		if len(e.Caps.WriteRoots) == 0 {
+			return refuse(d, "no-write-root", fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, e.Caps.Label), "")
+		}
+		if len(raw) == 0 {
+			return refuse(d, "no-target", fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
+		}
+	}
+	var asks []string
+	for _, p := range raw {
+		abs, err := absolute(p, cwd, e.Home)
+		if err != nil {
+			return refuse(d, "outside-workspace", err.Error(), "")
+		}
+		r, err := e.FS.Resolve(abs)
+		if err != nil {
+			return refuse(d, "outside-workspace", fmt.Sprintf("%q cannot be resolved: %v", p, err), "")
+		}
+		if !mutator {
+			if !inside(r.Path, e.Roots) {
+				return refuse(d, "outside-workspace", fmt.Sprintf("%q resolves to %q, outside the workspace roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Roots)), "Read files inside the workspace.")
+			}
+			if r.Dir {
+				d.Listed = append(d.Listed, r.Path)
+			} else {
+				d.Reads = append(d.Reads, r.Path)
+			}
+			continue
+		}
+		if !inside(r.Path, e.Caps.WriteRoots) {
+			return refuse(d, "outside-write-root", fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
+		}
+		prot := command.Protect(r.Path, e.Roots)
+		if prot.Protected && !prot.Ask {
+			return refuse(d, "protected-path", fmt.Sprintf("%q is protected: %s", p, prot.Why), "")
+		}
+		if e.Effects != command.WorkspaceWrite {
+			return refuse(d, "read-only-effects", fmt.Sprintf("%q changes %q; the effect mode is read-only", tool, p), "Ask the person to switch the effect mode to workspace-write.")
+		}
+		if rule, why := observedForWrite(r, e.Obs); rule != "" {
+			return refuse(d, rule, fmt.Sprintf("%q: %s", p, why), "Read the file (or list its folder, for a new file) first, then retry the change.")
+		}
+		if prot.Protected {
+			asks = append(asks, fmt.Sprintf("%q: %s", p, prot.Why))
+		}
+		d.Writes = append(d.Writes, r.Path)
+	}
+	if len(asks) > 0 {
+		d.Ask, d.Rule, d.Reason = true, "protected-path", "a person must approve writes to protected paths: "+strings.Join(asks, "; ")
+		return d
+	}
+	d.Allowed, d.Rule = true, "allowed"
+	return d
+}
+
+// observedForWrite says why a write target is not known well enough to change.
+func observedForWrite(r command.Resolved, obs command.Observations) (rule, why string) {
+	if obs == nil {
+		return "unobserved-target", "nothing was observed in this session before the change"
+	}
+	if r.Exists {
+		switch obs.File(r.Path) {
+		case command.Observed:
+			return "", ""
+		case command.Stale:
+			return "stale-observation", "the file changed since it was read"
+		}
+		if !r.Dir && obs.Dir(filepath.Dir(r.Path)) {
+			return "", ""
+		}
+		return "unobserved-target", "the file was not read before the change"
+	}
+	if obs.Dir(filepath.Dir(r.Path)) {
+		return "", ""
+	}
+	return "unobserved-target", "a new file needs its folder listed before the change"
+}
+
+// pathKeys are the argument names that name a file or folder, compared
+// lower-cased with '_' and '-' removed, so file_path, filePath and
+// file-path are one name.
+var pathKeys = map[string]bool{
+	"path": true, "file": true, "filename": true, "filepath": true, "target": true,
+	"targetfile": true, "targetpath": true, "dest": true, "destination": true,
+	"dir": true, "directory": true, "dirpath": true, "targetdirectory": true,
+	"src": true, "source": true, "sourcepath": true, "notebookpath": true,
+	"relativeworkspacepath": true, "oldpath": true, "newpath": true,
+	"absolutepath": true, "uri": true,
+}
+
+// pathListKeys name lists of paths.
+var pathListKeys = map[string]bool{"paths": true, "files": true, "filepaths": true, "targets": true, "sources": true, "uris": true}
+
+// pathArgs finds path arguments by name, also inside nested objects and
+// arrays (an edits list). complete is false past maxArgsDepth.
+func pathArgs(args map[string]any) (paths []string, complete bool) {
+	complete = true
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > maxArgsDepth {
+			complete = false
+			return
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				n := normKey(k)
+				switch val := t[k].(type) {
+				case string:
+					if pathKeys[n] && strings.TrimSpace(val) != "" {
+						paths = append(paths, val)
+					}
+				case []any:
+					if pathListKeys[n] {
+						for _, x := range val {
+							if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
+								paths = append(paths, s)
+							}
+						}
+					}
+					walk(val, depth+1)
+				default:
+					walk(val, depth+1)
+				}
+			}
+		case []any:
+			for _, x := range t {
+				walk(x, depth+1)
+			}
+		}
+	}
+	walk(args, 0)
+	return paths, complete
+}
+
+func normKey(k string) string {
+	k = strings.ToLower(k)
+	return strings.NewReplacer("_", "", "-", "").Replace(k)
+}
+
+// absolute makes a path argument absolute: a file:// URI becomes its path,
+// a leading ~ is the home directory, a relative path joins cwd.
+func absolute(p, cwd, home string) (string, error) {
+	if strings.HasPrefix(p, "file://") {
+		u, err := url.Parse(p)
+		if err != nil {
+			return "", fmt.Errorf("%q is not a valid file URI: %v", p, err)
+		}
+		p = u.Path
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home == "" {
+			return "", fmt.Errorf("%q names the home directory, which is not known", p)
+		}
+		p = filepath.Join(home, p[1:])
+	} else if strings.HasPrefix(p, "~") {
+		return "", fmt.Errorf("%q names another user's home directory", p)
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%q contains a NUL byte", p)
+	}
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return "", fmt.Errorf("%q is relative and the session has no working directory", p)
+		}
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// inside reports whether p is one of roots or under one; "<root>-evil" is
+// not under "<root>".
+func inside(p string, roots []string) bool {
+	for _, r := range roots {
+		if p == r || (strings.HasPrefix(p, r) && (strings.HasSuffix(r, "/") || p[len(r)] == '/')) {
+			return true
+		}
+	}
+	return false
+}
+
+func summarize(tool string, c Call) string {
+	args, _ := decodeArgs(c.Args)
+	paths, _ := pathArgs(args)
+	if len(paths) > 0 {
+		return truncate(tool+" "+strings.Join(paths, ", "), 200)
+	}
+	if len(c.Args) > 0 {
+		return truncate(tool+" "+oneLine(string(c.Args)), 200)
+	}
+	return tool
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// toolGrant is the key of an allow-session grant for a structured call: the
+// same tool with the same arguments.
+func toolGrant(tool string, raw json.RawMessage) string {
+	args, err := decodeArgs(raw)
+	if err != nil || args == nil {
+		return "tool:" + tool
+	}
+	canon, _ := json.Marshal(args) // map keys are sorted, so equal args give equal keys
+	return "tool:" + tool + ":" + string(canon)
+}
+
+// commandGrant is the key of an allow-session grant for a command: the same
+// programs with the same subcommands and option sets, whatever the operands.
+func commandGrant(tool string, s *shell.Script) string {
+	var parts []string
+	for _, c := range s.Commands {
+		if len(c.Argv) == 0 {
+			continue
+		}
+		words := []string{c.Argv[0]}
+		rest := c.Argv[1:]
+		if c.Argv[0] == "git" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			words = append(words, rest[0])
+			rest = rest[1:]
+		}
+		var opts []string
+		for _, w := range rest {
+			if w == "--" {
+				break
+			}
+			if strings.HasPrefix(w, "-") && w != "-" {
+				opts = append(opts, w)
+			}
+		}
+		slices.Sort(opts)
+		parts = append(parts, strings.Join(append(words, slices.Compact(opts)...), " "))
+	}
+	return "cmd:" + tool + ":" + strings.Join(parts, " | ")
+}

@@ -1,0 +1,135 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// File is the workspace policy file, .admit/policy.json. It is versioned
+// with the project, so it may name tools and programs but may not switch
+// the gate off or widen the effect mode: those stay the person's settings.
+type File struct {
+	Label      string           `json:"label,omitempty"`
+	Allow      []string         `json:"allow,omitempty"`
+	NeedsHuman []string         `json:"needsHuman,omitempty"`
+	Mutators   []string         `json:"mutators,omitempty"`
+	ShellTools []string         `json:"shellTools,omitempty"`
+	Headless   bool             `json:"headless,omitempty"` // nobody is at the keyboard: what needs a person is refused
+	Bounds     map[string]int64 `json:"bounds,omitempty"`   // for opened sessions
+	Programs   json.RawMessage  `json:"programs,omitempty"` // extends the program tables; see docs/policy.md
+	Schema     string           `json:"$schema,omitempty"`
+}
+
+// FileError is a policy file that cannot be used; it names the line and the
+// field, and the gate stays closed rather than open.
+type FileError struct {
+	Path  string
+	Line  int
+	Field string
+	Err   error
+}
+
+func (e *FileError) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: %v", where, e.Field, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", where, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ParseFile decodes and validates a policy file. Unknown fields are errors,
+// so a misspelt key does not silently leave a tool ungated.
+func ParseFile(path string, data []byte) (*File, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f File
+	fail := func(off int64, field string, err error) error {
+		return &FileError{Path: path, Line: lineAt(data, off), Field: field, Err: err}
+	}
+	if err := dec.Decode(&f); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return nil, fail(syn.Offset, "", err)
+		case errors.As(err, &typ):
+			return nil, fail(typ.Offset, typ.Field, fmt.Errorf("must be %s, got JSON %s", typ.Type, typ.Value))
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return nil, fail(dec.InputOffset(), field, errors.New("unknown field"))
+		default:
+			return nil, fail(dec.InputOffset(), "", err)
+		}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fail(dec.InputOffset(), "", errors.New("unexpected data after the policy object"))
+	}
+	for name, list := range map[string][]string{"allow": f.Allow, "needsHuman": f.NeedsHuman, "mutators": f.Mutators, "shellTools": f.ShellTools} {
+		for i, p := range list {
+			if strings.TrimSpace(p) == "*" {
+				return nil, fail(fieldOffset(data, name), fmt.Sprintf("%s[%d]", name, i), ErrBareStar)
+			}
+			if strings.TrimSpace(p) == "" {
+				return nil, fail(fieldOffset(data, name), fmt.Sprintf("%s[%d]", name, i), errors.New("empty tool name"))
+			}
+		}
+	}
+	if _, err := DefaultBounds().Override(f.Bounds); err != nil {
+		return nil, fail(fieldOffset(data, "bounds"), "bounds", err)
+	}
+	return &f, nil
+}
+
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+func fieldOffset(data []byte, name string) int64 {
+	return int64(max(bytes.Index(data, []byte(`"`+name+`"`)), 0))
+}
+
+// DefaultFile is the built-in policy of the editor's default session when
+// the workspace has no policy file: the read, edit and shell tools of the
+// common coding agents, edits as mutators, and network tools that ask a
+// person. It is written down in the README.
+func DefaultFile() *File {
+	return &File{
+		Label: "default",
+		Allow: []string{
+			// reading and searching
+			"read_file", "Read", "view", "list_dir", "list_directory", "LS", "Glob", "glob", "Grep", "grep",
+			"grep_search", "file_search", "codebase_search", "search_files", "find_files", "read_many_files",
+			"get_file_info", "NotebookRead",
+			// editing
+			"write_file", "Write", "Edit", "MultiEdit", "edit_file", "create_file", "str_replace_editor",
+			"str_replace_based_edit_tool", "replace", "replace_string_in_file", "insert_edit_into_file",
+			"NotebookEdit", "delete_file", "move_file", "create_directory",
+			// shells (judged by the command policy)
+			"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command",
+			// network: allowed only with a person's approval
+			"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search",
+		},
+		Mutators: []string{
+			"write_file", "Write", "Edit", "MultiEdit", "edit_file", "create_file", "str_replace_editor",
+			"str_replace_based_edit_tool", "replace", "replace_string_in_file", "insert_edit_into_file",
+			"NotebookEdit", "delete_file", "move_file", "create_directory",
+		},
+		NeedsHuman: []string{"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search"},
+		ShellTools: DefaultShellTools(),
+	}
+}

@@ -1,0 +1,61 @@
+package policy
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Decision is what Decide concludes about one call.
+type Decision struct {
+	Allowed bool   // admitted without a person
+	Ask     bool   // admitted only if a person approves; Rule and Reason say why
+	Rule    string // "allowed", or the rule that refused or asks
+	Reason  string // written so a model can act on it
+	Kind    string // "read" or "write"
+	Hint    string // what would be allowed instead, where the policy can tell
+
+	Reads, Writes, Listed []string // resolved paths the call reads, writes, lists
+	Summary               string   // one line a person can read: the command, or the tool and its paths
+	Grant                 string   // what an allow-session answer grants: same tool and args, or same program, subcommand and options
+	Argv                  [][]string
+}
+
+// Targets lists every path the call touches, writes first.
+func (d *Decision) Targets() []string {
+	out := make([]string, 0, len(d.Writes)+len(d.Reads)+len(d.Listed))
+	out = append(out, d.Writes...)
+	out = append(out, d.Reads...)
+	for _, l := range d.Listed {
+		if !contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolError is the JSON text handed back to the model in place of the tool's
+// result when a call is refused. It says plainly that nothing ran and that
+// the same call will be refused again, because a model told only "denied"
+// retries, and a retry loop burns the turn budget the task needs.
+func ToolError(rule, reason, hint string) string {
+	h := "This is not a transient failure: retrying the same call will be refused again. Use a tool or command you do have, or say plainly that the task needs a capability you were not given."
+	if hint != "" {
+		h = strings.TrimSpace(hint) + " " + h
+	}
+	b, _ := json.Marshal(struct {
+		Error  string `json:"error"`
+		Rule   string `json:"rule"`
+		Reason string `json:"reason"`
+		Hint   string `json:"hint"`
+	}{"REFUSED by admit; NOTHING was executed", rule, reason, h})
+	return string(b)
+}

@@ -1,0 +1,210 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"admit/policy/tape"
+)
+
+// askingPolicy makes "deploy" a tool that always needs a person.
+var askingPolicy = map[string]any{"allow": []string{"deploy", "Read"}, "needsHuman": []string{"deploy"}}
+
+func askingEditor(t *testing.T, approve bool, extra map[string]any) (*fakeEditor, string) {
+	ws := workspaceDir(t)
+	tp := filepath.Join(t.TempDir(), "tape.jsonl")
+	init := map[string]any{"mode": "enforce", "tape": tp, "policy": askingPolicy}
+	for k, v := range extra {
+		init[k] = v
+	}
+	return startEditor(t, editorOptions{roots: []string{ws}, approve: approve, showMsg: !approve, init: init}), tp
+}
+
+func TestApprovalAnswers(t *testing.T) {
+	for _, c := range []struct {
+		answer, rule, by string
+		allowed          bool
+	}{
+		{"allow-once", "human-approved", "person", true},
+		{"deny", "human-denied", "person", false},
+		{"allow-session", "human-approved", "person", true},
+	} {
+		t.Run(c.answer, func(t *testing.T) {
+			e, tp := askingEditor(t, true, nil)
+			e.setAnswer(func(approveParams) (string, bool) { return c.answer, true })
+			v := e.check(map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}})
+			if v.Allowed != c.allowed || v.Rule != c.rule || v.DecidedBy != c.by {
+				t.Fatalf("verdict: %+v", v)
+			}
+			q := within(t, e.asked, "admit/approve")
+			if q.ID != v.ID || q.Tool != "deploy" || q.Summary == "" || q.Reason == "" || q.TimeoutMs <= 0 {
+				t.Fatalf("question: %+v", q)
+			}
+			recs, _ := tape.Query(tp, tape.Filter{})
+			last := recs[len(recs)-1]
+			if last.DecidedBy != "person" || last.AskedAt.IsZero() || last.Rule != c.rule {
+				t.Fatalf("tape: %+v", last)
+			}
+		})
+	}
+}
+
+func TestAllowSessionGrantStaysInItsSession(t *testing.T) {
+	e, _ := askingEditor(t, true, nil)
+	e.setAnswer(func(approveParams) (string, bool) { return "allow-session", true })
+	call := map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}}
+	if v := e.check(call); !v.Allowed {
+		t.Fatalf("first: %+v", v)
+	}
+	within(t, e.asked, "first question")
+	e.setAnswer(func(approveParams) (string, bool) { return "deny", true })
+	if v := e.check(call); !v.Allowed || v.DecidedBy != "grant" {
+		t.Fatalf("granted call: %+v", v)
+	}
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if len(st.Grants["default"]) != 1 {
+		t.Fatalf("grants in state: %+v", st.Grants)
+	}
+	var out struct{ Session string }
+	e.call("admit/openSession", map[string]any{"label": "other", "allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}, &out)
+	other := map[string]any{"session": out.Session, "tool": "deploy", "args": map[string]any{"target": "prod"}}
+	if v := e.check(other); v.Allowed || v.Rule != "human-denied" {
+		t.Fatalf("grant leaked to another session: %+v", v)
+	}
+	e.call("admit/revoke", map[string]any{"session": "", "grant": ""}, &st)
+	if len(st.Grants["default"]) != 0 {
+		t.Fatalf("revoke: %+v", st.Grants)
+	}
+	if v := e.check(call); v.Allowed {
+		t.Fatalf("after revoke: %+v", v)
+	}
+}
+
+func TestApprovalTimeout(t *testing.T) {
+	e, tp := askingEditor(t, true, map[string]any{"approvalTimeoutMs": 200})
+	v := e.check(map[string]any{"tool": "deploy"})
+	if v.Allowed || v.Rule != "approval-timeout" || v.DecidedBy != "timeout" {
+		t.Fatalf("timeout: %+v", v)
+	}
+	if id := within(t, e.cancelled, "approvalCancelled"); id != v.ID {
+		t.Fatalf("cancelled %q, want %q", id, v.ID)
+	}
+	recs, _ := tape.Query(tp, tape.Filter{Rule: "approval-timeout"})
+	if len(recs) != 1 || recs[0].WaitedMs < 150 {
+		t.Fatalf("tape: %+v", recs)
+	}
+}
+
+func TestApprovalCancelledByClient(t *testing.T) {
+	e, tp := askingEditor(t, true, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		var v Verdict
+		done <- protocol.Call(ctx, e.conn, "admit/check", map[string]any{"tool": "deploy"}, &v)
+	}()
+	q := within(t, e.asked, "question")
+	cancel()
+	if id := within(t, e.cancelled, "approvalCancelled"); id != q.ID {
+		t.Fatalf("cancelled %q, want %q", id, q.ID)
+	}
+	<-done
+	deadline := time.Now().Add(waitFor)
+	for {
+		recs, _ := tape.Query(tp, tape.Filter{Rule: "approval-cancelled"})
+		if len(recs) == 1 && !recs[0].Allowed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no approval-cancelled record: %+v", recs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestHundredPendingWhileChecksFlow(t *testing.T) {
+	e, tp := askingEditor(t, true, nil) // never answers
+	const n = 100
+	var wg sync.WaitGroup
+	results := make(chan Verdict, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var v Verdict
+			_ = e.try("admit/check", map[string]any{"tool": "deploy", "args": map[string]any{"n": i}}, &v)
+			results <- v
+		}()
+	}
+	for i := 0; i < n; i++ {
+		within(t, e.asked, "question")
+	}
+	for i := 0; i < 20; i++ {
+		if v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}}); !v.Allowed {
+			t.Fatalf("a read while 100 wait: %+v", v)
+		}
+	}
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if st.Counts.Pending != n {
+		t.Fatalf("pending = %d", st.Counts.Pending)
+	}
+	var raw json.RawMessage
+	e.call("shutdown", nil, &raw)
+	wg.Wait()
+	close(results)
+	for v := range results {
+		if v.Allowed || v.Rule != "approval-cancelled" {
+			t.Fatalf("after shutdown: %+v", v)
+		}
+	}
+	recs, _ := tape.Query(tp, tape.Filter{Tool: "deploy"})
+	if len(recs) != n {
+		t.Fatalf("%d deploy records, want %d", len(recs), n)
+	}
+}
+
+func TestShowMessageRequestFallback(t *testing.T) {
+	e, _ := askingEditor(t, false, nil)
+	e.setAnswer(func(approveParams) (string, bool) { return "allow-once", true })
+	v := e.check(map[string]any{"tool": "deploy"})
+	if !v.Allowed || v.Rule != "human-approved" {
+		t.Fatalf("fallback: %+v", v)
+	}
+	q := within(t, e.asked, "showMessageRequest")
+	if q.Summary == "" {
+		t.Fatal("empty message")
+	}
+}
+
+func TestHeadlessRefusesWhatNeedsAPerson(t *testing.T) {
+	ws := workspaceDir(t)
+	// A client that renders neither approvals nor messages.
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "policy": askingPolicy}})
+	v := e.check(map[string]any{"tool": "deploy"})
+	if v.Allowed || v.Rule != "needs-human" || v.DecidedBy != "headless" {
+		t.Fatalf("headless: %+v", v)
+	}
+}
+
+func TestDisconnectMidQuestion(t *testing.T) {
+	e, tp := askingEditor(t, true, nil)
+	go func() {
+		var v Verdict
+		_ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v)
+	}()
+	within(t, e.asked, "question")
+	_ = e.conn.Close()
+	within(t, e.exitCode, "server exit")
+	recs, err := tape.Query(tp, tape.Filter{Tool: "deploy"})
+	if err != nil || len(recs) != 1 || recs[0].Allowed {
+		t.Fatalf("after disconnect: %+v %v", recs, err)
+	}
+}

@@ -1,0 +1,19 @@
+package rpc
+
+import (
+	"context"
+	"os"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// handleRun answers admit/run: decide, run without a system shell, verify.
+// The read loop is released first: a run takes as long as its command.
+func (s *Server) handleRun(ctx context.Context, g *Gate, raw []byte) (any, error) {
+	var p RunParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	jsonrpc2.Async(ctx)
+	return g.Run(ctx, p, RunOptions{SelfExe: selfExe(), Env: os.Environ()})
+}

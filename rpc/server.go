@@ -1,0 +1,248 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"admit/approvals"
+	"admit/policy"
+	"admit/policy/tape"
+	"admit/workspace"
+)
+
+// Version is the server's version, reported in serverInfo.
+const Version = "0.1.0"
+
+// ServerConfig holds what a server is started with, before the client says
+// anything.
+type ServerConfig struct {
+	Logger *slog.Logger
+	Now    func() time.Time
+	Home   string
+	Bounds policy.Bounds
+	// WatchOptions are handed to the watcher (tests lower its limits).
+	WatchOptions workspace.WatchOptions
+}
+
+// Server is one connection's server. It holds no global state: every
+// connection gets its own value.
+type Server struct {
+	protocol.UnimplementedServer
+	cfg  ServerConfig
+	conn jsonrpc2.Conn
+	log  *slog.Logger
+
+	initialized atomic.Bool
+	shutdown    atomic.Bool
+	exited      chan struct{}
+	exitOnce    sync.Once
+
+	// mu guards the parts built by initialize.
+	mu      sync.Mutex
+	gate    *Gate
+	roots   *workspace.Roots
+	watcher *workspace.Watcher
+	tape    *tape.Tape
+	broker  *approvals.Broker
+	approve bool // the client renders admit/approve itself
+	showMsg bool // the client renders window/showMessageRequest
+	state   *stateNotifier
+	closed  bool
+}
+
+// Serve runs a server on rwc until the client sends exit or the stream
+// ends. It returns the process exit code LSP prescribes: 0 after shutdown,
+// 1 without.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, cfg ServerConfig) int {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, exited: make(chan struct{})}
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
+	dispatch := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
+	s.conn.Go(ctx, protocol.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		return s.handle(ctx, req, dispatch)
+	}))
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+	}
+	s.close()
+	_ = s.conn.Close()
+	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
+		s.log.Debug("connection ended", "err", err)
+	}
+	if s.shutdown.Load() {
+		return 0
+	}
+	return 1
+}
+
+// handle enforces the lifecycle before any method runs: nothing but
+// initialize before initialize, nothing but exit after shutdown.
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	m := req.Method()
+	if !s.initialized.Load() && m != protocol.MethodInitialize && m != protocol.MethodExit {
+		if req.IsCall() {
+			return nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s: the server is not initialized; send initialize first", m)
+		}
+		return nil, nil
+	}
+	if s.shutdown.Load() && m != protocol.MethodExit && req.IsCall() {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: the server is shutting down", m)
+	}
+	res, err := next(ctx, req)
+	if !req.IsCall() && err != nil {
+		// A notification's error would close the connection: log it instead.
+		s.log.Warn("notification failed", "method", m, "err", err)
+		return nil, nil
+	}
+	return res, wireError(err)
+}
+
+// wireError gives each error the JSON-RPC code the client should see.
+func wireError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *ParamError
+	if errors.As(err, &pe) {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, pe.Error())
+	}
+	return err
+}
+
+// Request routes the admit/* methods, one handler each.
+func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
+	raw, _ := params.(protocol.LSPAny)
+	g := s.getGate()
+	switch method {
+	case "admit/check":
+		return s.handleCheck(ctx, g, raw)
+	case "admit/observe":
+		return s.handleObserve(g, raw)
+	case "admit/openSession":
+		return s.handleOpenSession(g, raw)
+	case "admit/closeSession":
+		return s.handleCloseSession(g, raw)
+	case "admit/setMode":
+		return s.handleSetMode(g, raw)
+	case "admit/state":
+		return s.handleState(g, raw)
+	case "admit/tape":
+		return s.handleTape(ctx, g, raw)
+	case "admit/revoke":
+		return s.handleRevoke(g, raw)
+	case "admit/read":
+		return s.handleRead(ctx, g, raw)
+	case "admit/edit":
+		return s.handleEdit(ctx, g, raw)
+	case "admit/write":
+		return s.handleWrite(ctx, g, raw)
+	case "admit/run":
+		return s.handleRun(ctx, g, raw)
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s: method not found", method)
+}
+
+func (s *Server) getGate() *Gate {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gate
+}
+
+// decode reads params into v, refusing unknown fields so a misspelt field
+// does not silently fall back to a default (a "sesion" would be the
+// default session). Errors name the field.
+func decode(raw []byte, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytesReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			return &ParamError{te.Field, fmt.Sprintf("must be %s, got JSON %s", te.Type, te.Value)}
+		case len(err.Error()) > 20 && err.Error()[:20] == "json: unknown field ":
+			return &ParamError{err.Error()[20:], "unknown field"}
+		}
+		return &ParamError{"params", err.Error()}
+	}
+	return nil
+}
+
+// codec marshals payloads with the protocol package's LSP-aware encoder and
+// passes raw messages through, as protocol.NewServer's codec does.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	if m, ok := v.(jsonrpc2.RawMessage); ok {
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+// close ends everything initialize started: pending approvals are refused
+// at once, the watcher stops, the tape is flushed.
+func (s *Server) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	b, w, t, st := s.broker, s.watcher, s.tape, s.state
+	s.mu.Unlock()
+	if b != nil {
+		b.Close()
+	}
+	if st != nil {
+		st.close()
+	}
+	if w != nil {
+		_ = w.Close()
+	}
+	if t != nil {
+		_ = t.Close()
+	}
+}
+
+func bytesReader(b []byte) io.Reader { return &byteReader{b: b} }
+
+type byteReader struct{ b []byte }
+
+func (r *byteReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}

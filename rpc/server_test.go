@@ -1,0 +1,426 @@
+package rpc
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"admit/policy/tape"
+)
+
+func TestLifecycleErrors(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	var out json.RawMessage
+	if err := e.try("admit/nope", map[string]any{}, &out); errCode(err) != jsonrpc2.MethodNotFound {
+		t.Errorf("unknown method: got %v, want -32601", err)
+	}
+	err := e.try("admit/check", map[string]any{"tool": "Read", "sesion": "x"}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "sesion") {
+		t.Errorf("misspelt field: got %v, want -32602 naming sesion", err)
+	}
+	err = e.try("admit/check", map[string]any{"tool": 7}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "tool") {
+		t.Errorf("wrong type: got %v, want -32602 naming tool", err)
+	}
+	err = e.try("admit/check", map[string]any{"tool": "Read", "session": "ghost"}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "ghost") {
+		t.Errorf("unknown session: got %v", err)
+	}
+	err = e.try("admit/setMode", map[string]any{"mode": "loud"}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "loud") {
+		t.Errorf("bad mode: got %v", err)
+	}
+	e.call("shutdown", nil, &out)
+	e.notify("exit", nil)
+	if code := within(t, e.exitCode, "exit"); code != 0 {
+		t.Errorf("exit after shutdown = %d, want 0", code)
+	}
+}
+
+func TestBeforeInitializeAndExitWithoutShutdown(t *testing.T) {
+	e := newEditor(t)
+	var out json.RawMessage
+	if err := e.try("admit/state", map[string]any{}, &out); errCode(err) != jsonrpc2.ServerNotInitialized {
+		t.Errorf("before initialize: got %v, want -32002", err)
+	}
+	e.notify("exit", nil)
+	if code := within(t, e.exitCode, "exit"); code != 1 {
+		t.Errorf("exit without shutdown = %d, want 1", code)
+	}
+}
+
+func TestInitializeResult(t *testing.T) {
+	e := newEditor(t)
+	ws := workspaceDir(t)
+	var res struct {
+		ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+		Capabilities struct {
+			Experimental struct {
+				Admit struct {
+					Version string
+					Modes   []string
+					Effects []string
+				} `json:"admit"`
+			} `json:"experimental"`
+		} `json:"capabilities"`
+	}
+	e.call("initialize", map[string]any{"rootUri": "file://" + ws, "capabilities": map[string]any{}, "initializationOptions": map[string]any{"tape": filepath.Join(t.TempDir(), "t.jsonl")}}, &res)
+	if res.ServerInfo.Name != "admit" || res.Capabilities.Experimental.Admit.Version != Version || len(res.Capabilities.Experimental.Admit.Modes) != 3 {
+		t.Fatalf("initialize result: %+v", res)
+	}
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if len(st.Roots) != 1 || st.Roots[0] != ws || st.Mode != "warn" || st.Effects != "read-only" || st.Shell != "analyze" {
+		t.Fatalf("state after rootUri initialize: %+v", st)
+	}
+	var out json.RawMessage
+	err := e.try("initialize", map[string]any{"capabilities": map[string]any{}}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("second initialize: %v", err)
+	}
+}
+
+func TestBadInitializationOptions(t *testing.T) {
+	e := newEditor(t)
+	var out json.RawMessage
+	err := e.try("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"effects": "everything"}}, &out)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "initializationOptions.effects") {
+		t.Fatalf("bad effects: %v", err)
+	}
+}
+
+
+func TestModesAndTape(t *testing.T) {
+	ws := workspaceDir(t)
+	tp := filepath.Join(t.TempDir(), "tape.jsonl")
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "tape": tp}})
+
+	v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": "README.md"}})
+	if !v.Allowed || v.Verdict != "allow" || v.Rule != "allowed" || v.Kind != "read" || len(v.Targets) != 1 {
+		t.Fatalf("read: %+v", v)
+	}
+	v = e.check(map[string]any{"tool": "hallucinated_tool"})
+	if v.Allowed || v.Rule != "not-in-allow-list" || !strings.Contains(v.ToolError, "NOTHING was executed") {
+		t.Fatalf("unknown tool in enforce: %+v", v)
+	}
+	d := within(t, e.decided, "didDecide")
+	if d.ID == "" || d.Tool == "" {
+		t.Fatalf("didDecide: %+v", d)
+	}
+	var st State
+	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
+	if st.Mode != "warn" {
+		t.Fatalf("setMode: %+v", st)
+	}
+	v = e.check(map[string]any{"tool": "hallucinated_tool"})
+	if !v.Allowed || v.Verdict != "deny" || v.Rule != "not-in-allow-list" || v.Mode != "warn" {
+		t.Fatalf("warn: %+v", v)
+	}
+	e.call("admit/state", map[string]any{}, &st)
+	if st.Counts.WouldDeny != 1 || st.Counts.Denied != 1 || st.Counts.Allowed != 1 {
+		t.Fatalf("counts: %+v", st.Counts)
+	}
+	e.call("admit/setMode", map[string]any{"mode": "off"}, &st)
+	v = e.check(map[string]any{"tool": "hallucinated_tool"})
+	if !v.Allowed || v.Rule != "caps-off" {
+		t.Fatalf("off: %+v", v)
+	}
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("tape has %d records, want 3 (off records nothing): %+v", len(recs), recs)
+	}
+	var res struct{ Records []tape.Record }
+	e.call("admit/tape", map[string]any{"rule": "not-in-allow-list"}, &res)
+	if len(res.Records) != 2 || res.Records[1].Mode != "warn" {
+		t.Fatalf("admit/tape by rule: %+v", res.Records)
+	}
+	if _, err := tape.Verify(tp); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSessionsBudgetAndRetries(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	var out struct{ Session string }
+	var raw json.RawMessage
+	err := e.try("admit/openSession", map[string]any{"label": "bad", "allow": []string{"*"}}, &raw)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "bare") {
+		t.Fatalf("bare star: %v", err)
+	}
+	err = e.try("admit/openSession", map[string]any{"label": "x", "allow": []string{"a"}, "writeRoots": []string{"/etc"}}, &raw)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "writeRoots") {
+		t.Fatalf("write root outside: %v", err)
+	}
+	e.call("admit/openSession", map[string]any{"label": "fix-bug", "tools": []map[string]any{
+		{"type": "function", "function": map[string]any{"name": "read_file"}},
+		{"name": "write_file"},
+		{"name": "search", "annotations": map[string]any{"readOnlyHint": true}},
+	}, "bounds": map[string]any{"maxSteps": 5, "maxRetries": 1}}, &out)
+	if out.Session == "" {
+		t.Fatal("no session id")
+	}
+	s := out.Session
+	v := e.check(map[string]any{"session": s, "tool": "Read"})
+	if v.Rule != "not-in-allow-list" || !strings.Contains(v.Reason, "fix-bug") || !strings.Contains(v.Reason, "read_file") {
+		t.Fatalf("reason names label and grants: %+v", v)
+	}
+	v = e.check(map[string]any{"session": s, "tool": "Read"})
+	if v.Rule != "not-in-allow-list" {
+		t.Fatalf("first retry: %+v", v)
+	}
+	v = e.check(map[string]any{"session": s, "tool": "Read"})
+	if v.Rule != "budget-exhausted" {
+		t.Fatalf("second retry should spend the retry bound: %+v", v)
+	}
+	// The default session is not touched by the other session's budget.
+	v = e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	if !v.Allowed {
+		t.Fatalf("default session: %+v", v)
+	}
+	v = e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
+	if !v.Allowed {
+		t.Fatalf("step 4: %+v", v)
+	}
+	e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
+	v = e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
+	if v.Rule != "budget-exhausted" || !strings.Contains(v.Reason, "maxSteps") {
+		t.Fatalf("steps: %+v", v)
+	}
+	e.call("admit/closeSession", map[string]any{"session": s}, &raw)
+	if err := e.try("admit/check", map[string]any{"session": s, "tool": "search"}, &raw); errCode(err) != jsonrpc2.InvalidParams {
+		t.Fatalf("closed session: %v", err)
+	}
+}
+
+func TestObserveWriteAndStale(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	write := map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt", "content": "x"}}
+	if v := e.check(write); v.Rule != "unobserved-target" {
+		t.Fatalf("unobserved write: %+v", v)
+	}
+	if v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": "notes.txt"}}); !v.Allowed {
+		t.Fatalf("read: %+v", v)
+	}
+	if v := e.check(write); !v.Allowed {
+		t.Fatalf("write after read: %+v", v)
+	}
+	// Someone else changes the file: the observation goes stale, found at
+	// decision time whatever the watcher has seen.
+	time.Sleep(10 * time.Millisecond) // a distinct mtime on coarse clocks
+	must(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("changed by someone else\n"), 0o644))
+	if v := e.check(write); v.Rule != "stale-observation" {
+		t.Fatalf("stale write: %+v", v)
+	}
+	var n struct{ Observed int }
+	e.call("admit/observe", map[string]any{"paths": []string{"notes.txt"}, "dirs": []string{"src"}}, &n)
+	if n.Observed != 2 {
+		t.Fatalf("observe: %+v", n)
+	}
+	if v := e.check(write); !v.Allowed {
+		t.Fatalf("write after observe: %+v", v)
+	}
+	if v := e.check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "src/new.go"}}); !v.Allowed {
+		t.Fatalf("new file in a listed folder: %+v", v)
+	}
+	if v := e.check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "../outside.txt"}}); v.Rule != "outside-write-root" {
+		t.Fatalf("outside: %+v", v)
+	}
+	var raw json.RawMessage
+	if err := e.try("admit/observe", map[string]any{"paths": []string{"/etc/passwd"}}, &raw); errCode(err) != jsonrpc2.InvalidParams {
+		t.Fatalf("observe outside: %v", err)
+	}
+}
+
+func TestRootsAddedAndRemoved(t *testing.T) {
+	ws := workspaceDir(t)
+	other := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	read := map[string]any{"tool": "Read", "args": map[string]any{"file_path": filepath.Join(other, "README.md")}}
+	if v := e.check(read); v.Rule != "outside-workspace" {
+		t.Fatalf("before adding: %+v", v)
+	}
+	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []map[string]string{{"uri": "file://" + other, "name": "other"}}, "removed": []any{}}})
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if len(st.Roots) != 2 {
+		t.Fatalf("roots: %v", st.Roots)
+	}
+	if v := e.check(read); !v.Allowed {
+		t.Fatalf("after adding: %+v", v)
+	}
+	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []any{}, "removed": []map[string]string{{"uri": "file://" + other, "name": "other"}}}})
+	if v := e.check(read); v.Rule != "outside-workspace" {
+		t.Fatalf("after removing: %+v", v)
+	}
+}
+
+func TestConfigurationChange(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}})
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"mode": "enforce", "effects": "workspace-write", "shell": "refuse"}}})
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if st.Mode != "enforce" || st.Effects != "workspace-write" || st.Shell != "refuse" {
+		t.Fatalf("state: %+v", st)
+	}
+	s := within(t, e.states, "didChangeState")
+	_ = s
+}
+
+func TestConcurrentChecksAreTapedOnce(t *testing.T) {
+	ws := workspaceDir(t)
+	tp := filepath.Join(t.TempDir(), "tape.jsonl")
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "tape": tp}})
+	const n = 500
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += 8 {
+				var v Verdict
+				tool := "Read"
+				if i%3 == 0 {
+					tool = "nope"
+				}
+				if err := e.try("admit/check", map[string]any{"tool": tool, "args": map[string]any{"path": fmt.Sprintf("f%d", i)}}, &v); err != nil {
+					t.Error(err)
+					return
+				}
+				ids <- v.ID
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, r := range recs {
+		count[r.ID]++
+	}
+	if len(seen) != n || len(recs) != n {
+		t.Fatalf("%d ids, %d records, want %d", len(seen), len(recs), n)
+	}
+	for id := range seen {
+		if count[id] != 1 {
+			t.Fatalf("id %s taped %d times", id, count[id])
+		}
+	}
+	if got, err := tape.Verify(tp); err != nil || got != n {
+		t.Fatalf("verify: %d %v", got, err)
+	}
+}
+
+func TestTapeUnwritable(t *testing.T) {
+	ws := workspaceDir(t)
+	// A tape under a regular file cannot be opened, as on a read-only or
+	// missing file system.
+	blocker := filepath.Join(t.TempDir(), "file")
+	must(t, os.WriteFile(blocker, nil, 0o600))
+	tp := filepath.Join(blocker, "tape.jsonl")
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "tape": tp}})
+	v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	if v.Allowed || v.Rule != "tape-unwritable" {
+		t.Fatalf("enforce: %+v", v)
+	}
+	var st State
+	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
+	v = e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	if !v.Allowed || v.Rule != "allowed" {
+		t.Fatalf("warn goes on: %+v", v)
+	}
+	e.call("admit/state", map[string]any{}, &st)
+	if st.TapeError == "" {
+		t.Fatalf("state does not report the tape: %+v", st)
+	}
+}
+
+func TestBadPolicyFileKeepsGateClosed(t *testing.T) {
+	ws := workspaceDir(t)
+	must(t, os.MkdirAll(filepath.Join(ws, ".admit"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte("{\n  \"allow\": [\"Read\"],\n  \"alow\": [\"x\"]\n}\n"), 0o644))
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	if v.Allowed || v.Rule != "policy-invalid" || !strings.Contains(v.Reason, ":3") || !strings.Contains(v.Reason, "alow") {
+		t.Fatalf("bad policy: %+v", v)
+	}
+	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte(`{"allow": ["Read", "Bash"], "needsHuman": ["Bash"]}`), 0o644))
+	v = e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	if !v.Allowed {
+		t.Fatalf("fixed policy: %+v", v)
+	}
+	v = e.check(map[string]any{"tool": "Write", "args": map[string]any{"path": "README.md"}})
+	if v.Rule != "not-in-allow-list" {
+		t.Fatalf("policy file's allow list: %+v", v)
+	}
+}
+
+func TestFileTools(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var r FileResult
+	e.call("admit/read", map[string]any{"path": "notes.txt"}, &r)
+	if r.Content == nil || *r.Content != "hello notes.txt\n" || r.Hash == "" {
+		t.Fatalf("read: %+v", r)
+	}
+	var w FileResult
+	e.call("admit/edit", map[string]any{"path": "notes.txt", "oldText": "hello", "newText": "goodbye", "expectHash": "0000"}, &w)
+	if w.Allowed || w.Rule != "unobserved-target" {
+		t.Fatalf("edit with a hash never read: %+v", w)
+	}
+	e.call("admit/edit", map[string]any{"path": "notes.txt", "oldText": "hello", "newText": "goodbye", "expectHash": r.Hash}, &w)
+	if !w.Allowed || w.Verified == nil || !*w.Verified {
+		t.Fatalf("edit: %+v", w)
+	}
+	got, _ := os.ReadFile(filepath.Join(ws, "notes.txt"))
+	if string(got) != "goodbye notes.txt\n" {
+		t.Fatalf("file after edit: %q", got)
+	}
+	// Someone else edits between the agent's read and its next edit.
+	e.call("admit/read", map[string]any{"path": "notes.txt"}, &r)
+	must(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("someone else\n"), 0o644))
+	e.call("admit/edit", map[string]any{"path": "notes.txt", "oldText": "goodbye", "newText": "x", "expectHash": r.Hash}, &w)
+	if w.Allowed || w.Rule != "stale-observation" {
+		t.Fatalf("edit after a change by someone else: %+v", w)
+	}
+	// A new file needs its folder listed; write then works.
+	e.call("admit/write", map[string]any{"path": "src/b.go", "content": "package b\n"}, &w)
+	if w.Allowed {
+		t.Fatalf("write to an unlisted folder: %+v", w)
+	}
+	var n struct{ Observed int }
+	e.call("admit/observe", map[string]any{"dirs": []string{"src"}}, &n)
+	e.call("admit/write", map[string]any{"path": "src/b.go", "content": "package b\n"}, &w)
+	if !w.Allowed || w.Verified == nil || !*w.Verified {
+		t.Fatalf("write: %+v", w)
+	}
+	e.call("admit/write", map[string]any{"path": "src/b.go", "content": "package c\n"}, &w)
+	if w.Allowed || w.Rule != "stale-observation" {
+		t.Fatalf("overwrite without expectHash: %+v", w)
+	}
+	e.call("admit/write", map[string]any{"path": ".admit/policy.json", "content": "{}"}, &w)
+	if w.Allowed {
+		t.Fatalf("write to the gate's own files: %+v", w)
+	}
+}
