@@ -661,6 +661,9 @@ func (w *Watcher) OnChange(fn func(paths []string)) func() {
 // waiting for the quiet window, and returns when they are processed.
 // Events still in the kernel's queue are not covered.
 func (w *Watcher) Flush(ctx context.Context) error {
+	if w.isClosed() {
+		return ErrClosed
+	}
 	w.mu.Lock()
 	target := w.received
 	w.mu.Unlock()
