@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -84,8 +85,10 @@ var gitConfig = [][2]string{
 	{"uploadpack.packObjectsHook", ""},
 }
 
-// gitSafety is added to every program's environment, after ScrubEnv.
-func gitSafety() []string {
+// gitSafety is added to every program's environment, after ScrubEnv;
+// extra overrides (the repository's filter drivers) follow the fixed ones.
+func gitSafety(extra [][2]string) []string {
+	all := append(slices.Clip(gitConfig), extra...)
 	env := []string{
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null",
@@ -93,9 +96,9 @@ func gitSafety() []string {
 		"GIT_PAGER=cat",
 		"PAGER=cat",
 		"GIT_OPTIONAL_LOCKS=0",
-		fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(gitConfig)),
+		fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(all)),
 	}
-	for i, kv := range gitConfig {
+	for i, kv := range all {
 		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", i, kv[1]))
 	}
 	return env

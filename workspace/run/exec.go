@@ -121,7 +121,11 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 			return refuse(err.Error())
 		}
 	}
-	env = append(env, gitSafety()...)
+	if filepath.Base(path) == "git" {
+		env = append(env, gitSafety(gitDriverOverrides(hc.Dir))...)
+	} else {
+		env = append(env, gitSafety(nil)...)
+	}
 
 	bin, cargs := path, argv
 	helper := x.landlock || x.memMB > 0
