@@ -70,8 +70,16 @@ func (r *Resolver) Resolve(p string) (command.Resolved, error) {
 }
 
 func resolve(p string) (command.Resolved, error) {
+	r, _, err := resolveClimb(p)
+	return r, err
+}
+
+// resolveClimb is resolve that also reports whether ".." climbed out of a
+// missing folder back into existing ones (where the kernel would say
+// ENOENT and Resolve answers as mkdir -p would see it).
+func resolveClimb(p string) (_ command.Resolved, climbed bool, _ error) {
 	if !filepath.IsAbs(p) {
-		return command.Resolved{}, fmt.Errorf("%w: %q", ErrRelativePath, p)
+		return command.Resolved{}, false, fmt.Errorf("%w: %q", ErrRelativePath, p)
 	}
 	var (
 		buf    = make([]byte, 1, len(p)+16) // resolved so far; "/" when empty
@@ -116,6 +124,7 @@ func resolve(p string) (command.Resolved, error) {
 				isDir = true
 			} else if len(buf) <= existLen {
 				exists, isDir = true, existIsDir || len(buf) < existLen
+				climbed = true
 			}
 			continue
 		}
@@ -140,17 +149,17 @@ func resolve(p string) (command.Resolved, error) {
 				exists, isDir, existLen, existIsDir = false, false, parentLen, true
 				continue
 			}
-			return command.Resolved{}, fmt.Errorf("workspace: resolve %q: lstat %s: %w", p, next, err)
+			return command.Resolved{}, false, fmt.Errorf("workspace: resolve %q: lstat %s: %w", p, next, err)
 		}
 		switch st.Mode & syscall.S_IFMT {
 		case syscall.S_IFLNK:
 			links++
 			if links > maxLinks {
-				return command.Resolved{}, fmt.Errorf("%w: %q", ErrLoop, p)
+				return command.Resolved{}, false, fmt.Errorf("%w: %q", ErrLoop, p)
 			}
 			target, err := os.Readlink(next)
 			if err != nil {
-				return command.Resolved{}, fmt.Errorf("workspace: resolve %q: %w", p, err)
+				return command.Resolved{}, false, fmt.Errorf("workspace: resolve %q: %w", p, err)
 			}
 			// The link is replaced by its target, walked from the link's
 			// folder (or from "/"); rest starts with "/" when not empty.
@@ -165,7 +174,7 @@ func resolve(p string) (command.Resolved, error) {
 			isDir = false
 		}
 	}
-	return command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}, nil
+	return command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}, climbed, nil
 }
 
 // lstat is syscall.Lstat retried on EINTR.

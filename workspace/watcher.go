@@ -361,6 +361,9 @@ func (w *Watcher) apply(batch []fsnotify.Event) []Event {
 	}
 	var synth []Event
 	for _, p := range order {
+		if !w.roots.Contains(p) {
+			continue // a root removed while its events waited
+		}
 		fi, err := os.Lstat(p)
 		w.mu.Lock()
 		switch {
@@ -373,7 +376,7 @@ func (w *Watcher) apply(batch []fsnotify.Event) []Event {
 		}
 		_, isWatched := w.watched[p]
 		w.mu.Unlock()
-		if err == nil && fi.IsDir() && !isWatched && w.roots.Contains(p) {
+		if err == nil && fi.IsDir() && !isWatched {
 			w.addTree(p, &synth)
 		}
 	}
