@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -91,14 +92,32 @@ func ConfineMain(args []string) int {
 			return fail("landlock: %v", err)
 		}
 	}
+	// Build execve's arguments before the memory limit: this Go process
+	// may already hold more address space than the limit allows, so after
+	// setting it nothing may allocate until the exec.
+	progp, err := syscall.BytePtrFromString(prog)
+	if err != nil {
+		return fail("exec %s: %v", prog, err)
+	}
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return fail("exec %s: %v", prog, err)
+	}
+	envp, err := syscall.SlicePtrFromStrings(os.Environ())
+	if err != nil {
+		return fail("exec %s: %v", prog, err)
+	}
 	if mem > 0 {
 		limit := uint64(mem) << 20
-		if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit}); err != nil {
+		if err := unix.Prlimit(0, unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit}, nil); err != nil {
 			return fail("memory limit: %v", err)
 		}
 	}
-	err := syscall.Exec(prog, argv, os.Environ())
-	return fail("exec %s: %v", prog, err)
+	_, _, errno := syscall.RawSyscall(syscall.SYS_EXECVE,
+		uintptr(unsafe.Pointer(progp)),
+		uintptr(unsafe.Pointer(&argvp[0])),
+		uintptr(unsafe.Pointer(&envp[0])))
+	return fail("exec %s: %v", prog, errno)
 }
 
 // applyLandlock restricts this process (and what it execs) to writing

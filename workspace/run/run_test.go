@@ -436,6 +436,18 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatalf("over limit succeeded: %+v", r)
 	}
 	t.Logf("over limit: exit %d signal %q stderr %.80q", r.ExitCode, r.Signal, r.Stderr)
+
+	// A limit below what the Go helper itself holds must still let a small
+	// program start: the helper may not allocate once the limit is set.
+	e.file(t, "small.txt", "small\n")
+	for _, confine := range []bool{false, true} {
+		s = e.spec("cat small.txt")
+		s.MaxMemoryMB = 16
+		s.Confine = confine
+		if r := Run(context.Background(), s); r.Err != nil || r.ExitCode != 0 || r.Stdout != "small\n" {
+			t.Fatalf("small program under a small limit (confine=%v): %+v", confine, r)
+		}
+	}
 }
 
 func TestEnvScrubbed(t *testing.T) {
