@@ -40,6 +40,7 @@ type Spec struct {
 	// admits everything beneath it (that is how Landlock grants), so a
 	// command that creates or removes an entry needs its folder here.
 	// Nothing else may be written, by a redirection or by a program.
+	// Entries that resolve outside Roots are ignored: they grant nothing.
 	Writes []string
 	// Recheck is called for every simple command (builtins included) as it
 	// is about to run, with the argv after expansion and the current
@@ -233,11 +234,13 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		if !filepath.IsAbs(w) {
 			return nil, nil, setup("write path %q is not absolute", w)
 		}
-		rw := resolve(w)
-		if !within(rw, roots) {
-			return nil, nil, setup("write path %q resolves outside the workspace roots", w)
+		// A write path that resolves outside the roots is never granted
+		// (e.g. /dev, the folder of /dev/null, or a link pointing out):
+		// devices are handled by the open handler, and nothing else
+		// outside the workspace is ever writable.
+		if rw := resolve(w); within(rw, roots) {
+			writes = append(writes, rw)
 		}
-		writes = append(writes, rw)
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
