@@ -17,6 +17,9 @@ type configEntry struct {
 
 // name is the entry's canonical dotted name, as git config prints it.
 func (e configEntry) name() string {
+	if e.section == "" {
+		return e.key
+	}
 	if e.sub != "" {
 		return e.section + "." + e.sub + "." + e.key
 	}
@@ -98,9 +101,8 @@ func (p *configParser) parse() ([]configEntry, error) {
 				return nil, err
 			}
 		case isAlpha(c):
-			if p.section == "" {
-				return nil, p.errorf("key outside of any section")
-			}
+			// git accepts a key before any section (it names no
+			// setting that matters here).
 			if err := p.entry(c); err != nil {
 				return nil, err
 			}

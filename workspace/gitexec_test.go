@@ -53,7 +53,7 @@ func TestGitExecKeys(t *testing.T) {
 		{"continuation", "[core]\n\tpager = le\\\nss\n", `core.pager = "less"`},
 		{"comment only", "# [core]\n; pager = x\n[core]\n", ""},
 		{"syntax error fails closed", "[core\n\tpager = x\n", "cannot be parsed"},
-		{"key outside section fails closed", "pager = x\n", "cannot be parsed"},
+		{"key outside any section names nothing", "pager = x\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
