@@ -83,25 +83,33 @@ func BenchmarkEncode(b *testing.B) {
 	b.SetBytes(int64(len(buf)))
 }
 
-// BenchmarkVerify reads back a tape of 100,000 records.
-func BenchmarkVerify(b *testing.B) {
+// tape100k writes a tape of 100,000 typical records.
+func tape100k(b *testing.B) string {
 	path := filepath.Join(b.TempDir(), "tape.jsonl")
 	tp, err := Open(path, Options{Sync: SyncNone})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	for range 8 {
+	for w := range 8 {
 		wg.Go(func() {
-			for range 100_000 / 8 {
+			for i := range 100_000 / 8 {
 				r := benchRecord()
+				if i%10 == 0 {
+					r.Tool = fmt.Sprint("tool", w)
+				}
 				tp.Append(context.Background(), &r)
 			}
 		})
 	}
 	wg.Wait()
 	tp.Close()
-	b.ResetTimer()
+	return path
+}
+
+// BenchmarkVerify reads back a tape of 100,000 records.
+func BenchmarkVerify(b *testing.B) {
+	path := tape100k(b)
 	for b.Loop() {
 		n, err := Verify(path)
 		if err != nil || n != 100_000 {
@@ -109,4 +117,26 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 	b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// BenchmarkQuery asks a tape of 100,000 records for the newest 50, for
+// the newest 50 of one tool, and for all records of one tool.
+func BenchmarkQuery(b *testing.B) {
+	path := tape100k(b)
+	for _, c := range []struct {
+		name string
+		f    Filter
+	}{
+		{"last50", Filter{Limit: 50}},
+		{"last50-tool", Filter{Limit: 50, Tool: "tool3"}},
+		{"all-tool", Filter{Tool: "tool3"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Query(path, c.f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package tape
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -51,33 +52,60 @@ func (e *BrokenError) Error() string {
 // Query returns the records of the tape at path (and of its rotated
 // files) that match f, oldest first. A torn last line is skipped, as is a
 // tape that does not exist yet (no records, no error). A malformed line
-// elsewhere is an error (*BrokenError): Verify says more.
+// is an error (*BrokenError): Verify says more.
+//
+// With a Limit, Query reads the files backwards from the newest line and
+// stops when it has Limit records, so "the last 50" costs the same on a
+// tape of any length.
 func Query(path string, f Filter) ([]Record, error) {
+	pre := f.prefilter()
 	var out []Record
-	next := 0 // with a Limit, out is a ring and next its oldest slot
-	err := walk(path, func(file string, line int, b []byte) error {
+	visit := func(file string, line func() int, b []byte) (bool, error) {
+		for _, p := range pre {
+			if !bytes.Contains(b, p) {
+				return true, nil
+			}
+		}
 		var r Record
 		if err := json.Unmarshal(b, &r); err != nil {
-			return &BrokenError{File: file, Line: line, Why: "not a record: " + err.Error()}
+			return false, &BrokenError{File: file, Line: line(), Why: "not a record: " + err.Error()}
 		}
-		if !f.match(&r) {
-			return nil
+		if f.match(&r) {
+			out = append(out, r)
 		}
-		if f.Limit > 0 && len(out) == f.Limit {
-			out[next] = r
-			next = (next + 1) % f.Limit
-			return nil
+		return f.Limit <= 0 || len(out) < f.Limit, nil
+	}
+	if f.Limit <= 0 {
+		err := walk(path, func(file string, line int, b []byte) error {
+			_, err := visit(file, func() int { return line }, b)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, r)
-		return nil
-	})
-	if err != nil {
+		return out, nil
+	}
+	if err := walkBack(path, visit); err != nil {
 		return nil, err
 	}
-	if next > 0 {
-		out = append(out[next:], out[:next]...)
-	}
+	slices.Reverse(out)
 	return out, nil
+}
+
+// prefilter is what a line must contain to match f: the exact bytes the
+// encoder writes for each string the filter names. Every line on a tape
+// comes from appendBody, so a line without them cannot match; a line with
+// them may still not (the bytes can sit inside args), and is decoded.
+func (f *Filter) prefilter() [][]byte {
+	var pre [][]byte
+	for _, kv := range [][2]string{
+		{`"verdict":`, f.Verdict}, {`"rule":`, f.Rule}, {`"tool":`, f.Tool}, {`"session":`, f.Session},
+	} {
+		if kv[1] != "" && len(kv[1]) <= MaxString {
+			pre = append(pre, appendQuoted([]byte(kv[0]), kv[1]))
+		}
+	}
+	return pre
 }
 
 // Verify checks the hash chain of the tape at path across its rotated
@@ -90,34 +118,42 @@ func Query(path string, f Filter) ([]Record, error) {
 // the end: cutting off the newest records leaves a valid chain. Compare
 // Tape.Head with a copy kept elsewhere to catch that.
 func Verify(path string) (n int, err error) {
-	var prev string // hash of the previous line
-	var prevAt string
+	var (
+		prev     [64]byte // hex hash of the line before
+		prevLine int
+		prevFile string
+	)
 	err = walk(path, func(file string, line int, b []byte) error {
-		var r struct {
-			Prev *string `json:"prev"`
-		}
-		if err := json.Unmarshal(b, &r); err != nil || b[0] != '{' {
-			why := "not a JSON object"
-			if err != nil {
-				why += ": " + err.Error()
+		p, ok := prevField(b)
+		if !ok {
+			var r struct {
+				Prev *string `json:"prev"`
 			}
-			return &BrokenError{File: file, Line: line, Why: why}
+			if err := json.Unmarshal(b, &r); err != nil || b[0] != '{' {
+				why := "not a JSON object"
+				if err != nil {
+					why += ": " + err.Error()
+				}
+				return &BrokenError{File: file, Line: line, Why: why}
+			}
+			if r.Prev == nil {
+				return &BrokenError{File: file, Line: line, Why: "no prev field"}
+			}
+			p = []byte(*r.Prev)
 		}
 		switch {
-		case r.Prev == nil:
-			return &BrokenError{File: file, Line: line, Why: "no prev field"}
-		case n == 0 && *r.Prev != "":
+		case n == 0 && len(p) != 0:
 			return &BrokenError{File: file, Line: line, Why: fmt.Sprintf(
 				"the first record has prev %s, want \"\": the tape starts in the middle of a chain (an older file or line is missing)",
-				short(*r.Prev))}
-		case n > 0 && *r.Prev != prev:
+				short(string(p)))}
+		case n > 0 && !bytes.Equal(p, prev[:]):
 			return &BrokenError{File: file, Line: line, Why: fmt.Sprintf(
-				"prev is %s but %s hashes to %s: that line was changed, or lines were removed or moved",
-				short(*r.Prev), prevAt, short(prev))}
+				"prev is %s but line %d of %s hashes to %s: that line was changed, or lines were removed or moved",
+				short(string(p)), prevLine, filepath.Base(prevFile), short(string(prev[:])))}
 		}
 		sum := sha256.Sum256(b)
-		prev = hex.EncodeToString(sum[:])
-		prevAt = fmt.Sprintf("line %d of %s", line, filepath.Base(file))
+		hex.Encode(prev[:], sum[:])
+		prevLine, prevFile = line, file
 		n++
 		return nil
 	})
@@ -132,6 +168,37 @@ func short(h string) string {
 		return h[:12] + "…"
 	}
 	return h
+}
+
+// prevField reads prev from a line as the writer lays it out (a JSON
+// object whose last member is "prev" with "" or 64 hex digits), much faster
+// than decoding. It reports false for anything else, which the caller
+// decodes in full. In valid JSON that suffix can only be the top-level
+// object's last member, the one a decoder would also take.
+func prevField(b []byte) ([]byte, bool) {
+	const key = `,"prev":"`
+	if !bytes.HasSuffix(b, []byte(`"}`)) || b[0] != '{' {
+		return nil, false
+	}
+	body := b[:len(b)-2]
+	var h []byte
+	switch {
+	case bytes.HasSuffix(body, []byte(key)):
+		h = body[len(body):] // prev "": the first record
+	case len(body) >= 64+len(key) && bytes.HasSuffix(body[:len(body)-64], []byte(key)):
+		h = body[len(body)-64:]
+		for _, c := range h {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return nil, false
+			}
+		}
+	default:
+		return nil, false
+	}
+	if !json.Valid(b) {
+		return nil, false
+	}
+	return h, true
 }
 
 // walk calls fn for every line (without its newline) of the tape's files,
@@ -201,6 +268,95 @@ func walkFile(file string, current bool, fn func(file string, line int, b []byte
 			return err
 		}
 	}
+}
+
+// backChunk is how much walkBack reads at a time: a few hundred lines, so
+// a small Limit reads little. A variable so tests can make it tiny.
+var backChunk = 256 << 10
+
+// walkBack calls fn for every line of the tape's files, newest first,
+// until fn returns false or an error. line computes the line's number in
+// its file, which takes a read of the file up to it: only errors need it.
+func walkBack(path string, fn func(file string, line func() int, b []byte) (bool, error)) error {
+	files, err := rotated(path)
+	if err != nil {
+		return fmt.Errorf("tape: list rotated files: %w", err)
+	}
+	files = append(files, path)
+	buf := make([]byte, 0, backChunk)
+	for i := len(files) - 1; i >= 0; i-- {
+		more, err := walkFileBack(files[i], i == len(files)-1, buf, fn)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func walkFileBack(file string, current bool, buf []byte, fn func(file string, line func() int, b []byte) (bool, error)) (bool, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		if current && errors.Is(err, os.ErrNotExist) {
+			return true, nil
+		}
+		return false, fmt.Errorf("tape: read: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("tape: read: %w", err)
+	}
+	end := fi.Size()
+	if current {
+		if end, _, err = scanTail(f, end); err != nil {
+			return false, fmt.Errorf("tape: read: %w", err)
+		}
+	} else if end > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, end-1); err != nil {
+			return false, fmt.Errorf("tape: read: %w", err)
+		}
+		if last[0] != '\n' {
+			n, _ := lineNumber(f, end)
+			return false, &BrokenError{File: file, Line: n, Why: "unterminated last line"}
+		}
+	}
+	// data holds the file's bytes from pos to the start of the oldest line
+	// handed to fn so far; it always ends in a newline.
+	pos := end
+	var data []byte
+	for pos > 0 {
+		n := min(int64(cap(buf)), pos)
+		pos -= n
+		chunk := buf[:n]
+		if _, err := f.ReadAt(chunk, pos); err != nil && err != io.EOF {
+			return false, fmt.Errorf("tape: read: %w", err)
+		}
+		data = append(chunk, data...)
+		e := len(data)
+		for e > 0 {
+			i := bytes.LastIndexByte(data[:e-1], '\n')
+			if i < 0 && pos > 0 {
+				break // the line starts in an earlier chunk
+			}
+			at := pos + int64(i+1)
+			line := func() int {
+				n, _ := lineNumber(f, at)
+				return n
+			}
+			b := data[i+1 : e-1]
+			if len(b) == 0 {
+				return false, &BrokenError{File: file, Line: line(), Why: "empty line"}
+			}
+			more, err := fn(file, line, b)
+			if err != nil || !more {
+				return more, err
+			}
+			e = i + 1
+		}
+		data = append([]byte(nil), data[:e]...)
+	}
+	return true, nil
 }
 
 // rotated lists the rotated files of the tape at path (path.1, path.2,

@@ -650,3 +650,64 @@ func TestTwoWritersShareTape(t *testing.T) {
 		t.Error("no rotation happened")
 	}
 }
+
+// Query with a Limit reads backwards; it must agree with reading forwards
+// across files, chunk boundaries and long lines.
+func TestQueryBackwards(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tape.jsonl")
+	tp := openT(t, path, Options{RotateBytes: 200 << 10, Sync: SyncNone})
+	for i := range 3000 {
+		r := rec(i)
+		r.Tool = []string{"bash", "edit"}[i%2]
+		r.Reason = strings.Repeat("z", (i*37)%700)
+		if i%500 == 7 {
+			r.Command = strings.Repeat("c", 6000)       // lines longer than usual
+			r.Args = json.RawMessage(`{"tool":"edit"}`) // prefilter bait
+		}
+		if err := tp.Append(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tp.Close()
+	if files, _ := rotated(path); len(files) < 3 {
+		t.Fatalf("want several files, have %d", len(files))
+	}
+	all, err := Query(path, Filter{})
+	if err != nil || len(all) != 3000 {
+		t.Fatalf("Query: %d, %v", len(all), err)
+	}
+	for _, chunk := range []int{backChunk, 1000, 4096} {
+		backChunk = chunk
+		checkLimits(t, path, all)
+	}
+	backChunk = 256 << 10
+	// A broken line is named, with its line number, also backwards.
+	ls := lines(t, path)
+	ls[len(ls)-3] = []byte("{broken\n")
+	writeFile(t, path, bytes.Join(ls, nil))
+	_, err = Query(path, Filter{Limit: 10})
+	var be *BrokenError
+	if !errors.As(err, &be) || be.File != path || be.Line != len(ls)-2 {
+		t.Errorf("Query of a broken tape = %v, want line %d", err, len(ls)-2)
+	}
+}
+
+func checkLimits(t *testing.T, path string, all []Record) {
+	t.Helper()
+	for _, f := range []Filter{{Limit: 1}, {Limit: 777}, {Limit: 2999}, {Limit: 3000}, {Limit: 5000}, {Limit: 40, Tool: "bash"}, {Limit: 2000, Tool: "edit"}} {
+		got, err := Query(path, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []Record
+		for _, r := range all {
+			if f.match(&r) {
+				want = append(want, r)
+			}
+		}
+		want = want[max(0, len(want)-f.Limit):]
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Query(%+v): %d records, want %d (first %s, want %s)", f, len(got), len(want), got[0].ID, want[0].ID)
+		}
+	}
+}
