@@ -1,0 +1,280 @@
+package command
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func checkDecision(t *testing.T, w *workspace, c cmdCase, d Decision) {
+	t.Helper()
+	got := d.Rule
+	if d.Ask {
+		got = "ask:" + d.Rule
+	}
+	if got != c.want {
+		t.Errorf("%s: %q (write=%v obs=%q): got %s (%s), want %s", c.note, c.line, c.write, c.obs, got, d.Reason, c.want)
+	}
+	if d.Allowed != (c.want == ok) {
+		t.Errorf("%s: %q: Allowed=%v with rule %s", c.note, c.line, d.Allowed, d.Rule)
+	}
+	if d.Allowed || d.Ask {
+		for _, list := range [][]string{d.Reads, d.Writes, d.Listed} {
+			for _, p := range list {
+				if !inside(p, w.roots) {
+					t.Errorf("%s: %q: allowed with %q outside the roots", c.note, c.line, p)
+				}
+			}
+		}
+	}
+	if !d.Allowed && d.Reason == "" {
+		t.Errorf("%s: %q: refused without a reason", c.note, c.line)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	n := 0
+	for _, set := range [][]cmdCase{adversarial, ordinary} {
+		for _, c := range set {
+			d := p.Evaluate(w.expand(c.line), w.ws, w.context(c.write, c.obs))
+			checkDecision(t, w, c, d)
+			n++
+		}
+	}
+	for _, c := range cwdCases {
+		d := p.Evaluate(w.expand(c.line), filepath.Join(w.base, c.cwd), w.context(c.write, c.obs))
+		checkDecision(t, w, c.cmdCase, d)
+		n++
+	}
+	if n < 320 {
+		t.Errorf("only %d command cases", n)
+	}
+	t.Logf("%d command cases (%d adversarial, %d ordinary)", n, len(adversarial), len(ordinary))
+}
+
+// TestRefuseProfile checks the strict profile: one simple command only.
+func TestRefuseProfile(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	cases := []cmdCase{
+		{"a pipe", "cat a.txt | grep x", R, "", syn},
+		{"a list", "ls && ls", R, "", syn},
+		{"a redirect", "ls > x", R, "", syn},
+		{"a tilde", "cat ~/x", R, "", syn},
+		{"a glob", "ls *.go", R, "", syn},
+		{"one command", "git status", R, "", ok},
+		{"one command outside", "cat /etc/passwd", R, "", out},
+	}
+	for _, c := range cases {
+		ctx := w.context(c.write, c.obs)
+		ctx.Profile = "refuse"
+		d := p.Evaluate(c.line, w.ws, ctx)
+		if c.want == syn && (d.Rule == syn || d.Rule == dyn) {
+			continue
+		}
+		checkDecision(t, w, c, d)
+	}
+}
+
+func TestEvaluateArgv(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	cases := []struct {
+		note  string
+		argv  []string
+		write bool
+		obs   string
+		want  string
+	}{
+		{"tilde is home in an argv", []string{"cat", "~/.bashrc"}, R, "", out},
+		{"a semicolon is part of a file name", []string{"cat", "a.txt;rm"}, R, "", ok},
+		{"a dollar is literal", []string{"cat", "$HOME"}, R, "", ok},
+		{"a star is literal", []string{"ls", "*.go"}, R, "", ok},
+		{"rm read-only", []string{"rm", "-rf", "/"}, R, "", ro},
+		{"empty argv", []string{}, R, "", RuleEmptyCommand},
+		{"empty program", []string{""}, R, "", RuleEmptyCommand},
+		{"git status", []string{"git", "status"}, R, "", ok},
+		{"program path", []string{"/bin/ls"}, R, "", unsup},
+		{"touch a new file", []string{"touch", "x y.txt"}, W, "d:.", ok},
+		{"cd is a builtin, fine alone", []string{"cd", "src"}, R, "", ok},
+		{"absolute path outside", []string{"head", w.base + "/outside/secret.txt"}, R, "", out},
+	}
+	for _, c := range cases {
+		d := p.EvaluateArgv(c.argv, w.ws, w.context(c.write, c.obs))
+		checkDecision(t, w, cmdCase{c.note, strings.Join(c.argv, " "), c.write, c.obs, c.want}, d)
+	}
+}
+
+// TestRecords checks what allowed commands report for observations.
+func TestRecords(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	j := func(s ...string) string { return strings.Join(s, ",") }
+	rel := func(list []string) string {
+		var out []string
+		for _, s := range list {
+			r, _ := filepath.Rel(w.ws, s)
+			out = append(out, r)
+		}
+		return j(out...)
+	}
+	cases := []struct {
+		line, obs            string
+		write                bool
+		reads, writes, lists string
+		kind                 string
+	}{
+		{"cat a.txt link-in", "", R, "a.txt,src/a.go", "", "", "read"},
+		{"ls", "", R, "", "", ".", "read"},
+		{"ls src docs a.txt", "", R, "", "", "src,docs", "read"},
+		{"find src -name x", "", R, "", "", "src", "read"},
+		{"cd src && ls", "", R, "", "", "src", "read"},
+		{"sort a.txt > out.txt", "d:.", W, "a.txt", "out.txt", "", "write"},
+		{"rm -r build", "d:build", W, "", "build", "", "write"},
+		{"cp a.txt docs", "d:docs", W, "a.txt", "docs/a.txt", "", "write"},
+		{"grep -rn x src", "", R, "src", "", "", "read"},
+		{"stat a.txt", "", R, "", "", "", "read"},
+	}
+	for _, c := range cases {
+		d := p.Evaluate(c.line, w.ws, w.context(c.write, c.obs))
+		if !d.Allowed {
+			t.Errorf("%q: refused: %s %s", c.line, d.Rule, d.Reason)
+			continue
+		}
+		if rel(d.Reads) != c.reads && !(c.line == "grep -rn x src") || rel(d.Writes) != c.writes || rel(d.Listed) != c.lists || d.Kind != c.kind {
+			t.Errorf("%q: reads=%q writes=%q listed=%q kind=%s; want %q %q %q %s", c.line, rel(d.Reads), rel(d.Writes), rel(d.Listed), d.Kind, c.reads, c.writes, c.lists, c.kind)
+		}
+	}
+}
+
+func TestHintsAndReasons(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	cases := []struct{ line, reason, hint string }{
+		{"rm a.txt", "rm changes files", "workspace-write"},
+		{"sort -o x a.txt", "\"x\"", "drop the option -o"},
+		{"tail -f a.txt", "\"-f\"", "leave out -f"},
+		{"cat /etc/passwd", "/etc/passwd", "inside the workspace"},
+		{"python3 x.py", "\"python3\"", "supported programs"},
+		{"git push", "\"push\"", "read-only subcommands"},
+		{"ls > o.txt", "redirection >", "workspace-write"},
+	}
+	for _, c := range cases {
+		d := p.Evaluate(c.line, w.ws, w.context(false, ""))
+		if !strings.Contains(d.Reason, c.reason) || !strings.Contains(d.Hint, c.hint) {
+			t.Errorf("%q: reason %q hint %q; want them to contain %q and %q", c.line, d.Reason, d.Hint, c.reason, c.hint)
+		}
+	}
+}
+
+func TestProtect(t *testing.T) {
+	roots := []string{"/w"}
+	cases := []struct {
+		path           string
+		protected, ask bool
+	}{
+		{"/w/.admit/policy.json", true, false},
+		{"/w/.admit", true, false},
+		{"/w", true, false},
+		{"/w/.git/config", true, true},
+		{"/w/.git/hooks/pre-commit", true, true},
+		{"/w/sub/.git/config", true, true},
+		{"/w/.vscode/settings.json", true, true},
+		{"/w/.vscode/tasks.json", true, true},
+		{"/w/.envrc", true, true},
+		{"/w/.github/workflows/ci.yml", true, true},
+		{"/w/.github", true, true},
+		{"/w/.github/CODEOWNERS", false, false},
+		{"/w/.gitattributes", true, true},
+		{"/w/src/.gitattributes", true, true},
+		{"/w/.gitmodules", true, true},
+		{"/w/.husky/pre-commit", true, true},
+		{"/w/src/a.go", false, false},
+		{"/w/.gitignore", false, false},
+		{"/w-evil/.admit/x", false, false},
+		{"/elsewhere/.git/config", false, false},
+	}
+	for _, c := range cases {
+		pr := Protect(c.path, roots)
+		if pr.Protected != c.protected || pr.Ask != c.ask {
+			t.Errorf("Protect(%q) = %+v, want protected=%v ask=%v", c.path, pr, c.protected, c.ask)
+		}
+		if pr.Protected && pr.Why == "" {
+			t.Errorf("Protect(%q): no reason", c.path)
+		}
+	}
+}
+
+func TestParseTable(t *testing.T) {
+	w := newWorkspace(t)
+	tab, err := ParseTable([]byte(`{
+		"jq": {"operands": "read", "firstOperand": "text",
+		       "options": {"-r --raw-output": "", "--arg": "text", "-f --from-file": "read"},
+		       "refuse": {"--rawfile": "reads a file named by the filter"}},
+		"timeout": {"wrapper": true, "commandAfter": 1,
+		            "options": {"-s --signal -k --kill-after": "text", "--preserve-status --foreground -v --verbose": ""}},
+		"env": {"wrapper": true, "options": {"-i --ignore-environment": ""}},
+		"rm": null
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(tab)
+	cases := []cmdCase{
+		{"jq reads its file", "jq -r .a a.txt", R, "", ok},
+		{"jq filter is text", "jq /etc/passwd a.txt", R, "", ok},
+		{"jq file outside", "jq . /etc/passwd", R, "", out},
+		{"jq -f outside", "jq -f /etc/x a.txt", R, "", out},
+		{"jq refused option", "jq --rawfile x /etc/passwd .", R, "", flag},
+		{"jq unknown option", "jq --slurp . a.txt", R, "", flag},
+		{"jq long prefix", "jq --raw-o . a.txt", R, "", ok},
+		{"timeout wraps cat", "timeout 5 cat a.txt", R, "", ok},
+		{"timeout with options", "timeout -k 2 --preserve-status 5 cat a.txt", R, "", ok},
+		{"timeout wraps a refused command", "timeout 5 cat /etc/passwd", R, "", out},
+		{"timeout wraps sh", "timeout 5 sh -c id", R, "", unsup},
+		{"timeout wraps rm read-only", "timeout 5 rm a.txt", R, "", unsup},
+		{"timeout without a command", "timeout", R, "", notgt},
+		{"env without assignments", "env cat a.txt", R, "", ok},
+		{"env with an assignment", "env PATH=/tmp cat a.txt", R, "", flag},
+		{"env wraps env wraps timeout", "env env timeout 1 ls", R, "", ok},
+		{"rm removed", "rm a.txt", W, "f:a.txt", unsup},
+		{"others still built in", "git status", R, "", ok},
+	}
+	for _, c := range cases {
+		d := p.Evaluate(c.line, w.ws, w.context(c.write, c.obs))
+		checkDecision(t, w, c, d)
+	}
+	bad := []struct{ json, want string }{
+		{`{"jq": {"operands": "maybe"}}`, `programs.jq.operands: "maybe"`},
+		{`{"jq": {"options": {"-r": "path"}}}`, `programs.jq.options["-r"]: "path"`},
+		{`{"jq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
+		{`{"jq": {"optoins": {}}}`, `programs.jq: json: unknown field "optoins"`},
+		{`{"git": {"operands": "read"}}`, `programs.git: git has built-in rules`},
+		{`{"/bin/x": {}}`, `programs./bin/x: "/bin/x" is not a program name`},
+		{`{"jq": {"commandAfter": 2}}`, `programs.jq: commandAfter and assignments need`},
+		{`[1]`, `programs: json`},
+	}
+	for _, b := range bad {
+		_, err := ParseTable([]byte(b.json))
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("ParseTable(%s) = %v, want an error containing %q", b.json, err, b.want)
+		}
+	}
+}
+
+// TestDefaultTableIsFresh checks that a table is never shared: changing one
+// does not change the next.
+func TestDefaultTableIsFresh(t *testing.T) {
+	a := DefaultTable()
+	delete(a.Programs, "cat")
+	if DefaultTable().Programs["cat"] == nil {
+		t.Fatal("DefaultTable shares state")
+	}
+	for _, name := range strings.Fields("basename cat cmp diff dirname du file find git grep head ls md5sum pwd readlink realpath sha256sum sort stat tail test tree uniq wc cp mkdir mv rm rmdir touch") {
+		if a.Programs[name] == nil && name != "cat" {
+			t.Errorf("program %s missing", name)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// predicate is one find primary: what its argument is, or why it is refused.
+type predicate struct {
+	Arg    Arg    // NoArg, TextArg or ReadArg
+	Refuse string // non-empty: refused
+	Follow bool   // follows symlinks while walking
+}
+
+// findTable is the accept-list of find's expression: tests, the actions
+// that only print, and the operators. Actions that run programs, delete
+// or write files are refused.
+func findTable() map[string]predicate {
+	const (
+		runs   = "runs a program for each file; use find to list, then run the program on the names"
+		writes = "writes a file; print to standard output instead"
+	)
+	t := map[string]predicate{
+		"-exec": {Refuse: runs}, "-execdir": {Refuse: runs}, "-ok": {Refuse: runs}, "-okdir": {Refuse: runs},
+		"-delete": {Refuse: "deletes files; list them with find, then remove them by name with rm"},
+		"-fprint": {Refuse: writes}, "-fprint0": {Refuse: writes}, "-fprintf": {Refuse: writes}, "-fls": {Refuse: writes},
+		"-files0-from": {Refuse: whyListFile},
+		"-follow":      {Follow: true},
+		"-newer":       {Arg: ReadArg}, "-anewer": {Arg: ReadArg}, "-cnewer": {Arg: ReadArg}, "-samefile": {Arg: ReadArg},
+	}
+	for _, n := range strings.Fields("-print -print0 -prune -empty -o -or -a -and -not ! ( ) , -true -false -depth -d -mount -xdev -ignore_readdir_race -noignore_readdir_race -noleaf -ls -readable -writable -executable -nouser -nogroup -quit -nowarn -warn -daystart") {
+		t[n] = predicate{}
+	}
+	for _, n := range strings.Fields("-name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -maxdepth -mindepth -size -mtime -mmin -atime -amin -ctime -cmin -perm -user -group -uid -gid -links -inum -lname -ilname -printf -used -fstype -context") {
+		t[n] = predicate{Arg: TextArg}
+	}
+	return t
+}
+
+// find judges find: leading options, starting points (listed folders),
+// then the expression, each primary from the accept-list.
+func (j *judge) find(argv []string) {
+	args := argv[1:]
+	follow := ""
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-H" || a == "-P":
+		case a == "-L":
+			follow = "-L"
+		case a == "-D":
+			i++
+		case strings.HasPrefix(a, "-O") && len(a) > 2:
+		default:
+			goto starts
+		}
+	}
+starts:
+	var starts []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" && len(starts) == 0 {
+			continue
+		}
+		if (strings.HasPrefix(a, "-") && a != "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	var acs []access
+	for ; i < len(args); i++ {
+		a := args[i]
+		pr, ok := j.p.find[a]
+		if !ok && strings.HasPrefix(a, "-newer") && len(a) == 8 && strings.ContainsRune("aBcmt", rune(a[6])) && strings.ContainsRune("aBcmt", rune(a[7])) {
+			pr, ok = predicate{Arg: ReadArg}, true
+			if a[7] == 't' {
+				pr.Arg = TextArg
+			}
+		}
+		if !ok {
+			if strings.HasPrefix(a, "-") {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
+			} else {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
+			}
+			return
+		}
+		if pr.Refuse != "" {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
+			return
+		}
+		if pr.Follow {
+			follow = a
+		}
+		if pr.Arg != NoArg {
+			if i+1 >= len(args) {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
+				return
+			}
+			i++
+			if pr.Arg == ReadArg {
+				acs = append(acs, access{word: args[i], what: "primary " + a, mode: modeProbe})
+			}
+		}
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	for _, s := range starts {
+		acs = append(acs, access{word: s, what: "starting folder", mode: modeList})
+	}
+	j.check(j.p.progs["find"], acs)
+	if !j.acc.refused && follow != "" {
+		j.linksOutside("find", follow, starts)
+	}
+}
+
+// test judges test and "[": the operands of file tests are paths.
+func (j *judge) test(argv []string) {
+	args := argv[1:]
+	if argv[0] == "[" {
+		if len(args) == 0 || args[len(args)-1] != "]" {
+			j.refuse(RuleShellSyntax, "[ needs a closing ]", "")
+			return
+		}
+		args = args[:len(args)-1]
+	}
+	var acs []access
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch a {
+		case "-nt", "-ot", "-ef":
+			if i > 0 && i+1 < len(args) {
+				acs = append(acs, access{word: args[i-1], what: "operand", mode: modeProbe}, access{word: args[i+1], what: "operand", mode: modeProbe})
+				i++
+			}
+			continue
+		case "-a", "-o":
+			if !(i == 0 || args[i-1] == "!" || args[i-1] == "(") {
+				continue
+			}
+		}
+		if len(a) == 2 && a[0] == '-' && strings.IndexByte("abcdefgGhkLNOprsSuwx", a[1]) >= 0 && i+1 < len(args) {
+			// A unary file test, unless the word is itself the operand of
+			// a binary operator ("-f = -f").
+			if i+2 < len(args) && isBinaryTest(args[i+1]) {
+				continue
+			}
+			acs = append(acs, access{word: args[i+1], what: "operand of " + a, mode: modeProbe, nofollow: a == "-h" || a == "-L"})
+			i++
+		}
+	}
+	j.check(j.p.progs["test"], acs)
+}
+
+func isBinaryTest(s string) bool {
+	switch s {
+	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,175 @@
+package command
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// testFS is a small FS on the real file system for tests: it resolves
+// paths the way the kernel does, one lstat per component below the
+// nearest root (roots are already resolved), and finds programs in git
+// configuration by reading it.
+type testFS struct {
+	roots []string
+
+	mu  sync.Mutex        // guards git
+	git map[string]string // GitExec answers by folder
+}
+
+func newTestFS(roots ...string) *testFS {
+	return &testFS{roots: roots, git: map[string]string{}}
+}
+
+func (f *testFS) Resolve(p string) (Resolved, error) {
+	if !strings.HasPrefix(p, "/") {
+		return Resolved{}, errors.New("not absolute")
+	}
+	cur, rest := "/", p
+	for _, r := range f.roots {
+		if strings.HasPrefix(p, r) && (len(p) == len(r) || p[len(r)] == '/') {
+			cur, rest = r, p[len(r):]
+			break
+		}
+	}
+	queue := strings.Split(rest, "/")
+	exists, dir := true, true
+	links := 0
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			if exists {
+				dir = true
+			}
+			continue
+		}
+		next := path.Join(cur, c)
+		if !exists {
+			cur = next
+			continue
+		}
+		if !dir {
+			exists = false
+			cur = next
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			exists, dir = false, false
+			cur = next
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			links++
+			if links > 40 {
+				return Resolved{}, errors.New("too many links")
+			}
+			t, err := os.Readlink(next)
+			if err != nil {
+				return Resolved{}, err
+			}
+			if strings.HasPrefix(t, "/") {
+				cur = "/"
+			}
+			queue = append(strings.Split(t, "/"), queue...)
+			continue
+		}
+		cur, dir = next, fi.IsDir()
+	}
+	return Resolved{Path: cur, Exists: exists, Dir: exists && dir}, nil
+}
+
+func (f *testFS) inside(p string) bool { return inside(p, f.roots) }
+
+func (f *testFS) LinksOutside(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			r, err := f.Resolve(p)
+			if err != nil || !f.inside(r.Path) {
+				out = append(out, p)
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+func (f *testFS) GitExec(dir string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if v, ok := f.git[dir]; ok {
+		return v
+	}
+	v := ""
+	for d := dir; ; d = path.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, ".git")); err == nil && fi.IsDir() {
+			v = gitConfigExec(filepath.Join(d, ".git", "config"), 0)
+			break
+		}
+		if d == "/" {
+			break
+		}
+	}
+	f.git[dir] = v
+	return v
+}
+
+// gitConfigExec reads a git config file and its includes for keys that
+// name programs.
+func gitConfigExec(file string, depth int) string {
+	fh, err := os.Open(file)
+	if err != nil || depth > 5 {
+		return ""
+	}
+	defer fh.Close()
+	section := ""
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(line, "[]"))
+			continue
+		}
+		key, val, _ := strings.Cut(line, "=")
+		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+		sec, sub, _ := strings.Cut(section, " ")
+		full := sec + "." + key
+		switch {
+		case sec == "include" && key == "path":
+			if !strings.HasPrefix(val, "/") {
+				val = filepath.Join(filepath.Dir(file), val)
+			}
+			if v := gitConfigExec(val, depth+1); v != "" {
+				return v
+			}
+		case full == "core.fsmonitor", full == "core.pager", full == "core.sshcommand", full == "gpg.program",
+			full == "core.hookspath", full == "diff.external", sec == "pager", sec == "alias", sec == "filter",
+			sec == "diff" && sub != "" && (key == "textconv" || key == "command"):
+			return full + " = " + val
+		}
+	}
+	return ""
+}
+
+// testObs is a set of observations.
+type testObs struct {
+	files map[string]ObsState
+	dirs  map[string]bool
+}
+
+func (o *testObs) File(p string) ObsState { return o.files[p] }
+func (o *testObs) Dir(p string) bool      { return o.dirs[p] }

@@ -1,0 +1,276 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Why git options are refused.
+const (
+	gitWritesFile = "writes a file; redirect standard output with > FILE instead"
+	gitRunsProg   = "makes git run a program named by the repository's configuration"
+)
+
+// gitGlobalOK reports whether an option is accepted between "git" and the
+// subcommand. Everything else there (-c, -C, --git-dir, --work-tree,
+// --exec-path, --namespace, -p, --paginate, --config-env, --bare, ...) is
+// refused: they change which repository, configuration or programs git uses.
+func gitGlobalOK(opt string) bool {
+	switch opt {
+	case "--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects",
+		"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-lazy-fetch", "--no-advice":
+		return true
+	}
+	return false
+}
+
+// gitDiffOptions are the diff options shared by diff, log and show.
+func gitDiffOptions() []Option {
+	return []Option{
+		{Names: "-p -u --patch"}, {Names: "-s --no-patch"}, {Names: "-U --unified --inter-hunk-context", Arg: TextArg},
+		{Names: "--raw"}, {Names: "--patch-with-raw"}, {Names: "--patch-with-stat"}, {Names: "-t"}, {Names: "-z"},
+		{Names: "--indent-heuristic --no-indent-heuristic --minimal --patience --histogram"},
+		{Names: "--anchored --diff-algorithm --output-indicator-new --output-indicator-old --output-indicator-context", Arg: TextArg},
+		{Names: "--stat --dirstat --submodule --color --color-moved --word-diff --color-words --abbrev --relative --ignore-submodules --find-renames --find-copies --break-rewrites --ws-error-highlight", Arg: OptionalArg},
+		{Names: "--stat-width --stat-name-width --stat-graph-width --stat-count --diff-filter --word-diff-regex --color-moved-ws --find-object --skip-to --rotate-to --src-prefix --dst-prefix --line-prefix --ignore-matching-lines", Arg: TextArg},
+		{Names: "--compact-summary --numstat --shortstat --cumulative --dirstat-by-file --summary --name-only --name-status"},
+		{Names: "--no-color --no-color-moved --no-renames --rename-empty --no-rename-empty --check --full-index --binary"},
+		{Names: "--find-copies-harder -D --irreversible-delete --pickaxe-all --pickaxe-regex -R --no-relative -a --text"},
+		{Names: "--ignore-cr-at-eol --ignore-space-at-eol -b --ignore-space-change -w --ignore-all-space --ignore-blank-lines"},
+		{Names: "-W --function-context --exit-code --quiet --no-ext-diff --no-textconv --no-prefix --default-prefix"},
+		{Names: "--ita-invisible-in-index --ita-visible-in-index --no-abbrev"},
+		{Names: "-M -C -B -X", Arg: OptionalArg}, {Names: "-l -S -G -I", Arg: TextArg},
+		{Names: "-O", Arg: ReadArg},
+		{Names: "--output", Arg: TextArg, Refuse: gitWritesFile},
+		{Names: "--ext-diff", Refuse: gitRunsProg},
+		{Names: "--textconv", Refuse: gitRunsProg},
+	}
+}
+
+// gitRevOptions are the commit-walking options of log, show, shortlog and rev-list.
+func gitRevOptions() []Option {
+	return []Option{
+		{Names: "--oneline"}, {Names: "-n --max-count --skip --since --after --until --before --author --committer --grep --min-parents --max-parents --glob --exclude --date --encoding --diff-merges --since-as-filter", Arg: TextArg},
+		{Names: "--pretty --format --decorate --branches --tags --remotes --notes --expand-tabs --abbrev-commit --show-linear-break --decorate-refs --decorate-refs-exclude", Arg: OptionalArg},
+		{Names: "--all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings -P --perl-regexp --basic-regexp"},
+		{Names: "--merges --no-merges --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --reflog --alternate-refs --single-worktree --ignore-missing --bisect"},
+		{Names: "-g --walk-reflogs --no-decorate --source --graph --no-abbrev-commit --relative-date --reverse --follow --no-follow"},
+		{Names: "--left-right --left-only --right-only --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order"},
+		{Names: "--no-walk", Arg: OptionalArg}, {Names: "--do-walk --simplify-by-decoration --full-history --dense --sparse --simplify-merges --ancestry-path --show-pulls"},
+		{Names: "--no-notes --mailmap --use-mailmap --no-mailmap --no-use-mailmap --log-size --boundary --parents --children --no-expand-tabs"},
+		{Names: "-m -c --cc --dd --remerge-diff --no-diff-merges --combined-all-paths --full-diff --count --timestamp --objects --no-standard-notes --standard-notes --show-notes-by-default --clear-decorations"},
+		{Names: "-L", Arg: TextArg},
+		{Names: "--show-signature", Refuse: "runs gpg to check signatures"},
+	}
+}
+
+func joinOptions(sets ...[]Option) []Option {
+	var out []Option
+	for _, s := range sets {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// gitTable is the accept-list of git's read subcommands. Each is a Program
+// (its options, exact long names) whose rules say what the operands are:
+// "revs" (revisions, or paths where they exist, paths after --),
+// "paths" (pathspecs), "text", "list" (operands only in list mode),
+// "grep" (a pattern, then revisions and paths), "none".
+func gitTable() map[string]*Program {
+	subs := []*Program{
+		{Name: "status", rules: "paths", Options: []Option{
+			{Names: "-s --short -b --branch --long -v --verbose -z --no-column --ahead-behind --no-ahead-behind --renames --no-renames --show-stash --no-optional-locks"},
+			{Names: "--porcelain -u --untracked-files --ignored --ignore-submodules --column --find-renames", Arg: OptionalArg},
+		}},
+		{Name: "diff", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), []Option{
+			{Names: "--cached --staged --merge-base -1 -2 -3 -0 --base --ours --theirs"},
+			{Names: "--no-index", Mark: "noindex"},
+		})},
+		{Name: "log", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
+		{Name: "show", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
+		{Name: "rev-list", rules: "revs", Digits: true, Options: joinOptions(gitRevOptions(), []Option{{Names: "--objects-edge --unpacked --disk-usage --quiet"}})},
+		{Name: "shortlog", rules: "revs", Options: []Option{
+			{Names: "-n --numbered -s --summary -e --email -c --committer --all --no-merges --merges --first-parent"},
+			{Names: "--group --since --after --until --before --author --grep --format", Arg: TextArg}, {Names: "-w", Arg: OptionalArg},
+		}},
+		{Name: "ls-files", rules: "paths", Options: []Option{
+			{Names: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed -z -t -v -f"},
+			{Names: "--directory --no-empty-directory --eol --deduplicate --exclude-standard --error-unmatch --full-name --recurse-submodules --debug --sparse"},
+			{Names: "-x --exclude --exclude-per-directory --with-tree --format", Arg: TextArg}, {Names: "--abbrev", Arg: OptionalArg},
+			{Names: "-X --exclude-from", Arg: TextArg, Refuse: "reads patterns from a file; use --exclude instead"},
+		}},
+		{Name: "ls-tree", rules: "revs", Options: []Option{
+			{Names: "-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree"},
+			{Names: "--abbrev", Arg: OptionalArg}, {Names: "--format", Arg: TextArg},
+		}},
+		{Name: "rev-parse", rules: "text", Options: []Option{
+			{Names: "--verify -q --quiet --sq --sq-quote --not --symbolic --symbolic-full-name --all --show-toplevel --show-prefix --show-cdup"},
+			{Names: "--git-dir --absolute-git-dir --git-common-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository --is-shallow-repository"},
+			{Names: "--show-superproject-working-tree --shared-index-path --local-env-vars --revs-only --no-revs --flags --no-flags --keep-dashdash --stop-at-non-option"},
+			{Names: "--abbrev-ref --short --show-object-format --branches --tags --remotes", Arg: OptionalArg},
+			{Names: "--default --prefix --since --after --until --before --path-format --exclude --disambiguate --glob --git-path", Arg: TextArg},
+		}},
+		{Name: "branch", rules: "list", Options: []Option{
+			{Names: "-l --list -v --verbose --contains --no-contains --merged --no-merged", Mark: "list"},
+			{Names: "--points-at", Arg: TextArg, Mark: "list"},
+			{Names: "-a --all -r --remotes --show-current --no-color --no-column --no-abbrev -i --ignore-case --omit-empty -q --quiet"},
+			{Names: "--format --sort", Arg: TextArg}, {Names: "--color --column --abbrev", Arg: OptionalArg},
+		}},
+		{Name: "tag", rules: "list", Options: []Option{
+			{Names: "-l --list --contains --no-contains --merged --no-merged", Mark: "list"},
+			{Names: "--points-at", Arg: TextArg, Mark: "list"}, {Names: "-n", Arg: OptionalArg, Mark: "list"},
+			{Names: "--no-column -i --ignore-case --omit-empty"},
+			{Names: "--format --sort", Arg: TextArg}, {Names: "--color --column", Arg: OptionalArg},
+		}},
+		{Name: "remote", rules: "none", Options: []Option{{Names: "-v --verbose"}}},
+		{Name: "describe", rules: "text", Options: []Option{
+			{Names: "--all --tags --contains --exact-match --debug --long --always --first-parent"},
+			{Names: "--abbrev --dirty --broken", Arg: OptionalArg}, {Names: "--candidates --match --exclude", Arg: TextArg},
+		}},
+		{Name: "merge-base", rules: "text", Options: []Option{{Names: "-a --all --octopus --is-ancestor --independent --fork-point"}}},
+		{Name: "cat-file", rules: "text", Options: []Option{
+			{Names: "-t -s -e -p --allow-unknown-type"},
+			{Names: "--textconv --filters", Refuse: gitRunsProg},
+		}},
+		{Name: "blame", rules: "revs", Options: []Option{
+			{Names: "-b --root --show-stats -l -t -p --porcelain --line-porcelain --incremental --progress --no-progress -c -f --show-name -n --show-number -s -e --show-email -w --color-lines --color-by-age --score-debug"},
+			{Names: "-L --date --encoding --ignore-rev", Arg: TextArg}, {Names: "-M -C --abbrev", Arg: OptionalArg},
+			{Names: "--contents --ignore-revs-file -S", Arg: ReadArg},
+		}},
+		{Name: "grep", rules: "grep", Digits: true, Options: []Option{
+			{Names: "--cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules -a --text --no-textconv"},
+			{Names: "--textconv", Refuse: gitRunsProg},
+			{Names: "-i --ignore-case -I -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -F --fixed-strings -P --perl-regexp"},
+			{Names: "-n --line-number --column -l --files-with-matches --name-only -L --files-without-match -z --null -o --only-matching -c --count"},
+			{Names: "--heading --break -p --show-function -W --function-context --and --or --not --all-match -q --quiet -r --recursive --no-recursive --no-color"},
+			{Names: "--color", Arg: OptionalArg}, {Names: "--max-depth -A --after-context -B --before-context -C --context --threads -m --max-count", Arg: TextArg},
+			{Names: "-e", Arg: TextArg, Mark: "pattern"},
+			{Names: "-O --open-files-in-pager", Arg: OptionalArg, Refuse: "opens the matching files in a pager program"},
+			{Names: "-f", Arg: TextArg, Refuse: "reads the patterns from a file; give them with -e instead"},
+		}},
+	}
+	t := make(map[string]*Program, len(subs))
+	for _, p := range subs {
+		p.ExactLong = true
+		p.Name = "git " + p.Name
+		if err := p.compile(); err != nil {
+			panic("command: git table: " + err.Error())
+		}
+		t[strings.TrimPrefix(p.Name, "git ")] = p
+	}
+	return t
+}
+
+// git judges a git command: global options, a read subcommand, its
+// options, its operands, and the repository's configuration.
+func (j *judge) git(argv []string) {
+	i := 1
+	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
+		a := argv[i]
+		if a == "--version" && len(argv) == 2 {
+			return
+		}
+		if !gitGlobalOK(a) {
+			name, _, _ := strings.Cut(a, "=")
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
+				"run git from the repository's folder (cd DIR && git ...) without "+name)
+			return
+		}
+	}
+	if i >= len(argv) {
+		j.refuse(RuleGitSubcommand, "git needs a read-only subcommand", "read-only subcommands: "+j.gitNames())
+		return
+	}
+	subName := argv[i]
+	sub := j.p.git[subName]
+	if sub == nil {
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git subcommand %q is not one of the read-only subcommands the policy accepts", subName), "read-only subcommands: "+j.gitNames())
+		return
+	}
+	ps, err := parseArgs(sub, argv[i+1:], false)
+	if err != nil {
+		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out")
+		return
+	}
+	if j.refusedOption(sub, &ps) {
+		return
+	}
+	var acs []access
+	for _, u := range ps.opts {
+		if u.opt != nil && u.opt.Arg == ReadArg {
+			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
+		}
+	}
+	ops := ps.operands
+	switch sub.rules {
+	case "paths":
+		for _, o := range ops {
+			if !strings.HasPrefix(o, ":") {
+				acs = append(acs, access{word: o, what: "pathspec", mode: modeProbe})
+			}
+		}
+	case "none":
+		if len(ops) > 0 {
+			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" -v")
+			return
+		}
+	case "list":
+		if len(ops) > 0 && ps.has("list") == nil {
+			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" --list PATTERN")
+			return
+		}
+	case "revs", "grep":
+		if sub.rules == "grep" && ps.has("pattern") == nil && len(ops) > 0 {
+			if ps.dash == 0 {
+				j.refuse(RuleForbiddenFlag, "git grep needs a pattern before --", "")
+				return
+			}
+			ops = ops[1:]
+			if ps.dash > 0 {
+				ps.dash--
+			}
+		}
+		noindex := ps.has("noindex") != nil
+		for k, o := range ops {
+			isPath := noindex || (ps.dash >= 0 && k >= ps.dash)
+			if !isPath {
+				isPath = j.looksLikePath(o)
+			}
+			if isPath && !strings.HasPrefix(o, ":") {
+				acs = append(acs, access{word: o, what: "path", mode: modeRead})
+			}
+		}
+	}
+	j.check(&Program{Name: sub.Name}, acs)
+	if j.acc.refused || j.c.FS == nil {
+		return
+	}
+	if found := j.c.FS.GitExec(j.cwd); found != "" {
+		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration (%s), so a person must approve git commands", found),
+			"ask the person, or read the files directly with cat and diff")
+	}
+}
+
+// looksLikePath tells a path from a revision before "--": a word that
+// exists as a path, or that is written as one (absolute, "~", "..").
+func (j *judge) looksLikePath(o string) bool {
+	if strings.HasPrefix(o, "/") || strings.HasPrefix(o, "~") || o == ".." || strings.HasPrefix(o, "../") || strings.Contains(o, "/../") || strings.HasSuffix(o, "/..") {
+		return true
+	}
+	if strings.ContainsAny(o, ":^@{}") || strings.Contains(o, "..") {
+		return false // revision syntax: HEAD:file, HEAD^, @{u}, a..b
+	}
+	r, ok := j.quietResolve(o)
+	return ok && r.Exists
+}
+
+func (j *judge) gitNames() string {
+	names := make([]string, 0, len(j.p.git))
+	for n := range j.p.git {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,198 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// optUse is one option as the program would see it.
+type optUse struct {
+	opt      *Option
+	name     string // as written, without a value: "-o", "--output"
+	value    string
+	hasValue bool
+	attached bool // the value was in the same word
+	cluster  bool // a short option in a word with other options
+}
+
+// parsed is an argv split the way GNU getopt_long splits it: options
+// (anywhere, as GNU permutes), operands, and "--" ending the options.
+type parsed struct {
+	opts     []optUse
+	operands []string
+	dash     int // index in operands where "--" was, or -1
+}
+
+func (ps *parsed) has(mark string) *optUse {
+	for i := range ps.opts {
+		if ps.opts[i].opt != nil && ps.opts[i].opt.Mark == mark {
+			return &ps.opts[i]
+		}
+	}
+	return nil
+}
+
+// optError is an option the program table does not accept.
+type optError struct{ reason string }
+
+// parseArgs splits args (argv without the program name) with p's options.
+// With stop, the first operand ends the options (a wrapper's command, or
+// POSIX order), as getopt does with a "+" in its option string.
+func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
+	ps := parsed{dash: -1}
+	if p.NoOptions {
+		ps.operands = args
+		return ps, nil
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			ps.dash = len(ps.operands)
+			ps.operands = append(ps.operands, args[i+1:]...)
+			return ps, nil
+		case len(a) < 2 || a[0] != '-':
+			if stop {
+				ps.operands = append(ps.operands, args[i:]...)
+				return ps, nil
+			}
+			ps.operands = append(ps.operands, a)
+		case a[1] == '-':
+			next, err := parseLong(p, &ps, args, i)
+			if err != nil {
+				return ps, err
+			}
+			i = next
+		default:
+			next, err := parseShort(p, &ps, args, i)
+			if err != nil {
+				return ps, err
+			}
+			i = next
+		}
+	}
+	return ps, nil
+}
+
+// parseLong reads the long option at args[i] and returns the index of the
+// last word it used.
+func parseLong(p *Program, ps *parsed, args []string, i int) (int, *optError) {
+	a := args[i]
+	name, value, hasValue := strings.Cut(a[2:], "=")
+	o, full := lookupLong(p, name)
+	if o == nil {
+		if full == "" {
+			return i, &optError{fmt.Sprintf("option %q of %s is not in the accepted options", "--"+name, p.Name)}
+		}
+		return i, &optError{fmt.Sprintf("option %q of %s is ambiguous (%s)", "--"+name, p.Name, full)}
+	}
+	u := optUse{opt: o, name: "--" + full, value: value, hasValue: hasValue, attached: hasValue}
+	switch o.Arg {
+	case NoArg:
+		if hasValue {
+			return i, &optError{fmt.Sprintf("option %q of %s takes no value", "--"+full, p.Name)}
+		}
+	case OptionalArg:
+	default:
+		if !hasValue {
+			if i+1 >= len(args) {
+				return i, &optError{fmt.Sprintf("option %q of %s needs a value", "--"+full, p.Name)}
+			}
+			i++
+			u.value, u.hasValue = args[i], true
+		}
+	}
+	ps.opts = append(ps.opts, u)
+	return i, nil
+}
+
+// lookupLong finds a long option by its full name or, unless the program
+// spells them out, by an unambiguous prefix. When nothing matches it
+// returns "", when several do it returns them joined.
+func lookupLong(p *Program, name string) (*Option, string) {
+	if o, ok := p.long[name]; ok {
+		return o, name
+	}
+	if p.ExactLong || name == "" {
+		return nil, ""
+	}
+	var found *Option
+	var names []string
+	var first string
+	for _, l := range p.longs {
+		if !strings.HasPrefix(l, name) {
+			continue
+		}
+		o := p.long[l]
+		if found == nil {
+			found, first = o, l
+		} else if o != found {
+			names = append(names, "--"+l)
+		}
+	}
+	if found == nil {
+		return nil, ""
+	}
+	if len(names) > 0 {
+		return nil, strings.Join(append([]string{"--" + first}, names...), ", ")
+	}
+	return found, first
+}
+
+// parseShort reads a word of short options (a cluster: -la, -uo file,
+// -ofile) and returns the index of the last word it used.
+func parseShort(p *Program, ps *parsed, args []string, i int) (int, *optError) {
+	a := args[i]
+	if p.Digits {
+		if allDigits(a[1:]) {
+			ps.opts = append(ps.opts, optUse{name: a, value: a[1:], hasValue: true})
+			return i, nil
+		}
+	}
+	cluster := len(a) > 2
+	for j := 1; j < len(a); j++ {
+		c := a[j]
+		o := p.short[c]
+		if o == nil {
+			if p.Digits && c >= '0' && c <= '9' {
+				return i, &optError{fmt.Sprintf("option %q of %s mixes a count with other options; write -n N and the options separately", a, p.Name)}
+			}
+			return i, &optError{fmt.Sprintf("option %q of %s is not in the accepted options", "-"+string(c), p.Name)}
+		}
+		u := optUse{opt: o, name: "-" + string(c), cluster: cluster}
+		switch o.Arg {
+		case NoArg:
+			ps.opts = append(ps.opts, u)
+			continue
+		case OptionalArg:
+			if j+1 < len(a) {
+				u.value, u.hasValue, u.attached = a[j+1:], true, true
+			}
+		default:
+			if j+1 < len(a) {
+				u.value, u.hasValue, u.attached = a[j+1:], true, true
+			} else {
+				if i+1 >= len(args) {
+					return i, &optError{fmt.Sprintf("option %q of %s needs a value", "-"+string(c), p.Name)}
+				}
+				i++
+				u.value, u.hasValue = args[i], true
+			}
+		}
+		ps.opts = append(ps.opts, u)
+		return i, nil
+	}
+	return i, nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,230 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"admit/policy/shell"
+)
+
+// Rule names, as the design lists them.
+const (
+	RuleAllowed         = "allowed"
+	RuleShellSyntax     = "shell-syntax"
+	RuleEmptyCommand    = "empty-command"
+	RuleUnsupported     = "unsupported-program"
+	RuleReadOnlyEffects = "read-only-effects"
+	RuleForbiddenFlag   = "forbidden-flag"
+	RuleGitSubcommand   = "git-subcommand"
+	RuleOutside         = "outside-workspace"
+	RuleNoTarget        = "no-target"
+	RuleUnobserved      = "unobserved-target"
+	RuleStale           = "stale-observation"
+	RuleDynamicWord     = "dynamic-word"
+	RuleProtected       = "protected-path"
+	RuleGitConfigExec   = "git-config-exec"
+)
+
+// maxCwds bounds how many working folders a script's later commands are
+// judged in (each cd after a ";" adds one); more is not a script a person
+// could follow either.
+const maxCwds = 8
+
+// maxWrapperDepth bounds wrappers inside wrappers (timeout nice timeout ...).
+const maxWrapperDepth = 4
+
+// Context is what one decision depends on besides the command itself.
+type Context struct {
+	Roots   []string      // resolved absolute workspace roots
+	Effects Effects       // "" is read-only
+	Profile shell.Profile // "" means analyze
+	Home    string        // the home directory "~" stands for
+	FS      FS            // nil: every path is refused, nothing can be resolved
+	Obs     Observations  // nil means nothing observed
+}
+
+// Decision is the policy's answer about one command line or argv.
+type Decision struct {
+	Allowed bool
+	// Ask is true when the command may run only if a person approves (a
+	// repository whose config runs programs, a protected path that asks);
+	// Allowed is false then, and Rule and Reason say why.
+	Ask    bool
+	Rule   string // "allowed", or the rule that refused or asks
+	Reason string // written for a model: the program, option, path, and what would be allowed
+	Kind   string // "read" or "write"
+	// Reads are the files whose contents the command reads, Writes the
+	// paths it changes, Listed the folders whose listing it shows; all
+	// resolved and absolute, for the gate to record observations.
+	Reads, Writes, Listed []string
+	Hint                  string        // what would be allowed instead, where the policy can tell
+	Script                *shell.Script // the parsed line (nil for an argv or a line that did not parse)
+}
+
+// Policy judges commands against a program table. It is built once and
+// is safe for concurrent use.
+type Policy struct {
+	progs   map[string]*Program
+	git     map[string]*Program
+	find    map[string]predicate
+	names   string // the supported programs, for reasons
+	parsers sync.Pool
+}
+
+// pooled is a shell parser with the home directory it expands "~" to.
+type pooled struct {
+	home string
+	p    *shell.Parser
+}
+
+// New returns a Policy over t; a nil t is the built-in table.
+func New(t *Table) *Policy {
+	if t == nil {
+		t = DefaultTable()
+	}
+	if err := t.compile(); err != nil {
+		panic("command: " + err.Error()) // ParseTable and DefaultTable return compiled tables
+	}
+	p := &Policy{progs: t.Programs, git: gitTable(), find: findTable()}
+	p.names = strings.Join(t.names(), " ")
+	return p
+}
+
+// Evaluate judges a command line run in cwd (absolute, resolved).
+func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
+	if c == nil {
+		c = &Context{}
+	}
+	pp, _ := p.parsers.Get().(*pooled)
+	if pp == nil || pp.home != c.Home {
+		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home)}
+	}
+	script, prob := pp.p.Parse(line, c.Profile)
+	p.parsers.Put(pp)
+	if prob != nil {
+		rule := prob.Rule
+		if rule == "" {
+			rule = RuleShellSyntax
+		}
+		return Decision{Rule: rule, Reason: prob.Reason, Hint: "write the command as plain words, without the constructs named"}
+	}
+	if script == nil || len(script.Commands) == 0 {
+		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}
+	}
+	if c.Profile == shell.Refuse && len(script.Commands) != 1 {
+		return Decision{Rule: RuleShellSyntax, Reason: "the refuse profile accepts one simple command only", Script: script}
+	}
+	var acc accum
+	cur := []string{cwd}
+	var fallback []string
+	for i := range script.Commands {
+		cmd := &script.Commands[i]
+		switch cmd.Joiner {
+		case ";", "||":
+			cur = union(cur, fallback)
+			fallback = nil
+		}
+		if len(cur) > maxCwds {
+			acc.refuse(RuleShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
+			break
+		}
+		var next []string
+		for _, dir := range cur {
+			j := judge{p: p, c: c, cwd: dir, acc: &acc}
+			j.command(cmd.Argv, cmd.Redirects, 0, false)
+			if j.newCwd != "" {
+				next = append(next, j.newCwd)
+			}
+		}
+		if acc.refused {
+			break
+		}
+		if next != nil {
+			if cmd.Subshell {
+				// A cd inside ( ) or a pipeline may or may not reach the
+				// commands after it: judge them in both folders.
+				cur = union(cur, next)
+			} else {
+				fallback = union(fallback, cur)
+				cur = union(nil, next)
+			}
+		}
+	}
+	d := acc.decision()
+	d.Script = script
+	return d
+}
+
+// EvaluateArgv judges one argv run without a shell in cwd (absolute,
+// resolved): every word is literal, except that a leading "~" or "~/"
+// stands for the home directory in a path.
+func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
+	if c == nil {
+		c = &Context{}
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return Decision{Rule: RuleEmptyCommand, Reason: "the argv has no program"}
+	}
+	var acc accum
+	j := judge{p: p, c: c, cwd: cwd, acc: &acc, argv: true}
+	j.command(argv, nil, 0, false)
+	return acc.decision()
+}
+
+// accum gathers the judgement of every part of a script: the first
+// refusal wins; an ask stands unless something refuses.
+type accum struct {
+	refused              bool
+	ask                  bool
+	rule, reason, hint   string
+	write                bool
+	reads, writes, lists []string
+}
+
+func (a *accum) refuse(rule, reason, hint string) {
+	if a.refused {
+		return
+	}
+	a.refused, a.rule, a.reason, a.hint = true, rule, reason, hint
+}
+
+func (a *accum) asks(rule, reason, hint string) {
+	if a.refused || a.ask {
+		return
+	}
+	a.ask, a.rule, a.reason, a.hint = true, rule, reason, hint
+}
+
+func (a *accum) decision() Decision {
+	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists}
+	if a.write {
+		d.Kind = "write"
+	}
+	switch {
+	case a.refused:
+		d.Rule, d.Reason, d.Hint = a.rule, a.reason, a.hint
+	case a.ask:
+		d.Ask, d.Rule, d.Reason, d.Hint = true, a.rule, a.reason, a.hint
+	default:
+		d.Allowed, d.Rule = true, RuleAllowed
+		d.Reason = "every command and redirection is allowed"
+	}
+	return d
+}
+
+func addPath(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
+}
+
+func union(a, b []string) []string {
+	out := a[:len(a):len(a)]
+	for _, s := range b {
+		out = addPath(out, s)
+	}
+	return out
+}

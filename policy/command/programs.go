@@ -1,0 +1,321 @@
+package command
+
+// Reasons shared by several programs' refused options.
+const (
+	whyListFile   = "reads a list of further file names from a file, which the policy cannot judge; name the files as operands instead"
+	whyRunsProg   = "runs another program"
+	whyWaits      = "waits for more input and never ends; read the file with tail -n N instead"
+	whyFollowLink = ""
+)
+
+// DefaultTable returns the built-in programs: the seed's 24 read programs
+// (basename cat cmp diff dirname du file find git grep head ls md5sum pwd
+// readlink realpath sha256sum sort stat tail test tree uniq wc), its 6
+// write programs (cp mkdir mv rm rmdir touch), and the harmless shell
+// words echo, printf, true, false and "[". Each call returns a new table.
+func DefaultTable() *Table {
+	progs := []*Program{
+		{
+			Name: "cat",
+			Options: []Option{
+				{Names: "-A --show-all"}, {Names: "-b --number-nonblank"}, {Names: "-e"}, {Names: "-E --show-ends"},
+				{Names: "-n --number"}, {Names: "-s --squeeze-blank"}, {Names: "-t"}, {Names: "-T --show-tabs"},
+				{Names: "-u"}, {Names: "-v --show-nonprinting"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "head", Digits: true,
+			Options: []Option{
+				{Names: "-c --bytes", Arg: TextArg}, {Names: "-n --lines", Arg: TextArg},
+				{Names: "-q --quiet --silent"}, {Names: "-v --verbose"}, {Names: "-z --zero-terminated"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "tail", Digits: true,
+			Options: []Option{
+				{Names: "-c --bytes", Arg: TextArg}, {Names: "-n --lines", Arg: TextArg},
+				{Names: "-q --quiet --silent"}, {Names: "-v --verbose"}, {Names: "-z --zero-terminated"}, {Names: "--help --version"},
+				{Names: "-f -F", Refuse: whyWaits}, {Names: "--follow", Arg: OptionalArg, Refuse: whyWaits},
+				{Names: "--retry", Refuse: whyWaits},
+				{Names: "-s --sleep-interval --max-unchanged-stats --pid", Arg: TextArg, Refuse: "only matters with --follow, which waits and never ends"},
+			},
+		},
+		{
+			Name: "wc",
+			Options: []Option{
+				{Names: "-c --bytes"}, {Names: "-m --chars"}, {Names: "-l --lines"}, {Names: "-L --max-line-length"},
+				{Names: "-w --words"}, {Names: "--total", Arg: TextArg}, {Names: "--help --version"},
+				{Names: "--files0-from", Arg: TextArg, Refuse: whyListFile},
+			},
+		},
+		{
+			Name: "sort",
+			Options: []Option{
+				{Names: "-b --ignore-leading-blanks"}, {Names: "-d --dictionary-order"}, {Names: "-f --ignore-case"},
+				{Names: "-g --general-numeric-sort"}, {Names: "-h --human-numeric-sort"}, {Names: "-i --ignore-nonprinting"},
+				{Names: "-M --month-sort"}, {Names: "-n --numeric-sort"}, {Names: "-R --random-sort"}, {Names: "-r --reverse"},
+				{Names: "-V --version-sort"}, {Names: "-c -C"}, {Names: "--check", Arg: OptionalArg}, {Names: "-m --merge"},
+				{Names: "-s --stable"}, {Names: "-u --unique"}, {Names: "-z --zero-terminated"}, {Names: "--debug"},
+				{Names: "-k --key", Arg: TextArg}, {Names: "-t --field-separator", Arg: TextArg}, {Names: "-S --buffer-size", Arg: TextArg},
+				{Names: "--parallel --batch-size --sort", Arg: TextArg}, {Names: "--random-source", Arg: ReadArg},
+				{Names: "-o --output", Arg: WriteArg}, {Names: "--help --version"},
+				{Names: "-T --temporary-directory", Arg: TextArg, Refuse: "writes temporary files into a folder; leave it out"},
+				{Names: "--compress-program", Arg: TextArg, Refuse: whyRunsProg},
+				{Names: "--files0-from", Arg: TextArg, Refuse: whyListFile},
+			},
+		},
+		{
+			Name: "uniq", rules: "uniq",
+			Options: []Option{
+				{Names: "-c --count"}, {Names: "-d --repeated"}, {Names: "-D"}, {Names: "--all-repeated --group", Arg: OptionalArg},
+				{Names: "-f --skip-fields", Arg: TextArg}, {Names: "-s --skip-chars", Arg: TextArg}, {Names: "-w --check-chars", Arg: TextArg},
+				{Names: "-i --ignore-case"}, {Names: "-u --unique"}, {Names: "-z --zero-terminated"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "grep", rules: "grep", Digits: true, FirstOperand: operandsPtr(TextOperands),
+			Options: []Option{
+				{Names: "-E --extended-regexp"}, {Names: "-F --fixed-strings"}, {Names: "-G --basic-regexp"}, {Names: "-P --perl-regexp"},
+				{Names: "-e --regexp", Arg: TextArg, Mark: "pattern"}, {Names: "-i -y --ignore-case"}, {Names: "--no-ignore-case"},
+				{Names: "-v --invert-match"}, {Names: "-w --word-regexp"}, {Names: "-x --line-regexp"}, {Names: "-c --count"},
+				{Names: "--color --colour", Arg: OptionalArg}, {Names: "-L --files-without-match"}, {Names: "-l --files-with-matches"},
+				{Names: "-m --max-count", Arg: TextArg}, {Names: "-o --only-matching"}, {Names: "-q --quiet --silent"},
+				{Names: "-s --no-messages"}, {Names: "-b --byte-offset"}, {Names: "-H --with-filename"}, {Names: "-h --no-filename"},
+				{Names: "--label", Arg: TextArg}, {Names: "-n --line-number"}, {Names: "-T --initial-tab"}, {Names: "-Z --null"},
+				{Names: "-z --null-data"}, {Names: "-A --after-context", Arg: TextArg}, {Names: "-B --before-context", Arg: TextArg},
+				{Names: "-C --context", Arg: TextArg}, {Names: "-a --text"}, {Names: "-I"}, {Names: "--binary-files", Arg: TextArg},
+				{Names: "-D --devices", Arg: TextArg}, {Names: "-d --directories", Arg: TextArg, Mark: "directories"},
+				{Names: "-r --recursive", Mark: "recursive"}, {Names: "-R --dereference-recursive", Mark: "follow"},
+				{Names: "--include --exclude --exclude-dir", Arg: TextArg}, {Names: "-U --binary"}, {Names: "--line-buffered"},
+				{Names: "--no-group-separator"}, {Names: "--group-separator", Arg: TextArg}, {Names: "-V --version --help"},
+				{Names: "-f --file", Arg: TextArg, Refuse: "reads the patterns from a file; give them with -e instead"},
+				{Names: "--exclude-from", Arg: TextArg, Refuse: "reads patterns from a file; give them with --exclude instead"},
+			},
+		},
+		{
+			Name: "ls", Operands: ListOperands, rules: "ls",
+			Options: []Option{
+				{Names: "-a --all"}, {Names: "-A --almost-all"}, {Names: "--author"}, {Names: "-b --escape"},
+				{Names: "--block-size", Arg: TextArg}, {Names: "-B --ignore-backups"}, {Names: "-c"}, {Names: "-C"},
+				{Names: "--color --classify --hyperlink --time", Arg: OptionalArg}, {Names: "-d --directory", Mark: "dironly"},
+				{Names: "-D --dired"}, {Names: "-f"}, {Names: "-F"}, {Names: "--file-type"}, {Names: "--format --indicator-style --quoting-style --time-style --sort", Arg: TextArg},
+				{Names: "--full-time"}, {Names: "-g"}, {Names: "--group-directories-first"}, {Names: "-G --no-group"},
+				{Names: "-h --human-readable"}, {Names: "--si"}, {Names: "-H --dereference-command-line"},
+				{Names: "--dereference-command-line-symlink-to-dir"}, {Names: "--hide -I --ignore", Arg: TextArg},
+				{Names: "-i --inode"}, {Names: "-k --kibibytes"}, {Names: "-l"}, {Names: "-L --dereference", Mark: "follow"},
+				{Names: "-m"}, {Names: "-n --numeric-uid-gid"}, {Names: "-N --literal"}, {Names: "-o"}, {Names: "-p"},
+				{Names: "-q --hide-control-chars"}, {Names: "--show-control-chars"}, {Names: "-Q --quote-name"}, {Names: "-r --reverse"},
+				{Names: "-R --recursive", Mark: "recursive"}, {Names: "-s --size"}, {Names: "-S"}, {Names: "-t"},
+				{Names: "-T --tabsize -w --width", Arg: TextArg}, {Names: "-u"}, {Names: "-U"}, {Names: "-v"}, {Names: "-x"},
+				{Names: "-X"}, {Names: "-Z --context"}, {Names: "--zero"}, {Names: "-1"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "du", Operands: ListOperands,
+			Options: []Option{
+				{Names: "-0 --null"}, {Names: "-a --all"}, {Names: "-A --apparent-size"}, {Names: "-B --block-size", Arg: TextArg},
+				{Names: "-b --bytes"}, {Names: "-c --total"}, {Names: "-D -H --dereference-args"}, {Names: "-d --max-depth", Arg: TextArg},
+				{Names: "-h --human-readable"}, {Names: "--inodes"}, {Names: "-k"}, {Names: "-L --dereference", Mark: "follow"},
+				{Names: "-l --count-links"}, {Names: "-m"}, {Names: "-P --no-dereference"}, {Names: "-S --separate-dirs"},
+				{Names: "--si"}, {Names: "-s --summarize"}, {Names: "-t --threshold", Arg: TextArg}, {Names: "--time", Arg: OptionalArg},
+				{Names: "--time-style --exclude", Arg: TextArg}, {Names: "-x --one-file-system"}, {Names: "--help --version"},
+				{Names: "-X --exclude-from", Arg: TextArg, Refuse: "reads patterns from a file; give them with --exclude instead"},
+				{Names: "--files0-from", Arg: TextArg, Refuse: whyListFile},
+			},
+		},
+		{
+			Name: "tree", Operands: ListOperands, ExactLong: true, rules: "tree",
+			Options: []Option{
+				{Names: "-a"}, {Names: "-d"}, {Names: "-l", Mark: "follow"}, {Names: "-f"}, {Names: "-x"},
+				{Names: "-L -P -I --charset --filelimit --timefmt -H -T --sort --hintro --houtro", Arg: TextArg},
+				{Names: "--gitignore"}, {Names: "--ignore-case"}, {Names: "--matchdirs"}, {Names: "--metafirst"}, {Names: "--prune"},
+				{Names: "--info"}, {Names: "--noreport"}, {Names: "-q"}, {Names: "-N"}, {Names: "-Q"}, {Names: "-p"}, {Names: "-u"},
+				{Names: "-g"}, {Names: "-s"}, {Names: "-h"}, {Names: "--si"}, {Names: "--du"}, {Names: "-D"}, {Names: "--inodes"},
+				{Names: "--device"}, {Names: "-F"}, {Names: "-v"}, {Names: "-t"}, {Names: "-c"}, {Names: "-U"}, {Names: "-r"},
+				{Names: "--dirsfirst"}, {Names: "--filesfirst"}, {Names: "-i"}, {Names: "-A"}, {Names: "-S"}, {Names: "-n"},
+				{Names: "-C"}, {Names: "-X"}, {Names: "-J"}, {Names: "--nolinks"}, {Names: "--fflinks"}, {Names: "--help --version"},
+				{Names: "-R", Refuse: "writes an index file into every folder it lists"},
+				{Names: "-o", Arg: WriteArg},
+				{Names: "--gitfile --infofile", Arg: ReadArg},
+				{Names: "--fromfile --fromtabfile", Refuse: "reads the listing from files named as operands; list the folders instead"},
+			},
+		},
+		{
+			Name: "find", rules: "find", Operands: ListOperands,
+		},
+		{
+			Name: "stat", rules: "probe",
+			Options: []Option{
+				{Names: "-L --dereference", Mark: "nofollow-off"}, {Names: "-f --file-system"}, {Names: "-t --terse"},
+				{Names: "-c --format --printf --cached", Arg: TextArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "file", rules: "probe",
+			Options: []Option{
+				{Names: "-b --brief"}, {Names: "-c --checking-printout"}, {Names: "-d"}, {Names: "-E"},
+				{Names: "-e --exclude --exclude-quiet -F --separator -P --parameter", Arg: TextArg}, {Names: "-h --no-dereference"},
+				{Names: "-i --mime"}, {Names: "--mime-type"}, {Names: "--mime-encoding"}, {Names: "--extension"}, {Names: "--apple"},
+				{Names: "-k --keep-going"}, {Names: "-l --list"}, {Names: "-L --dereference", Mark: "nofollow-off"}, {Names: "-N --no-pad"},
+				{Names: "-n --no-buffer"}, {Names: "-0 --print0"}, {Names: "-r --raw"}, {Names: "-s --special-files"},
+				{Names: "-v --version --help"},
+				{Names: "-C --compile", Refuse: "writes a compiled magic file"},
+				{Names: "-f --files-from", Arg: TextArg, Refuse: whyListFile},
+				{Names: "-m --magic-file", Arg: TextArg, Refuse: "loads magic files from a list of paths; use the built-in magic"},
+				{Names: "-p --preserve-date", Refuse: "changes the access time of the files it reads"},
+				{Names: "-z -Z --uncompress --uncompress-noreport", Refuse: "may run decompression programs"},
+				{Names: "-S --no-sandbox", Refuse: "turns off file's own sandbox"},
+			},
+		},
+		{
+			Name: "readlink", rules: "probe",
+			Options: []Option{
+				{Names: "-f --canonicalize -e --canonicalize-existing -m --canonicalize-missing", Mark: "nofollow-off"},
+				{Names: "-n --no-newline"}, {Names: "-q --quiet -s --silent"}, {Names: "-v --verbose"}, {Names: "-z --zero"},
+				{Names: "--help --version"},
+			},
+		},
+		{
+			Name: "realpath", rules: "probe",
+			Options: []Option{
+				{Names: "-e --canonicalize-existing"}, {Names: "-m --canonicalize-missing"}, {Names: "-L --logical"},
+				{Names: "-P --physical"}, {Names: "-q --quiet"}, {Names: "-s --strip --no-symlinks"}, {Names: "-z --zero"},
+				{Names: "--relative-to --relative-base", Arg: ReadArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "md5sum",
+			Options: []Option{
+				{Names: "-b --binary"}, {Names: "-t --text"}, {Names: "-z --zero"}, {Names: "--tag"}, {Names: "--help --version"},
+				{Names: "-c --check", Refuse: "reads a list of file names from the checksum file; hash the files by name instead"},
+				{Names: "--ignore-missing --quiet --status --strict -w --warn", Refuse: "only matters with --check, which reads a list of file names"},
+			},
+		},
+		{
+			Name: "sha256sum",
+			Options: []Option{
+				{Names: "-b --binary"}, {Names: "-t --text"}, {Names: "-z --zero"}, {Names: "--tag"}, {Names: "--help --version"},
+				{Names: "-c --check", Refuse: "reads a list of file names from the checksum file; hash the files by name instead"},
+				{Names: "--ignore-missing --quiet --status --strict -w --warn", Refuse: "only matters with --check, which reads a list of file names"},
+			},
+		},
+		{
+			Name: "cmp", rules: "cmp",
+			Options: []Option{
+				{Names: "-b --print-bytes"}, {Names: "-i --ignore-initial -n --bytes", Arg: TextArg}, {Names: "-l --verbose"},
+				{Names: "-s --quiet --silent"}, {Names: "--help -v --version"},
+			},
+		},
+		{
+			Name: "diff", rules: "diff",
+			Options: []Option{
+				{Names: "-q --brief"}, {Names: "-s --report-identical-files"}, {Names: "-c"}, {Names: "-C", Arg: TextArg},
+				{Names: "--context --unified", Arg: OptionalArg}, {Names: "-u"}, {Names: "-U", Arg: TextArg}, {Names: "-e --ed"},
+				{Names: "-n --rcs"}, {Names: "-y --side-by-side"}, {Names: "-W --width --tabsize", Arg: TextArg}, {Names: "--left-column"},
+				{Names: "--suppress-common-lines"}, {Names: "-p --show-c-function"}, {Names: "-F --show-function-line --label", Arg: TextArg},
+				{Names: "-t --expand-tabs"}, {Names: "-T --initial-tab"}, {Names: "--suppress-blank-empty"},
+				{Names: "-r --recursive", Mark: "follow"}, {Names: "--no-dereference"}, {Names: "-N --new-file"},
+				{Names: "--unidirectional-new-file"}, {Names: "--ignore-file-name-case --no-ignore-file-name-case"},
+				{Names: "-x --exclude -S --starting-file", Arg: TextArg}, {Names: "--from-file --to-file", Arg: ReadArg},
+				{Names: "-i --ignore-case"}, {Names: "-E --ignore-tab-expansion"}, {Names: "-Z --ignore-trailing-space"},
+				{Names: "-b --ignore-space-change"}, {Names: "-w --ignore-all-space"}, {Names: "-B --ignore-blank-lines"},
+				{Names: "-I --ignore-matching-lines -D --ifdef", Arg: TextArg},
+				{Names: "--GTYPE-group-format --old-group-format --new-group-format --unchanged-group-format --changed-group-format", Arg: TextArg},
+				{Names: "--line-format --old-line-format --new-line-format --unchanged-line-format", Arg: TextArg},
+				{Names: "-a --text"}, {Names: "--strip-trailing-cr"}, {Names: "-d --minimal"}, {Names: "--horizon-lines --palette", Arg: TextArg},
+				{Names: "--speed-large-files"}, {Names: "--color", Arg: OptionalArg}, {Names: "--help -v --version"},
+				{Names: "-l --paginate", Refuse: "runs the output through pr"},
+				{Names: "-X --exclude-from", Arg: TextArg, Refuse: "reads patterns from a file; give them with --exclude instead"},
+			},
+		},
+		{
+			Name: "test", rules: "test", Operands: TextOperands, NoOptions: true,
+		},
+		{
+			Name: "[", rules: "test", Operands: TextOperands, NoOptions: true,
+		},
+		{
+			Name: "pwd", Operands: TextOperands,
+			Options: []Option{{Names: "-L --logical"}, {Names: "-P --physical"}, {Names: "--help --version"}},
+		},
+		{
+			Name: "basename", Operands: TextOperands,
+			Options: []Option{{Names: "-a --multiple"}, {Names: "-s --suffix", Arg: TextArg}, {Names: "-z --zero"}, {Names: "--help --version"}},
+		},
+		{
+			Name: "dirname", Operands: TextOperands,
+			Options: []Option{{Names: "-z --zero"}, {Names: "--help --version"}},
+		},
+		{Name: "echo", Operands: TextOperands, NoOptions: true},
+		{Name: "true", Operands: TextOperands, NoOptions: true},
+		{Name: "false", Operands: TextOperands, NoOptions: true},
+		{Name: ":", Operands: TextOperands, NoOptions: true},
+		{Name: "printf", Operands: TextOperands, rules: "printf"},
+		{Name: "git", rules: "git", Operands: TextOperands},
+
+		// Write programs.
+		{
+			Name: "cp", Write: true, rules: "cp",
+			Options: []Option{
+				{Names: "-a --archive", Mark: "recursive"}, {Names: "--attributes-only"}, {Names: "--backup", Arg: OptionalArg}, {Names: "-b"},
+				{Names: "--copy-contents"}, {Names: "-d"}, {Names: "-f --force"}, {Names: "-i --interactive"},
+				{Names: "-H"}, {Names: "-L --dereference", Mark: "follow"}, {Names: "-n --no-clobber"}, {Names: "-P --no-dereference"},
+				{Names: "-p"}, {Names: "--preserve --reflink --update --context", Arg: OptionalArg}, {Names: "--no-preserve --sparse", Arg: TextArg},
+				{Names: "--parents"}, {Names: "-R -r --recursive", Mark: "recursive"}, {Names: "--remove-destination"},
+				{Names: "--strip-trailing-slashes"}, {Names: "-S --suffix", Arg: TextArg}, {Names: "-t --target-directory", Arg: WriteArg, Mark: "target"},
+				{Names: "-T --no-target-directory"}, {Names: "-u"}, {Names: "-v --verbose"}, {Names: "-x --one-file-system"},
+				{Names: "-Z"}, {Names: "--debug"}, {Names: "--keep-directory-symlink"}, {Names: "--help --version"},
+				{Names: "-l --link", Refuse: "makes hard links, so a later change to the copy changes the original; copy without -l"},
+				{Names: "-s --symbolic-link", Refuse: "makes symbolic links, which can lead anywhere; copy without -s"},
+			},
+		},
+		{
+			Name: "mv", Write: true, rules: "mv",
+			Options: []Option{
+				{Names: "--backup --update --context", Arg: OptionalArg}, {Names: "-b"}, {Names: "-f --force"}, {Names: "-i --interactive"},
+				{Names: "-n --no-clobber"}, {Names: "--no-copy"}, {Names: "--strip-trailing-slashes"}, {Names: "-S --suffix", Arg: TextArg},
+				{Names: "-t --target-directory", Arg: WriteArg, Mark: "target"}, {Names: "-T --no-target-directory"}, {Names: "-u"},
+				{Names: "-v --verbose"}, {Names: "-Z"}, {Names: "--exchange"}, {Names: "--debug"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "rm", Write: true, Operands: WriteOperands, rules: "rm",
+			Options: []Option{
+				{Names: "-f --force"}, {Names: "-i -I"}, {Names: "--interactive", Arg: OptionalArg}, {Names: "--one-file-system"},
+				{Names: "--preserve-root", Arg: OptionalArg}, {Names: "-r -R --recursive", Mark: "recursive"}, {Names: "-d --dir"},
+				{Names: "-v --verbose"}, {Names: "--help --version"},
+				{Names: "--no-preserve-root", Refuse: "lets rm remove /; never needed in a workspace"},
+			},
+		},
+		{
+			Name: "rmdir", Write: true, Operands: WriteOperands, rules: "rm",
+			Options: []Option{
+				{Names: "--ignore-fail-on-non-empty"}, {Names: "-v --verbose"}, {Names: "--help --version"},
+				{Names: "-p --parents", Refuse: "also removes every parent folder up the path, which may leave the workspace; remove the folders by name"},
+			},
+		},
+		{
+			Name: "mkdir", Write: true, Operands: WriteOperands,
+			Options: []Option{
+				{Names: "-m --mode", Arg: TextArg}, {Names: "-p --parents"}, {Names: "-v --verbose"}, {Names: "-Z"},
+				{Names: "--context", Arg: OptionalArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "touch", Write: true, Operands: WriteOperands, rules: "touch",
+			Options: []Option{
+				{Names: "-a"}, {Names: "-c --no-create"}, {Names: "-d --date -t --time", Arg: TextArg}, {Names: "-f"},
+				{Names: "-h --no-dereference", Mark: "nofollow"}, {Names: "-m"}, {Names: "-r --reference", Arg: ReadArg},
+				{Names: "--help --version"},
+			},
+		},
+	}
+	t := &Table{Programs: make(map[string]*Program, len(progs))}
+	for _, p := range progs {
+		t.Programs[p.Name] = p
+	}
+	if err := t.compile(); err != nil {
+		panic("command: built-in table: " + err.Error()) // a programmer bug, caught by every test
+	}
+	return t
+}

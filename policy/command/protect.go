@@ -1,0 +1,86 @@
+package command
+
+import "strings"
+
+// Protection says whether a change to a path is refused or needs a person.
+type Protection struct {
+	Protected bool   // the path is protected
+	Ask       bool   // a person may approve the change; false means it is refused outright
+	Why       string // what the path is and why it is protected
+}
+
+// askFiles are file names that make git or the editor run code, anywhere
+// in the workspace: a change to them asks a person.
+func askName(name string) string {
+	switch name {
+	case ".gitattributes":
+		return "it selects the filter and diff programs git runs"
+	case ".gitmodules":
+		return "it names repositories and update commands git uses"
+	case ".envrc":
+		return "direnv runs it as a shell script when the folder is entered"
+	case ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml":
+		return "it names programs git hooks run"
+	}
+	if strings.HasSuffix(name, ".code-workspace") {
+		return "it holds editor settings and tasks that run programs"
+	}
+	return ""
+}
+
+// askDir are folder names whose contents make git or the editor run code.
+func askDir(name string) string {
+	switch name {
+	case ".git":
+		return "git metadata: its config and hooks make git run programs"
+	case ".vscode":
+		return "editor settings, tasks and launch configurations can run programs"
+	case ".husky":
+		return "it holds git hooks"
+	case ".devcontainer":
+		return "it defines the container and commands the editor starts"
+	}
+	return ""
+}
+
+// Protect says whether path (absolute, cleaned, resolved) may be changed.
+// Anything under <root>/.admit/ (the policy) is refused; files under
+// .git/, .vscode/, .husky/, .devcontainer/, .github/workflows/, and
+// .gitattributes, .gitmodules, .envrc and similar files that make git or
+// the editor run code ask a person. A folder that holds a protected path
+// (the root itself, .github) is protected as its contents are. Paths
+// outside every root are not protected here: the caller refuses them.
+func Protect(path string, roots []string) Protection {
+	for _, root := range roots {
+		var rel string
+		switch {
+		case path == root:
+			return Protection{Protected: true, Why: "it is the workspace folder itself, which holds the policy in .admit/"}
+		case root == "/":
+			rel = strings.TrimPrefix(path, "/")
+		case strings.HasPrefix(path, root) && len(path) > len(root) && path[len(root)] == '/':
+			rel = path[len(root)+1:]
+		default:
+			continue
+		}
+		parts := strings.Split(rel, "/")
+		if parts[0] == ".admit" {
+			return Protection{Protected: true, Why: "files under .admit/ hold the gate's own policy, which an agent never changes"}
+		}
+		if parts[0] == ".github" && (len(parts) == 1 || parts[1] == "workflows") {
+			return Protection{Protected: true, Ask: true, Why: ".github/workflows/ holds CI workflows that run programs"}
+		}
+		for i, p := range parts {
+			if why := askDir(p); why != "" {
+				return Protection{Protected: true, Ask: true, Why: p + "/: " + why}
+			}
+			if i == len(parts)-1 {
+				if why := askName(p); why != "" {
+					return Protection{Protected: true, Ask: true, Why: p + ": " + why}
+				}
+			}
+		}
+		return Protection{}
+	}
+	return Protection{}
+}

@@ -1,0 +1,173 @@
+package command
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Arg says whether an option takes a value and what the value is.
+type Arg int
+
+const (
+	// NoArg is a flag: it takes no value.
+	NoArg Arg = iota
+	// TextArg takes a value that is not a path (a number, a pattern, a format).
+	TextArg
+	// ReadArg takes a value that is a path the program reads.
+	ReadArg
+	// WriteArg takes a value that is a path the program writes.
+	WriteArg
+	// OptionalArg takes a value only when it is attached (--opt=value,
+	// -ovalue), as getopt's optional arguments do. The value is not a path.
+	OptionalArg
+)
+
+var argNames = map[Arg]string{NoArg: "", TextArg: "text", ReadArg: "read", WriteArg: "write", OptionalArg: "text?"}
+
+// Operands says what a program's operands (the words that are not options) are.
+type Operands int
+
+const (
+	// ReadOperands are paths the program reads ("-" is standard input).
+	ReadOperands Operands = iota
+	// WriteOperands are paths the program changes (creates, truncates, removes).
+	WriteOperands
+	// TextOperands are not paths (echo's words, basename's names).
+	TextOperands
+	// ListOperands are folders the program lists (ls, du, tree); the
+	// current folder when there are none.
+	ListOperands
+)
+
+var operandNames = map[Operands]string{ReadOperands: "read", WriteOperands: "write", TextOperands: "text", ListOperands: "list"}
+
+// Option is one option of a program, under all its spellings.
+type Option struct {
+	// Names are the spellings, separated by spaces: "-n --lines". A short
+	// option is one dash and one character; a long one starts with "--".
+	Names string
+	// Arg is whether the option takes a value, and what the value is.
+	Arg Arg
+	// Refuse, when not empty, refuses the option (rule forbidden-flag);
+	// it says why and what to do instead, for the model to read.
+	Refuse string
+	// Mark is a tag the program's own rules look at: "recursive" (the
+	// program walks folders), "follow" (and follows symlinks while it
+	// does), "list" (git branch/tag list mode), "nofollow-off" (the
+	// program follows a final symlink), "pattern" (the pattern is given
+	// by the option, so the first operand is a path), "dironly" (ls -d).
+	Mark string
+}
+
+// Program is one program the policy knows, as data: its options (an
+// accept-list: an option that is not listed is refused) and what its
+// operands are.
+type Program struct {
+	Name string
+	// Write is true for programs that change files: they need the
+	// workspace-write effect mode and every target is judged as a change.
+	Write bool
+	// Operands is what the operands are.
+	Operands Operands
+	// FirstOperand, when set, is what the first operand is instead (grep's
+	// pattern, printf's format): TextOperands, or ReadOperands.
+	FirstOperand *Operands
+	// Options is the accept-list of options.
+	Options []Option
+	// Digits accepts -NUM (head -5, git log -3) as a whole word.
+	Digits bool
+	// ExactLong turns off GNU's unambiguous prefixes of long options
+	// (--outp for --output): git and tree spell them out.
+	ExactLong bool
+	// NoOptions makes every word an operand (echo prints "-x").
+	NoOptions bool
+	// Wrapper programs run the rest of their argv as a command, which is
+	// judged in turn (timeout, nice, env). CommandAfter is how many
+	// operands come before the command (timeout's DURATION is 1).
+	Wrapper      bool
+	CommandAfter int
+	// Assignments lets a wrapper take NAME=value words before the command
+	// (env). They change the environment of the command, so they are
+	// refused unless declared.
+	Assignments bool
+
+	// rules names the built-in rules of this program ("git", "find",
+	// "test", "cp", ...). Only DefaultTable sets it; a program from the
+	// policy file is judged by its options and operands alone.
+	rules string
+
+	short  map[byte]*Option
+	long   map[string]*Option
+	longs  []string // sorted long names, for prefix matching
+}
+
+// Table is a set of programs by name.
+type Table struct {
+	Programs map[string]*Program
+}
+
+// compile indexes the options of every program. It fails on a spelling
+// that is not an option or is given twice.
+func (t *Table) compile() error {
+	for name, p := range t.Programs {
+		if p == nil {
+			delete(t.Programs, name)
+			continue
+		}
+		if err := p.compile(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Program) compile() error {
+	p.short = map[byte]*Option{}
+	p.long = map[string]*Option{}
+	p.longs = p.longs[:0]
+	for i := range p.Options {
+		o := &p.Options[i]
+		for _, n := range strings.Fields(o.Names) {
+			switch {
+			case strings.HasPrefix(n, "--") && len(n) > 2:
+				if _, dup := p.long[n[2:]]; dup {
+					return fmt.Errorf("programs.%s.options: %q is given twice", p.Name, n)
+				}
+				p.long[n[2:]] = o
+				p.longs = append(p.longs, n[2:])
+			case len(n) == 2 && n[0] == '-' && n[1] != '-':
+				if _, dup := p.short[n[1]]; dup {
+					return fmt.Errorf("programs.%s.options: %q is given twice", p.Name, n)
+				}
+				p.short[n[1]] = o
+			default:
+				return fmt.Errorf("programs.%s.options: %q is not an option spelling (use -x or --name)", p.Name, n)
+			}
+		}
+	}
+	sort.Strings(p.longs)
+	return nil
+}
+
+// clone copies a table so a merge never changes the built-in one.
+func (t *Table) clone() *Table {
+	c := &Table{Programs: make(map[string]*Program, len(t.Programs))}
+	for k, v := range t.Programs {
+		cp := *v
+		c.Programs[k] = &cp
+	}
+	return c
+}
+
+// names lists the programs of the table, sorted.
+func (t *Table) names() []string {
+	out := make([]string, 0, len(t.Programs))
+	for n := range t.Programs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func operandsPtr(o Operands) *Operands { return &o }
