@@ -7,6 +7,17 @@
 // without its record on disk. Query and Verify read a tape, including its
 // rotated files, without opening it for writing.
 //
+// # The line
+//
+// Each line is a JSON object with the fields of Record in a fixed order,
+// empty ones left out, and "prev" always last:
+//
+//	{"time":"2026-11-30T06:00:00.123Z","id":"c-1","mode":"enforce","verdict":"deny","allowed":false,"rule":"forbidden-flag",...,"prev":"9f86d0..."}
+//
+// prev is the SHA-256 of the previous line's bytes without its newline
+// ("" on the very first line), so `sed -n 1p tape.jsonl | tr -d '\n' |
+// sha256sum` prints line 2's prev. Verify walks the chain.
+//
 // # Durability
 //
 // Append hands its encoded line to one writer goroutine. With SyncBatch

@@ -655,12 +655,12 @@ func TestTwoWritersShareTape(t *testing.T) {
 // across files, chunk boundaries and long lines.
 func TestQueryBackwards(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
-	tp := openT(t, path, Options{RotateBytes: 200 << 10, Sync: SyncNone})
-	for i := range 3000 {
+	tp := openT(t, path, Options{RotateBytes: 80 << 10, Sync: SyncNone})
+	for i := range 1200 {
 		r := rec(i)
 		r.Tool = []string{"bash", "edit"}[i%2]
 		r.Reason = strings.Repeat("z", (i*37)%700)
-		if i%500 == 7 {
+		if i%200 == 7 {
 			r.Command = strings.Repeat("c", 6000)       // lines longer than usual
 			r.Args = json.RawMessage(`{"tool":"edit"}`) // prefilter bait
 		}
@@ -673,7 +673,7 @@ func TestQueryBackwards(t *testing.T) {
 		t.Fatalf("want several files, have %d", len(files))
 	}
 	all, err := Query(path, Filter{})
-	if err != nil || len(all) != 3000 {
+	if err != nil || len(all) != 1200 {
 		t.Fatalf("Query: %d, %v", len(all), err)
 	}
 	for _, chunk := range []int{backChunk, 1000, 4096} {
@@ -694,7 +694,7 @@ func TestQueryBackwards(t *testing.T) {
 
 func checkLimits(t *testing.T, path string, all []Record) {
 	t.Helper()
-	for _, f := range []Filter{{Limit: 1}, {Limit: 777}, {Limit: 2999}, {Limit: 3000}, {Limit: 5000}, {Limit: 40, Tool: "bash"}, {Limit: 2000, Tool: "edit"}} {
+	for _, f := range []Filter{{Limit: 1}, {Limit: 333}, {Limit: 1199}, {Limit: 1200}, {Limit: 5000}, {Limit: 40, Tool: "bash"}, {Limit: 500, Tool: "edit"}} {
 		got, err := Query(path, f)
 		if err != nil {
 			t.Fatal(err)
