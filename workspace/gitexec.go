@@ -99,7 +99,14 @@ func (r *Resolver) findRepo(dir string) (gitRepo, string) {
 		dotgit := filepath.Join(d, ".git")
 		if fi, err := os.Stat(dotgit); err == nil {
 			if fi.IsDir() {
-				gd, _ := resolve(dotgit)
+				gd, err := resolve(dotgit)
+				if err != nil {
+					return gitRepo{}, fmt.Sprintf("cannot resolve %s: %v", dotgit, err)
+				}
+				if r.roots.Contains(d) && !r.roots.Contains(gd.Path) {
+					// A .git symlink planted in the workspace.
+					return gitRepo{}, fmt.Sprintf("%s leads outside the workspace roots, to %s", dotgit, gd.Path)
+				}
 				return r.withCommonDir(gitRepo{worktree: d, gitDir: gd.Path})
 			}
 			if fi.Mode().IsRegular() {

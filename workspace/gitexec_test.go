@@ -178,6 +178,16 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 			t.Errorf("GitExec = %q", got)
 		}
 	})
+	t.Run(".git symlink leading outside the roots", func(t *testing.T) {
+		root := tempRoot(t)
+		out := tempRoot(t)
+		gitRepoAt(t, out, baseConfig)
+		symlink(t, out+"/.git", root+"/.git")
+		r := NewResolver(mustRoots(t, root), nil)
+		if got := r.GitExec(root); !strings.Contains(got, "leads outside the workspace roots") {
+			t.Errorf("GitExec = %q", got)
+		}
+	})
 	t.Run("linked worktree reads the common config", func(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root+"/main", "[alias]\n\tx = !evil\n")
