@@ -61,7 +61,9 @@ var _ command.FS = (*Resolver)(nil)
 // target). A dangling link resolves to its target. From the first
 // component that does not exist, the rest is applied lexically; if ".."
 // climbs back into the existing part, resolution with lstat resumes there,
-// as "mkdir -p" would see it. More than 40 links is ErrLoop.
+// as "mkdir -p" would see it. More than 40 links is ErrLoop; an lstat or
+// readlink error other than "does not exist" (EACCES) is returned too, so
+// callers fail closed.
 //
 // Resolved.Exists and Resolved.Dir describe the final path; Dir is true
 // only for an existing folder.

@@ -645,8 +645,8 @@ func (w *Watcher) Subscribe() (<-chan []Event, func()) {
 
 // OnChange registers fn to be called with the sorted paths of each batch
 // (the server marks observations stale with it). fn runs on the watcher's
-// work goroutine and must return quickly. It returns a function that
-// unregisters fn.
+// work goroutine and must return quickly (and must not call Flush, which
+// waits for that goroutine). It returns a function that unregisters fn.
 func (w *Watcher) OnChange(fn func(paths []string)) func() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
