@@ -2,6 +2,17 @@
 // an argv, against the program tables, the workspace roots, the effect mode
 // and what the agent has observed. It is pure: the file system is reached
 // only through the FS interface, observations through Observations.
+//
+// Start at Policy.Evaluate (policy.go): it parses the line with
+// policy/shell, follows cd through the script, and judges every simple
+// command (judge.go) and redirection. A program is judged by its entry in
+// the Table (programs.go: one struct literal per program, an accept-list
+// of options parsed as GNU getopt_long does, options.go), and by built-in
+// rules for find and test (find.go), git (git.go) and the write programs.
+// Every path is resolved through FS and must be inside the roots; every
+// write needs workspace-write, an explicit target, an observation of it,
+// and Protect (protect.go) to let it through. ParseTable (tablejson.go)
+// merges the "programs" section of .admit/policy.json over the defaults.
 package command
 
 // Effects is the effect mode of a session.

@@ -149,7 +149,7 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		if len(ops) > 0 {
 			acs = append(acs, access{word: ops[0], what: "input", mode: modeRead})
 		}
-		if len(ops) > 1 {
+		if len(ops) > 1 && ops[1] != "-" {
 			acs = append(acs, access{word: ops[1], what: "output operand", mode: modeWrite})
 		}
 	case "cmp":
@@ -680,6 +680,10 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		return
 	}
 	rest = rest[prog.CommandAfter:]
+	if len(rest) > 0 && rest[0] == "cd" {
+		j.refuse(RuleUnsupported, fmt.Sprintf("%s cannot run cd, a shell builtin", prog.Name), "")
+		return
+	}
 	var acs []access
 	for _, u := range ps.opts {
 		if u.opt == nil {

@@ -97,9 +97,9 @@ type Program struct {
 	// policy file is judged by its options and operands alone.
 	rules string
 
-	short  map[byte]*Option
-	long   map[string]*Option
-	longs  []string // sorted long names, for prefix matching
+	short map[byte]*Option
+	long  map[string]*Option
+	longs []string // sorted long names, for prefix matching
 }
 
 // Table is a set of programs by name.

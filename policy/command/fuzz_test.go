@@ -1,0 +1,109 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzEvaluate checks properties of every decision: no panic, and an
+// allowed (or asking) decision never reports a path outside the roots.
+func FuzzEvaluate(f *testing.F) {
+	for _, set := range [][]cmdCase{adversarial, ordinary} {
+		for _, c := range set {
+			f.Add(c.line, c.write)
+		}
+	}
+	w := newWorkspace(f)
+	p := New(nil)
+	f.Fuzz(func(t *testing.T, line string, write bool) {
+		line = w.expand(line)
+		c := w.context(write, "d:. d:src d:build f:a.txt f:.git/config")
+		d := p.Evaluate(line, w.ws, c)
+		if d.Allowed || d.Ask {
+			for _, list := range [][]string{d.Reads, d.Writes, d.Listed} {
+				for _, p := range list {
+					if !inside(p, w.roots) {
+						t.Fatalf("%q: allowed with %q outside the roots", line, p)
+					}
+				}
+			}
+		}
+		if d.Allowed && !write && len(d.Writes) > 0 {
+			t.Fatalf("%q: read-only effects, yet allowed writes %q", line, d.Writes)
+		}
+		if !d.Allowed && d.Rule == RuleAllowed {
+			t.Fatalf("%q: refused with rule allowed", line)
+		}
+		if d.Script != nil {
+			for _, cmd := range d.Script.Commands {
+				if len(cmd.Argv) > 0 {
+					p.EvaluateArgv(cmd.Argv, w.ws, c)
+				}
+			}
+		}
+	})
+}
+
+// typical are commands agents run often, for the benchmark.
+var typical = []string{
+	"git diff HEAD~1 -- src/a.go",
+	"grep -rn TODO src",
+	"ls -la",
+	"find . -name '*.go'",
+	"git log --oneline -5 | head -3",
+	"wc -l a b",
+	"cat README.md | grep foo",
+	"head -n 20 a.txt",
+	"sort -u a | uniq -c",
+	"cd src && ls",
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	w := newWorkspace(b)
+	p := New(nil)
+	c := w.context(false, "")
+	for _, line := range typical {
+		if d := p.Evaluate(line, w.ws, c); !d.Allowed {
+			b.Fatalf("%q: %s %s", line, d.Rule, d.Reason)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		p.Evaluate(typical[i%len(typical)], w.ws, c)
+	}
+}
+
+func BenchmarkEvaluateWrite(b *testing.B) {
+	w := newWorkspace(b)
+	p := New(nil)
+	c := w.context(true, "d:. d:build")
+	lines := []string{"mkdir -p build/out", "echo hi > out.txt", "rm -f build/x.o", "cp a.txt a.bak"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.Evaluate(lines[i%len(lines)], w.ws, c)
+	}
+}
+
+// TestWriteCorpus writes the case tables as the committed fuzz corpus
+// (testdata/fuzz/FuzzEvaluate) when ADMIT_WRITE_CORPUS=1.
+func TestWriteCorpus(t *testing.T) {
+	if os.Getenv("ADMIT_WRITE_CORPUS") != "1" {
+		t.Skip("set ADMIT_WRITE_CORPUS=1 to rewrite the corpus")
+	}
+	dir := filepath.Join("testdata", "fuzz", "FuzzEvaluate")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, set := range [][]cmdCase{adversarial, ordinary} {
+		for j, c := range set {
+			body := fmt.Sprintf("go test fuzz v1\nstring(%q)\nbool(%v)\n", c.line, c.write)
+			name := filepath.Join(dir, fmt.Sprintf("case-%d-%03d", i, j))
+			if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
