@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -201,45 +202,86 @@ func prevField(b []byte) ([]byte, bool) {
 	return h, true
 }
 
+// tapeFile is one file of a tape, open for reading, and how much of it to
+// read.
+type tapeFile struct {
+	name    string
+	f       *os.File
+	end     int64
+	current bool
+}
+
+// snapshot opens the files of the tape at path, oldest first. It holds the
+// writers' lock (shared) while it lists and opens them, so that no writer
+// is between a write and a rotation, then lets go: the open files stay
+// what they were even if a writer renames them. A tape that was never
+// written has no lock file and nothing to race with.
+func snapshot(path string) ([]tapeFile, error) {
+	if lock, err := os.Open(path + ".lock"); err == nil {
+		defer lock.Close() // closing drops the lock
+		for {
+			err := syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
+			if err != syscall.EINTR {
+				break // without the lock the read is merely less careful
+			}
+		}
+	}
+	names, err := rotated(path)
+	if err != nil {
+		return nil, fmt.Errorf("tape: list rotated files: %w", err)
+	}
+	names = append(names, path)
+	var files []tapeFile
+	for i, name := range names {
+		tf := tapeFile{name: name, current: i == len(names)-1}
+		tf.f, err = os.Open(name)
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = tf.f.Stat(); err == nil {
+				tf.end = fi.Size()
+				if tf.current {
+					// Up to the last whole line: a torn tail is skipped.
+					tf.end, _, err = scanTail(tf.f, tf.end)
+				}
+			}
+			files = append(files, tf)
+		} else if tf.current && errors.Is(err, os.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
+			closeAll(files)
+			return nil, fmt.Errorf("tape: read: %w", err)
+		}
+	}
+	return files, nil
+}
+
+func closeAll(files []tapeFile) {
+	for _, tf := range files {
+		tf.f.Close()
+	}
+}
+
 // walk calls fn for every line (without its newline) of the tape's files,
 // oldest first, stopping at the first error. The current file is read up
 // to its last whole line; a rotated file must end in a newline.
 func walk(path string, fn func(file string, line int, b []byte) error) error {
-	files, err := rotated(path)
+	files, err := snapshot(path)
 	if err != nil {
-		return fmt.Errorf("tape: list rotated files: %w", err)
+		return err
 	}
-	files = append(files, path)
-	for i, file := range files {
-		if err := walkFile(file, i == len(files)-1, fn); err != nil {
+	defer closeAll(files)
+	for _, tf := range files {
+		if err := walkFile(tf, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func walkFile(file string, current bool, fn func(file string, line int, b []byte) error) error {
-	f, err := os.Open(file)
-	if err != nil {
-		if current && errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return fmt.Errorf("tape: read: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("tape: read: %w", err)
-	}
-	end := fi.Size()
-	if current {
-		// A writer may be appending: read what is there now, minus a torn
-		// tail.
-		if end, _, err = scanTail(f, end); err != nil {
-			return fmt.Errorf("tape: read: %w", err)
-		}
-	}
-	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, end), 64<<10)
+func walkFile(tf tapeFile, fn func(file string, line int, b []byte) error) error {
+	file := tf.name
+	br := bufio.NewReaderSize(io.NewSectionReader(tf.f, 0, tf.end), 64<<10)
 	var long []byte
 	for line := 1; ; line++ {
 		b, err := br.ReadSlice('\n')
@@ -278,14 +320,14 @@ var backChunk = 256 << 10
 // until fn returns false or an error. line computes the line's number in
 // its file, which takes a read of the file up to it: only errors need it.
 func walkBack(path string, fn func(file string, line func() int, b []byte) (bool, error)) error {
-	files, err := rotated(path)
+	files, err := snapshot(path)
 	if err != nil {
-		return fmt.Errorf("tape: list rotated files: %w", err)
+		return err
 	}
-	files = append(files, path)
+	defer closeAll(files)
 	buf := make([]byte, 0, backChunk)
 	for i := len(files) - 1; i >= 0; i-- {
-		more, err := walkFileBack(files[i], i == len(files)-1, buf, fn)
+		more, err := walkFileBack(files[i], buf, fn)
 		if err != nil || !more {
 			return err
 		}
@@ -293,25 +335,9 @@ func walkBack(path string, fn func(file string, line func() int, b []byte) (bool
 	return nil
 }
 
-func walkFileBack(file string, current bool, buf []byte, fn func(file string, line func() int, b []byte) (bool, error)) (bool, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		if current && errors.Is(err, os.ErrNotExist) {
-			return true, nil
-		}
-		return false, fmt.Errorf("tape: read: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return false, fmt.Errorf("tape: read: %w", err)
-	}
-	end := fi.Size()
-	if current {
-		if end, _, err = scanTail(f, end); err != nil {
-			return false, fmt.Errorf("tape: read: %w", err)
-		}
-	} else if end > 0 {
+func walkFileBack(tf tapeFile, buf []byte, fn func(file string, line func() int, b []byte) (bool, error)) (bool, error) {
+	file, f, end := tf.name, tf.f, tf.end
+	if !tf.current && end > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, end-1); err != nil {
 			return false, fmt.Errorf("tape: read: %w", err)
