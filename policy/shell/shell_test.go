@@ -1,0 +1,473 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// home is the home directory the tests' parsers expand "~" to.
+const home = "/home/u"
+
+// Profiles a case runs in.
+const (
+	inAnalyze = "a"
+	inRefuse  = "r"
+	inBoth    = "ar"
+)
+
+type parseCase struct {
+	note string
+	line string
+	in   string     // inAnalyze, inRefuse or inBoth
+	argv [][]string // the commands' argv when the line is accepted
+	rule string     // the Problem's rule when it is refused
+	has  []string   // texts the reason must contain
+}
+
+// cmds is a readable way to write argv lists: words of one command are
+// separated by "\x1f"-free strings, commands by a nil entry.
+func one(words ...string) [][]string { return [][]string{words} }
+
+func many(cmds ...[]string) [][]string { return cmds }
+
+func w(words ...string) []string { return words }
+
+// cases are adversarial first: each is a way a line could mean more than
+// its text says.
+var cases = []parseCase{
+	// Quoting tricks: the argv is what bash would pass.
+	{note: "adjacent quotes join", line: `'r''m' -rf x`, in: inBoth, argv: one("rm", "-rf", "x")},
+	{note: "backslash inside a word", line: `c\at a`, in: inBoth, argv: one("cat", "a")},
+	{note: "mixed quotes in a name", line: `"c"a't' f`, in: inBoth, argv: one("cat", "f")},
+	{note: "escaped dollar is literal", line: `echo \$HOME`, in: inBoth, argv: one("echo", "$HOME")},
+	{note: "escaped dollar in double quotes", line: `echo "\$HOME"`, in: inBoth, argv: one("echo", "$HOME")},
+	{note: "escaped quote in double quotes", line: `echo "a\"b"`, in: inBoth, argv: one("echo", `a"b`)},
+	{note: "other backslash kept in double quotes", line: `echo "a\b"`, in: inBoth, argv: one("echo", `a\b`)},
+	{note: "backslash literal in single quotes", line: `echo 'a\b'`, in: inBoth, argv: one("echo", `a\b`)},
+	{note: "escaped backslash", line: `echo "\\"`, in: inBoth, argv: one("echo", `\`)},
+	{note: "escaped blank joins words", line: `echo a\ b`, in: inBoth, argv: one("echo", "a b")},
+	{note: "empty quotes are an argument", line: `echo '' ""`, in: inBoth, argv: one("echo", "", "")},
+	{note: "lone dollar is literal", line: `echo $ a$`, in: inAnalyze, argv: one("echo", "$", "a$")},
+	{note: "escaped backquote", line: "echo \\`", in: inBoth, argv: one("echo", "`")},
+	{note: "HEAD~1 is no tilde", line: `git diff HEAD~1 -- src/a.go`, in: inBoth, argv: one("git", "diff", "HEAD~1", "--", "src/a.go")},
+	{note: "brace-expanded command name", line: `{ls,-la}`, in: inAnalyze, argv: one("ls", "-la")},
+	{note: "$'' without escapes is its text", line: `$'rm' x`, in: inAnalyze, argv: one("rm", "x")},
+	{note: "$'' hides rm", line: `$'\x72m' -rf /`, in: inAnalyze, rule: RuleDynamicWord, has: w(`ANSI-C string with escapes "$'\x72m'"`)},
+	{note: "$'' with an escaped quote", line: `echo $'a\'b'`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "locale string", line: `echo $"hello"`, in: inAnalyze, rule: RuleDynamicWord, has: w("locale-translated string")},
+	{note: "command substitution in double quotes", line: `echo "$(id)"`, in: inAnalyze, rule: RuleDynamicWord, has: w(`command substitution "$(id)"`)},
+	{note: "nested substitutions in double quotes", line: `echo "x$(echo "$(id)")"`, in: inAnalyze, rule: RuleDynamicWord, has: w("command substitution")},
+	{note: "substitution as the program", line: `$(echo rm) -rf /`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "backquotes", line: "echo `id`", in: inAnalyze, rule: RuleDynamicWord, has: w("command substitution \"`id`\"")},
+	{note: "backquotes in double quotes", line: "echo \"`id`\"", in: inAnalyze, rule: RuleDynamicWord},
+	{note: "IFS splits words", line: `ls${IFS}-la`, in: inAnalyze, rule: RuleDynamicWord, has: w(`parameter expansion "${IFS}"`)},
+	{note: "IFS in quotes", line: `echo "${IFS}"`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "positional parameters", line: `echo $@ $0 $1 $$ $? $#`, in: inAnalyze, rule: RuleDynamicWord, has: w(`"$@"`, `"$0"`, `"$1"`, `"$$"`, `"$?"`, `"$#"`)},
+	{note: "default value", line: `echo ${x:-/etc/passwd}`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "arithmetic", line: `echo $((1+2)) $[3]`, in: inAnalyze, rule: RuleDynamicWord, has: w("arithmetic expansion \"$((1+2))\"", `"$[3]"`)},
+	{note: "process substitution", line: `diff <(ls a) <(ls b)`, in: inAnalyze, rule: RuleDynamicWord, has: w(`process substitution "<(ls a)"`, `"<(ls b)"`)},
+	{note: "process substitution as a target", line: `ls > >(tee x)`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "same item once", line: `echo $x $x "$x"`, in: inAnalyze, rule: RuleDynamicWord, has: w(`has words whose value is only known when a shell runs them: parameter expansion "$x"`)},
+
+	// Globs in every position.
+	{note: "star", line: `ls *.go`, in: inAnalyze, rule: RuleDynamicWord, has: w(`unquoted pattern "*.go"`)},
+	{note: "quoted star", line: `ls '*.go' "*.go" \*.go`, in: inAnalyze, argv: one("ls", "*.go", "*.go", "*.go")},
+	{note: "question mark", line: `ls a?b`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "bracket class", line: `ls [ab].go`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "test brackets are words", line: `[ -f x ]`, in: inAnalyze, argv: one("[", "-f", "x", "]")},
+	{note: "unmatched brackets are literal", line: `ls a[ ]b`, in: inAnalyze, argv: one("ls", "a[", "]b")},
+	{note: "quoted bracket opens nothing", line: `ls "["a]`, in: inAnalyze, argv: one("ls", "[a]")},
+	{note: "find pattern quoted", line: `find . -name '*.go'`, in: inBoth, argv: one("find", ".", "-name", "*.go")},
+	{note: "find pattern unquoted", line: `find . -name *.go`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "glob as the program", line: `/bin/r? x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "glob in the middle of a path", line: `cat src/*/x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "glob after =", line: `grep --include=*.go x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "glob in a redirect target", line: `ls > *.txt`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "extglob", line: `ls @(a|b)`, in: inAnalyze, rule: RuleDynamicWord, has: w(`extended glob "@(a|b)"`)},
+	{note: "negated extglob", line: `rm !(keep)`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "quoted pattern for grep", line: `grep -e 'a*' f`, in: inBoth, argv: one("grep", "-e", "a*", "f")},
+
+	// Brace expansion is static: bash expands it before anything runs.
+	{note: "list", line: `mkdir -p src/{a,b}`, in: inAnalyze, argv: one("mkdir", "-p", "src/a", "src/b")},
+	{note: "sequence", line: `echo {1..3}`, in: inAnalyze, argv: one("echo", "1", "2", "3")},
+	{note: "product", line: `echo {a,b}{c,d}`, in: inAnalyze, argv: one("echo", "ac", "ad", "bc", "bd")},
+	{note: "padded sequence", line: `echo {01..03}`, in: inAnalyze, argv: one("echo", "01", "02", "03")},
+	{note: "letters", line: `echo {a..c}`, in: inAnalyze, argv: one("echo", "a", "b", "c")},
+	{note: "downward with a step", line: `echo {5..1..2}`, in: inAnalyze, argv: one("echo", "5", "3", "1")},
+	{note: "quoted element", line: `echo {a,'b c'}`, in: inAnalyze, argv: one("echo", "a", "b c")},
+	{note: "single-quoted braces", line: `echo '{a,b}'`, in: inBoth, argv: one("echo", "{a,b}")},
+	{note: "double-quoted braces", line: `echo "{a,b}"`, in: inBoth, argv: one("echo", "{a,b}")},
+	{note: "escaped braces", line: `echo \{a,b\}`, in: inBoth, argv: one("echo", "{a,b}")},
+	{note: "one element is no expansion", line: `echo {a} {}`, in: inAnalyze, argv: one("echo", "{a}", "{}")},
+	{note: "unclosed brace", line: `echo {a,b`, in: inAnalyze, argv: one("echo", "{a,b")},
+	{note: "find -exec braces", line: `find . -exec cat {} \;`, in: inAnalyze, argv: one("find", ".", "-exec", "cat", "{}", ";")},
+	{note: "brace then tilde", line: `echo {~,x}`, in: inAnalyze, argv: one("echo", home, "x")},
+	{note: "brace with a variable", line: `echo a{b,$x}`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "huge sequence", line: `echo {1..100000}`, in: inAnalyze, rule: RuleShellSyntax, has: w("brace expansion to more than 256 words")},
+	{note: "combinatorial blow-up", line: `echo {1..16}{1..16}{1..2}`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "sequence at the int64 edge", line: `echo {9223372036854775806..9223372036854775807}`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "braces in refuse", line: `mkdir -p src/{a,b}`, in: inRefuse, rule: RuleShellSyntax, has: w(`unquoted pattern "{", unquoted pattern "}"`)},
+
+	// Tilde, as bash expands it.
+	{note: "home prefix", line: `cat ~/x`, in: inAnalyze, argv: one("cat", home+"/x")},
+	{note: "home alone", line: `cd ~`, in: inAnalyze, argv: one("cd", home)},
+	{note: "another user's home", line: `cat ~root/.ssh/id_rsa`, in: inAnalyze, rule: RuleDynamicWord, has: w(`tilde expansion "~root"`)},
+	{note: "PWD", line: `cat ~+/x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "OLDPWD", line: `cd ~-`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "quoted tilde", line: `cat '~/x' \~/y`, in: inAnalyze, argv: one("cat", "~/x", "~/y")},
+	{note: "quoted prefix is no tilde prefix", line: `cat ~"/x"`, in: inAnalyze, argv: one("cat", "~/x")},
+	{note: "option value keeps its tilde", line: `ls --dir=~/x`, in: inAnalyze, argv: one("ls", "--dir=~/x")},
+	{note: "assignment-like argument", line: `make PREFIX=~/x`, in: inAnalyze, argv: one("make", "PREFIX="+home+"/x")},
+	{note: "after a colon in an assignment-like argument", line: `make P=a:~/b`, in: inAnalyze, argv: one("make", "P=a:"+home+"/b")},
+	{note: "append form", line: `make P+=~`, in: inAnalyze, argv: one("make", "P+="+home)},
+	{note: "not a name", line: `echo 1a=~ x:~ a~`, in: inAnalyze, argv: one("echo", "1a=~", "x:~", "a~")},
+	{note: "user after =", line: `echo A=~root`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "tilde in a target", line: `ls > ~/o`, in: inAnalyze, argv: one("ls")},
+	{note: "tilde in refuse", line: `ls ~`, in: inRefuse, rule: RuleShellSyntax, has: w(`home directory expansion "~"`)},
+	{note: "assignment tilde in refuse", line: `ls a=~`, in: inRefuse, rule: RuleShellSyntax, has: w(`home directory expansion "~"`)},
+
+	// Here-documents and here-strings.
+	{note: "plain here-doc", line: "cat <<EOF\nhello\nEOF", in: inAnalyze, argv: one("cat")},
+	{note: "here-doc with a variable", line: "cat <<EOF\n$HOME\nEOF", in: inAnalyze, rule: RuleDynamicWord, has: w(`"$HOME"`)},
+	{note: "here-doc with a substitution", line: "cat <<EOF\n$(id)\nEOF", in: inAnalyze, rule: RuleDynamicWord},
+	{note: "quoted delimiter keeps the body literal", line: "cat <<'EOF'\n$HOME `id`\nEOF", in: inAnalyze, argv: one("cat")},
+	{note: "double-quoted delimiter", line: "cat <<\"EOF\"\n$(id)\nEOF", in: inAnalyze, argv: one("cat")},
+	{note: "escaped delimiter", line: "cat <<\\EOF\n$x\nEOF", in: inAnalyze, argv: one("cat")},
+	{note: "tab-stripping here-doc", line: "cat <<-EOF\n\thi\n\tEOF", in: inAnalyze, argv: one("cat")},
+	{note: "unclosed here-doc", line: "cat <<EOF", in: inAnalyze, rule: RuleShellSyntax, has: w("does not parse")},
+	{note: "here-string", line: `cat <<<hello`, in: inAnalyze, argv: one("cat")},
+	{note: "here-string is not globbed", line: `cat <<< '*' <<< *`, in: inAnalyze, argv: one("cat")},
+	{note: "here-string with a variable", line: `cat <<<"$x"`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "here-doc in refuse", line: "cat <<'EOF'\nx\nEOF", in: inRefuse, rule: RuleShellSyntax, has: w(`shell operator "<", shell operator "\n"`)},
+
+	// Redirections (their details are in TestStructure).
+	{note: "dynamic descriptor", line: `ls {fd}>x`, in: inAnalyze, rule: RuleDynamicWord, has: w(`dynamic file descriptor "{fd}>x"`)},
+	{note: "variable target", line: `ls > $out`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "variable duplication", line: `ls >&$fd`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "two targets", line: `ls >{a,b}`, in: inAnalyze, rule: RuleShellSyntax, has: w(`ambiguous redirection ">{a,b}"`)},
+	{note: "redirection alone truncates a file", line: `> out`, in: inAnalyze, rule: RuleShellSyntax, has: w("redirection without a command")},
+	{note: "descriptor out of range", line: `ls 99999999999999999999>x`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "input duplication from a file", line: `cat <&file`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "redirections in refuse", line: `cat a.txt 2>/dev/null`, in: inRefuse, rule: RuleShellSyntax, has: w(`shell operator ">"`)},
+
+	// Lists, pipelines, groups.
+	{note: "pipeline", line: `git log --oneline -5 | head -3`, in: inAnalyze, argv: many(w("git", "log", "--oneline", "-5"), w("head", "-3"))},
+	{note: "and list", line: `cd src && ls`, in: inAnalyze, argv: many(w("cd", "src"), w("ls"))},
+	{note: "newline list", line: "ls\npwd\n", in: inAnalyze, argv: many(w("ls"), w("pwd"))},
+	{note: "negation", line: `! grep -q x f`, in: inAnalyze, argv: one("grep", "-q", "x", "f")},
+	{note: "background", line: `sleep 100 &`, in: inAnalyze, rule: RuleShellSyntax, has: w(`background "&"`)},
+	{note: "background in a list", line: `rm -rf x & ls`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "background in a group", line: `(ls &)`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "pipeline in refuse", line: `ls | wc`, in: inRefuse, rule: RuleShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|"`)},
+
+	// Control flow and other constructs analyze does not flatten.
+	{note: "if", line: `if true; then rm x; fi`, in: inAnalyze, rule: RuleShellSyntax, has: w("if clause")},
+	{note: "while", line: `while true; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("while loop")},
+	{note: "until", line: `until false; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("until loop")},
+	{note: "for names the words inside", line: `for f in a b; do rm $f; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("for loop", `parameter expansion "$f"`)},
+	{note: "select", line: `select x in a; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("select loop")},
+	{note: "case", line: `case x in a) ls;; esac`, in: inAnalyze, rule: RuleShellSyntax, has: w("case clause")},
+	{note: "function", line: `f() { ls; }`, in: inAnalyze, rule: RuleShellSyntax, has: w("function definition")},
+	{note: "function keyword", line: `function f { ls; }`, in: inAnalyze, rule: RuleShellSyntax, has: w("function definition")},
+	{note: "test clause", line: `[[ -f x ]]`, in: inAnalyze, rule: RuleShellSyntax, has: w(`test clause "[[ -f x ]]"`)},
+	{note: "arithmetic command", line: `(( x = 1 ))`, in: inAnalyze, rule: RuleShellSyntax, has: w("arithmetic command")},
+	{note: "let", line: `let x=1`, in: inAnalyze, rule: RuleShellSyntax, has: w("let builtin")},
+	{note: "export", line: `export A=1`, in: inAnalyze, rule: RuleShellSyntax, has: w(`declaration builtin "export A=1"`)},
+	{note: "declare", line: `declare -x A`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "local", line: `local a`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "readonly", line: `readonly a`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "typeset", line: `typeset a`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "time", line: `time ls`, in: inBoth, rule: RuleShellSyntax, has: w("time clause")},
+	{note: "coproc", line: `coproc ls`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "prefix assignment", line: `PAGER=sh git log`, in: inBoth, rule: RuleShellSyntax, has: w(`assignment "PAGER=sh"`)},
+	{note: "bare assignment", line: `A=1`, in: inBoth, rule: RuleShellSyntax},
+	{note: "append assignment", line: `A+=1 ls`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "array assignment", line: `arr=(a b)`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "negation in refuse", line: `! ls`, in: inRefuse, rule: RuleShellSyntax, has: w(`negation "!"`)},
+	{note: "mixed problems: shell-syntax wins, all named", line: `echo $x; ls &`, in: inAnalyze, rule: RuleShellSyntax, has: w(`parameter expansion "$x", background "&"`)},
+
+	// Parse errors carry mvdan's message.
+	{note: "unterminated quote", line: `ls "abc`, in: inAnalyze, rule: RuleShellSyntax, has: w("the line does not parse: 1:4:")},
+	{note: "stray paren", line: `ls )`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "dangling pipe", line: `ls |`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "leading operator", line: `&& ls`, in: inAnalyze, rule: RuleShellSyntax},
+	{note: "lone keyword", line: `if`, in: inBoth, rule: RuleShellSyntax, has: w("does not parse")},
+
+	// Empty lines.
+	{note: "empty", line: ``, in: inBoth, rule: RuleEmptyCommand},
+	{note: "blanks", line: "  \t ", in: inBoth, rule: RuleEmptyCommand},
+	{note: "only newlines", line: "\n\n", in: inAnalyze, rule: RuleEmptyCommand},
+	{note: "only a comment", line: `# just a comment`, in: inAnalyze, rule: RuleEmptyCommand},
+	{note: "empty program name", line: `'' x`, in: inBoth, rule: RuleEmptyCommand},
+
+	// Comments, line continuations, control bytes, unicode, size.
+	{note: "trailing comment", line: `ls -la # list`, in: inAnalyze, argv: one("ls", "-la")},
+	{note: "hash inside a word", line: `ls a#b`, in: inBoth, argv: one("ls", "a#b")},
+	{note: "comment in refuse", line: `#ls`, in: inRefuse, rule: RuleShellSyntax, has: w(`comment "#"`)},
+	{note: "line continuation", line: "ls \\\n-la", in: inAnalyze, argv: one("ls", "-la")},
+	{note: "continuation inside a word", line: "l\\\ns", in: inAnalyze, argv: one("ls")},
+	{note: "continuation in refuse", line: "ls \\\n-la", in: inRefuse, rule: RuleShellSyntax, has: w("line continuation")},
+	{note: "trailing backslash", line: `ls \`, in: inAnalyze, argv: one("ls", `\`)},
+	{note: "carriage return", line: "git status\r", in: inAnalyze, rule: RuleShellSyntax, has: w(`carriage return "\r"`)},
+	{note: "CRLF", line: "ls\r\nrm -rf x", in: inAnalyze, rule: RuleShellSyntax},
+	{note: "quoted carriage return", line: "echo 'a\rb'", in: inAnalyze, rule: RuleShellSyntax},
+	{note: "NUL byte", line: "rm\x00 -rf x", in: inBoth, rule: RuleShellSyntax},
+	{note: "unicode", line: `cat 'ünï cødé.txt' 日本`, in: inBoth, argv: one("cat", "ünï cødé.txt", "日本")},
+	{note: "newline inside quotes is literal", line: "echo 'a\nb'", in: inAnalyze, argv: one("echo", "a\nb")},
+	{note: "unknown profile", line: `ls`, in: "x", rule: RuleShellSyntax, has: w(`unknown shell profile "bogus"`)},
+
+	// Ordinary agent commands must pass (over-refusal matters too).
+	{note: "grep", line: `grep -rn TODO src`, in: inBoth, argv: one("grep", "-rn", "TODO", "src")},
+	{note: "ls", line: `ls -la`, in: inBoth, argv: one("ls", "-la")},
+	{note: "wc", line: `wc -l a b`, in: inBoth, argv: one("wc", "-l", "a", "b")},
+	{note: "mkdir", line: `mkdir -p build/out`, in: inBoth, argv: one("mkdir", "-p", "build/out")},
+	{note: "sed script in quotes", line: `sed -n '1,20p' a.go`, in: inBoth, argv: one("sed", "-n", "1,20p", "a.go")},
+	{note: "go test", line: `go test -run 'TestX|TestY' ./...`, in: inBoth, argv: one("go", "test", "-run", "TestX|TestY", "./...")},
+	{note: "commit message with symbols", line: `git commit -m "fix: a > b; c & d"`, in: inBoth, argv: one("git", "commit", "-m", "fix: a > b; c & d")},
+	{note: "refuse names every problem in order", line: `ls | grep * > x`, in: inRefuse, rule: RuleShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|", unquoted pattern "*", shell operator ">"`)},
+	{note: "refuse: expansion in double quotes", line: `echo "$HOME"`, in: inRefuse, rule: RuleShellSyntax, has: w(`expansion "$"`)},
+	{note: "refuse: unterminated quote", line: `ls 'abc`, in: inRefuse, rule: RuleShellSyntax, has: w("unterminated quote")},
+	{note: "refuse: trailing backslash", line: `ls \`, in: inRefuse, rule: RuleShellSyntax, has: w("line continuation")},
+}
+
+func TestParse(t *testing.T) {
+	p := NewParser(home)
+	for _, c := range cases {
+		for _, prof := range profilesOf(c.in) {
+			t.Run(string(prof)+"/"+c.note, func(t *testing.T) {
+				script, prob := p.Parse(c.line, prof)
+				if c.rule != "" {
+					if prob == nil {
+						t.Fatalf("Parse(%q) = %q, want rule %s", c.line, argvs(script), c.rule)
+					}
+					if prob.Rule != c.rule {
+						t.Errorf("Parse(%q) rule = %s, want %s (%s)", c.line, prob.Rule, c.rule, prob.Reason)
+					}
+					for _, h := range c.has {
+						if !strings.Contains(prob.Reason, h) {
+							t.Errorf("Parse(%q) reason = %q, want it to contain %q", c.line, prob.Reason, h)
+						}
+					}
+					if len(prob.Items) == 0 {
+						t.Errorf("Parse(%q): problem without items", c.line)
+					}
+					return
+				}
+				if prob != nil {
+					t.Fatalf("Parse(%q) refused: %s: %s", c.line, prob.Rule, prob.Reason)
+				}
+				if got := argvs(script); !reflect.DeepEqual(got, c.argv) {
+					t.Errorf("Parse(%q) = %q, want %q", c.line, got, c.argv)
+				}
+			})
+		}
+	}
+}
+
+func profilesOf(in string) []Profile {
+	var ps []Profile
+	if strings.Contains(in, inAnalyze) {
+		ps = append(ps, Analyze)
+	}
+	if strings.Contains(in, inRefuse) {
+		ps = append(ps, Refuse)
+	}
+	if in == "x" {
+		ps = append(ps, "bogus")
+	}
+	return ps
+}
+
+func argvs(s *Script) [][]string {
+	var out [][]string
+	for _, c := range s.Commands {
+		out = append(out, c.Argv)
+	}
+	return out
+}
+
+// TestStructure checks joiners, subshells and redirections in full.
+func TestStructure(t *testing.T) {
+	dup := func(fd int, op string) Redirect { return Redirect{Fd: fd, Op: op} }
+	out := func(fd int, op, target string) Redirect { return Redirect{Fd: fd, Op: op, Target: target, Write: true} }
+	in := func(fd int, op, target string) Redirect { return Redirect{Fd: fd, Op: op, Target: target, Read: true} }
+	tests := []struct {
+		note string
+		line string
+		want []Command
+	}{
+		{"every redirection", `ls > o >> a >| c < i <> rw &> b &>> d 2>e 2>>f`, []Command{{Argv: w("ls"), Redirects: []Redirect{
+			out(1, ">", "o"), out(1, ">>", "a"), out(1, ">|", "c"), in(0, "<", "i"),
+			{Fd: 0, Op: "<>", Target: "rw", Read: true, Write: true},
+			out(1, "&>", "b"), out(1, "&>>", "d"), out(2, "2>", "e"), out(2, "2>>", "f"),
+		}}}},
+		{"duplications and closes in order", `ls 2>&1 >/dev/null >&2 <&0 >&- 2>&1- 3<&-`, []Command{{Argv: w("ls"), Redirects: []Redirect{
+			dup(2, "2>&1"), out(1, ">", "/dev/null"), dup(1, ">&2"), dup(0, "<&0"), dup(1, ">&-"), dup(2, "2>&1-"), dup(3, "3<&-"),
+		}}}},
+		{"duplication to a file writes it", `ls >&file 2>&err`, []Command{{Argv: w("ls"), Redirects: []Redirect{out(1, ">&", "file"), out(2, "2>&", "err")}}}},
+		{"quoted and tilde targets", `cat < "a b" > ~/o`, []Command{{Argv: w("cat"), Redirects: []Redirect{in(0, "<", "a b"), out(1, ">", home+"/o")}}}},
+		{"here-doc and here-string", "cat <<EOF <<<x\nhi\nEOF", []Command{{Argv: w("cat"), Redirects: []Redirect{dup(0, "<<"), dup(0, "<<<")}}}},
+		{"redirection before the command", `> o ls`, []Command{{Argv: w("ls"), Redirects: []Redirect{out(1, ">", "o")}}}},
+		{"list joiners", "a; b && c || d\ne", []Command{
+			{Argv: w("a")}, {Argv: w("b"), Joiner: ";"}, {Argv: w("c"), Joiner: "&&"}, {Argv: w("d"), Joiner: "||"}, {Argv: w("e"), Joiner: ";"},
+		}},
+		{"pipeline members are subshells", `cd x && ls | wc -l; pwd`, []Command{
+			{Argv: w("cd", "x")}, {Argv: w("ls"), Joiner: "&&", Subshell: true}, {Argv: w("wc", "-l"), Joiner: "|", Subshell: true}, {Argv: w("pwd"), Joiner: ";"},
+		}},
+		{"subshell", `(cd x; ls) && pwd`, []Command{
+			{Argv: w("cd", "x"), Subshell: true}, {Argv: w("ls"), Joiner: ";", Subshell: true}, {Argv: w("pwd"), Joiner: "&&"},
+		}},
+		{"block", `{ cd x; ls; } || pwd`, []Command{
+			{Argv: w("cd", "x")}, {Argv: w("ls"), Joiner: ";"}, {Argv: w("pwd"), Joiner: "||"},
+		}},
+		{"group redirections come first", `{ a 2>e; b; } > o`, []Command{
+			{Argv: w("a"), Redirects: []Redirect{out(1, ">", "o"), out(2, "2>", "e")}}, {Argv: w("b"), Joiner: ";", Redirects: []Redirect{out(1, ">", "o")}},
+		}},
+		{"|& joins stderr of the last element", `a | b 2>/dev/null |& c`, []Command{
+			{Argv: w("a"), Subshell: true},
+			{Argv: w("b"), Joiner: "|", Subshell: true, Redirects: []Redirect{out(2, "2>", "/dev/null"), dup(2, "|&")}},
+			{Argv: w("c"), Joiner: "|", Subshell: true},
+		}},
+		{"|& after a group", `(a; b) |& c`, []Command{
+			{Argv: w("a"), Subshell: true, Redirects: []Redirect{dup(2, "|&")}},
+			{Argv: w("b"), Joiner: ";", Subshell: true, Redirects: []Redirect{dup(2, "|&")}},
+			{Argv: w("c"), Joiner: "|", Subshell: true},
+		}},
+		{"block in a pipeline", `{ a; b; } | c`, []Command{
+			{Argv: w("a"), Subshell: true}, {Argv: w("b"), Joiner: ";", Subshell: true}, {Argv: w("c"), Joiner: "|", Subshell: true},
+		}},
+		{"nested groups", `a && (b || { c; d; }) | e`, []Command{
+			{Argv: w("a")}, {Argv: w("b"), Joiner: "&&", Subshell: true}, {Argv: w("c"), Joiner: "||", Subshell: true},
+			{Argv: w("d"), Joiner: ";", Subshell: true}, {Argv: w("e"), Joiner: "|", Subshell: true},
+		}},
+		{"negated pipeline", `! a | b`, []Command{{Argv: w("a"), Subshell: true}, {Argv: w("b"), Joiner: "|", Subshell: true}}},
+	}
+	p := NewParser(home)
+	for _, tt := range tests {
+		t.Run(tt.note, func(t *testing.T) {
+			script, prob := p.Parse(tt.line, Analyze)
+			if prob != nil {
+				t.Fatalf("Parse(%q) refused: %s", tt.line, prob.Reason)
+			}
+			if !reflect.DeepEqual(script.Commands, tt.want) {
+				t.Errorf("Parse(%q)\n got %+v\nwant %+v", tt.line, script.Commands, tt.want)
+			}
+		})
+	}
+}
+
+func TestTildeWithoutHome(t *testing.T) {
+	p := NewParser("")
+	for _, line := range []string{`cat ~/x`, `cd ~`, `make P=~/x`} {
+		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != RuleDynamicWord {
+			t.Errorf("Parse(%q) with no home = %v, want dynamic-word", line, prob)
+		}
+	}
+}
+
+func TestBraceCap(t *testing.T) {
+	p := NewParser(home)
+	s, prob := p.Parse(`echo {1..16}{1..16}`, Analyze)
+	if prob != nil {
+		t.Fatalf("256 words refused: %s", prob.Reason)
+	}
+	if n := len(s.Commands[0].Argv); n != 257 {
+		t.Errorf("argv has %d words, want 257", n)
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	p := NewParser(home)
+	var b strings.Builder
+	b.WriteString("echo")
+	for range 5000 {
+		b.WriteString(" abc/def.go")
+	}
+	s, prob := p.Parse(b.String(), Analyze)
+	if prob != nil {
+		t.Fatal(prob.Reason)
+	}
+	if n := len(s.Commands[0].Argv); n != 5001 {
+		t.Errorf("argv has %d words, want 5001", n)
+	}
+	// Thousands of distinct problems: the reason names some and counts
+	// the rest instead of growing without bound.
+	b.Reset()
+	b.WriteString("echo")
+	for i := range 1000 {
+		b.WriteString(" $v")
+		b.WriteString(strings.Repeat("x", i%50))
+		b.WriteByte('_')
+		b.WriteString(string(rune('a' + i%26)))
+	}
+	_, prob = p.Parse(b.String(), Analyze)
+	if prob == nil || !strings.Contains(prob.Reason, " more") || len(prob.Items) > maxItems {
+		t.Errorf("many problems: %+v", prob)
+	}
+}
+
+// TestReuse checks that a Parser carries nothing from one call to the next.
+func TestReuse(t *testing.T) {
+	p := NewParser(home)
+	first, _ := p.Parse(`ls a`, Analyze)
+	if _, prob := p.Parse(`echo $x`, Analyze); prob == nil {
+		t.Fatal("want a problem")
+	}
+	second, prob := p.Parse(`ls b`, Refuse)
+	if prob != nil {
+		t.Fatal(prob.Reason)
+	}
+	if first.Commands[0].Argv[1] != "a" || second.Commands[0].Argv[1] != "b" {
+		t.Errorf("scripts share state: %q %q", first.Commands[0].Argv, second.Commands[0].Argv)
+	}
+}
+
+// TestAgainstBash runs every accepted single command through a real bash
+// (when there is one) whose builtins and PATH are taken away, so the
+// command is not found and command_not_found_handle prints the argv bash
+// built. The two must agree word for word.
+func TestAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	p := NewParser(home)
+	checked := 0
+	for _, c := range cases {
+		if c.rule != "" || !strings.Contains(c.in, inAnalyze) || len(c.argv) != 1 {
+			continue
+		}
+		script, prob := p.Parse(c.line, Analyze)
+		if prob != nil || len(script.Commands[0].Redirects) != 0 {
+			continue
+		}
+		if script.Commands[0].Argv[0] == "printf" || script.Commands[0].Argv[0] == "builtin" {
+			continue // the handler needs them
+		}
+		// printf stays a builtin: the handler must not be "not found"
+		// itself, or it would call itself without end.
+		prelude := "enable -n echo cd pwd test [ kill\n" +
+			"command_not_found_handle() { builtin printf '%s\\0' \"$@\"; }\n"
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", prelude+c.line)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + home, "PATH=" + dir + "/none"}
+		var stdout bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, os.Stderr
+		_ = cmd.Run() // the handler's status is the command's; only the output matters
+		cancel()
+		got := strings.Split(strings.TrimSuffix(stdout.String(), "\x00"), "\x00")
+		if !reflect.DeepEqual(got, script.Commands[0].Argv) {
+			t.Errorf("%s: %q: bash built %q, Parse built %q", c.note, c.line, got, script.Commands[0].Argv)
+		}
+		checked++
+	}
+	t.Logf("%d lines checked against bash", checked)
+}
