@@ -281,3 +281,28 @@ func TestDefaultTableIsFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrent runs one Policy from many goroutines (go test -race).
+func TestConcurrent(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	done := make(chan bool)
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- true }()
+			for _, c := range ordinary {
+				ctx := w.context(c.write, c.obs)
+				if g%2 == 1 {
+					ctx.Home = "/nonexistent/home" // a second parser flavour in the pool
+				}
+				d := p.Evaluate(w.expand(c.line), w.ws, ctx)
+				if d.Allowed != (c.want == ok) && g%2 == 0 {
+					t.Errorf("%q: %s", c.line, d.Rule)
+				}
+			}
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+}

@@ -139,6 +139,33 @@ func gitTable() map[string]*Program {
 			{Names: "-L --date --encoding --ignore-rev", Arg: TextArg}, {Names: "-M -C --abbrev", Arg: OptionalArg},
 			{Names: "--contents --ignore-revs-file -S", Arg: ReadArg},
 		}},
+		{Name: "stash", rules: "stash", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions(), []Option{
+			{Names: "--include-untracked --only-untracked --no-include-untracked"},
+		})},
+		{Name: "reflog", rules: "reflog", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
+		{Name: "diff-tree", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{
+			{Names: "-r --root --no-commit-id --always -m -c --cc -v --merge-base --combined-all-paths"}, {Names: "--pretty --format", Arg: OptionalArg},
+		})},
+		{Name: "diff-index", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{{Names: "--cached -m --merge-base"}})},
+		{Name: "diff-files", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{{Names: "-q -0 -1 -2 -3 --base --ours --theirs -c --cc"}})},
+		{Name: "config", rules: "config", Options: []Option{
+			{Names: "--get --get-all --get-regexp --get-urlmatch -l --list", Mark: "list"},
+			{Names: "--show-origin --show-scope --name-only -z --null --local --global --system --worktree --includes --no-includes"},
+			{Names: "--bool --int --bool-or-int --path --expiry-date --all --show-names --fixed-value"},
+			{Names: "--type --default --regexp --url", Arg: TextArg},
+			{Names: "-f --file --blob", Arg: TextArg, Refuse: "reads another configuration file; read it with cat instead"},
+		}},
+		{Name: "show-ref", rules: "text", Options: []Option{
+			{Names: "--head --heads --branches --tags -d --dereference -s --verify -q --quiet --exists"}, {Names: "--hash --abbrev", Arg: OptionalArg},
+		}},
+		{Name: "for-each-ref", rules: "text", Options: []Option{
+			{Names: "--format --sort --count --points-at --exclude", Arg: TextArg}, {Names: "--merged --no-merged --contains --no-contains --color", Arg: OptionalArg},
+			{Names: "--ignore-case --omit-empty -s --shell -p --perl --python --tcl"},
+		}},
+		{Name: "worktree", rules: "worktree", Options: []Option{{Names: "--porcelain -v --verbose -z"}, {Names: "--expire", Arg: TextArg}}},
+		{Name: "check-ignore", rules: "paths", Options: []Option{{Names: "-q --quiet -v --verbose -n --non-matching --no-index -z"}}},
+		{Name: "count-objects", rules: "none", Options: []Option{{Names: "-v --verbose -H --human-readable"}}},
+		{Name: "version", rules: "none", Options: []Option{{Names: "--build-options"}}},
 		{Name: "grep", rules: "grep", Digits: true, Options: []Option{
 			{Names: "--cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules -a --text --no-textconv"},
 			{Names: "--textconv", Refuse: gitRunsProg},
@@ -219,6 +246,32 @@ func (j *judge) git(argv []string) {
 	case "list":
 		if len(ops) > 0 && ps.has("list") == nil {
 			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" --list PATTERN")
+			return
+		}
+	case "config":
+		listing := ps.has("list") != nil
+		switch {
+		case listing && len(ops) <= 2:
+		case !listing && len(ops) == 1 && strings.Contains(ops[0], ".") && !strings.HasPrefix(ops[0], "-"):
+		case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
+		case !listing && len(ops) == 1 && ops[0] == "list":
+		default:
+			j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --get NAME, or git config --list")
+			return
+		}
+	case "stash":
+		if len(ops) == 0 || (ops[0] != "list" && ops[0] != "show") {
+			j.refuse(RuleGitSubcommand, "git stash changes the working tree and the stash; only git stash list and git stash show are accepted", "git stash list")
+			return
+		}
+	case "reflog":
+		if len(ops) > 0 && (ops[0] == "expire" || ops[0] == "delete" || ops[0] == "drop") {
+			j.refuse(RuleGitSubcommand, fmt.Sprintf("git reflog %s changes the reflog; only showing it is accepted", ops[0]), "git reflog show")
+			return
+		}
+	case "worktree":
+		if len(ops) != 1 || ops[0] != "list" {
+			j.refuse(RuleGitSubcommand, "git worktree changes worktrees; only git worktree list is accepted", "git worktree list")
 			return
 		}
 	case "revs", "grep":
