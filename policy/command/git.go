@@ -28,7 +28,10 @@ func gitGlobalOK(opt string) bool {
 // gitDiffOptions are the diff options shared by diff, log and show.
 func gitDiffOptions() []Option {
 	return []Option{
-		{Names: "-p -u --patch"}, {Names: "-s --no-patch"}, {Names: "-U --unified --inter-hunk-context", Arg: TextArg},
+		{Names: "-p -u --patch"}, {Names: "-s --no-patch"}, {Names: "--inter-hunk-context", Arg: TextArg},
+		// -U is taken as git takes an optional value: attached only, so a
+		// following word is judged as a revision or path either way.
+		{Names: "-U --unified", Arg: OptionalArg},
 		{Names: "--raw"}, {Names: "--patch-with-raw"}, {Names: "--patch-with-stat"}, {Names: "-t"}, {Names: "-z"},
 		{Names: "--indent-heuristic --no-indent-heuristic --minimal --patience --histogram"},
 		{Names: "--anchored --diff-algorithm --output-indicator-new --output-indicator-old --output-indicator-context", Arg: TextArg},

@@ -454,6 +454,9 @@ func inside(p string, roots []string) bool {
 func (j *judge) path(prog string, a access) {
 	switch a.mode {
 	case modeRead, modeProbe, modeList:
+		if a.word == "" {
+			return // names nothing; the program fails on it
+		}
 		if a.word == "-" && a.mode == modeRead {
 			return // standard input
 		}
@@ -481,6 +484,10 @@ func (j *judge) path(prog string, a access) {
 // write judges one change: inside the roots, not the workspace or the
 // working folder itself, not protected, and observed.
 func (j *judge) write(prog string, a access) {
+	if a.word == "" {
+		j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s is an empty path, which names nothing", prog, a.what), "")
+		return
+	}
 	if j.c.Effects != WorkspaceWrite {
 		j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s writes %q (%s), and the effect mode is read-only", prog, a.word, a.what),
 			"ask the person for the workspace-write effect mode, or drop the "+a.what)
@@ -502,7 +509,11 @@ func (j *judge) write(prog string, a access) {
 			return
 		}
 	}
+	// Both the path as written and where it lands: a link into .admit/
+	// is refused, and so is a write through a protected folder that is
+	// itself a link elsewhere. A refusal wins over an ask.
 	lit := path.Clean(j.abs(a.word))
+	var ask Protection
 	for _, p := range []string{lit, r.Path} {
 		pr := Protect(p, j.c.Roots)
 		if !pr.Protected {
@@ -512,11 +523,15 @@ func (j *judge) write(prog string, a access) {
 			j.refuse(RuleProtected, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
 			return
 		}
-		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, pr.Why), "")
-		break
+		if !ask.Protected {
+			ask = pr
+		}
 	}
 	if !j.observed(prog, a, r) {
 		return
+	}
+	if ask.Protected {
+		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, ask.Why), "")
 	}
 	j.acc.write = true
 	j.acc.writes = addPath(j.acc.writes, r.Path)

@@ -2,10 +2,9 @@ package command
 
 // Reasons shared by several programs' refused options.
 const (
-	whyListFile   = "reads a list of further file names from a file, which the policy cannot judge; name the files as operands instead"
-	whyRunsProg   = "runs another program"
-	whyWaits      = "waits for more input and never ends; read the file with tail -n N instead"
-	whyFollowLink = ""
+	whyListFile = "reads a list of further file names from a file, which the policy cannot judge; name the files as operands instead"
+	whyRunsProg = "runs another program"
+	whyWaits    = "waits for more input and never ends; read the file with tail -n N instead"
 )
 
 // DefaultTable returns the built-in programs: the seed's 24 read programs

@@ -63,6 +63,7 @@ func newWorkspace(t testing.TB) *workspace {
 		"ws/vendor/out":    "../../outside",
 		"ws/link-admit":    ".admit/policy.json",
 		"ws/link-gitcfg":   ".git/config",
+		"ws/.git/evil":     "../.admit/policy.json",
 		"ws/relup":         "../outside/secret.txt",
 		"ws/src/sub/upper": "../..",
 	}
