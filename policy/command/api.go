@@ -40,6 +40,8 @@ type FS interface {
 	Resolve(path string) (Resolved, error)
 	// LinksOutside lists symlinks under dir (recursively) whose targets
 	// resolve outside the roots; recursive reads that follow links refuse them.
+	// A program that follows links also walks the folders that links under
+	// dir lead to, so links found there count too.
 	LinksOutside(dir string) []string
 	// GitExec names what in the repository containing dir (its .git/config,
 	// the files that config includes, .gitattributes) would make git run a

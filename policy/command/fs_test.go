@@ -91,20 +91,34 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 
 func (f *testFS) inside(p string) bool { return inside(p, f.roots) }
 
+// LinksOutside walks dir without following links, and also the folders
+// inside the roots that links under it lead to, since a program that
+// follows links walks those too.
 func (f *testFS) LinksOutside(dir string) []string {
 	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	seen := map[string]bool{}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d] {
+			continue
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			r, err := f.Resolve(p)
-			if err != nil || !f.inside(r.Path) {
-				out = append(out, p)
+		seen[d] = true
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.Type()&fs.ModeSymlink == 0 {
+				return nil
 			}
-		}
-		return nil
-	})
+			r, err := f.Resolve(p)
+			switch {
+			case err != nil || !f.inside(r.Path):
+				out = append(out, p)
+			case r.Dir:
+				queue = append(queue, r.Path)
+			}
+			return nil
+		})
+	}
 	return out
 }
 

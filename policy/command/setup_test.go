@@ -33,7 +33,7 @@ func newWorkspace(t testing.TB) *workspace {
 	files := map[string]string{
 		"ws/README.md": "# readme\n", "ws/a.txt": "a\n", "ws/b.txt": "b\n", "ws/a": "a\n", "ws/b": "b\n", "ws/c": "c\n",
 		"ws/notes.md": "notes\n", "ws/src/a.go": "package a\n", "ws/src/b.go": "package a\n", "ws/src/sub/c.go": "package sub\n",
-		"ws/docs/guide.md": "guide\n", "ws/build/x.o": "obj", "ws/vendor/lib.go": "package lib\n", "ws/empty/.keep": "",
+		"ws/docs/guide.md": "guide\n", "ws/deep/sub/f": "", "ws/build/x.o": "obj", "ws/vendor/lib.go": "package lib\n", "ws/empty/.keep": "",
 		"ws/-n": "dash\n", "ws/sums.txt": "", "ws/list": "",
 		"ws/.git/config": "[core]\n\tbare = false\n", "ws/.git/HEAD": "ref: refs/heads/main\n",
 		"ws/.vscode/settings.json": "{}", "ws/.admit/policy.json": "{}", "ws/.github/workflows/ci.yml": "on: push\n",
@@ -65,7 +65,9 @@ func newWorkspace(t testing.TB) *workspace {
 		"ws/link-gitcfg":   ".git/config",
 		"ws/.git/evil":     "../.admit/policy.json",
 		"ws/relup":         "../outside/secret.txt",
-		"ws/src/sub/upper": "../..",
+		"ws/deep/sub/upper": "../..",
+		"ws/deep/tosrc":     "../src/sub",
+		"ws/docs/to-vendor": "../vendor",
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
