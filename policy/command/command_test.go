@@ -150,6 +150,19 @@ func TestRecords(t *testing.T) {
 	}
 }
 
+func TestKindOfRefusedWrites(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	for _, line := range []string{"rm a.txt", "echo x > /tmp/x", "sort -o x a.txt", "cat a; mkdir x"} {
+		if d := p.Evaluate(line, w.ws, w.context(false, "")); d.Allowed || d.Kind != "write" {
+			t.Errorf("%q: allowed=%v kind=%s, want a refused write", line, d.Allowed, d.Kind)
+		}
+	}
+	if d := p.Evaluate("cat a.txt > /dev/null", w.ws, w.context(false, "")); d.Kind != "read" {
+		t.Errorf("a redirection to /dev/null is not a write: kind %s", d.Kind)
+	}
+}
+
 func TestHintsAndReasons(t *testing.T) {
 	w := newWorkspace(t)
 	p := New(nil)

@@ -328,6 +328,9 @@ func (j *judge) check(prog *Program, acs []access) {
 			writes++
 		}
 	}
+	if prog.Write || writes > 0 {
+		j.acc.write = true // the kind of the command, allowed or not
+	}
 	if (prog.Write || writes > 0) && j.c.Effects != WorkspaceWrite {
 		what := fmt.Sprintf("%s changes files", prog.Name)
 		hint := "ask the person for the workspace-write effect mode"
@@ -612,6 +615,7 @@ func (j *judge) redirect(r shell.Redirect) {
 		j.path("shell", access{word: r.Target, what: what, mode: modeRead})
 	}
 	if r.Write && !j.acc.refused && !specialWrite(j.abs(r.Target)) {
+		j.acc.write = true
 		j.write("shell", access{word: r.Target, what: what, mode: modeWrite})
 	}
 }

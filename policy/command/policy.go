@@ -54,7 +54,7 @@ type Decision struct {
 	Ask    bool
 	Rule   string // "allowed", or the rule that refused or asks
 	Reason string // written for a model: the program, option, path, and what would be allowed
-	Kind   string // "read" or "write"
+	Kind   string // "write" when the command writes (or would, if refused), else "read"
 	// Reads are the files whose contents the command reads, Writes the
 	// paths it changes, Listed the folders whose listing it shows; all
 	// resolved and absolute, for the gate to record observations.
