@@ -15,6 +15,14 @@ import (
 // a cheap way to make the gate allocate.
 const maxBraceWords = 256
 
+// maxLineBraceWords caps the words all brace expansions of one line may
+// add, so a line of many small expansions cannot build a huge argv.
+const maxLineBraceWords = 1024
+
+// maxBraces caps the "{" of one word. Real commands use one or two; the
+// cost of expanding nested braces grows with the cube of their number.
+const maxBraces = 32
+
 // Parser reduces command lines to Scripts. It keeps one syntax.Parser and
 // scratch buffers between calls, so it is not safe for concurrent use:
 // callers pool Parsers, one per goroutine.
@@ -24,13 +32,14 @@ type Parser struct {
 	rd   strings.Reader
 
 	// State of the call in progress; reset by Parse.
-	line   string
-	strict bool // the refuse profile's check: name what analyze would accept
-	ps     problems
-	cmds   []Command
-	pieces []piece
-	val    []byte
-	pat    []byte
+	line       string
+	strict     bool // the refuse profile's check: name what analyze would accept
+	ps         problems
+	braceWords int // words brace expansion added in this call
+	cmds       []Command
+	pieces     []piece
+	val        []byte
+	pat        []byte
 }
 
 // piece is a run of one word after quotes are resolved: raw is unquoted
@@ -60,6 +69,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.line = line
 	p.cmds = nil
 	p.strict = false
+	p.braceWords = 0
 	switch profile {
 	case Analyze, "":
 		return p.analyze(line)
@@ -377,6 +387,12 @@ func (p *Parser) target(r *syntax.Redirect) (string, bool) {
 	}
 	if len(vals) != 1 {
 		p.ps.add(classSyntax, "ambiguous redirection", p.src(r))
+		return "", false
+	}
+	if vals[0] == "" {
+		// bash fails to open it; and an empty Target means "no file" to
+		// the callers, so it must never reach them.
+		p.ps.add(classSyntax, "redirection to an empty name", p.src(r))
 		return "", false
 	}
 	return vals[0], true

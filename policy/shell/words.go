@@ -18,12 +18,19 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	if !p.parts(w.Parts) {
 		return dst, false
 	}
-	if !hasBrace(w.Parts) {
+	braces := countBraces(w.Parts)
+	if braces == 0 {
 		s, ok := p.literal(w, w.Parts, arg)
 		if !ok {
 			return dst, false
 		}
 		return append(dst, s), true
+	}
+	if braces > maxBraces {
+		// Expanding deeply nested braces costs time that grows with the
+		// cube of their number in mvdan's implementation.
+		p.ps.add(classSyntax, "brace expansion with more than 32 braces", p.src(w))
+		return dst, false
 	}
 	// SplitBraces replaces the word's Parts slice; it builds new Lits and
 	// never changes the ones it was given, so a shallow copy keeps the
@@ -34,8 +41,13 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	ok := true
 	for ew, err := range expand.BracesSeq(nil, &cp) {
 		n++
+		p.braceWords++
 		if err != nil || n > maxBraceWords {
 			p.ps.add(classSyntax, "brace expansion to more than 256 words", p.src(w))
+			return dst[:orig], false
+		}
+		if p.braceWords > maxLineBraceWords {
+			p.ps.add(classSyntax, "brace expansions to more than 1024 words in one line", p.src(w))
 			return dst[:orig], false
 		}
 		s, wok := p.literal(w, ew.Parts, arg)
@@ -53,15 +65,16 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	return dst, true
 }
 
-// hasBrace reports whether an unquoted part of a word has a "{": only then
-// can brace expansion apply.
-func hasBrace(parts []syntax.WordPart) bool {
+// countBraces counts the "{" in the unquoted parts of a word: only with
+// one can brace expansion apply.
+func countBraces(parts []syntax.WordPart) int {
+	n := 0
 	for _, part := range parts {
-		if lit, ok := part.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
-			return true
+		if lit, ok := part.(*syntax.Lit); ok {
+			n += strings.Count(lit.Value, "{")
 		}
 	}
-	return false
+	return n
 }
 
 // parts reports each part whose value is only known at run time; ok is
