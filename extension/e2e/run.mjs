@@ -109,6 +109,7 @@ class Run {
       'extensions.ignoreRecommendations': true,
       'git.enabled': false,
       'admit.tape': this.tape,
+      ...(process.env.ADMIT_E2E_SERVER ? { 'admit.server.path': process.env.ADMIT_E2E_SERVER } : {}),
       ...settings,
     }, null, 2));
     if (Object.keys(workspaceSettings).length) {
@@ -205,7 +206,11 @@ class Run {
       if (!/^\d+$/.test(p)) continue;
       try {
         const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-        if (argv[0].startsWith(this.extDir + '/') && argv[0].endsWith('/bin/admit') && argv.includes('serve')) pids.push(Number(p));
+        const fake = process.env.ADMIT_E2E_SERVER;
+        const mine = fake
+          ? argv.some((a) => a === fake) && fs.readFileSync(`/proc/${p}/environ`, 'utf8').includes(`ADMIT_FIXTURE_DIR=${this.fixtureDir}\0`)
+          : argv[0].startsWith(this.extDir + '/') && argv[0].endsWith('/bin/admit') && argv.includes('serve');
+        if (mine) pids.push(Number(p));
       } catch {
         // gone
       }
@@ -216,6 +221,8 @@ class Run {
   async toast(text) {
     const t = this.page.locator('.notification-toast').filter({ hasText: text }).filter({ has: this.page.getByRole('button', { name: 'Allow once' }) });
     await t.first().waitFor({ timeout: LONG });
+    // A trial click waits until the toast has stopped sliding in (for the screenshot).
+    await t.first().getByRole('button', { name: 'Deny' }).click({ trial: true, timeout: LONG });
     return t.first();
   }
 

@@ -74,7 +74,8 @@ export class DecisionStore {
 /** decisionLabel is the row's label: the tool, then the summary as its description. */
 export function decisionLabel(d: Decision): { label: string; description: string } {
   const cls = classify(d);
-  return { label: d.tool || '(no tool)', description: `${cls} · ${d.rule}${d.summary ? ` · ${d.summary}` : ''}` };
+  const rule = d.rule && d.rule !== cls ? ` · ${d.rule}` : '';
+  return { label: d.tool || '(no tool)', description: `${cls}${rule}${d.summary ? ` · ${d.summary}` : ''}` };
 }
 
 export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vscode.Disposable {
