@@ -703,4 +703,6 @@ var cwdCases = []cwdCase{
 	{cmdCase{"rm . in a subfolder", "rm -r .", W, "d:src", notgt}, "ws/src"},
 	{cmdCase{"rm .. in a subfolder", "rm -r ..", W, "d:.", notgt}, "ws/src/sub"},
 	{cmdCase{"ls in a subfolder", "ls -la", R, "", ok}, "ws/src"},
+	{cmdCase{"a working folder outside the roots", "git status", R, "", out}, "outside"},
+	{cmdCase{"the evil sibling as working folder", "echo hi", R, "", out}, "ws-evil"},
 }

@@ -116,6 +116,9 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if c.Profile == shell.Refuse && len(script.Commands) != 1 {
 		return Decision{Rule: RuleShellSyntax, Reason: "the refuse profile accepts one simple command only", Script: script}
 	}
+	if !inside(cwd, c.Roots) {
+		return outsideCwd(cwd, c, script)
+	}
 	var acc accum
 	cur := []string{cwd}
 	var fallback []string
@@ -167,10 +170,21 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	if len(argv) == 0 || argv[0] == "" {
 		return Decision{Rule: RuleEmptyCommand, Reason: "the argv has no program"}
 	}
+	if !inside(cwd, c.Roots) {
+		return outsideCwd(cwd, c, nil)
+	}
 	var acc accum
 	j := judge{p: p, c: c, cwd: cwd, acc: &acc, argv: true}
 	j.command(argv, nil, 0, false)
 	return acc.decision()
+}
+
+// outsideCwd refuses a command run from a folder outside the roots: even
+// a command that names no path (git status, ls) would look there.
+func outsideCwd(cwd string, c *Context, script *shell.Script) Decision {
+	return Decision{Rule: RuleOutside, Kind: "read", Script: script,
+		Reason: fmt.Sprintf("the working folder %q is outside the workspace (%s)", cwd, strings.Join(c.Roots, ", ")),
+		Hint:   "run the command from a folder inside the workspace"}
 }
 
 // accum gathers the judgement of every part of a script: the first
