@@ -183,6 +183,7 @@ var adversarial = []cmdCase{
 	{"cp -t outside", "cp -t /tmp a.txt", W, "", out},
 	{"cp --target-directory= outside", "cp --target-directory=../outside a.txt", W, "", out},
 	{"cp source outside", "cp /etc/passwd x", W, "d:.", out},
+	{"cp --parents can climb out of the destination", "cp --parents ../ws/a.txt build", W, "d:build", flag},
 	{"cp -rL follows links outside", "cp -rL vendor v2", W, "d:.", flag},
 	{"cp read-only", "cp a.txt a.bak", R, "d:.", ro},
 	{"cp no destination", "cp a.txt", W, "d:.", notgt},
