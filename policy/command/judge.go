@@ -38,7 +38,7 @@ type access struct {
 }
 
 // command judges one simple command and its redirections.
-func (j *judge) command(argv []string, redirs []shell.Redirect, depth int, _ bool) {
+func (j *judge) command(argv []string, redirs []shell.Redirect, depth int) {
 	j.program(argv, depth)
 	for _, r := range redirs {
 		if j.acc.refused {

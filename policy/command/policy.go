@@ -136,7 +136,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		var next []string
 		for _, dir := range cur {
 			j := judge{p: p, c: c, cwd: dir, acc: &acc}
-			j.command(cmd.Argv, cmd.Redirects, 0, false)
+			j.command(cmd.Argv, cmd.Redirects, 0)
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)
 			}
@@ -175,7 +175,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	}
 	var acc accum
 	j := judge{p: p, c: c, cwd: cwd, acc: &acc, argv: true}
-	j.command(argv, nil, 0, false)
+	j.command(argv, nil, 0)
 	return acc.decision()
 }
 
