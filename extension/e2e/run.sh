@@ -18,6 +18,9 @@ if [ ! -f out/e2e/agent-fixture.vsix ] || [ -n "$(find e2e/agent-fixture -newer 
   (cd e2e/agent-fixture && ../../node_modules/.bin/vsce package --allow-missing-repository --skip-license -o ../../out/e2e/agent-fixture.vsix >/dev/null) \
     || { echo "e2e: packing the agent fixture failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
+# A protocol smoke test of the packed binary, without VS Code: a server that crashes at
+# start shows here with its panic, before the slower scenarios.
+node e2e/smoke-server.cjs bin/admit 5 | tail -15 || echo "e2e: the server smoke test failed; the scenarios will restart it"
 T2=$(date +%s)
 echo "e2e: packaging took $((T2 - T1)) s"
 ADMIT_CODE_SERVER=$CS node e2e/run.mjs

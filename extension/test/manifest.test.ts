@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { gatedMethods, plainMethods } from '../src/api';
+
+// The bundled test runs from out/test/; the package root is two levels up.
+const root = path.resolve(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+test('the manifest contributes the settings, commands, view and schema', () => {
+  assert.equal(pkg.name, 'admit');
+  assert.equal(pkg.publisher, 'admit');
+  assert.match(pkg.engines.vscode, /^\^1\.(9\d|100)\./);
+  assert.ok(pkg.activationEvents.includes('onStartupFinished'));
+  const props = pkg.contributes.configuration.properties;
+  assert.deepEqual(props['admit.mode'].enum, ['off', 'warn', 'enforce']);
+  assert.equal(props['admit.mode'].default, 'warn');
+  assert.deepEqual(props['admit.effects'].enum, ['read-only', 'workspace-write']);
+  assert.deepEqual(props['admit.shell'].enum, ['analyze', 'refuse']);
+  for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape']) assert.ok(props[k], k);
+  const commands = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+  for (const c of ['selectMode', 'restartServer', 'showTape', 'campaignReport', 'showDecision', ...gatedMethods, ...plainMethods]) {
+    assert.ok(commands.has(`admit.${c}`), c);
+  }
+  assert.equal(pkg.contributes.views.admit[0].id, 'admit.decisions');
+  assert.equal(pkg.contributes.jsonValidation[0].fileMatch, '.admit/policy.json');
+});
+
+test('the policy schema parses and names the policy file fields', () => {
+  const schema = JSON.parse(readFileSync(path.join(root, 'schemas', 'policy.schema.json'), 'utf8'));
+  for (const f of ['allow', 'needsHuman', 'mutators', 'shellTools', 'headless', 'bounds', 'programs']) assert.ok(schema.properties[f], f);
+  assert.equal(schema.properties.programs.additionalProperties, true);
+});
+
+test('api.d.ts declares every method the API implements', () => {
+  const dts = readFileSync(path.join(root, 'api.d.ts'), 'utf8');
+  for (const m of [...gatedMethods, ...plainMethods]) assert.match(dts, new RegExp(`\\n  ${m}\\(params: `), m);
+  assert.match(dts, /readonly onDidDecide: AdmitEvent<Decision>/);
+});
