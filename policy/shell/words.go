@@ -26,6 +26,13 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 		}
 		return append(dst, s), true
 	}
+	return p.braceFields(dst, w, braces, arg)
+}
+
+// braceFields is fields for a word with a "{". It is its own function
+// because the range over BracesSeq moves fields' parameters to the heap,
+// and most words never need it.
+func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool) ([]string, bool) {
 	if braces > maxBraces {
 		// Expanding deeply nested braces costs time that grows with the
 		// cube of their number in mvdan's implementation.
