@@ -4,7 +4,20 @@
 // dialect) and never runs anything. Anything whose value is only known at
 // run time is reported as a Problem, never guessed.
 //
-// Start at Parser.Parse.
+// Start at Parser.Parse. In the analyze profile a line is parsed by
+// mvdan.cc/sh/v3/syntax and walked statement by statement (parser.go);
+// each word is brace-expanded, tilde-expanded and unquoted the way bash
+// does it, and refused if a glob or an expansion would make its value
+// depend on run time (words.go). The refuse profile first runs the seed's
+// POSIX tokenizer (refuse.go), so its refusals read as the seed's do, then
+// checks that bash would read the same words. Problems are collected for
+// the whole line and reported together (problems.go).
+//
+// What is not covered: the parser does not know which programs are
+// builtins or what they do (eval, exec, source, env, xargs, sh -c are
+// ordinary argv here; the command policy judges them), and it does not
+// read the environment, so aliases and shell options (extglob, nullglob,
+// failglob, posix mode) are assumed to be bash's non-interactive defaults.
 package shell
 
 // Profile is how much shell syntax a command line may use.
@@ -26,10 +39,18 @@ type Script struct {
 
 // Command is one simple command with literal words.
 type Command struct {
-	Argv      []string
+	// Argv is never empty and Argv[0] is never "". Brace expansion has
+	// been done ({a,b} gives two words), "~" has been replaced by the home
+	// directory, and quotes and backslashes have been removed.
+	Argv []string
+	// Redirects are in the order bash performs them: those of enclosing
+	// ( ) and { } groups first, then the command's own as written.
 	Redirects []Redirect
 	// Joiner is the operator that joins this command to the previous one:
-	// "" for the first, ";", "&&", "||" or "|".
+	// "" for the first, ";", "&&", "||" or "|". A newline is ";", and "|&"
+	// is "|" plus a Redirect with Op "|&" on the command before it. The
+	// first command inside a group takes the joiner written before the
+	// group.
 	Joiner string
 	// Subshell is true inside ( ... ) or a pipeline of more than one
 	// command, where a cd does not reach the commands after it.
@@ -37,15 +58,30 @@ type Command struct {
 }
 
 // Redirect is one redirection of a simple command.
+//
+// Op is the operator with the descriptor written before it: ">", "2>",
+// ">>", "2>>", ">|", "<", "<>", "&>", "&>>", "<<", "<<-", "<<<". For a
+// duplication, a move or a close it also carries the descriptor written
+// after it: "2>&1", ">&2", "<&0", "2>&1-", ">&-". A ">&" or "2>&" whose
+// word is a file name is a write of that file (bash reads ">&file" as
+// "&>file") and has Op ">&" or "2>&". "|&" is the stderr a "|&" joins to
+// the pipe.
+//
+// Target is empty exactly when no file is opened (duplications, closes,
+// here-documents, here-strings, "|&"); a redirection to an empty file name
+// is refused, so "" never means a file.
 type Redirect struct {
-	Fd     int    // the descriptor redirected (1 for ">", 0 for "<")
-	Op     string // the operator as written: ">", ">>", "<", "&>", "2>&1", "<<", ...
+	Fd     int    // the descriptor redirected (1 for ">" and "&>", 0 for "<"), or the one written before Op
+	Op     string // the operator as written, see above
 	Target string // literal path; empty for a descriptor duplication or a here-document
-	Write  bool   // opens Target for writing (truncate or append)
-	Read   bool   // opens Target for reading
+	Write  bool   // opens Target for writing (truncate, append, or "<>")
+	Read   bool   // opens Target for reading ("<" and "<>")
 }
 
-// Problem is why a command line cannot be judged statically.
+// Problem is why a command line cannot be judged statically. A line may
+// have several problems; all are named. Rule is shell-syntax if any of them
+// is a construct the profile does not run, else dynamic-word if a word's
+// value is only known at run time, else empty-command.
 type Problem struct {
 	Rule   string   // "shell-syntax", "dynamic-word" or "empty-command"
 	Items  []string // every construct found, each named, e.g. `command substitution "$(...)"`
