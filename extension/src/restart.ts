@@ -25,6 +25,16 @@ export class RestartPolicy {
     return this.crashes.filter((c) => t - c < this.windowMs).length;
   }
 
+  /**
+   * delayMs is how long to wait before the next restart: none after the first crash,
+   * then growing, so a server that dies at once is not restarted in a tight loop and
+   * its log stays readable.
+   */
+  delayMs(): number {
+    const n = this.recent;
+    return n <= 1 ? 0 : Math.min(250 * 2 ** (n - 2), 4000);
+  }
+
   /** reset forgets every crash (a person asked for a restart). */
   reset(): void {
     this.crashes = [];

@@ -131,11 +131,13 @@ export class AdmitServer implements vscode.Disposable {
     return client;
   }
 
-  private onClosed(): { action: CloseAction; message?: string; handled: boolean } {
+  private async onClosed(): Promise<{ action: CloseAction; message?: string; handled: boolean }> {
     this.approvals.cancelAll();
     if (this.restarts.onCrash()) {
-      this.log(`the server exited; restarting (${this.restarts.recent} of ${this.restarts.maxRestarts} in the window)`);
+      const delay = this.restarts.delayMs();
+      this.log(`the server exited; restarting${delay ? ` in ${delay} ms` : ''} (${this.restarts.recent} of ${this.restarts.maxRestarts} in the window)`);
       this.status.setStarting();
+      if (delay) await new Promise((r) => setTimeout(r, delay));
       return { action: CloseAction.Restart, handled: true };
     }
     const message = this.restarts.gaveUpMessage();

@@ -31,3 +31,14 @@ test('reset after a manual restart', () => {
   p.reset();
   assert.equal(p.onCrash(), true);
 });
+
+test('restarts back off: none first, then growing, capped', () => {
+  const now = 0;
+  const p = new RestartPolicy(10, 180_000, () => now);
+  const delays: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    p.onCrash();
+    delays.push(p.delayMs());
+  }
+  assert.deepEqual(delays, [0, 250, 500, 1000, 2000, 4000, 4000]);
+});
