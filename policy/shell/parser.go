@@ -235,7 +235,8 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if !ok {
 		return
 	}
-	if argv[0] == "" {
+	if len(argv) == 0 || argv[0] == "" {
+		// '' names no program; {,} expands to no word at all.
 		p.ps.add(classEmpty, "empty command name", p.src(c.Args[0]))
 		return
 	}

@@ -471,3 +471,47 @@ func TestAgainstBash(t *testing.T) {
 	}
 	t.Logf("%d lines checked against bash", checked)
 }
+
+func TestBraceFidelity(t *testing.T) {
+	p := NewParser(home)
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{`cmd {a,}`, w("cmd", "a")},
+		{`cmd {a,''}`, w("cmd", "a", "")},
+		{`cmd x{,}`, w("cmd", "x", "x")},
+		{`cmd x=~/{a,b}`, w("cmd", "x=~/a", "x=~/b")},
+		{`cmd x=~/{a}`, w("cmd", "x="+home+"/{a}")},
+		{`cmd ~/{a,b}`, w("cmd", home+"/a", home+"/b")},
+		{`{,}ls`, w("ls", "ls")},
+	}
+	for _, tt := range tests {
+		s, prob := p.Parse(tt.line, Analyze)
+		if prob != nil {
+			t.Errorf("Parse(%q): %s", tt.line, prob.Reason)
+			continue
+		}
+		if got := s.Commands[0].Argv; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Parse(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	if _, prob := p.Parse(`{,} `, Analyze); prob == nil || prob.Rule != RuleEmptyCommand {
+		t.Errorf("a command that expands to no word: %v", prob)
+	}
+}
+
+func TestStrayBraces(t *testing.T) {
+	p := NewParser(home)
+	for _, line := range []string{`cmd {{a,c}s\{1..3}`, `cmd {{a..c..2}"s"\{1..3}`, `cmd {a,b}}`, `cmd {a,b}{}`} {
+		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != RuleShellSyntax {
+			t.Errorf("Parse(%q) = %v, want shell-syntax", line, prob)
+		}
+	}
+	// Literal braces with no expansion beside them are only text.
+	for _, line := range []string{`find . -exec cat {} +`, `echo {a} }{ \{a,b\}`} {
+		if _, prob := p.Parse(line, Analyze); prob != nil {
+			t.Errorf("Parse(%q) refused: %s", line, prob.Reason)
+		}
+	}
+}

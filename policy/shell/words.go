@@ -20,7 +20,7 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	}
 	braces := countBraces(w.Parts)
 	if braces == 0 {
-		s, ok := p.literal(w, w.Parts, arg)
+		s, _, ok := p.literal(w, w.Parts, arg)
 		if !ok {
 			return dst, false
 		}
@@ -44,6 +44,25 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 	// tree intact.
 	cp := *w
 	syntax.SplitBraces(&cp)
+	// bash marks a word as assignment-like when it parses it; the words
+	// a brace expansion makes lose the mark, so x=~/{a,b} keeps its "~"
+	// while x=~/{a} (no expansion) does not.
+	expanded := false
+	for _, part := range cp.Parts {
+		if _, ok := part.(*syntax.BraceExp); ok {
+			expanded = true
+			arg = false
+			break
+		}
+	}
+	if expanded && strayBraces(cp.Parts) {
+		// mvdan and bash pair braces differently when a "{" or "}" that
+		// starts no expansion sits around or beside one that does: bash
+		// leaves {{a,b}\} alone, mvdan expands the inner pair. Rather
+		// than guess which words bash would build, refuse.
+		p.ps.add(classSyntax, "brace expansion beside unpaired braces", p.src(w))
+		return dst, false
+	}
 	n, orig := 0, len(dst)
 	ok := true
 	for ew, err := range expand.BracesSeq(nil, &cp) {
@@ -57,12 +76,17 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 			p.ps.add(classSyntax, "brace expansions to more than 1024 words in one line", p.src(w))
 			return dst[:orig], false
 		}
-		s, wok := p.literal(w, ew.Parts, arg)
+		s, null, wok := p.literal(w, ew.Parts, arg)
 		if !wok {
 			// One problem per word is enough: the other expansions of
 			// the same word would name the same construct.
 			ok = false
 			break
+		}
+		if null {
+			// {a,} is "a" alone: an empty unquoted word is removed, as
+			// word splitting removes it in bash.
+			continue
 		}
 		dst = append(dst, s)
 	}
@@ -70,6 +94,32 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 		return dst[:orig], false
 	}
 	return dst, true
+}
+
+// strayBraces reports whether an unquoted literal in parts, or in the
+// elements of a brace expansion among them, still has an unescaped "{" or
+// "}" after SplitBraces: one that bash might pair differently.
+func strayBraces(parts []syntax.WordPart) bool {
+	for _, part := range parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			for i := 0; i < len(x.Value); i++ {
+				switch x.Value[i] {
+				case '\\':
+					i++
+				case '{', '}':
+					return true
+				}
+			}
+		case *syntax.BraceExp:
+			for _, elem := range x.Elems {
+				if strayBraces(elem.Parts) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // countBraces counts the "{" in the unquoted parts of a word: only with
@@ -135,11 +185,14 @@ func (p *Parser) part(part syntax.WordPart) bool {
 
 // literal is the value of one word whose parts are all static (checked by
 // parts) and brace-expanded. w is the word as written, for naming it.
-func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, arg bool) (string, bool) {
+// assign enables bash's tilde expansion after the "=" of an
+// assignment-like word. null is true for an empty word with no quotes,
+// which bash removes.
+func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (s string, null, ok bool) {
 	// Most words are one plain unquoted literal: no copy needed.
 	if len(parts) == 1 {
 		if lit, ok := parts[0].(*syntax.Lit); ok && strings.IndexAny(lit.Value, "\\~*?[") < 0 {
-			return lit.Value, true
+			return lit.Value, lit.Value == "", true
 		}
 	}
 	p.pieces = p.pieces[:0]
@@ -167,13 +220,15 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, arg bool) (str
 	// A word like NAME=value or NAME+=value: bash (outside POSIX mode)
 	// expands a tilde after its "=" and after each ":", as in an
 	// assignment, even when it is an argument.
-	assign := arg && len(p.pieces) > 0 && p.pieces[0].raw && assignmentLike(p.pieces[0].s)
+	assign = assign && len(p.pieces) > 0 && p.pieces[0].raw && assignmentLike(p.pieces[0].s)
+	quoted := false
 	p.val, p.pat = p.val[:0], p.pat[:0]
 	maybeGlob := false
 	eligible := true // a tilde here starts a tilde prefix
 	seenEq := false
 	for pi, pc := range p.pieces {
 		if !pc.raw {
+			quoted = true
 			p.val = append(p.val, pc.s...)
 			p.pat = append(p.pat, pattern.QuoteMeta(pc.s, 0)...)
 			eligible = false
@@ -191,20 +246,20 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, arg bool) (str
 				prefix := s[i+1 : j]
 				// A prefix with a quoted character is no tilde prefix:
 				// ~"/x" and ~\/x stay literal.
-				quoted := strings.IndexByte(prefix, '\\') >= 0 || (j == len(s) && pi+1 < len(p.pieces))
-				if !quoted {
+				quotedPrefix := strings.IndexByte(prefix, '\\') >= 0 || (j == len(s) && pi+1 < len(p.pieces))
+				if !quotedPrefix {
 					switch {
 					case prefix != "":
 						// ~user, ~+, ~-, ~2: another user's home, $PWD,
 						// $OLDPWD, the directory stack.
 						p.ps.add(classDynamic, "tilde expansion", "~"+prefix)
-						return "", false
+						return "", false, false
 					case p.home == "":
 						p.ps.add(classDynamic, "tilde expansion without a home directory", "~")
-						return "", false
+						return "", false, false
 					case p.strict:
 						p.ps.add(classSyntax, "home directory expansion", "~")
-						return "", false
+						return "", false, false
 					}
 					p.val = append(p.val, p.home...)
 					p.pat = append(p.pat, pattern.QuoteMeta(p.home, 0)...)
@@ -243,9 +298,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, arg bool) (str
 	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
 		p.ps.add(classDynamic, "unquoted pattern", p.src(w))
-		return "", false
+		return "", false, false
 	}
-	return string(p.val), true
+	return string(p.val), len(p.val) == 0 && !quoted, true
 }
 
 // unescapeDouble removes the backslashes that escape a character inside
