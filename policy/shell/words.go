@@ -58,8 +58,9 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 	if expanded && strayBraces(cp.Parts) {
 		// mvdan and bash pair braces differently when a "{" or "}" that
 		// starts no expansion sits around or beside one that does: bash
-		// leaves {{a,b}\} alone, mvdan expands the inner pair. Rather
-		// than guess which words bash would build, refuse.
+		// expands {{a,c}s\{1..3} to "as{1..3" and "cs{1..3", mvdan to
+		// "{as{1..3}" and "{cs{1..3}". Rather than guess which words
+		// bash would build, refuse.
 		p.ps.add(classSyntax, "brace expansion beside unpaired braces", p.src(w))
 		return dst, false
 	}
