@@ -65,7 +65,7 @@ func ParseFile(path string, data []byte) (*File, error) {
 			return nil, fail(typ.Offset, typ.Field, fmt.Errorf("must be %s, got JSON %s", typ.Type, typ.Value))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return nil, fail(dec.InputOffset(), field, errors.New("unknown field"))
+			return nil, fail(fieldOffset(data, field), field, errors.New("unknown field"))
 		default:
 			return nil, fail(dec.InputOffset(), "", err)
 		}

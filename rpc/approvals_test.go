@@ -72,12 +72,15 @@ func TestAllowSessionGrantStaysInItsSession(t *testing.T) {
 	if len(st.Grants["default"]) != 1 {
 		t.Fatalf("grants in state: %+v", st.Grants)
 	}
-	var out struct{ Session string }
+	var out struct {
+		Session string `json:"session"`
+	}
 	e.call("admit/openSession", map[string]any{"label": "other", "allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}, &out)
 	other := map[string]any{"session": out.Session, "tool": "deploy", "args": map[string]any{"target": "prod"}}
 	if v := e.check(other); v.Allowed || v.Rule != "human-denied" {
 		t.Fatalf("grant leaked to another session: %+v", v)
 	}
+	st = State{}
 	e.call("admit/revoke", map[string]any{"session": "", "grant": ""}, &st)
 	if len(st.Grants["default"]) != 0 {
 		t.Fatalf("revoke: %+v", st.Grants)
@@ -201,7 +204,7 @@ func TestDisconnectMidQuestion(t *testing.T) {
 		_ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v)
 	}()
 	within(t, e.asked, "question")
-	_ = e.conn.Close()
+	_ = e.pipe.Close() // the editor is gone, as when its process dies
 	within(t, e.exitCode, "server exit")
 	recs, err := tape.Query(tp, tape.Filter{Tool: "deploy"})
 	if err != nil || len(recs) != 1 || recs[0].Allowed {

@@ -42,7 +42,8 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 		var res struct {
 			Answer string `json:"answer"`
 		}
-		_, err := s.conn.Call(ctx, "admit/approve", approveParams{q.ID, q.Session, q.Tool, q.Summary, q.Reason, timeoutMs}, &res)
+		// protocol.Call sends $/cancelRequest for the question when ctx ends.
+		err := protocol.Call(ctx, s.conn, "admit/approve", approveParams{q.ID, q.Session, q.Tool, q.Summary, q.Reason, timeoutMs}, &res)
 		if ctx.Err() != nil {
 			// The question no longer stands: let the client take it down.
 			_ = s.conn.Notify(context.WithoutCancel(ctx), "admit/approvalCancelled", map[string]string{"id": q.ID})

@@ -28,6 +28,8 @@ const waitFor = 10 * time.Second
 type fakeEditor struct {
 	t         *testing.T
 	conn      jsonrpc2.Conn
+	pipe      net.Conn      // the editor's end of the wire
+	gone      chan struct{} // closed when the test ends: questions held open give up
 	decided   chan Verdict
 	states    chan State
 	cancelled chan string
@@ -40,10 +42,10 @@ type fakeEditor struct {
 }
 
 type editorOptions struct {
-	init       map[string]any // initializationOptions
-	approve    bool           // declare capabilities.experimental.admit.approve
-	showMsg    bool           // declare window.showMessage
-	roots      []string
+	init    map[string]any // initializationOptions
+	approve bool           // declare capabilities.experimental.admit.approve
+	showMsg bool           // declare window.showMessage
+	roots   []string
 }
 
 // startEditor starts a server on one end of a pipe and a fake editor on
@@ -87,9 +89,15 @@ func newEditor(t *testing.T) *fakeEditor {
 	go func() {
 		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds()})
 	}()
+	e.pipe = cli
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))
-	e.conn.Go(context.Background(), e.handle)
-	t.Cleanup(func() { _ = e.conn.Close() })
+	e.conn.Go(context.Background(), protocol.CancelHandler(e.handle))
+	e.gone = make(chan struct{})
+	t.Cleanup(func() {
+		close(e.gone)
+		_ = e.pipe.Close()
+		_ = e.conn.Close()
+	})
 	return e
 }
 
@@ -107,7 +115,9 @@ func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		default:
 		}
 	case "admit/approvalCancelled":
-		var p struct{ ID string }
+		var p struct {
+			ID string `json:"id"`
+		}
 		_ = json.Unmarshal(req.Params(), &p)
 		e.cancelled <- p.ID
 	case "admit/approve":
@@ -139,15 +149,23 @@ func (e *fakeEditor) reply(ctx context.Context, p approveParams) (any, error) {
 	f := e.answer
 	e.mu.Unlock()
 	if f == nil {
-		<-ctx.Done()
-		return nil, ctx.Err()
+		return e.hold(ctx)
 	}
 	ans, ok := f(p)
 	if !ok {
-		<-ctx.Done()
-		return nil, ctx.Err()
+		return e.hold(ctx)
 	}
 	return map[string]string{"answer": ans}, nil
+}
+
+// hold keeps a question open until the server takes it back or the test ends.
+func (e *fakeEditor) hold(ctx context.Context) (any, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-e.gone:
+		return nil, context.Canceled
+	}
 }
 
 func (e *fakeEditor) setAnswer(f func(p approveParams) (string, bool)) {

@@ -523,19 +523,19 @@ func (g *Gate) Mode() string {
 
 // State is what admit/state and admit/didChangeState carry.
 type State struct {
-	Mode        string              `json:"mode"`
-	Effects     string              `json:"effects"`
-	Shell       string              `json:"shell"`
-	Roots       []string            `json:"roots"`
-	Counts      Counts              `json:"counts"`
-	Tape        string              `json:"tape"`
-	TapeError   string              `json:"tapeError,omitempty"`
-	PolicyError string              `json:"policyError,omitempty"`
-	Policy      string              `json:"policy,omitempty"` // the policy file in force, or "built-in"
-	Sessions    []string            `json:"sessions"`
-	Grants      map[string][]string `json:"grants,omitempty"`
-	Watch       string              `json:"watch,omitempty"`
-	Confinement string              `json:"confinement,omitempty"`
+	Mode        string                 `json:"mode"`
+	Effects     string                 `json:"effects"`
+	Shell       string                 `json:"shell"`
+	Roots       []string               `json:"roots"`
+	Counts      Counts                 `json:"counts"`
+	Tape        string                 `json:"tape"`
+	TapeError   string                 `json:"tapeError,omitempty"`
+	PolicyError string                 `json:"policyError,omitempty"`
+	Policy      string                 `json:"policy,omitempty"` // the policy file in force, or "built-in"
+	Sessions    []string               `json:"sessions"`
+	Grants      map[string][]string    `json:"grants,omitempty"`
+	Watch       *workspace.WatchStatus `json:"watch,omitempty"`
+	Confinement string                 `json:"confinement,omitempty"`
 }
 
 // Counts are the decisions since the server started.

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"admit/policy"
 	"admit/policy/tape"
 	"admit/workspace/effects"
 	"admit/workspace/run"
@@ -157,10 +157,14 @@ const (
 
 // admittedOnly rechecks each simple command as it is about to run: its
 // argv must be one the gate admitted, word for word, and each admitted
-// argv runs at most as often as it was admitted.
+// argv runs at most as often as it was admitted. The members of a
+// pipeline are rechecked concurrently, hence the lock.
 func admittedOnly(admitted [][]string) func(argv []string, dir string) error {
+	var mu sync.Mutex
 	left := slices.Clone(admitted)
 	return func(argv []string, dir string) error {
+		mu.Lock()
+		defer mu.Unlock()
 		for i, a := range left {
 			if slices.Equal(a, argv) {
 				left = slices.Delete(left, i, i+1)

@@ -2,8 +2,6 @@ package rpc
 
 import (
 	"context"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 // handleCheck answers admit/check. It releases the read loop first: the
@@ -13,7 +11,6 @@ func (s *Server) handleCheck(ctx context.Context, g *Gate, raw []byte) (any, err
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	jsonrpc2.Async(ctx)
 	return g.Check(ctx, p)
 }
 

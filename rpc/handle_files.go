@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"admit/policy"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -44,7 +42,6 @@ func (s *Server) handleRead(ctx context.Context, g *Gate, raw []byte) (any, erro
 	if p.Path == "" {
 		return nil, &ParamError{"path", "required"}
 	}
-	jsonrpc2.Async(ctx)
 	args, _ := json.Marshal(map[string]string{"path": p.Path})
 	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: readTool, Args: args, Cwd: p.Cwd}, nil)
 	if err != nil {
@@ -94,7 +91,6 @@ func (s *Server) handleEdit(ctx context.Context, g *Gate, raw []byte) (any, erro
 	case p.OldText == "":
 		return nil, &ParamError{"oldText", "required and not empty"}
 	}
-	jsonrpc2.Async(ctx)
 	var next []byte
 	args, _ := json.Marshal(map[string]any{"path": p.Path, "oldText": len(p.OldText), "newText": len(p.NewText), "replaceAll": p.ReplaceAll, "expectHash": p.ExpectHash})
 	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: editTool, Args: args, Cwd: p.Cwd}, func(d *policy.Decision) {
@@ -133,7 +129,6 @@ func (s *Server) handleWrite(ctx context.Context, g *Gate, raw []byte) (any, err
 	if p.Path == "" {
 		return nil, &ParamError{"path", "required"}
 	}
-	jsonrpc2.Async(ctx)
 	args, _ := json.Marshal(map[string]any{"path": p.Path, "content": len(p.Content), "expectHash": p.ExpectHash})
 	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: writeTool, Args: args, Cwd: p.Cwd}, func(d *policy.Decision) {
 		if len(d.Writes) != 1 {

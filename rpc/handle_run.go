@@ -3,8 +3,6 @@ package rpc
 import (
 	"context"
 	"os"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 // handleRun answers admit/run: decide, run without a system shell, verify.
@@ -14,6 +12,5 @@ func (s *Server) handleRun(ctx context.Context, g *Gate, raw []byte) (any, error
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	jsonrpc2.Async(ctx)
 	return g.Run(ctx, p, RunOptions{SelfExe: selfExe(), Env: os.Environ()})
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"admit/policy/tape"
 	"admit/workspace/run"
 )
@@ -26,9 +24,8 @@ func (s *Server) fullState(g *Gate) State {
 	w := s.watcher
 	s.mu.Unlock()
 	if w != nil {
-		st.Watch = w.Status()
-	} else {
-		st.Watch = "off"
+		ws := w.Status()
+		st.Watch = &ws
 	}
 	st.Confinement = confinement()
 	return st
@@ -96,7 +93,6 @@ func (s *Server) handleTape(ctx context.Context, g *Gate, raw []byte) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	jsonrpc2.Async(ctx)
 	if g.cfg.Tape == nil {
 		return map[string]any{"records": []tape.Record{}}, nil
 	}

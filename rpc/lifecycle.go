@@ -157,7 +157,7 @@ func uriPath(u uri.URI) (string, error) {
 	if !strings.HasPrefix(string(u), "file://") {
 		return "", fmt.Errorf("%q is not a file URI", u)
 	}
-	p := u.Filename()
+	p := u.FsPath()
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("%q is not an absolute file URI", u)
 	}
@@ -207,8 +207,10 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 	s.mu.Unlock()
 	for _, f := range p.Event.Removed {
 		if d, err := uriPath(f.URI); err == nil {
-			if real := roots.Remove(d); real != "" && w != nil {
-				w.RemoveRoot(real)
+			if w != nil {
+				w.RemoveRoot(d) // the watcher keeps the roots it watches
+			} else {
+				roots.Remove(d)
 			}
 		}
 	}
@@ -218,15 +220,13 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 			s.log.Warn("workspace folder ignored", "uri", f.URI, "err", err)
 			continue
 		}
-		real, err := roots.Add(d)
+		if w != nil {
+			_, err = w.AddRoot(d)
+		} else {
+			_, err = roots.Add(d)
+		}
 		if err != nil {
 			s.log.Warn("workspace folder ignored", "uri", f.URI, "err", err)
-			continue
-		}
-		if w != nil {
-			if err := w.AddRoot(real); err != nil {
-				s.log.Warn("cannot watch new root", "root", real, "err", err)
-			}
 		}
 	}
 	g.stateChanged()

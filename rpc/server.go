@@ -96,6 +96,14 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, cfg ServerConfig) int {
 // initialize before initialize, nothing but exit after shutdown.
 func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
 	m := req.Method()
+	if req.IsCall() {
+		// Every call runs concurrently with what follows it: a check may
+		// wait for a person and always waits for the tape, and a request
+		// left on the read loop would be recycled under the cancellation
+		// watcher that protocol.CancelHandler starts for it. Notifications
+		// stay in order on the read loop.
+		jsonrpc2.Async(ctx)
+	}
 	if !s.initialized.Load() && m != protocol.MethodInitialize && m != protocol.MethodExit {
 		if req.IsCall() {
 			return nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s: the server is not initialized; send initialize first", m)

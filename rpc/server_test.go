@@ -61,13 +61,16 @@ func TestInitializeResult(t *testing.T) {
 	e := newEditor(t)
 	ws := workspaceDir(t)
 	var res struct {
-		ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+		ServerInfo struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"serverInfo"`
 		Capabilities struct {
 			Experimental struct {
 				Admit struct {
-					Version string
-					Modes   []string
-					Effects []string
+					Version string   `json:"version"`
+					Modes   []string `json:"modes"`
+					Effects []string `json:"effects"`
 				} `json:"admit"`
 			} `json:"experimental"`
 		} `json:"capabilities"`
@@ -96,7 +99,6 @@ func TestBadInitializationOptions(t *testing.T) {
 		t.Fatalf("bad effects: %v", err)
 	}
 }
-
 
 func TestModesAndTape(t *testing.T) {
 	ws := workspaceDir(t)
@@ -140,7 +142,9 @@ func TestModesAndTape(t *testing.T) {
 	if len(recs) != 3 {
 		t.Fatalf("tape has %d records, want 3 (off records nothing): %+v", len(recs), recs)
 	}
-	var res struct{ Records []tape.Record }
+	var res struct {
+		Records []tape.Record `json:"records"`
+	}
 	e.call("admit/tape", map[string]any{"rule": "not-in-allow-list"}, &res)
 	if len(res.Records) != 2 || res.Records[1].Mode != "warn" {
 		t.Fatalf("admit/tape by rule: %+v", res.Records)
@@ -153,7 +157,9 @@ func TestModesAndTape(t *testing.T) {
 func TestSessionsBudgetAndRetries(t *testing.T) {
 	ws := workspaceDir(t)
 	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
-	var out struct{ Session string }
+	var out struct {
+		Session string `json:"session"`
+	}
 	var raw json.RawMessage
 	err := e.try("admit/openSession", map[string]any{"label": "bad", "allow": []string{"*"}}, &raw)
 	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "bare") {
@@ -167,7 +173,8 @@ func TestSessionsBudgetAndRetries(t *testing.T) {
 		{"type": "function", "function": map[string]any{"name": "read_file"}},
 		{"name": "write_file"},
 		{"name": "search", "annotations": map[string]any{"readOnlyHint": true}},
-	}, "bounds": map[string]any{"maxSteps": 5, "maxRetries": 1}}, &out)
+		{"name": "bash"},
+	}, "bounds": map[string]any{"maxSteps": 6, "maxRetries": 1}}, &out)
 	if out.Session == "" {
 		t.Fatal("no session id")
 	}
@@ -176,12 +183,14 @@ func TestSessionsBudgetAndRetries(t *testing.T) {
 	if v.Rule != "not-in-allow-list" || !strings.Contains(v.Reason, "fix-bug") || !strings.Contains(v.Reason, "read_file") {
 		t.Fatalf("reason names label and grants: %+v", v)
 	}
-	v = e.check(map[string]any{"session": s, "tool": "Read"})
-	if v.Rule != "not-in-allow-list" {
-		t.Fatalf("first retry: %+v", v)
+	curl := map[string]any{"session": s, "tool": "bash", "command": "curl http://example.com"}
+	if v = e.check(curl); v.Rule != "unsupported-program" {
+		t.Fatalf("refused command: %+v", v)
 	}
-	v = e.check(map[string]any{"session": s, "tool": "Read"})
-	if v.Rule != "budget-exhausted" {
+	if v = e.check(curl); v.Rule != "unsupported-program" {
+		t.Fatalf("first retry (maxRetries 1): %+v", v)
+	}
+	if v = e.check(curl); v.Rule != "budget-exhausted" || !strings.Contains(v.Reason, "maxRetries") {
 		t.Fatalf("second retry should spend the retry bound: %+v", v)
 	}
 	// The default session is not touched by the other session's budget.
@@ -191,7 +200,7 @@ func TestSessionsBudgetAndRetries(t *testing.T) {
 	}
 	v = e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
 	if !v.Allowed {
-		t.Fatalf("step 4: %+v", v)
+		t.Fatalf("step 5: %+v", v)
 	}
 	e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
 	v = e.check(map[string]any{"session": s, "tool": "search", "args": map[string]any{"path": "src"}})
@@ -224,7 +233,9 @@ func TestObserveWriteAndStale(t *testing.T) {
 	if v := e.check(write); v.Rule != "stale-observation" {
 		t.Fatalf("stale write: %+v", v)
 	}
-	var n struct{ Observed int }
+	var n struct {
+		Observed int `json:"observed"`
+	}
 	e.call("admit/observe", map[string]any{"paths": []string{"notes.txt"}, "dirs": []string{"src"}}, &n)
 	if n.Observed != 2 {
 		t.Fatalf("observe: %+v", n)
@@ -362,7 +373,7 @@ func TestBadPolicyFileKeepsGateClosed(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte("{\n  \"allow\": [\"Read\"],\n  \"alow\": [\"x\"]\n}\n"), 0o644))
 	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
 	v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
-	if v.Allowed || v.Rule != "policy-invalid" || !strings.Contains(v.Reason, ":3") || !strings.Contains(v.Reason, "alow") {
+	if v.Allowed || v.Rule != "policy-invalid" || !strings.Contains(v.Reason, "policy.json:3") || !strings.Contains(v.Reason, "alow") {
 		t.Fatalf("bad policy: %+v", v)
 	}
 	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte(`{"allow": ["Read", "Bash"], "needsHuman": ["Bash"]}`), 0o644))
@@ -409,7 +420,9 @@ func TestFileTools(t *testing.T) {
 	if w.Allowed {
 		t.Fatalf("write to an unlisted folder: %+v", w)
 	}
-	var n struct{ Observed int }
+	var n struct {
+		Observed int `json:"observed"`
+	}
 	e.call("admit/observe", map[string]any{"dirs": []string{"src"}}, &n)
 	e.call("admit/write", map[string]any{"path": "src/b.go", "content": "package b\n"}, &w)
 	if !w.Allowed || w.Verified == nil || !*w.Verified {

@@ -32,7 +32,7 @@ type session struct {
 }
 
 func newSession(id, label string, now time.Time) *session {
-	return &session{id: id, label: label, obs: workspace.NewObservations(), started: now, refusals: map[string]int64{}}
+	return &session{id: id, label: label, obs: workspace.NewObservations(0), started: now, refusals: map[string]int64{}}
 }
 
 // spend counts one step and says why the session's bounds are spent, or "".
