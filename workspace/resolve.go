@@ -189,43 +189,90 @@ func lstat(p string, st *syscall.Stat_t) error {
 	}
 }
 
-// LinksOutside lists the symlinks under dir (dir included, recursively,
-// not following links) whose targets resolve outside the roots, or that
-// cannot be resolved. It uses the watcher's index when a watcher is
-// running, complete (not at the watch limit) and has no unprocessed
-// events; otherwise it walks, visiting at most DefaultWalkBound entries.
-// Past the bound it returns what it found plus a sentinel entry naming the
-// bound, so that a caller that refuses on any entry fails closed.
+// maxFollowedDirs bounds how many folders LinksOutside walks in one call
+// besides dir: one for each symlink under them that leads to a folder
+// inside the roots that is not already walked. A program that follows
+// links walks them all; a workspace needing more than this many is
+// answered with a sentinel entry (fail closed), not walked further.
+const maxFollowedDirs = 256
+
+// LinksOutside lists the symlinks that a program following links while
+// it walks dir (grep -R, find -L) would reach and whose targets resolve
+// outside the roots, or cannot be resolved. It looks under dir (dir
+// included, recursively, not following links) and, transitively, under
+// every folder inside the roots that a symlink found so far leads to:
+// "docs/to-vendor -> ../vendor" with "vendor/out -> /etc" reports
+// vendor/out. Each folder is walked once (a folder under one already
+// walked is not walked again), so link cycles end.
+//
+// It uses the watcher's index when a watcher is running, complete (not at
+// the watch limit) and has no unprocessed events; otherwise it walks,
+// visiting at most DefaultWalkBound entries in all. Past a bound it
+// returns what it found plus a sentinel entry naming the bound, so that a
+// caller that refuses on any entry fails closed.
 func (r *Resolver) LinksOutside(dir string) []string {
-	dir = filepath.Clean(dir)
-	if links, ok := r.watcher.linksUnder(dir); ok {
-		return r.outside(links)
+	var (
+		out     []string
+		walked  []string // folders walked so far (resolved)
+		queue   = []string{filepath.Clean(dir)}
+		budget  = r.walkBound
+		blocked string // why the answer is incomplete
+	)
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if coveredBy(d, walked) {
+			continue
+		}
+		if len(walked) > maxFollowedDirs {
+			blocked = fmt.Sprintf("%s (more than %d folders reached through symlinks: not every symlink was checked)", d, maxFollowedDirs)
+			break
+		}
+		walked = append(walked, d)
+		links, ok := r.watcher.linksUnder(d)
+		if !ok {
+			var seen int
+			links, seen = walkLinks(d, budget)
+			budget -= seen
+			if budget < 0 {
+				blocked = fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", d, r.walkBound)
+			}
+		}
+		for _, l := range links {
+			res, err := resolve(l)
+			if err != nil || !r.roots.Contains(res.Path) {
+				out = append(out, l)
+				continue
+			}
+			if res.Dir && !coveredBy(res.Path, walked) {
+				queue = append(queue, res.Path)
+			}
+		}
+		if blocked != "" {
+			break
+		}
 	}
-	links, complete := walkLinks(dir, r.walkBound)
-	out := r.outside(links)
-	if !complete {
-		out = append(out, fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", dir, r.walkBound))
+	if blocked != "" {
+		out = append(out, blocked)
 	}
 	return out
 }
 
-// outside keeps the links whose targets resolve outside the roots.
-func (r *Resolver) outside(links []string) []string {
-	var out []string
-	for _, l := range links {
-		res, err := resolve(l)
-		if err != nil || !r.roots.Contains(res.Path) {
-			out = append(out, l)
+// coveredBy reports whether d is one of dirs or under one of them.
+func coveredBy(d string, dirs []string) bool {
+	for _, w := range dirs {
+		if within(d, w) {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // walkLinks lists the symlinks under dir (dir included) without following
-// any, visiting at most bound entries; complete is false past the bound.
-func walkLinks(dir string, bound int) (links []string, complete bool) {
-	seen := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// any, visiting at most bound entries; seen is how many it visited, more
+// than bound when it stopped at the bound.
+func walkLinks(dir string, bound int) (links []string, seen int) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unreadable folder cannot be recursed by the program
 			// either; a vanished one holds nothing.
@@ -240,6 +287,5 @@ func walkLinks(dir string, bound int) (links []string, complete bool) {
 		}
 		return nil
 	})
-	_ = err
-	return links, seen <= bound
+	return links, seen
 }

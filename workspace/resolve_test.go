@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -234,4 +235,43 @@ func BenchmarkResolve(b *testing.B) {
 			}
 		}
 	})
+}
+
+func TestLinksOutsideThroughInsideLinks(t *testing.T) {
+	root := tempRoot(t)
+	out := tempRoot(t)
+	writeFile(t, root+"/docs/guide.md", "x")
+	writeFile(t, root+"/vendor/lib.go", "x")
+	writeFile(t, root+"/a/b/c.txt", "x")
+	symlink(t, "../vendor", root+"/docs/to-vendor")
+	symlink(t, out, root+"/vendor/out")
+	// A chain of inside links, and cycles between them.
+	symlink(t, "../a", root+"/docs/to-a")
+	symlink(t, "../../docs", root+"/a/b/back")
+	symlink(t, ".", root+"/a/self")
+	symlink(t, "../../x", root+"/a/b/to-x")
+	writeFile(t, root+"/x/y/z", "x")
+	symlink(t, "/etc", root+"/x/y/etc")
+	r := NewResolver(mustRoots(t, root), nil)
+	got := r.LinksOutside(root + "/docs")
+	slices.Sort(got)
+	want := []string{root + "/vendor/out", root + "/x/y/etc"}
+	if !slices.Equal(got, want) {
+		t.Errorf("LinksOutside(docs) = %v, want %v", got, want)
+	}
+	// Nothing outside is reachable from a/b/c.txt's folder without the links.
+	if got := r.LinksOutside(root + "/a/b/c.txt"); len(got) != 0 {
+		t.Errorf("LinksOutside(file) = %v", got)
+	}
+	// Many folders reached through links: past the bound, a sentinel.
+	many := tempRoot(t)
+	for i := range maxFollowedDirs + 2 {
+		writeFile(t, fmt.Sprintf("%s/d%d/f", many, i), "x")
+		symlink(t, fmt.Sprintf("../d%d", i), fmt.Sprintf("%s/top/l%d", many, i))
+	}
+	r = NewResolver(mustRoots(t, many), nil)
+	got = r.LinksOutside(many + "/top")
+	if len(got) == 0 || !strings.Contains(got[len(got)-1], "folders reached through symlinks") {
+		t.Errorf("LinksOutside(many) = %v, want a sentinel", got)
+	}
 }
