@@ -15,6 +15,7 @@ type judge struct {
 	cwd    string
 	acc    *accum
 	argv   bool   // an argv without a shell: "~" is expanded here
+	cmd    int    // the index of the command in its script
 	newCwd string // set by cd
 }
 
@@ -287,6 +288,12 @@ func (j *judge) special(prog *Program, ps parsed, acs *[]access, follow *[]strin
 				destDir = true
 			}
 		}
+		// mv moves links and folders (whose relative links then lead
+		// elsewhere); cp copies them when it does not dereference.
+		relinks := prog.Name == "mv" || ps.has("recursive") != nil || hasName(&ps, "-P") || hasName(&ps, "-d") || hasName(&ps, "--no-dereference")
+		if ps.has("follow") != nil {
+			relinks = prog.Name == "mv"
+		}
 		for _, o := range ops {
 			if prog.Name == "mv" {
 				*acs = append(*acs, access{word: o, what: "source", mode: modeWrite, nofollow: true, target: true})
@@ -303,6 +310,9 @@ func (j *judge) special(prog *Program, ps parsed, acs *[]access, follow *[]strin
 				}
 			}
 			*acs = append(*acs, access{word: t, what: "destination", mode: modeWrite, target: true})
+			if relinks {
+				j.noteRelink(prog.Name, o, t)
+			}
 		}
 		if u := ps.has("follow"); u != nil && prog.Name == "cp" {
 			*follow, *followOpt = ops, u.name
@@ -430,6 +440,12 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 		j.refuse(RuleOutside, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
 			"use paths inside the workspace")
 		return r, false
+	}
+	if len(j.acc.relinked) > 0 {
+		if rl := j.relinkedAt(r.Path, path.Clean(abs)); rl != nil {
+			j.refuseRelinked(prog, a.what, a.word, rl)
+			return r, false
+		}
 	}
 	return r, true
 }
@@ -596,6 +612,10 @@ func (j *judge) linksOutside(prog, opt string, dirs []string) {
 		r, ok := j.quietResolve(d)
 		if !ok || !r.Dir {
 			continue
+		}
+		if rl := j.relinkedUnder(r.Path); rl != nil {
+			j.refuseRelinkedWalk(prog, opt, d, rl)
+			return
 		}
 		if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s follows symlinks, and %q under %q leads outside the workspace", opt, prog, links[0], d),

@@ -119,7 +119,23 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
 	}
-	var acc accum
+	acc := p.judgeScript(script, cwd, c, nil)
+	if !acc.refused && len(acc.relinked) > 0 && len(script.Commands) > 1 {
+		// A command that moves or copies links changes where paths lead
+		// for the commands of the same line, those before it in a
+		// pipeline included (they run at the same time): judge the line
+		// again with every such destination known from the start.
+		acc = p.judgeScript(script, cwd, c, acc.relinked)
+	}
+	d := acc.decision()
+	d.Script = script
+	return d
+}
+
+// judgeScript judges every command of script, starting in cwd. relinked
+// are destinations known to be moved or copied links (from a first pass).
+func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, relinked []relink) accum {
+	acc := accum{relinked: relinked}
 	cur := []string{cwd}
 	var fallback []string
 	for i := range script.Commands {
@@ -135,7 +151,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		}
 		var next []string
 		for _, dir := range cur {
-			j := judge{p: p, c: c, cwd: dir, acc: &acc}
+			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i}
 			j.command(cmd.Argv, cmd.Redirects, 0)
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)
@@ -155,9 +171,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 			}
 		}
 	}
-	d := acc.decision()
-	d.Script = script
-	return d
+	return acc
 }
 
 // EvaluateArgv judges one argv run without a shell in cwd (absolute,
@@ -190,6 +204,9 @@ func outsideCwd(cwd string, c *Context, script *shell.Script) Decision {
 // accum gathers the judgement of every part of a script: the first
 // refusal wins; an ask stands unless something refuses.
 type accum struct {
+	// relinked are the paths earlier commands of the line move or copy
+	// links (or folders that may hold links) to; see judge.relinks.
+	relinked             []relink
 	refused              bool
 	ask                  bool
 	rule, reason, hint   string

@@ -1,0 +1,112 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// relink is a path where a command of the line puts a symlink, or a
+// folder that may hold symlinks, by moving or copying it (mv, cp -r,
+// cp -P). Where a path under it leads is only known once that command
+// has run: "mv dirlink-out x && cat x/secret" reads outside although x
+// does not exist when the line is judged, and a relative link moved to
+// another folder leads somewhere else. Every other command of the line
+// that names a path at or under a relink is refused (dynamic-word).
+type relink struct {
+	path string // resolved, absolute
+	cmd  int    // the index of the command that makes it
+	by   string // the program, for reasons
+	word string // the destination as written
+}
+
+// noteRelink records that prog puts src at dest, if src is a symlink or
+// a folder (or cannot be told apart from one).
+func (j *judge) noteRelink(prog, src, dest string) {
+	if !j.carriesLinks(src) {
+		return
+	}
+	r, ok := j.quietResolve(dest)
+	if !ok {
+		return // the destination is refused on its own
+	}
+	for _, have := range j.acc.relinked {
+		if have.path == r.Path && have.cmd == j.cmd {
+			return
+		}
+	}
+	j.acc.relinked = append(j.acc.relinked, relink{path: r.Path, cmd: j.cmd, by: prog, word: dest})
+}
+
+// carriesLinks reports whether word names a symlink (not followed) or a
+// folder; true when that cannot be told.
+func (j *judge) carriesLinks(word string) bool {
+	if j.c.FS == nil {
+		return true
+	}
+	abs := strings.TrimRight(j.abs(word), "/")
+	if abs == "" {
+		return true
+	}
+	full, err := j.c.FS.Resolve(abs)
+	if err != nil {
+		return true
+	}
+	if full.Dir {
+		return true
+	}
+	dir, base := path.Split(abs)
+	if base == "." || base == ".." {
+		return true
+	}
+	rd, err := j.c.FS.Resolve(path.Clean(dir))
+	if err != nil {
+		return true
+	}
+	// A final symlink resolves somewhere other than its own name.
+	return full.Path != path.Join(rd.Path, base)
+}
+
+// relinkedAt returns the relink of another command that p is at or
+// under, or nil.
+func (j *judge) relinkedAt(paths ...string) *relink {
+	for i := range j.acc.relinked {
+		rl := &j.acc.relinked[i]
+		if rl.cmd == j.cmd {
+			continue
+		}
+		for _, p := range paths {
+			if p == rl.path || strings.HasPrefix(p, rl.path+"/") {
+				return rl
+			}
+		}
+	}
+	return nil
+}
+
+// relinkedUnder returns the relink of another command at or under dir,
+// or that dir is under, for programs that walk dir following links.
+func (j *judge) relinkedUnder(dir string) *relink {
+	if rl := j.relinkedAt(dir); rl != nil {
+		return rl
+	}
+	for i := range j.acc.relinked {
+		rl := &j.acc.relinked[i]
+		if rl.cmd != j.cmd && strings.HasPrefix(rl.path, dir+"/") {
+			return rl
+		}
+	}
+	return nil
+}
+
+// refuseRelinked refuses an access to word that lands on a relink.
+func (j *judge) refuseRelinked(prog, what, word string, rl *relink) {
+	j.refuse(RuleDynamicWord, fmt.Sprintf("%s: %s %q is at or under %q, where %s in the same command line moves or copies a symlink or a folder; where it leads is only known after that has run", prog, what, word, rl.word, rl.by),
+		"run the "+rl.by+" as a command of its own, then this one")
+}
+
+// refuseRelinkedWalk refuses a walk that follows links into a relink.
+func (j *judge) refuseRelinkedWalk(prog, opt, dir string, rl *relink) {
+	j.refuse(RuleDynamicWord, fmt.Sprintf("option %q of %s follows symlinks under %q, and %s in the same command line moves or copies a symlink or a folder to %q; where it leads is only known after that has run", opt, prog, dir, rl.by, rl.word),
+		"run the "+rl.by+" as a command of its own, then this one")
+}
