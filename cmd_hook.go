@@ -149,6 +149,9 @@ func decideAlone(ctx context.Context, o hookOptions, root string, p rpc.CheckPar
 		}
 		f.tapePath = path
 	}
+	if err := broadRoot(root); err != nil {
+		return hook.Decision{}, fmt.Errorf("%s, and %w", why, err)
+	}
 	g, _, err := localGate(f, stderr)
 	if err != nil {
 		return hook.Decision{}, fmt.Errorf("%s, and the local gate cannot start: %w", why, err)
@@ -186,4 +189,15 @@ func workspaceRoot(dir string) string {
 		}
 		d = parent
 	}
+}
+
+// broadRoot refuses to take the file system's root or the home folder as
+// a workspace: a gate deciding alone there would let an agent write
+// anywhere. It happens when an agent runs outside any project.
+func broadRoot(root string) error {
+	home, _ := os.UserHomeDir()
+	if root == string(filepath.Separator) || (home != "" && root == filepath.Clean(home)) {
+		return fmt.Errorf("%s is not a workspace (no .git or .admit found at or above the working folder), so no local decision is possible", root)
+	}
+	return nil
 }
