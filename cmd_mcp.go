@@ -68,15 +68,15 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	var door mcpgate.Door
 	dctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
-	c, err := rpc.Dial(dctx, *socket)
+	c, dialErr := rpc.Dial(dctx, *socket)
 	cancel()
-	if err == nil {
+	if dialErr == nil {
 		defer c.Close()
 		door = c
 		logger.Info("admit mcp: gating through the editor's server", "socket", *socket)
 	} else {
 		if berr := broadRoot(root); berr != nil {
-			return cliError(stderr, configError{fmt.Errorf("no admit server is reachable at %s (%v), and %w", *socket, err, berr)})
+			return cliError(stderr, configError{fmt.Errorf("no admit server is reachable at %s (%v), and %w", *socket, dialErr, berr)})
 		}
 		f := &cliFlags{roots: list{root}, mode: "enforce", shell: "analyze", tapePath: *tapePath}
 		if f.tapePath == "" {
@@ -89,7 +89,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cliError(stderr, gerr)
 		}
 		door = mcpgate.GateDoor{Gate: g}
-		logger.Warn("admit mcp: no admit server is reachable; deciding alone, with nobody to ask", "socket", *socket, "err", err)
+		logger.Warn("admit mcp: no admit server is reachable; deciding alone, with nobody to ask", "socket", *socket, "err", dialErr)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
