@@ -83,6 +83,9 @@ func newCLIWorkspace(t *testing.T) *cliWorkspace {
 		"tconv":     "[diff \"hex\"]\n\ttextconv = ./conv.sh\n",
 		"increpo":   "[include]\n\tpath = extra.cfg\n",
 		"aliasrepo": "[alias]\n\tlg = !sh -c id\n",
+		"sigrepo":   "[log]\n\tshowSignature = true\n",
+		"wtrepo":    "[core]\n\tworktree = /etc\n",
+		"hookrepo":  "",
 	} {
 		dir := filepath.Join(w.ws, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -98,6 +101,7 @@ func newCLIWorkspace(t *testing.T) *cliWorkspace {
 		os.WriteFile(filepath.Join(dir, "x.txt"), []byte("x\n"), 0o644)
 	}
 	os.WriteFile(filepath.Join(w.ws, "tconv/.gitattributes"), []byte("*.txt diff=hex\n"), 0o644)
+	os.WriteFile(filepath.Join(w.ws, "hookrepo/.git/hooks/post-index-change"), []byte("#!/bin/sh\nid\n"), 0o755)
 	os.WriteFile(filepath.Join(w.ws, "increpo/.git/extra.cfg"), []byte("[core]\n\tpager = sh -c id\n"), 0o644)
 	// A folder git takes for a bare repository.
 	for _, d := range []string{"bare/objects", "bare/refs"} {
@@ -616,6 +620,15 @@ var cliAttacks = []cliCase{
 	{"git reflog expire", "git reflog expire --all", cR, "", "", cGitSub},
 	{"git worktree add", "git worktree add ../x", cR, "", "", cGitSub},
 	{"git remote add", "git remote add o http://x", cR, "", "", cGitSub},
+	{"git config --global reads ~/.gitconfig", "git config --global --list", cR, "", "", cFlag},
+	{"git config --system reads /etc/gitconfig", "git config --system -l", cR, "", "", cFlag},
+	{"git config --global one key", "git config --global user.email", cR, "", "", cFlag},
+	{"log.showSignature runs gpg", "git log -1", cR, "", "sigrepo", cGitExec},
+	{"core.worktree outside the root", "git status", cR, "", "wtrepo", cGitExec},
+	{"post-index-change hook runs on status", "git status", cR, "", "hookrepo", cGitExec},
+	{"case-folded .ADMIT is .admit on a case-insensitive disk", "echo {} > .ADMIT/policy.json", cW, "d:.", "", cProt},
+	{"case-folded .Git asks", "touch .Git/x", cW, "d:.", "", cProt},
+	{"case-folded .VSCode asks", "echo {} > .VSCode/tasks.json", cW, "d:.", "", cProt},
 	{"core.fsmonitor runs a program", "git status", cR, "", "fsmon", cGitExec},
 	{"textconv assigned by .gitattributes", "git diff", cR, "", "tconv", cGitExec},
 	{"included config sets a pager", "git log", cR, "", "increpo", cGitExec},

@@ -70,6 +70,9 @@ func (r *Resolver) GitExec(dir string) string {
 		c.scanModules(filepath.Join(repo.commonDir, "modules"))
 	}
 	if c.found == "" {
+		c.found = indexHook(repo.commonDir, c.show)
+	}
+	if c.found == "" {
 		return ""
 	}
 	if c.driver != "" {
@@ -260,7 +263,11 @@ func (c *configScan) scanFile(path string, depth int) {
 			}
 			continue
 		}
-		if runsProgram(e) {
+		if why := c.outsideWorktree(e, path); why != "" {
+			c.found = why
+			return
+		}
+		if runsProgram(e) || runsProgramToo(e) {
 			v := e.value
 			if !e.hasValue {
 				v = "true"
@@ -362,4 +369,50 @@ func readBounded(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, p, maxConfigBytes)
 	}
 	return data, nil
+}
+
+// runsProgramToo covers keys runsProgram leaves out that read commands
+// also act on: log.showSignature makes log and show run gpg (as
+// --show-signature, which the policy refuses), and
+// core.alternateRefsCommand runs for rev-list --alternate-refs.
+func runsProgramToo(e configEntry) bool {
+	switch {
+	case e.section == "log" && e.sub == "" && e.key == "showsignature":
+		v, ok := gitBool(e)
+		return !ok || v
+	case e.section == "core" && e.sub == "" && e.key == "alternaterefscommand":
+		return e.hasValue && e.value != ""
+	}
+	return false
+}
+
+// outsideWorktree reports a core.worktree that puts the working tree
+// outside the roots: git status, diff and ls-files would then read files
+// there.
+func (c *configScan) outsideWorktree(e configEntry, file string) string {
+	if e.section != "core" || e.sub != "" || e.key != "worktree" || !e.hasValue || e.value == "" {
+		return ""
+	}
+	wt := e.value
+	if !filepath.IsAbs(wt) {
+		// Relative to the git directory holding the configuration.
+		wt = filepath.Join(filepath.Dir(file), wt)
+	}
+	res, err := resolve(filepath.Clean(wt))
+	if err == nil && c.roots.Contains(res.Path) {
+		return ""
+	}
+	return fmt.Sprintf("core.worktree = %q in %s puts the working tree outside the workspace", e.value, c.show(file))
+}
+
+// indexHook reports an executable post-index-change hook: git status
+// and git diff refresh and write the index, and writing it runs that
+// hook. (A core.hooksPath elsewhere is reported as a key.)
+func indexHook(gitDir string, show func(string) string) string {
+	p := filepath.Join(gitDir, "hooks", "post-index-change")
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the hook %s runs when git status or git diff writes the index", show(p))
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -246,4 +247,37 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 			t.Errorf("GitExec = %q", got)
 		}
 	})
+}
+
+func TestGitExecMoreKeys(t *testing.T) {
+	for name, tc := range map[string]struct {
+		config string
+		hook   bool
+		want   string
+	}{
+		"log.showSignature":         {config: "[log]\n\tshowSignature = true\n", want: "log.showsignature"},
+		"log.showSignature false":   {config: "[log]\n\tshowSignature = false\n"},
+		"core.alternateRefsCommand": {config: "[core]\n\talternateRefsCommand = ./x\n", want: "core.alternaterefscommand"},
+		"core.worktree outside":     {config: "[core]\n\tworktree = /etc\n", want: "core.worktree"},
+		"core.worktree inside":      {config: "[core]\n\tworktree = ..\n"},
+		"post-index-change hook":    {hook: true, want: "post-index-change"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := tempRoot(t)
+			writeFile(t, root+"/.git/config", tc.config)
+			writeFile(t, root+"/.git/HEAD", "ref: refs/heads/main\n")
+			if tc.hook {
+				writeFile(t, root+"/.git/hooks/post-index-change", "#!/bin/sh\n")
+				if err := os.Chmod(root+"/.git/hooks/post-index-change", 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			writeFile(t, root+"/.git/hooks/pre-commit.sample", "#!/bin/sh\n")
+			r := NewResolver(mustRoots(t, root), nil)
+			got := r.GitExec(root)
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("GitExec = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

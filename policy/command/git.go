@@ -153,7 +153,8 @@ func gitTable() map[string]*Program {
 		{Name: "diff-files", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{{Names: "-q -0 -1 -2 -3 --base --ours --theirs -c --cc"}})},
 		{Name: "config", rules: "config", Options: []Option{
 			{Names: "--get --get-all --get-regexp --get-urlmatch -l --list", Mark: "list"},
-			{Names: "--show-origin --show-scope --name-only -z --null --local --global --system --worktree --includes --no-includes"},
+			{Names: "--show-origin --show-scope --name-only -z --null --local --worktree --includes --no-includes"},
+			{Names: "--global --system", Refuse: "reads a configuration file outside the workspace (~/.gitconfig, /etc/gitconfig); read the repository's with --local"},
 			{Names: "--bool --int --bool-or-int --path --expiry-date --all --show-names --fixed-value"},
 			{Names: "--type --default --regexp --url", Arg: TextArg},
 			{Names: "-f --file --blob", Arg: TextArg, Refuse: "reads another configuration file; read it with cat instead"},

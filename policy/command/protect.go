@@ -1,6 +1,9 @@
 package command
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Protection says whether a change to a path is refused or needs a person.
 type Protection struct {
@@ -63,7 +66,11 @@ func Protect(path string, roots []string) Protection {
 		default:
 			continue
 		}
-		parts := strings.Split(rel, "/")
+		// Names are compared case-insensitively (Unicode simple folding):
+		// on a case-insensitive file system (macOS, Windows, casefold
+		// folders) ".ADMIT/policy.json" and ".Git/config" are the same
+		// files as ".admit/policy.json" and ".git/config".
+		parts := strings.Split(foldName(rel), "/")
 		if parts[0] == ".admit" {
 			return Protection{Protected: true, Why: "files under .admit/ hold the gate's own policy, which an agent never changes"}
 		}
@@ -83,4 +90,38 @@ func Protect(path string, roots []string) Protection {
 		return Protection{}
 	}
 	return Protection{}
+}
+
+// foldName maps every letter of s to the lower case of its fold class,
+// so that names a case-insensitive file system takes for ".git" (".GIT",
+// ".Git", and with U+017F also ".vſcode") compare
+// equal to the protected ones.
+func foldName(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || ('A' <= s[i] && s[i] <= 'Z') {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		b.WriteRune(simpleLower(r))
+	}
+	return b.String()
+}
+
+// simpleLower is the lower case of the smallest rune in r's simple
+// case-folding orbit: "a" for "A", "s" for U+017F (long s), "k" for
+// U+212A (Kelvin sign).
+func simpleLower(r rune) rune {
+	low := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		low = min(low, f)
+	}
+	return unicode.ToLower(low)
 }
