@@ -629,6 +629,9 @@ var cliAttacks = []cliCase{
 	{"case-folded .ADMIT is .admit on a case-insensitive disk", "echo {} > .ADMIT/policy.json", cW, "d:.", "", cProt},
 	{"case-folded .Git asks", "touch .Git/x", cW, "d:.", "", cProt},
 	{"case-folded .VSCode asks", "echo {} > .VSCode/tasks.json", cW, "d:.", "", cProt},
+	{"a bare repository made in the same line, then git there", "mkdir -p r/objects r/refs && touch r/HEAD && cat > r/config <<'EOF'\n[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = sh -c id\nEOF\ncd r && git status", cW, "d:.", "", cDyn},
+	{"a config written in a pipeline beside git", "git status | cat > config", cW, "d:.", "", cDyn},
+	{"a hook copied in before git", "cp a.txt fsmon/.git/hooks/post-index-change; git status", cW, "d:fsmon/.git/hooks", "", cDyn},
 	{"core.fsmonitor runs a program", "git status", cR, "", "fsmon", cGitExec},
 	{"textconv assigned by .gitattributes", "git diff", cR, "", "tconv", cGitExec},
 	{"included config sets a pager", "git log", cR, "", "increpo", cGitExec},
@@ -986,6 +989,9 @@ var cliOrdinary = []cliCase{
 	{"write in a subfolder cwd (observations are relative to it)", "echo x > new.go", cW, "d:.", "src", cAllowed},
 	{"tee-free append with stderr", "ls >> list.txt 2>&1", cW, "d:.", "", cAllowed},
 	{"rm in a cd", "cd src && rm b.go", cW, "d:src", "", cAllowed},
+	{"two git commands saved to files", "git log --oneline > log.txt; git diff > diff.txt", cW, "d:.", "", cAllowed},
+	{"mkdir, then git output saved there", "mkdir -p out && git log > out/log.txt", cW, "d:.", "", cAllowed},
+	{"git, then a write after it", "git status && echo done > status.txt", cW, "d:.", "", cAllowed},
 }
 
 // TestCLICases runs every case through `admit check` (the package-main

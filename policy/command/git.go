@@ -304,6 +304,11 @@ func (j *judge) git(argv []string) {
 	if j.acc.refused || j.c.FS == nil {
 		return
 	}
+	if w := j.gitInputBefore(); w != "" {
+		j.refuse(RuleDynamicWord, fmt.Sprintf("another command of the same line writes %q before or while git runs, and git may read it as configuration (a config, attributes or hook file, or a folder that makes a repository); what git would run is only known after that write", w),
+			"run the write as a command of its own, then git")
+		return
+	}
 	if found := j.c.FS.GitExec(j.cwd); found != "" {
 		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration (%s), so a person must approve git commands", found),
 			"ask the person, or read the files directly with cat and diff")

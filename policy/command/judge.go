@@ -516,6 +516,7 @@ func (j *judge) write(prog string, a access) {
 	if !ok {
 		return
 	}
+	j.noteGitInput(r.Path, a.word)
 	if a.target {
 		for _, root := range j.c.Roots {
 			if r.Path == root {

@@ -119,13 +119,14 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
 	}
-	acc := p.judgeScript(script, cwd, c, nil)
-	if !acc.refused && len(acc.relinked) > 0 && len(script.Commands) > 1 {
+	acc := p.judgeScript(script, cwd, c, accum{})
+	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
-		// for the commands of the same line, those before it in a
-		// pipeline included (they run at the same time): judge the line
-		// again with every such destination known from the start.
-		acc = p.judgeScript(script, cwd, c, acc.relinked)
+		// for the commands of the same line, and one that writes what git
+		// reads as configuration changes what git runs; those before it
+		// in a pipeline run at the same time. Judge the line again with
+		// every such change known from the start.
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs})
 	}
 	d := acc.decision()
 	d.Script = script
@@ -134,8 +135,12 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 
 // judgeScript judges every command of script, starting in cwd. relinked
 // are destinations known to be moved or copied links (from a first pass).
-func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, relinked []relink) accum {
-	acc := accum{relinked: relinked}
+func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
+	acc := seed
+	acc.joiners = acc.joiners[:0]
+	for i := range script.Commands {
+		acc.joiners = append(acc.joiners, script.Commands[i].Joiner)
+	}
 	cur := []string{cwd}
 	var fallback []string
 	for i := range script.Commands {
@@ -206,7 +211,11 @@ func outsideCwd(cwd string, c *Context, script *shell.Script) Decision {
 type accum struct {
 	// relinked are the paths earlier commands of the line move or copy
 	// links (or folders that may hold links) to; see judge.relinks.
-	relinked             []relink
+	relinked []relink
+	// gitInputs are writes to files git may read as configuration or
+	// repository shape, by command index; see judge.noteGitInput.
+	gitInputs            []gitInput
+	joiners              []string // each command's joiner, for pipeline membership
 	refused              bool
 	ask                  bool
 	rule, reason, hint   string

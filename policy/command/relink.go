@@ -110,3 +110,71 @@ func (j *judge) refuseRelinkedWalk(prog, opt, dir string, rl *relink) {
 	j.refuse(RuleDynamicWord, fmt.Sprintf("option %q of %s follows symlinks under %q, and %s in the same command line moves or copies a symlink or a folder to %q; where it leads is only known after that has run", opt, prog, dir, rl.by, rl.word),
 		"run the "+rl.by+" as a command of its own, then this one")
 }
+
+// gitInput is a write by one command of a line to a path git may read as
+// configuration, attributes, hooks or the shape of a repository.
+type gitInput struct {
+	path string
+	cmd  int
+	word string
+}
+
+// gitInputName reports whether a resolved path is one git reads when it
+// finds and configures a repository: config and attributes files, the
+// files and folders that make a folder a repository, hooks.
+func gitInputName(p string) bool {
+	for _, part := range strings.Split(foldName(p), "/") {
+		switch part {
+		case ".git", "config", "config.worktree", "head", "commondir", "gitdir", "objects", "refs", "info",
+			"hooks", "attributes", ".gitattributes", ".gitmodules", "modules", "worktrees":
+			return true
+		}
+	}
+	return false
+}
+
+// noteGitInput records a write that git may read.
+func (j *judge) noteGitInput(resolved, word string) {
+	if !gitInputName(strings.TrimPrefix(resolved, j.rootOf(resolved))) {
+		return
+	}
+	j.acc.gitInputs = append(j.acc.gitInputs, gitInput{path: resolved, cmd: j.cmd, word: word})
+}
+
+// rootOf is the root p lies in ("" if none).
+func (j *judge) rootOf(p string) string {
+	for _, r := range j.c.Roots {
+		if p == r || strings.HasPrefix(p, r+"/") {
+			return r
+		}
+	}
+	return ""
+}
+
+// gitInputBefore returns a write git may read that runs before or beside
+// the current command: by an earlier command, or by a later one in the
+// same pipeline. Moved or copied folders count (they may be repositories).
+func (j *judge) gitInputBefore() string {
+	affects := func(cmd int) bool {
+		if cmd < j.cmd {
+			return true
+		}
+		for k := j.cmd + 1; k <= cmd && k < len(j.acc.joiners); k++ {
+			if j.acc.joiners[k] != "|" {
+				return false
+			}
+		}
+		return cmd > j.cmd
+	}
+	for _, g := range j.acc.gitInputs {
+		if g.cmd != j.cmd && affects(g.cmd) {
+			return g.word
+		}
+	}
+	for _, rl := range j.acc.relinked {
+		if rl.cmd != j.cmd && affects(rl.cmd) {
+			return rl.word
+		}
+	}
+	return ""
+}
