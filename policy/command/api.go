@@ -11,7 +11,10 @@
 // rules for find and test (find.go), git (git.go) and the write programs.
 // Every path is resolved through FS and must be inside the roots; every
 // write needs workspace-write, an explicit target, an observation of it,
-// and Protect (protect.go) to let it through. ParseTable (tablejson.go)
+// and Protect (protect.go) to let it through. A line is judged as a
+// whole where its commands affect each other (relink.go): a path under a
+// link or folder that mv/cp moves in the same line, and git after a write
+// it may read as configuration, are refused. ParseTable (tablejson.go)
 // merges the "programs" section of .admit/policy.json over the defaults.
 package command
 
