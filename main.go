@@ -5,9 +5,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"admit/rpc"
 	"admit/workspace/run"
@@ -38,6 +41,10 @@ func main() {
 		os.Exit(runCmd(args, os.Stdout, os.Stderr))
 	case "tape":
 		os.Exit(tapeCmd(args, os.Stdout, os.Stderr))
+	case "hook":
+		os.Exit(hookCmd(args, os.Stdin, os.Stdout, os.Stderr))
+	case "mcp":
+		os.Exit(mcpCmd(args, os.Stdin, os.Stdout, os.Stderr))
 	case "__confine": // the confinement helper a run re-executes itself as
 		os.Exit(run.ConfineMain(args))
 	case "version", "--version":
@@ -51,17 +58,29 @@ func main() {
 }
 
 const usage = `usage:
-  admit serve                         the stdio JSON-RPC server (default)
+  admit serve [--listen unix:PATH]    the stdio JSON-RPC server (default)
   admit check [flags] -c 'LINE'       one decision, printed as a Verdict (JSON)
   admit check [flags] -- WORD...      the same for an argv, each word literal
   admit check [flags] --tool NAME --args JSON
   admit run [flags] -c 'LINE'         check, run without a system shell, verify
   admit tape [filters] [--verify]     query the tape, or verify its hash chain
+  admit hook claude-code|gemini-cli   answer an agent's pre-tool hook (event on stdin)
+  admit mcp [flags] -- COMMAND...     gate an MCP server's tool calls
 exit codes: 0 allowed, 64 usage, 70 unverified effect, 77 refused,
 78 bad configuration, 124 bound spent, 128+N killed by signal N.
 `
 
 func serve(args []string) int {
+	fs := flag.NewFlagSet("admit serve", flag.ContinueOnError)
+	listen := fs.String("listen", "", "unix:PATH for the socket other local agents use, or none (default: a per-workspace path)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	socket := strings.TrimPrefix(*listen, "unix:")
+	if *listen != "" && *listen != "none" && (socket == *listen || !filepath.IsAbs(socket)) {
+		fmt.Fprintf(os.Stderr, "admit: --listen must be unix:ABSOLUTE-PATH or none, got %q\n", *listen)
+		return exitUsage
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()}))
 	bounds, err := boundsFromEnv()
 	if err != nil {
@@ -69,7 +88,7 @@ func serve(args []string) int {
 		return exitConfig
 	}
 	home, _ := os.UserHomeDir()
-	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: logger, Home: home, Bounds: bounds})
+	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: logger, Home: home, Bounds: bounds, Listen: socket})
 }
 
 func logLevel() slog.Level {

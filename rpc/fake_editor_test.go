@@ -46,6 +46,7 @@ type editorOptions struct {
 	approve bool           // declare capabilities.experimental.admit.approve
 	showMsg bool           // declare window.showMessage
 	roots   []string
+	listen  string // socket path; "" for none
 }
 
 // startEditor starts a server on one end of a pipe and a fake editor on
@@ -58,7 +59,7 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 	if _, ok := o.init["tape"]; !ok {
 		o.init["tape"] = filepath.Join(t.TempDir(), "tape.jsonl")
 	}
-	e := newEditor(t)
+	e := newEditorListening(t, o.listen)
 	var folders []map[string]string
 	for _, r := range o.roots {
 		folders = append(folders, map[string]string{"uri": "file://" + r, "name": filepath.Base(r)})
@@ -78,8 +79,13 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 
 // newEditor starts a server on one end of a pipe and a fake editor on the
 // other, without initializing.
-func newEditor(t *testing.T) *fakeEditor {
+func newEditor(t *testing.T) *fakeEditor { return newEditorListening(t, "") }
+
+func newEditorListening(t *testing.T, listen string) *fakeEditor {
 	t.Helper()
+	if listen == "" {
+		listen = "none"
+	}
 	cli, srv := net.Pipe()
 	e := &fakeEditor{t: t, decided: make(chan Verdict, 4096), states: make(chan State, 4096), cancelled: make(chan string, 256), asked: make(chan approveParams, 256), exitCode: make(chan int, 1)}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -87,7 +93,7 @@ func newEditor(t *testing.T) *fakeEditor {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	go func() {
-		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds()})
+		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen})
 	}()
 	e.pipe = cli
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))

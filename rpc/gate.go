@@ -84,6 +84,7 @@ type Gate struct {
 	file       loadedPolicy
 	tapeErr    string
 	sessionSeq int64
+	socket     string // where other local agents reach this gate
 }
 
 // loadedPolicy is the workspace policy file as last read, keyed by its
@@ -535,6 +536,7 @@ type State struct {
 	Sessions    []string               `json:"sessions"`
 	Grants      map[string][]string    `json:"grants,omitempty"`
 	Watch       *workspace.WatchStatus `json:"watch,omitempty"`
+	Socket      string                 `json:"socket,omitempty"`
 	Confinement string                 `json:"confinement,omitempty"`
 }
 
@@ -559,7 +561,7 @@ func (g *Gate) State() State {
 		st.Grants = b.AllGrants()
 	}
 	g.mu.Lock()
-	st.Mode, st.Effects, st.Shell, st.TapeError = g.mode, g.effects, g.shell, g.tapeErr
+	st.Mode, st.Effects, st.Shell, st.TapeError, st.Socket = g.mode, g.effects, g.shell, g.tapeErr, g.socket
 	if g.file.err != nil {
 		st.PolicyError = g.file.err.Error()
 	}

@@ -20,10 +20,7 @@ func (s *Server) handleState(g *Gate, raw []byte) (any, error) {
 // health and which walls confine a run.
 func (s *Server) fullState(g *Gate) State {
 	st := g.State()
-	s.mu.Lock()
-	w := s.watcher
-	s.mu.Unlock()
-	if w != nil {
+	if w := s.getHost().watcher; w != nil {
 		ws := w.Status()
 		st.Watch = &ws
 	}

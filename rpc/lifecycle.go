@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -34,6 +35,9 @@ type InitOptions struct {
 func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	if s.initialized.Load() {
 		return nil, &ParamError{"initialize", "the server is already initialized"}
+	}
+	if s.hub != nil {
+		return s.join()
 	}
 	var o InitOptions
 	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
@@ -105,11 +109,31 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if w != nil {
 		w.OnChange(g.MarkChanged)
 	}
+	h := &host{gate: g, roots: roots, watcher: w, tape: t, broker: b, state: st}
+	if s.cfg.Listen != "none" {
+		path := s.cfg.Listen
+		if path == "" && len(roots.List()) > 0 {
+			path = DefaultSocket(roots.List()[0])
+		}
+		if path != "" {
+			l, err := listen(path, s.log, s.cfg, &hub{h: h})
+			if err != nil {
+				s.log.Warn("no socket for other agents", "path", path, "err", err)
+			} else {
+				h.listener = l
+				g.socket = path
+			}
+		}
+	}
 	s.mu.Lock()
-	s.gate, s.roots, s.watcher, s.tape, s.broker, s.state = g, roots, w, t, b, st
+	s.host = h
 	s.mu.Unlock()
 	s.initialized.Store(true)
 
+	return initializeResult(), nil
+}
+
+func initializeResult() *protocol.InitializeResult {
 	caps, _ := json.Marshal(map[string]any{"admit": map[string]any{
 		"version": Version, "modes": []string{"off", "warn", "enforce"}, "effects": []string{"read-only", "workspace-write"},
 		"shell": []string{"analyze", "refuse"},
@@ -117,7 +141,21 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	return &protocol.InitializeResult{
 		ServerInfo:   protocol.ServerInfo{Name: "admit", Version: protocol.NewOptional(Version)},
 		Capabilities: protocol.ServerCapabilities{Experimental: caps},
-	}, nil
+	}
+}
+
+// join attaches a socket connection to the editor's gate: same policy, same
+// tape, and its approvals are asked in the editor.
+func (s *Server) join() (*protocol.InitializeResult, error) {
+	h := s.hub.get()
+	if h == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "initialize: the editor has not initialized this server yet")
+	}
+	s.mu.Lock()
+	s.host = h
+	s.mu.Unlock()
+	s.initialized.Store(true)
+	return initializeResult(), nil
 }
 
 func orDefault(v, d string) string {
@@ -185,11 +223,8 @@ func (s *Server) Initialized(context.Context, *protocol.InitializedParams) error
 // Shutdown refuses every pending approval at once; exit follows.
 func (s *Server) Shutdown(context.Context) error {
 	s.shutdown.Store(true)
-	s.mu.Lock()
-	b := s.broker
-	s.mu.Unlock()
-	if b != nil {
-		b.Close()
+	if h := s.getHost(); h != nil && s.hub == nil {
+		h.broker.Close()
 	}
 	return nil
 }
@@ -202,9 +237,11 @@ func (s *Server) Exit(context.Context) error {
 
 // DidChangeWorkspaceFolders adds and removes write roots while running.
 func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
-	s.mu.Lock()
-	roots, w, g := s.roots, s.watcher, s.gate
-	s.mu.Unlock()
+	h := s.getHost()
+	if s.hub != nil {
+		return nil // the editor's folders are the roots, not a socket client's
+	}
+	roots, w, g := h.roots, h.watcher, h.gate
 	for _, f := range p.Event.Removed {
 		if d, err := uriPath(f.URI); err == nil {
 			if w != nil {

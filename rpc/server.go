@@ -33,6 +33,9 @@ type ServerConfig struct {
 	Bounds policy.Bounds
 	// WatchOptions are handed to the watcher (tests lower its limits).
 	WatchOptions workspace.WatchOptions
+	// Listen is the unix socket other local agents reach the same gate
+	// through: "" for the default per-workspace path, "none" for no socket.
+	Listen string
 }
 
 // Server is one connection's server. It holds no global state: every
@@ -47,18 +50,39 @@ type Server struct {
 	shutdown    atomic.Bool
 	exited      chan struct{}
 	exitOnce    sync.Once
+	hub         *hub // nil for the editor's connection, which builds the host
 
-	// mu guards the parts built by initialize.
+	// mu guards the fields below.
 	mu      sync.Mutex
-	gate    *Gate
-	roots   *workspace.Roots
-	watcher *workspace.Watcher
-	tape    *tape.Tape
-	broker  *approvals.Broker
+	host    *host
 	approve bool // the client renders admit/approve itself
 	showMsg bool // the client renders window/showMessageRequest
-	state   *stateNotifier
 	closed  bool
+}
+
+// host is what every connection to one server shares: the gate and what
+// feeds it. The editor's connection builds it at initialize; the agents
+// that reach the server through its socket join it.
+type host struct {
+	gate     *Gate
+	roots    *workspace.Roots
+	watcher  *workspace.Watcher
+	tape     *tape.Tape
+	broker   *approvals.Broker
+	state    *stateNotifier
+	listener *listener
+}
+
+// hub hands the editor's host to socket connections.
+type hub struct {
+	mu sync.Mutex
+	h  *host
+}
+
+func (h *hub) get() *host {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.h
 }
 
 // Serve runs a server on rwc until the client sends exit or the stream
@@ -72,7 +96,16 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, cfg ServerConfig) int {
 		cfg.Now = time.Now
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, exited: make(chan struct{})}
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
+	return s.serve(ctx, rwc)
+}
+
+// serve runs one connection. When the peer goes away every request still
+// running sees its context cancelled, so a pending approval is refused at
+// once rather than at its deadline.
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	ctx, lost := context.WithCancel(ctx)
+	defer lost()
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(&lossWatch{ReadWriteCloser: rwc, lost: lost}), jsonrpc2.WithCodec(codec{}))
 	dispatch := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
 	s.conn.Go(ctx, protocol.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return s.handle(ctx, req, dispatch)
@@ -81,6 +114,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, cfg ServerConfig) int {
 	case <-s.conn.Done():
 	case <-s.exited:
 	}
+	lost()
 	s.close()
 	_ = s.conn.Close()
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
@@ -168,9 +202,31 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 }
 
 func (s *Server) getGate() *Gate {
+	if h := s.getHost(); h != nil {
+		return h.gate
+	}
+	return nil
+}
+
+func (s *Server) getHost() *host {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.gate
+	return s.host
+}
+
+// lossWatch cancels the connection's context when reading fails: the
+// client is gone, and whatever waits on its behalf should stop waiting.
+type lossWatch struct {
+	io.ReadWriteCloser
+	lost func()
+}
+
+func (l *lossWatch) Read(p []byte) (int, error) {
+	n, err := l.ReadWriteCloser.Read(p)
+	if err != nil {
+		l.lost()
+	}
+	return n, err
 }
 
 // decode reads params into v, refusing unknown fields so a misspelt field
@@ -217,28 +273,27 @@ func (codec) Unmarshal(data []byte, v any) error {
 	return protocol.Unmarshal(data, v)
 }
 
-// close ends everything initialize started: pending approvals are refused
-// at once, the watcher stops, the tape is flushed.
+// close ends everything the editor's initialize started: the socket stops
+// accepting, pending approvals are refused at once, the watcher stops, the
+// tape is flushed. A socket connection owns none of it.
 func (s *Server) close() {
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	h, closed := s.host, s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if closed || h == nil || s.hub != nil {
 		return
 	}
-	s.closed = true
-	b, w, t, st := s.broker, s.watcher, s.tape, s.state
-	s.mu.Unlock()
-	if b != nil {
-		b.Close()
+	if h.listener != nil {
+		h.listener.close()
 	}
-	if st != nil {
-		st.close()
+	h.broker.Close()
+	h.state.close()
+	if h.watcher != nil {
+		_ = h.watcher.Close()
 	}
-	if w != nil {
-		_ = w.Close()
-	}
-	if t != nil {
-		_ = t.Close()
+	if h.tape != nil {
+		_ = h.tape.Close()
 	}
 }
 
