@@ -21,17 +21,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // TestMain lets the test binary stand in for the admit binary (the hook
 // and mcp commands are not yet dispatched by main), so the subprocess
 // benchmark and the MCP test start a real process.
-func TestMain(m *testing.M) {
-	if os.Getenv("ADMIT_TEST_AS_ADMIT") == "1" && len(os.Args) > 1 {
-		switch os.Args[1] {
-		case "hook":
-			os.Exit(hookCmd(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
-		case "mcp":
-			os.Exit(mcpCmd(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
-		}
-	}
-	os.Exit(m.Run())
-}
 
 // hookWorkspace is a small repository the recorded events point into.
 type hookWorkspace struct {

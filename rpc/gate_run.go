@@ -84,10 +84,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		timeout = time.Duration(p.TimeoutMs) * time.Millisecond
 	}
 	writes := d.Decision.Writes
-	grant := slices.Clone(writes)
-	for _, w := range writes {
-		grant = append(grant, filepath.Dir(w))
-	}
+	grant := writeGrant(writes)
 	limit := int(bounds.MaxFingerprintEntries)
 	before := effects.TakeRoots(d.roots, limit)
 	r := run.Run(ctx, run.Spec{
@@ -149,6 +146,30 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	return res, nil
 }
 
+// writeGrant is what the kernel wall lets a run write: each target, and
+// the nearest existing folder above it, where the entry is created or
+// removed (Landlock grants on what exists, and a folder covers its subtree).
+func writeGrant(targets []string) []string {
+	grant := slices.Clone(targets)
+	for _, t := range targets {
+		dir := filepath.Dir(t)
+		for {
+			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+		if !slices.Contains(grant, dir) {
+			grant = append(grant, dir)
+		}
+	}
+	return grant
+}
+
 // Exit codes shared with the command line.
 const (
 	exitProtocol = 70
@@ -197,21 +218,21 @@ func isWriteProgram(p string) bool {
 	return slices.Contains([]string{"cp", "mkdir", "mv", "rm", "rmdir", "touch"}, p)
 }
 
-// unexpected lists changed paths outside the admitted targets. A folder
-// holding a target changes its own time stamp, so parents of targets are
-// expected to change; anything beneath a target folder is expected too.
+// unexpected lists changed paths outside the admitted targets. Anything
+// beneath a target folder is expected; a folder above a target may be
+// created (mkdir -p) or change its time stamp, but not be removed.
 func unexpected(diff effects.Diff, targets []string) []string {
 	var out []string
-	check := func(p string, changedOnly bool) {
+	check := func(p string, ancestorsToo bool) {
 		for _, t := range targets {
-			if p == t || strings.HasPrefix(p, t+"/") || strings.HasPrefix(t, p+"/") && changedOnly {
+			if p == t || strings.HasPrefix(p, t+"/") || ancestorsToo && strings.HasPrefix(t, p+"/") {
 				return
 			}
 		}
 		out = append(out, p)
 	}
 	for _, p := range diff.Added {
-		check(p, false)
+		check(p, true)
 	}
 	for _, p := range diff.Removed {
 		check(p, false)

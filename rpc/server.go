@@ -24,6 +24,9 @@ import (
 // Version is the server's version, reported in serverInfo.
 const Version = "0.1.0"
 
+// closeGrace bounds how long exit waits for replies still being written.
+const closeGrace = time.Second
+
 // ServerConfig holds what a server is started with, before the client says
 // anything.
 type ServerConfig struct {
@@ -116,7 +119,14 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	lost()
 	s.close()
-	_ = s.conn.Close()
+	// Close waits for the read loop, and a read blocked on a stdin pipe is
+	// not interrupted by closing it: give the connection a moment to drain,
+	// then let the process exit with the code LSP prescribes.
+	go func() { _ = s.conn.Close() }()
+	select {
+	case <-s.conn.Done():
+	case <-time.After(closeGrace):
+	}
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 		s.log.Debug("connection ended", "err", err)
 	}
