@@ -41,6 +41,10 @@ func main() {
 		os.Exit(runCmd(args, os.Stdout, os.Stderr))
 	case "tape":
 		os.Exit(tapeCmd(args, os.Stdout, os.Stderr))
+	case "bench":
+		os.Exit(benchCmd(args, os.Stdout, os.Stderr))
+	case "__echo": // the bare jsonrpc2 server admit bench measures against
+		rpc.Echo(context.Background(), stdio{})
 	case "hook":
 		os.Exit(hookCmd(args, os.Stdin, os.Stdout, os.Stderr))
 	case "mcp":
@@ -64,6 +68,7 @@ const usage = `usage:
   admit check [flags] --tool NAME --args JSON
   admit run [flags] -c 'LINE'         check, run without a system shell, verify
   admit tape [filters] [--verify]     query the tape, or verify its hash chain
+  admit bench [DURATION]              measure round trips and tape appends
   admit hook claude-code|gemini-cli   answer an agent's pre-tool hook (event on stdin)
   admit mcp [flags] -- COMMAND...     gate an MCP server's tool calls
 exit codes: 0 allowed, 64 usage, 70 unverified effect, 77 refused,
@@ -73,6 +78,7 @@ exit codes: 0 allowed, 64 usage, 70 unverified effect, 77 refused,
 func serve(args []string) int {
 	fs := flag.NewFlagSet("admit serve", flag.ContinueOnError)
 	listen := fs.String("listen", "", "unix:PATH for the socket other local agents use, or none (default: a per-workspace path)")
+	fs.Bool("stdio", true, "speak over stdin and stdout (the only transport; vscode-languageclient passes it)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

@@ -56,7 +56,9 @@ func DefaultShellTools() []string {
 // caller's: Decide only says allow, deny, or ask.
 func Decide(c Call, e *Env) Decision {
 	tool := strings.TrimSpace(c.Tool)
-	d := Decision{Kind: "read", Summary: summarize(tool, c)}
+	args, argsErr := decodeArgs(c.Args)
+	paths, complete := pathArgs(args)
+	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
 	if tool == "" {
 		return refuse(d, "no-tool", "the call names no tool", "")
 	}
@@ -73,14 +75,15 @@ func Decide(c Call, e *Env) Decision {
 	if e.Budget != "" {
 		return refuse(d, "budget-exhausted", e.Budget, "Stop and report what is done and what is left.")
 	}
-	args, err := decodeArgs(c.Args)
-	if err != nil {
-		return refuse(d, "bad-arguments", err.Error(), "Pass the arguments as a JSON object.")
+	if argsErr != nil {
+		return refuse(d, "bad-arguments", argsErr.Error(), "Pass the arguments as a JSON object.")
 	}
 	if slices.Contains(e.ShellTools, tool) {
 		d = decideCommand(d, c, args, e)
+	} else if !complete {
+		return refuse(d, "request-too-large", fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
 	} else {
-		d = decidePaths(d, tool, args, c.Cwd, e)
+		d = decidePaths(d, tool, paths, c.Cwd, e)
 	}
 	if !d.Allowed && !d.Ask {
 		return d
@@ -174,11 +177,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 // decidePaths judges a structured tool call by its path arguments: a
 // mutator's targets must be inside the write roots, unprotected, and
 // observed; any other tool's paths are reads inside the workspace.
-func decidePaths(d Decision, tool string, args map[string]any, cwd string, e *Env) Decision {
-	raw, complete := pathArgs(args)
-	if !complete {
-		return refuse(d, "request-too-large", fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
-	}
+func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Decision {
 	mutator := e.Caps != nil && e.Caps.Mutates(tool)
 	if mutator {
 		d.Kind = "write"
@@ -322,8 +321,18 @@ func pathArgs(args map[string]any) (paths []string, complete bool) {
 }
 
 func normKey(k string) string {
-	k = strings.ToLower(k)
-	return strings.NewReplacer("_", "", "-", "").Replace(k)
+	b := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == '_' || c == '-':
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // absolute makes a path argument absolute: a file:// URI becomes its path,
@@ -367,9 +376,7 @@ func inside(p string, roots []string) bool {
 	return false
 }
 
-func summarize(tool string, c Call) string {
-	args, _ := decodeArgs(c.Args)
-	paths, _ := pathArgs(args)
+func summarize(tool string, c Call, paths []string) string {
 	if len(paths) > 0 {
 		return truncate(tool+" "+strings.Join(paths, ", "), 200)
 	}

@@ -121,15 +121,19 @@ func DefaultFile() *File {
 			"NotebookEdit", "delete_file", "move_file", "create_directory",
 			// shells (judged by the command policy)
 			"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command",
+			// planning and bookkeeping: no file system, no network
+			"TodoWrite", "TodoRead", "Task", "ExitPlanMode", "write_todos", "think",
+			// Gemini CLI's names
+			"search_file_content",
 			// network: allowed only with a person's approval
-			"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search",
+			"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search", "google_web_search",
 		},
 		Mutators: []string{
 			"write_file", "Write", "Edit", "MultiEdit", "edit_file", "create_file", "str_replace_editor",
 			"str_replace_based_edit_tool", "replace", "replace_string_in_file", "insert_edit_into_file",
 			"NotebookEdit", "delete_file", "move_file", "create_directory",
 		},
-		NeedsHuman: []string{"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search"},
+		NeedsHuman: []string{"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search", "google_web_search"},
 		ShellTools: DefaultShellTools(),
 	}
 }

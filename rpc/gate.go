@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"admit/approvals"
@@ -90,11 +91,20 @@ type Gate struct {
 // loadedPolicy is the workspace policy file as last read, keyed by its
 // identity so a change is noticed at decision time without the watcher.
 type loadedPolicy struct {
-	path, stamp string
-	file        *policy.File
-	table       *command.Policy
-	hash        string
-	err         error
+	path  string
+	stamp fileStamp
+	file  *policy.File
+	table *command.Policy
+	hash  string
+	err   error
+	caps  *policy.Caps // the default session's, for rootsKey
+	roots string
+}
+
+// fileStamp identifies a file's version without reading it.
+type fileStamp struct {
+	size, mtime, ctime int64
+	ino                uint64
 }
 
 // NewGate builds a gate. Modes and effects are validated by the caller.
@@ -390,11 +400,29 @@ func (g *Gate) env(s *session) (*policy.Env, string, error) {
 		}
 		return e, lp.hash, nil
 	}
-	e.Caps = &policy.Caps{
+	e.Caps = g.defaultCaps(lp, roots)
+	return e, lp.hash, nil
+}
+
+// defaultCaps is the default session's capability set: the policy file's
+// grants, with the workspace roots as write roots. It is built once per
+// policy version and set of roots.
+func (g *Gate) defaultCaps(lp loadedPolicy, roots []string) *policy.Caps {
+	key := strings.Join(roots, "\x00")
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.file.caps != nil && g.file.roots == key && g.file.path == lp.path && g.file.stamp == lp.stamp {
+		return g.file.caps
+	}
+	f := lp.file
+	c := &policy.Caps{
 		Label: f.Label, Allow: withBuiltins(f.Allow, builtinTools), NeedsHuman: f.NeedsHuman,
 		Mutators: withBuiltins(f.Mutators, builtinMutators), WriteRoots: roots,
 	}
-	return e, lp.hash, nil
+	if g.file.path == lp.path && g.file.stamp == lp.stamp {
+		g.file.caps, g.file.roots = c, key
+	}
+	return c
 }
 
 // The gate's own tools: admit/read, admit/edit, admit/write and admit/run
@@ -434,11 +462,12 @@ func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 		}
 		return g.file
 	}
-	path, stamp := "", ""
+	path, stamp := "", fileStamp{}
 	for _, r := range roots {
 		p := filepath.Join(r, ".admit", "policy.json")
-		if fi, err := os.Stat(p); err == nil {
-			path, stamp = p, fmt.Sprintf("%d:%d:%v", fi.Size(), fi.ModTime().UnixNano(), fi.Sys())
+		var st syscall.Stat_t
+		if syscall.Stat(p, &st) == nil {
+			path, stamp = p, fileStamp{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), st.Ino}
 			break
 		}
 	}

@@ -1,0 +1,87 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"admit/policy"
+)
+
+// pipePair is one end of two os pipes: real file descriptors, as stdio.
+type pipePair struct {
+	r *os.File
+	w *os.File
+}
+
+func (p pipePair) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipePair) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipePair) Close() error                { p.r.Close(); return p.w.Close() }
+
+func pipes(b *testing.B) (client, server pipePair) {
+	r1, w1, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pipePair{r1, w2}, pipePair{r2, w1}
+}
+
+// benchConn connects a client to serve over os pipes.
+func benchConn(b *testing.B, serve func(io.ReadWriteCloser)) jsonrpc2.Conn {
+	cli, srv := pipes(b)
+	go serve(srv)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))
+	conn.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
+	b.Cleanup(func() { _ = cli.Close() })
+	return conn
+}
+
+func benchRoundTrip(b *testing.B, conn jsonrpc2.Conn) {
+	_, params := LoadCall()
+	raw, _ := json.Marshal(params)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := conn.Call(context.Background(), "admit/check", json.RawMessage(raw), nil); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkEchoRoundTrip is the floor: a bare jsonrpc2 echo over pipes.
+func BenchmarkEchoRoundTrip(b *testing.B) {
+	conn := benchConn(b, func(rwc io.ReadWriteCloser) { Echo(context.Background(), rwc) })
+	benchRoundTrip(b, conn)
+}
+
+// BenchmarkCheckRoundTrip is admit/check for a typical read over pipes,
+// with the tape not syncing (sync none) and with group commit (batch).
+func BenchmarkCheckRoundTrip(b *testing.B) {
+	for _, sync := range []string{"none", "batch"} {
+		b.Run(sync, func(b *testing.B) {
+			dir := b.TempDir()
+			root, _ := filepath.EvalSymlinks(dir)
+			_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+			conn := benchConn(b, func(rwc io.ReadWriteCloser) {
+				Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
+			})
+			if _, err := conn.Call(context.Background(), "initialize", LoadInit(root, dir, sync), nil); err != nil {
+				b.Fatal(err)
+			}
+			benchRoundTrip(b, conn)
+		})
+	}
+}
