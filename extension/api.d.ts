@@ -168,6 +168,8 @@ export interface AdmitState {
   roots: string[];
   counts: { allowed: number; denied: number; wouldDeny: number; pending: number };
   tape: string;
+  /** The unix socket other local agents reach this gate through (ADMIT_SOCKET in terminals). */
+  socket?: string;
   [extra: string]: unknown;
 }
 

@@ -154,6 +154,14 @@ export class AdmitServer implements vscode.Disposable {
     this.lastState = st;
     this.status.setState(st);
     this.stateEmitter.fire(st);
+    // Agents in the editor's terminals (Claude Code, Gemini CLI hooks, MCP
+    // gateways) reach the same gate through the socket the server names.
+    const env = this.context.environmentVariableCollection;
+    if (st.socket) {
+      if (env.get('ADMIT_SOCKET')?.value !== st.socket) env.replace('ADMIT_SOCKET', st.socket);
+    } else if (env.get('ADMIT_SOCKET')) {
+      env.delete('ADMIT_SOCKET');
+    }
   }
 
   private async fetchState(): Promise<void> {
