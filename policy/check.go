@@ -88,13 +88,13 @@ func Decide(c Call, e *Env) Decision {
 	if !d.Allowed && !d.Ask {
 		return d
 	}
-	if d.Grant == "" {
-		d.Grant = toolGrant(tool, c.Args)
-	}
 	if caps.AsksHuman(tool) && !d.Ask {
 		d.Allowed, d.Ask = false, true
 		d.Rule = "needs-human"
 		d.Reason = fmt.Sprintf("%q always requires a person to approve it", tool)
+	}
+	if d.Ask && d.Grant == "" {
+		d.Grant = toolGrant(tool, args)
 	}
 	return d
 }
@@ -397,9 +397,8 @@ func truncate(s string, n int) string {
 
 // toolGrant is the key of an allow-session grant for a structured call: the
 // same tool with the same arguments.
-func toolGrant(tool string, raw json.RawMessage) string {
-	args, err := decodeArgs(raw)
-	if err != nil || args == nil {
+func toolGrant(tool string, args map[string]any) string {
+	if args == nil {
 		return "tool:" + tool
 	}
 	canon, _ := json.Marshal(args) // map keys are sorted, so equal args give equal keys

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -345,6 +346,9 @@ func commandOf(p CheckParams) string {
 	}
 	if len(p.Argv) > 0 {
 		return strings.Join(p.Argv, " ")
+	}
+	if !bytes.Contains(p.Args, []byte(`"command"`)) {
+		return ""
 	}
 	var a struct {
 		Command string `json:"command"`
