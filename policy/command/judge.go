@@ -112,25 +112,31 @@ func (j *judge) refusedOption(prog *Program, ps *parsed) bool {
 	return false
 }
 
-// generic judges a program by its table entry and its built-in rules.
-func (j *judge) generic(prog *Program, ps parsed) {
-	if j.refusedOption(prog, &ps) {
-		return
-	}
+// optionAccesses lists the paths the parsed options read and write. A
+// write option marked "target" (cp -t) names where operands go and is
+// judged with them when skipTargets is set.
+func optionAccesses(ps parsed, skipTargets bool) []access {
 	var acs []access
 	for _, u := range ps.opts {
 		if u.opt == nil {
 			continue
 		}
-		switch u.opt.Arg {
-		case ReadArg:
+		switch {
+		case u.opt.Arg == ReadArg:
 			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
-		case WriteArg:
-			if u.opt.Mark != "target" {
-				acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeWrite})
-			}
+		case u.opt.Arg == WriteArg && !(skipTargets && u.opt.Mark == "target"):
+			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeWrite})
 		}
 	}
+	return acs
+}
+
+// generic judges a program by its table entry and its built-in rules.
+func (j *judge) generic(prog *Program, ps parsed) {
+	if j.refusedOption(prog, &ps) {
+		return
+	}
+	acs := optionAccesses(ps, true)
 	ops := ps.operands
 	first := 0
 	if prog.FirstOperand != nil && len(ops) > 0 && ps.has("pattern") == nil {
@@ -724,18 +730,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		j.refuse(RuleUnsupported, fmt.Sprintf("%s cannot run cd, a shell builtin", prog.Name), "")
 		return
 	}
-	var acs []access
-	for _, u := range ps.opts {
-		if u.opt == nil {
-			continue
-		}
-		switch u.opt.Arg {
-		case ReadArg:
-			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
-		case WriteArg:
-			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeWrite})
-		}
-	}
+	acs := optionAccesses(ps, false)
 	j.check(&Program{Name: prog.Name, Write: prog.Write}, acs)
 	if j.acc.refused || len(rest) == 0 {
 		return
