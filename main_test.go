@@ -169,6 +169,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"a write, verified", write, []string{"run", "--root", ws, "--observed-dir", ".", "-c", "mkdir -p out/x && touch out/x/f"}, 0},
 		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "cat fifo"}, 124},
 		{"usage", nil, []string{"run", "--root", ws}, 64},
+		{"an effect that does not read back", write, []string{"run", "--root", ws, "--observed", "a.txt", "--observed", "b.txt", "-c", "mv -n a.txt b.txt"}, 70},
+		{"bad configuration", []string{"ADMIT_MAX_OUTPUT_BYTES=0"}, []string{"run", "--root", ws, "-c", "ls"}, 78},
 	} {
 		t.Run(c.note, func(t *testing.T) {
 			code, out, stderr := runAdmit(t, c.env, c.args...)

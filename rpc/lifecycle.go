@@ -26,6 +26,7 @@ type InitOptions struct {
 	Policy            json.RawMessage `json:"policy,omitempty"`
 	Tape              string          `json:"tape,omitempty"`
 	Sync              string          `json:"sync,omitempty"`
+	TapeRotateBytes   int64           `json:"tapeRotateBytes,omitempty"` // rotate the tape past this size; the chain goes on across files
 	ApprovalTimeoutMs int64           `json:"approvalTimeoutMs,omitempty"`
 	Headless          bool            `json:"headless,omitempty"`
 }
@@ -83,7 +84,10 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			s.log.Error("no tape path", "err", err)
 		}
 	}
-	t, err := tape.Open(tapePath, tape.Options{Sync: sync, Logger: s.log, Now: s.cfg.Now})
+	if o.TapeRotateBytes < 0 {
+		return nil, &ParamError{"initializationOptions.tapeRotateBytes", fmt.Sprintf("must not be negative, got %d", o.TapeRotateBytes)}
+	}
+	t, err := tape.Open(tapePath, tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes, Logger: s.log, Now: s.cfg.Now})
 	if err != nil {
 		// The gate still answers; in enforce every call is refused as
 		// tape-unwritable until the tape can be written.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -435,5 +436,46 @@ func TestFileTools(t *testing.T) {
 	e.call("admit/write", map[string]any{"path": ".admit/policy.json", "content": "{}"}, &w)
 	if w.Allowed {
 		t.Fatalf("write to the gate's own files: %+v", w)
+	}
+}
+
+func TestTapeRotationThroughTheServer(t *testing.T) {
+	ws := workspaceDir(t)
+	tp := filepath.Join(t.TempDir(), "tape.jsonl")
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "tape": tp, "tapeRotateBytes": 2048}})
+	for i := 0; i < 40; i++ {
+		e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
+	}
+	if _, err := os.Stat(tp + ".1"); err != nil {
+		t.Fatalf("no rotated file: %v", err)
+	}
+	if n, err := tape.Verify(tp); err != nil || n != 40 {
+		t.Fatalf("verify across files: %d %v", n, err)
+	}
+}
+
+// TestNoGoroutineLeftAfterExit runs a whole session and checks that the
+// server's goroutines are gone once it exits.
+func TestNoGoroutineLeftAfterExit(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, listen: filepath.Join(t.TempDir(), "s.sock"), init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}}})
+	go func() { var v Verdict; _ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v) }()
+	within(t, e.asked, "question")
+	var raw json.RawMessage
+	e.call("shutdown", nil, &raw)
+	e.notify("exit", nil)
+	within(t, e.exitCode, "exit")
+	close(e.gone)
+	e.gone = make(chan struct{})
+	_ = e.pipe.Close()
+	_ = e.conn.Close()
+	deadline := time.Now().Add(waitFor)
+	for runtime.NumGoroutine() > before+1 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
