@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -98,8 +97,8 @@ func (x *executor) lookPath(pathEnv, name string) (string, error) {
 }
 
 // exec starts one program: never through DefaultExecHandler, always in its
-// own process group, through the confinement helper when Landlock or a
-// memory limit applies.
+// own process group, confined by Landlock and the memory limit when they
+// apply.
 func (x *executor) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	refuse := func(reason string) error {
@@ -127,29 +126,12 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 		env = append(env, gitSafety(nil)...)
 	}
 
-	bin, cargs := path, argv
-	helper := x.landlock || x.memMB > 0
-	if helper {
-		bin = x.self
-		cargs = []string{"admit", confineCommand}
-		if x.landlock {
-			cargs = append(cargs, "--landlock")
-			for _, w := range x.writes {
-				cargs = append(cargs, "--write", w)
-			}
-		}
-		if x.memMB > 0 {
-			cargs = append(cargs, "--mem", strconv.Itoa(x.memMB))
-		}
-		cargs = append(cargs, "--status-fd", "3", "--", path)
-		cargs = append(cargs, argv...)
-	}
-	return x.start(ctx, hc, bin, cargs, env, helper)
+	return x.start(ctx, hc, path, argv, env)
 }
 
 // start runs bin and waits for it, killing its process group on
 // cancellation and once it ends (no program outlives its command).
-func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin string, args, env []string, helper bool) error {
+func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin string, args, env []string) error {
 	var stdin *os.File
 	if f, ok := hc.Stdin.(*os.File); ok && f != nil {
 		stdin = f // a pipe from the previous pipeline part, or a here-document
@@ -178,17 +160,19 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 			Pdeathsig: syscall.SIGKILL,
 		},
 	}
-	var statusR, statusW *os.File
-	if helper {
-		if statusR, statusW, err = os.Pipe(); err != nil {
-			return x.fail(fmt.Errorf("%w: %v", ErrSetup, err))
-		}
-		defer statusR.Close()
-		cmd.ExtraFiles = []*os.File{statusW}
+	if x.ruleset != nil {
+		var release func()
+		release, err = x.ruleset.start(cmd)
+		defer release()
+	} else {
+		err = cmd.Start()
 	}
-	err = cmd.Start()
-	if statusW != nil {
-		statusW.Close()
+	if err == nil && x.memMB > 0 {
+		err = limitMemory(cmd.Process.Pid, x.memMB)
+		if err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+		}
 	}
 	if f, ok := stdout.(*os.File); ok && f != hc.Stdout {
 		f.Close()
@@ -211,12 +195,6 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		}
 	}()
 
-	var helperMsg []byte
-	if statusR != nil {
-		// The helper writes here only when it fails; a successful exec
-		// closes its end (close-on-exec), so this returns at once.
-		helperMsg, _ = io.ReadAll(statusR)
-	}
 	// Wait for the leader without reaping it, so its pid cannot be reused
 	// while the group is killed; then reap it.
 	var info unix.Siginfo
@@ -231,9 +209,6 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 	<-killed
 	werr := cmd.Wait()
 
-	if len(helperMsg) > 0 {
-		return x.fail(fmt.Errorf("%w: %s", ErrSetup, strings.TrimSpace(string(helperMsg))))
-	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

@@ -126,6 +126,7 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 	if x.landlock {
 		res.Confinement, res.LandlockABI = "landlock", x.abi
+		defer x.ruleset.close()
 	}
 	runCtx := ctx
 	var cancel context.CancelFunc = func() {}
@@ -272,7 +273,11 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 	}
 	if s.Confine {
 		if kind, abi := Confinement(); kind == "landlock" {
-			x.landlock, x.abi = true, abi
+			rs, err := newRuleset(writes)
+			if err != nil {
+				return nil, nil, setup("%v", err)
+			}
+			x.landlock, x.abi, x.ruleset = true, abi, rs
 		}
 	}
 	return x, file, nil
@@ -328,6 +333,7 @@ type executor struct {
 	memMB    int
 	landlock bool
 	abi      int
+	ruleset  *ruleset // nil without Landlock
 	stdout   *capWriter
 	stderr   *capWriter
 
