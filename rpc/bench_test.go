@@ -85,3 +85,38 @@ func BenchmarkCheckRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckOneCaller is one caller's latency, call after call.
+func BenchmarkCheckOneCaller(b *testing.B) {
+	dir := b.TempDir()
+	root, _ := filepath.EvalSymlinks(dir)
+	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+	conn := benchConn(b, func(rwc io.ReadWriteCloser) {
+		Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
+	})
+	if _, err := conn.Call(context.Background(), "initialize", LoadInit(root, dir, "none"), nil); err != nil {
+		b.Fatal(err)
+	}
+	_, params := LoadCall()
+	raw, _ := json.Marshal(params)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := conn.Call(context.Background(), "admit/check", json.RawMessage(raw), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEchoOneCaller is the floor for one caller.
+func BenchmarkEchoOneCaller(b *testing.B) {
+	conn := benchConn(b, func(rwc io.ReadWriteCloser) { Echo(context.Background(), rwc) })
+	_, params := LoadCall()
+	raw, _ := json.Marshal(params)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := conn.Call(context.Background(), "admit/check", json.RawMessage(raw), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -65,17 +65,55 @@ func (n *stateNotifier) close() {
 	n.wg.Wait()
 }
 
-// notifier implements Notifier over the connection.
+// decideQueue bounds the admit/didDecide notifications waiting to be
+// written; a decision waits for room rather than drop one.
+const decideQueue = 4096
+
+// notifier implements Notifier over the connection. admit/didDecide goes
+// out from its own goroutine, so a decision's reply never waits for the
+// notification's write.
 type notifier struct {
-	conn  jsonrpc2.Conn
-	state *stateNotifier
-	log   *slog.Logger
+	conn    jsonrpc2.Conn
+	state   *stateNotifier
+	log     *slog.Logger
+	decided chan Verdict
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func newNotifier(conn jsonrpc2.Conn, state *stateNotifier, log *slog.Logger) *notifier {
+	n := &notifier{conn: conn, state: state, log: log, decided: make(chan Verdict, decideQueue), stop: make(chan struct{})}
+	n.wg.Add(1)
+	go n.loop()
+	return n
+}
+
+func (n *notifier) loop() {
+	defer n.wg.Done()
+	for {
+		select {
+		case v := <-n.decided:
+			if err := n.conn.Notify(context.Background(), "admit/didDecide", v); err != nil {
+				n.log.Debug("didDecide not sent", "err", err)
+			}
+		case <-n.stop:
+			return
+		}
+	}
 }
 
 func (n *notifier) DidDecide(v Verdict) {
-	if err := n.conn.Notify(context.Background(), "admit/didDecide", v); err != nil {
-		n.log.Debug("didDecide not sent", "err", err)
+	select {
+	case n.decided <- v:
+	case <-n.stop:
 	}
 }
 
 func (n *notifier) StateChanged() { n.state.changed() }
+
+// close stops the sender; notifications not yet written are dropped with
+// the connection they were for.
+func (n *notifier) close() {
+	close(n.stop)
+	n.wg.Wait()
+}

@@ -73,6 +73,7 @@ type host struct {
 	tape     *tape.Tape
 	broker   *approvals.Broker
 	state    *stateNotifier
+	notifier *notifier
 	listener *listener
 }
 
@@ -298,6 +299,7 @@ func (s *Server) close() {
 		h.listener.close()
 	}
 	h.broker.Close()
+	h.notifier.close()
 	h.state.close()
 	if h.watcher != nil {
 		_ = h.watcher.Close()
