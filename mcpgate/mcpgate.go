@@ -46,7 +46,9 @@ type GateDoor struct{ Gate *rpc.Gate }
 
 // sessionBounds are the widest bounds of an opened session: 64 steps (the
 // range's top), five identical refused retries, and a day of wall time.
-var sessionBounds = map[string]int64{"maxSteps": 64, "maxRetries": 5, "timeoutMs": 24 * 60 * 60 * 1000}
+func sessionBounds() map[string]int64 {
+	return map[string]int64{"maxSteps": 64, "maxRetries": 5, "timeoutMs": 24 * 60 * 60 * 1000}
+}
 
 func (d GateDoor) OpenSession(_ context.Context, p rpc.OpenSessionParams) (string, error) {
 	return d.Gate.OpenSession(p)
@@ -328,7 +330,7 @@ func (g *gateway) ensureSession(ctx context.Context) (string, error) {
 	}
 	// The session lives as long as the MCP client does, not one agent
 	// task: it gets the widest bounds a session may have.
-	p := rpc.OpenSessionParams{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools), Bounds: sessionBounds}
+	p := rpc.OpenSessionParams{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools), Bounds: sessionBounds()}
 	id, err := g.cfg.Door.OpenSession(ctx, p)
 	if err != nil {
 		return "", fmt.Errorf("opening the session: %w", err)
