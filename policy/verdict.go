@@ -48,8 +48,11 @@ func contains(s []string, v string) bool {
 // retries, and a retry loop burns the turn budget the task needs.
 func ToolError(rule, reason, hint string) string {
 	h := "This is not a transient failure: retrying the same call will be refused again. Use a tool or command you do have, or say plainly that the task needs a capability you were not given."
-	if hint != "" {
-		h = strings.TrimSpace(hint) + " " + h
+	if hint = strings.TrimSpace(hint); hint != "" {
+		if !strings.HasSuffix(hint, ".") {
+			hint += "."
+		}
+		h = hint + " " + h
 	}
 	b, _ := json.Marshal(struct {
 		Error  string `json:"error"`
