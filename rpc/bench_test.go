@@ -12,6 +12,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"admit/policy"
+	"admit/policy/tape"
+	"admit/workspace"
 )
 
 // pipePair is one end of two os pipes: real file descriptors, as stdio.
@@ -117,6 +119,28 @@ func BenchmarkEchoOneCaller(b *testing.B) {
 	for b.Loop() {
 		if _, err := conn.Call(context.Background(), "admit/check", json.RawMessage(raw), nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGateCheck is the door without a transport: mode, policy, tape
+// (sync none) and the reply, for a typical read.
+func BenchmarkGateCheck(b *testing.B) {
+	dir := b.TempDir()
+	root, _ := filepath.EvalSymlinks(dir)
+	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+	roots, _ := workspace.NewRoots(root)
+	tp, err := tape.Open(filepath.Join(dir, "tape.jsonl"), tape.Options{Sync: tape.SyncNone})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tp.Close()
+	g := NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots, nil), Tape: tp, Bounds: policy.DefaultBounds()})
+	p := CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if v, err := g.Check(context.Background(), p); err != nil || !v.Allowed {
+			b.Fatal(v, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // Client is a local agent's connection to a running server's socket: the
@@ -33,11 +34,21 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	return c, nil
 }
 
-// Check asks the door about one call.
+// Check asks the door about one call. Cancelling ctx sends
+// $/cancelRequest, so a question put to a person is taken back.
 func (c *Client) Check(ctx context.Context, p CheckParams) (Verdict, error) {
 	var v Verdict
-	_, err := c.conn.Call(ctx, "admit/check", p, &v)
+	err := protocol.Call(ctx, c.conn, "admit/check", p, &v)
 	return v, err
+}
+
+// Observe records files read and folders listed outside the gate's tools.
+func (c *Client) Observe(ctx context.Context, p ObserveParams) (int, error) {
+	var res struct {
+		Observed int `json:"observed"`
+	}
+	err := protocol.Call(ctx, c.conn, "admit/observe", p, &res)
+	return res.Observed, err
 }
 
 // OpenSession opens a session with its own capability set.

@@ -48,6 +48,15 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Observations made through the socket count for the editor's session.
+	oc, err := Dial(ctx, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := oc.Observe(ctx, ObserveParams{Paths: []string{"notes.txt"}}); err != nil || n != 1 {
+		t.Fatalf("observe over the socket: %d %v", n, err)
+	}
+	_ = oc.Close()
 	// A socket client's call that needs a person is asked in the editor.
 	e.setAnswer(func(approveParams) (string, bool) { return "allow-once", true })
 	c, err := Dial(ctx, sock)
@@ -59,8 +68,16 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 		t.Fatalf("approval through the editor: %+v %v", v, err)
 	}
 	within(t, e.asked, "question in the editor")
-	// A client that disconnects mid-question has its question refused.
+	// A client that gives up on a question takes it back.
 	e.setAnswer(nil)
+	cctx, cancel := context.WithCancel(ctx)
+	go func() { _, _ = c.Check(cctx, CheckParams{Tool: "deploy", Args: []byte(`{"n":1}`)}) }()
+	q1 := within(t, e.asked, "question to take back")
+	cancel()
+	if id := within(t, e.cancelled, "approvalCancelled after cancel"); id != q1.ID {
+		t.Fatalf("cancelled %q, want %q", id, q1.ID)
+	}
+	// A client that disconnects mid-question has its question refused.
 	go func() { _, _ = c.Check(ctx, CheckParams{Tool: "deploy", Args: []byte(`{"n":2}`)}) }()
 	q := within(t, e.asked, "second question")
 	_ = c.Close()
