@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/policy"
+	"admit/workspace"
 )
 
 // waitFor is how long a test waits for something the server must do. It
@@ -47,6 +48,7 @@ type editorOptions struct {
 	showMsg bool           // declare window.showMessage
 	roots   []string
 	listen  string // socket path; "" for none
+	watch   workspace.WatchOptions
 }
 
 // startEditor starts a server on one end of a pipe and a fake editor on
@@ -59,7 +61,7 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 	if _, ok := o.init["tape"]; !ok {
 		o.init["tape"] = filepath.Join(t.TempDir(), "tape.jsonl")
 	}
-	e := newEditorListening(t, o.listen)
+	e := newEditorWith(t, o.listen, o.watch)
 	var folders []map[string]string
 	for _, r := range o.roots {
 		folders = append(folders, map[string]string{"uri": "file://" + r, "name": filepath.Base(r)})
@@ -79,9 +81,9 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 
 // newEditor starts a server on one end of a pipe and a fake editor on the
 // other, without initializing.
-func newEditor(t *testing.T) *fakeEditor { return newEditorListening(t, "") }
+func newEditor(t *testing.T) *fakeEditor { return newEditorWith(t, "", workspace.WatchOptions{}) }
 
-func newEditorListening(t *testing.T, listen string) *fakeEditor {
+func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *fakeEditor {
 	t.Helper()
 	if listen == "" {
 		listen = "none"
@@ -93,7 +95,7 @@ func newEditorListening(t *testing.T, listen string) *fakeEditor {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	go func() {
-		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen})
+		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: watch})
 	}()
 	e.pipe = cli
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"admit/policy/tape"
+	"admit/workspace"
 )
 
 func TestLifecycleErrors(t *testing.T) {
@@ -477,5 +478,48 @@ func TestNoGoroutineLeftAfterExit(t *testing.T) {
 			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSymlinkEscapeCreatedAfterStartup: a link out of the workspace made
+// while the server runs is seen by reads through it and by recursive reads.
+func TestSymlinkEscapeCreatedAfterStartup(t *testing.T) {
+	ws := workspaceDir(t)
+	outside := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644))
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	if v := e.check(map[string]any{"tool": "bash", "command": "grep -R hello src"}); !v.Allowed {
+		t.Fatalf("before the link: %+v", v)
+	}
+	must(t, os.Symlink(outside, filepath.Join(ws, "src", "vendor")))
+	if v := e.check(map[string]any{"tool": "bash", "command": "grep -R hello src"}); v.Allowed {
+		t.Fatalf("recursive read through a new link out: %+v", v)
+	}
+	if v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": "src/vendor/secret"}}); v.Rule != "outside-workspace" {
+		t.Fatalf("read through a new link out: %+v", v)
+	}
+}
+
+// TestWatchLimitReported: past the watch limit the server says so in its
+// state and still finds a change at decision time.
+func TestWatchLimitReported(t *testing.T) {
+	ws := workspaceDir(t)
+	for i := 0; i < 5; i++ {
+		must(t, os.MkdirAll(filepath.Join(ws, "deep", fmt.Sprint(i)), 0o755))
+	}
+	e := startEditor(t, editorOptions{roots: []string{ws}, watch: workspace.WatchOptions{MaxWatches: 2}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var st State
+	e.call("admit/state", map[string]any{}, &st)
+	if st.Watch == nil || !st.Watch.Limited {
+		t.Fatalf("state does not say the watch limit was reached: %+v", st.Watch)
+	}
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.call("admit/observe", map[string]any{"paths": []string{"notes.txt"}}, &n)
+	time.Sleep(10 * time.Millisecond) // a distinct mtime on coarse clocks
+	must(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("changed by someone else, longer\n"), 0o644))
+	if v := e.check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt"}}); v.Rule != "stale-observation" {
+		t.Fatalf("stale write with the watcher limited: %+v", v)
 	}
 }
