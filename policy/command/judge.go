@@ -316,6 +316,9 @@ func (j *judge) special(prog *Program, ps parsed, acs *[]access, follow *[]strin
 				}
 			}
 			*acs = append(*acs, access{word: t, what: "destination", mode: modeWrite, target: true})
+			for _, b := range backupNames(&ps, t) {
+				*acs = append(*acs, access{word: b, what: "backup of the destination", mode: modeWrite, target: true})
+			}
 			if relinks {
 				j.noteRelink(prog.Name, o, t)
 			}
@@ -324,6 +327,37 @@ func (j *judge) special(prog *Program, ps parsed, acs *[]access, follow *[]strin
 			*follow, *followOpt = ops, u.name
 		}
 	}
+}
+
+// backupNames are the paths cp and mv rename an existing destination to
+// when they make backups (-b, --backup, -S/--suffix, which implies -b):
+// DEST plus the suffix ("~" by default, and "~" too when the suffix holds
+// a "/", as GNU does), and DEST.~1~ for numbered backups. They are writes
+// like the destination: "cp -b -S rc a .env" makes .envrc.
+func backupNames(ps *parsed, dest string) []string {
+	on, suffix, control := false, "~", ""
+	for _, u := range ps.opts {
+		switch u.name { // long names are spelt out in full by the parser
+		case "-b":
+			on = true
+		case "--backup":
+			on, control = true, u.value
+		case "-S", "--suffix":
+			on, suffix = true, u.value
+		}
+	}
+	switch control {
+	case "none", "off":
+		return nil
+	}
+	if !on {
+		return nil
+	}
+	if suffix == "" || strings.Contains(suffix, "/") {
+		suffix = "~"
+	}
+	dest = strings.TrimRight(dest, "/")
+	return []string{dest + suffix, dest + ".~1~"}
 }
 
 func hasName(ps *parsed, name string) bool {
