@@ -125,7 +125,9 @@ func NewGate(cfg GateConfig) *Gate {
 		shell:    cfg.Shell,
 		sessions: map[string]*session{},
 	}
-	g.sessions[defaultSession] = newSession(defaultSession, "default", cfg.Now())
+	def := newSession(defaultSession, "default", cfg.Now())
+	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
+	g.sessions[defaultSession] = def
 	return g
 }
 
@@ -237,6 +239,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if v.Verdict == "deny" {
 		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
 		s.refused(callKey(p))
+	}
+	if v.Verdict == "allow" {
+		s.forgetRefusals()
 	}
 	if v.Allowed {
 		g.observe(s, d)
@@ -626,7 +631,14 @@ func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 	if shellProfile != "" {
 		g.shell = shellProfile
 	}
+	list := make([]*session, 0, len(g.sessions))
+	for _, s := range g.sessions {
+		list = append(list, s)
+	}
 	g.mu.Unlock()
+	for _, s := range list {
+		s.forgetRefusals()
+	}
 	g.stateChanged()
 	return nil
 }

@@ -141,6 +141,7 @@ func (g *Gate) Observe(p ObserveParams) (int, error) {
 			n++
 		}
 	}
+	s.forgetRefusals()
 	return n, nil
 }
 

@@ -523,3 +523,29 @@ func TestWatchLimitReported(t *testing.T) {
 		t.Fatalf("stale write with the watcher limited: %+v", v)
 	}
 }
+
+// TestDefaultSessionRetryBound: the editor's session has no step budget,
+// but a model retrying the same refused call is stopped, until the person
+// changes the mode or the effect mode.
+func TestDefaultSessionRetryBound(t *testing.T) {
+	ws := workspaceDir(t)
+	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce"}})
+	call := map[string]any{"tool": "bash", "command": "touch new.txt"}
+	for i := 0; i < 2; i++ {
+		if v := e.check(call); v.Rule != "read-only-effects" {
+			t.Fatalf("try %d: %+v", i, v)
+		}
+	}
+	if v := e.check(call); v.Rule != "budget-exhausted" {
+		t.Fatalf("third try: %+v", v)
+	}
+	var st State
+	e.call("admit/setMode", map[string]any{"effects": "workspace-write"}, &st)
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.call("admit/observe", map[string]any{"dirs": []string{"."}}, &n)
+	if v := e.check(call); !v.Allowed {
+		t.Fatalf("after the person widened the effects: %+v", v)
+	}
+}

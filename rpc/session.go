@@ -36,18 +36,19 @@ func newSession(id, label string, now time.Time) *session {
 }
 
 // spend counts one step and says why the session's bounds are spent, or "".
+// The editor's default session has no step or time budget, but its
+// retries are bounded like any session's.
 func (s *session) spend(key string, now time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.budgeted {
-		return ""
-	}
-	s.steps++
-	if s.steps > s.bounds.MaxSteps {
-		return fmt.Sprintf("session %q has used its %d steps (maxSteps)", s.label, s.bounds.MaxSteps)
-	}
-	if el := now.Sub(s.started); el > time.Duration(s.bounds.TimeoutMs)*time.Millisecond {
-		return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", s.label, el.Round(time.Millisecond), s.bounds.TimeoutMs)
+	if s.budgeted {
+		s.steps++
+		if s.steps > s.bounds.MaxSteps {
+			return fmt.Sprintf("session %q has used its %d steps (maxSteps)", s.label, s.bounds.MaxSteps)
+		}
+		if el := now.Sub(s.started); el > time.Duration(s.bounds.TimeoutMs)*time.Millisecond {
+			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", s.label, el.Round(time.Millisecond), s.bounds.TimeoutMs)
+		}
 	}
 	if n := s.refusals[key]; n > s.bounds.MaxRetries {
 		return fmt.Sprintf("the same refused call was retried %d times, over maxRetries %d; retrying it again will not change the answer", n, s.bounds.MaxRetries)
@@ -59,6 +60,15 @@ func (s *session) spend(key string, now time.Time) string {
 func (s *session) refused(key string) {
 	s.mu.Lock()
 	s.refusals[key]++
+	s.mu.Unlock()
+}
+
+// forgetRefusals clears the retry counts. The bound stops blind retries:
+// once the session does something else (an allowed call, an observation)
+// or the person changes the mode, the same call may rightly be tried again.
+func (s *session) forgetRefusals() {
+	s.mu.Lock()
+	clear(s.refusals)
 	s.mu.Unlock()
 }
 

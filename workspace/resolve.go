@@ -229,14 +229,12 @@ func (r *Resolver) LinksOutside(dir string) []string {
 			break
 		}
 		walked = append(walked, d)
-		links, ok := r.watcher.linksUnder(d)
-		if !ok {
-			var seen int
-			links, seen = walkLinks(d, budget)
-			budget -= seen
-			if budget < 0 {
-				blocked = fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", d, r.walkBound)
-			}
+		// Walk every time: the watcher's index may lag the kernel by an
+		// event, and correctness must not depend on the watcher.
+		links, seen := walkLinks(d, budget)
+		budget -= seen
+		if budget < 0 {
+			blocked = fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", d, r.walkBound)
 		}
 		for _, l := range links {
 			res, err := resolve(l)

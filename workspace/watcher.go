@@ -724,6 +724,11 @@ func (w *Watcher) Watched() []string {
 // linksUnder returns the indexed symlinks under dir when the index can be
 // trusted for it: the watcher runs, is not limited, has no event waiting
 // to be applied, and dir lies in a root. w may be nil.
+//
+// The resolver does not use it: an event still in the kernel's queue, not
+// yet read, would leave a link made a moment ago out of the index, and a
+// decision must not depend on the watcher. The index feeds the state's
+// link count.
 func (w *Watcher) linksUnder(dir string) ([]string, bool) {
 	if w == nil || !w.roots.Contains(dir) {
 		return nil, false
