@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,6 +25,87 @@ var cliOrdinary2 = []cliCase{
 	{"cp with a plain backup", "cp -b a.txt b.txt", cW, "d:.", "", cAllowed},
 	{"mv with a numbered backup", "mv --backup=numbered a.txt b.txt", cW, "d:.", "", cAllowed},
 	{"--backup=none makes none", "cp --backup=none -S rc a.txt .env", cW, "d:.", "", cAllowed},
+}
+
+// toolCase is one structured `admit check --tool NAME --args JSON` call.
+type toolCase struct {
+	note, tool, args string
+	w                bool
+	obs              string
+	want             string
+}
+
+var toolCases2 = []toolCase{
+	// Attacks.
+	{"duplicate key: Go keeps the last, some parsers the first", "Read", `{"file_path":"/etc/passwd","file_path":"a.txt"}`, cR, "", "bad-arguments"},
+	{"duplicate key nested in an edit", "MultiEdit", `{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b","new_string":"c"}]}`, cW, "f:a.txt", "bad-arguments"},
+	{"file: URI with one slash", "Read", `{"file_path":"file:/etc/passwd"}`, cR, "", cOut},
+	{"FILE:// in upper case", "read_file", `{"uri":"FILE:///etc/passwd"}`, cR, "", cOut},
+	{"file URI with a remote host", "read_file", `{"uri":"file://evil/etc/passwd"}`, cR, "", cOut},
+	{"another URI scheme", "read_file", `{"uri":"vscode-remote://ssh-remote+x/etc/passwd"}`, cR, "", cOut},
+	{"a path given as a list", "Read", `{"file_path":["/etc/passwd"]}`, cR, "", cOut},
+	{"a path given as a number", "Read", `{"file_path":1}`, cR, "", "bad-arguments"},
+	{"a list of lists", "read_many_files", `{"paths":[["/etc/passwd"]]}`, cR, "", "bad-arguments"},
+	{"a leading space a tool would trim", "Read", `{"file_path":" /etc/passwd"}`, cR, "", cOut},
+	{"a leading newline", "Write", `{"file_path":"\n/tmp/x","content":"x"}`, cW, "d:.", "outside-write-root"},
+	{"Glob pattern from /", "Glob", `{"pattern":"/etc/*"}`, cR, "", cOut},
+	{"Glob pattern climbing", "Glob", `{"pattern":"../outside/**"}`, cR, "", cOut},
+	{"Glob brace alternative from /", "Glob", `{"pattern":"{src,/etc}/*"}`, cR, "", cOut},
+	{"Glob from home", "glob", `{"pattern":"~/.ssh/*"}`, cR, "", cOut},
+	{"read_many_files include reads outside", "read_many_files", `{"paths":["a.txt"],"include":["/etc/passwd"]}`, cR, "", cOut},
+	{"file_pattern climbing", "search_files", `{"path":".","regex":"x","file_pattern":"../../**"}`, cR, "", cOut},
+	{"target_directories outside", "codebase_search", `{"query":"x","target_directories":["/etc"]}`, cR, "", cOut},
+
+	// Ordinary.
+	{"Read", "Read", `{"file_path":"@W/a.txt"}`, cR, "", cAllowed},
+	{"file URI inside", "read_file", `{"uri":"file://@W/a.txt"}`, cR, "", cAllowed},
+	{"null path", "Read", `{"file_path":"@W/a.txt","offset":null,"limit":null}`, cR, "", cAllowed},
+	{"Glob relative", "Glob", `{"pattern":"**/*.go"}`, cR, "", cAllowed},
+	{"Glob with braces", "Glob", `{"pattern":"src/**/*.{go,md}","path":"@W"}`, cR, "", cAllowed},
+	{"Glob absolute inside", "Glob", `{"pattern":"@W/src/**/*.go"}`, cR, "", cAllowed},
+	{"Grep regex that looks like a path", "Grep", `{"pattern":"/etc/passwd","path":"@W","glob":"*.{ts,tsx}"}`, cR, "", cAllowed},
+	{"read_many_files include", "read_many_files", `{"paths":["src"],"include":["**/*.go"]}`, cR, "", cAllowed},
+	{"equal keys in two list items", "MultiEdit", `{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"b","new_string":"c"}]}`, cW, "f:a.txt", cAllowed},
+	{"a colon in a relative name", "Read", `{"file_path":"a:b.txt"}`, cR, "", cAllowed},
+}
+
+func TestCLIToolCases2(t *testing.T) {
+	w := newCLIWorkspace(t)
+	t.Setenv("HOME", w.home)
+	for _, v := range []string{"ADMIT_EFFECTS", "ADMIT_MAX_STEPS", "ADMIT_MAX_RETRIES", "ADMIT_MAX_REQUEST_CHARS", "ADMIT_TIMEOUT_MS"} {
+		t.Setenv(v, "")
+	}
+	// The structured tools of the built-in policy, here named in the workspace's.
+	pol := `{"label": "tools", "allow": ["Read", "read_file", "Glob", "glob", "Grep", "read_many_files", "search_files", "codebase_search", "Write", "MultiEdit"], "mutators": ["Write", "MultiEdit"]}`
+	if err := os.WriteFile(filepath.Join(w.ws, ".admit/policy.json"), []byte(pol), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range toolCases2 {
+		args := []string{"--root", w.ws, "--effects", "read-only"}
+		if c.w {
+			args[3] = "workspace-write"
+		}
+		for _, tok := range strings.Fields(c.obs) {
+			kind, rel, _ := strings.Cut(tok, ":")
+			flag := "--observed"
+			if kind == "d" {
+				flag = "--observed-dir"
+			}
+			args = append(args, flag, rel)
+		}
+		args = append(args, "--tool", c.tool, "--args", strings.ReplaceAll(c.args, "@W", w.ws))
+		var stdout, stderr bytes.Buffer
+		code := check(args, &stdout, &stderr)
+		var v struct{ Rule, Reason string }
+		_ = json.Unmarshal(stdout.Bytes(), &v)
+		wantCode := exitRefused
+		if c.want == cAllowed {
+			wantCode = exitOK
+		}
+		if code != wantCode || v.Rule != c.want {
+			t.Errorf("%s: %s %s: exit %d rule %s (%s %s), want exit %d rule %s", c.note, c.tool, c.args, code, v.Rule, v.Reason, strings.TrimSpace(stderr.String()), wantCode, c.want)
+		}
+	}
 }
 
 // runCLICase runs one case through check() and reports a mismatch.
@@ -69,7 +152,7 @@ func runCLICase(t *testing.T, w *cliWorkspace, c cliCase) {
 	}
 }
 
-func TestCLICases2(t *testing.T) {
+func TestCLICases2Lines(t *testing.T) {
 	w := newCLIWorkspace(t)
 	t.Setenv("HOME", w.home)
 	for _, v := range []string{"ADMIT_EFFECTS", "ADMIT_MAX_STEPS", "ADMIT_MAX_RETRIES", "ADMIT_MAX_REQUEST_CHARS", "ADMIT_TIMEOUT_MS"} {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -57,7 +58,8 @@ func DefaultShellTools() []string {
 func Decide(c Call, e *Env) Decision {
 	tool := strings.TrimSpace(c.Tool)
 	args, argsErr := decodeArgs(c.Args)
-	paths, complete := pathArgs(args)
+	pa := pathArgs(args, tool)
+	paths, complete := pa.paths, pa.complete
 	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
 	if tool == "" {
 		return refuse(d, "no-tool", "the call names no tool", "")
@@ -82,8 +84,13 @@ func Decide(c Call, e *Env) Decision {
 		d = decideCommand(d, c, args, e)
 	} else if !complete {
 		return refuse(d, "request-too-large", fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
+	} else if pa.bad != "" {
+		return refuse(d, "bad-arguments", pa.bad, "Pass each path argument as one string.")
 	} else {
 		d = decidePaths(d, tool, paths, c.Cwd, e)
+		if d.Allowed || d.Ask {
+			d = decideGlobs(d, pa.globs, c.Cwd, e)
+		}
 	}
 	if !d.Allowed && !d.Ask {
 		return d
@@ -120,7 +127,62 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("args must be a JSON object: %v", err)
 	}
+	if k := duplicateKey(raw); k != "" {
+		// Go keeps the last of two equal keys, other parsers the first:
+		// the gate and the tool could judge and use different paths.
+		return nil, fmt.Errorf("args name the key %q twice; the gate and the tool could read different values", k)
+	}
 	return m, nil
+}
+
+// duplicateKey returns a key that an object of raw (at any depth) holds
+// twice, or "". raw is valid JSON.
+func duplicateKey(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	type frame struct {
+		obj  bool
+		seen map[string]bool
+		key  bool // the next string token of an object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				if top != nil && top.obj {
+					top.key = true
+				}
+				stack = append(stack, &frame{obj: t == '{', seen: map[string]bool{}, key: true})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			if top != nil && top.obj && top.key {
+				if top.seen[t] {
+					return t
+				}
+				top.seen[t] = true
+				top.key = false
+				continue
+			}
+			if top != nil && top.obj {
+				top.key = true
+			}
+		default:
+			if top != nil && top.obj {
+				top.key = true
+			}
+		}
+	}
 }
 
 // decideCommand runs the command policy on a shell tool's command line,
@@ -271,16 +333,45 @@ var pathKeys = map[string]bool{
 }
 
 // pathListKeys name lists of paths.
-var pathListKeys = map[string]bool{"paths": true, "files": true, "filepaths": true, "targets": true, "sources": true, "uris": true}
+var pathListKeys = map[string]bool{"paths": true, "files": true, "filepaths": true, "targets": true, "sources": true, "uris": true,
+	"targetdirectories": true, "directories": true, "dirs": true}
+
+// globKeys name glob patterns that widen what a tool reads (Gemini CLI's
+// read_many_files include, Cline's file_pattern, Copilot's
+// includePattern, Grep's glob); "pattern" is one for the glob tools.
+var globKeys = map[string]bool{"include": true, "includes": true, "includepattern": true, "filepattern": true, "glob": true}
+
+// globTools are the tools whose "pattern" is a file glob, not a regex.
+var globTools = map[string]bool{"Glob": true, "glob": true, "find_files": true}
+
+// argPaths is what pathArgs found in a call's arguments.
+type argPaths struct {
+	paths    []string
+	globs    []string // glob patterns naming files to read
+	complete bool     // false past maxArgsDepth
+	bad      string   // a path argument that is not a string, or ""
+}
 
 // pathArgs finds path arguments by name, also inside nested objects and
-// arrays (an edits list). complete is false past maxArgsDepth.
-func pathArgs(args map[string]any) (paths []string, complete bool) {
-	complete = true
+// arrays (an edits list). A path key whose value is not a string (a list
+// key: not a list of strings) is reported in bad: a tool might take the
+// first element, or the string form, and the gate cannot say which.
+func pathArgs(args map[string]any, tool string) argPaths {
+	out := argPaths{complete: true}
+	addPath := func(k, s string) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		out.paths = append(out.paths, s)
+		if t := strings.TrimSpace(s); t != s {
+			// A tool that trims would use the other one: judge both.
+			out.paths = append(out.paths, t)
+		}
+	}
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
 		if depth > maxArgsDepth {
-			complete = false
+			out.complete = false
 			return
 		}
 		switch t := v.(type) {
@@ -292,21 +383,37 @@ func pathArgs(args map[string]any) (paths []string, complete bool) {
 			slices.Sort(keys)
 			for _, k := range keys {
 				n := normKey(k)
+				isGlob := globKeys[n] || (n == "pattern" && globTools[tool])
 				switch val := t[k].(type) {
 				case string:
-					if pathKeys[n] && strings.TrimSpace(val) != "" {
-						paths = append(paths, val)
+					if pathKeys[n] {
+						addPath(k, val)
+					} else if isGlob && strings.TrimSpace(val) != "" {
+						out.globs = append(out.globs, val)
 					}
 				case []any:
-					if pathListKeys[n] {
+					if pathListKeys[n] || pathKeys[n] || isGlob {
 						for _, x := range val {
-							if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
-								paths = append(paths, s)
+							s, ok := x.(string)
+							switch {
+							case !ok && x != nil && out.bad == "":
+								out.bad = fmt.Sprintf("argument %q holds a %s where a path was expected", k, jsonKind(x))
+							case ok && isGlob:
+								if strings.TrimSpace(s) != "" {
+									out.globs = append(out.globs, s)
+								}
+							case ok:
+								addPath(k, s)
 							}
 						}
 					}
 					walk(val, depth+1)
+				case nil, map[string]any:
+					walk(val, depth+1) // an object: its own keys say what is a path
 				default:
+					if (pathKeys[n] || pathListKeys[n] || isGlob) && out.bad == "" {
+						out.bad = fmt.Sprintf("argument %q is a %s, not a path", k, jsonKind(val))
+					}
 					walk(val, depth+1)
 				}
 			}
@@ -317,7 +424,109 @@ func pathArgs(args map[string]any) (paths []string, complete bool) {
 		}
 	}
 	walk(args, 0)
-	return paths, complete
+	return out
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "JSON object"
+	case []any:
+		return "JSON list"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// decideGlobs judges glob patterns that name files to read: one that
+// climbs ("..", "~") or whose fixed leading folders lead outside the
+// workspace is refused; brace alternatives are judged one by one.
+func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
+	for _, g := range globs {
+		for _, alt := range braceAlternatives(g, 0) {
+			if why := globOutside(alt, cwd, e); why != "" {
+				return refuse(d, "outside-workspace", fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
+			}
+		}
+	}
+	return d
+}
+
+// braceAlternatives expands {a,b} alternatives (bounded), as fast-glob
+// and ripgrep do.
+func braceAlternatives(g string, depth int) []string {
+	i := strings.IndexByte(g, '{')
+	if i < 0 || depth > 8 {
+		return []string{g}
+	}
+	level := 0
+	var parts []string
+	start := i + 1
+	for j := i; j < len(g); j++ {
+		switch g[j] {
+		case '{':
+			level++
+		case '}':
+			level--
+			if level == 0 {
+				parts = append(parts, g[start:j])
+				var out []string
+				for _, p := range parts {
+					out = append(out, braceAlternatives(g[:i]+p+g[j+1:], depth+1)...)
+					if len(out) > 64 {
+						return out
+					}
+				}
+				return out
+			}
+		case ',':
+			if level == 1 {
+				parts = append(parts, g[start:j])
+				start = j + 1
+			}
+		}
+	}
+	return []string{g} // unbalanced: literal
+}
+
+// globOutside says why one brace-free glob pattern reaches outside, or "".
+func globOutside(g, cwd string, e *Env) string {
+	p := strings.ReplaceAll(g, "\\", "/")
+	if strings.HasPrefix(p, "~") {
+		return "starts at a home folder"
+	}
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return "climbs with \"..\""
+		}
+	}
+	if !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	// The fixed folders before the first component with a glob character.
+	var fixed []string
+	for _, c := range strings.Split(p, "/") {
+		if strings.ContainsAny(c, "*?[]{}!()+@") {
+			break
+		}
+		fixed = append(fixed, c)
+	}
+	prefix := strings.Join(fixed, "/")
+	if prefix == "" {
+		prefix = "/"
+	}
+	abs, err := absolute(prefix, cwd, e.Home)
+	if err != nil {
+		return err.Error()
+	}
+	r, err := e.FS.Resolve(abs)
+	if err != nil || !inside(r.Path, e.Roots) {
+		return fmt.Sprintf("starts at %q, outside the workspace roots %s", prefix, listOrNone(e.Roots))
+	}
+	return ""
 }
 
 func normKey(k string) string {
@@ -338,10 +547,15 @@ func normKey(k string) string {
 // absolute makes a path argument absolute: a file:// URI becomes its path,
 // a leading ~ is the home directory, a relative path joins cwd.
 func absolute(p, cwd, home string) (string, error) {
-	if strings.HasPrefix(p, "file://") {
+	if scheme, ok := uriScheme(p); ok {
+		// file:/x, file:///x, FILE://localhost/x are all /x to a URI
+		// parser; any other scheme is not a file of this machine.
+		if !strings.EqualFold(scheme, "file") {
+			return "", fmt.Errorf("%q is a %s: URI, not a file path", p, scheme)
+		}
 		u, err := url.Parse(p)
-		if err != nil {
-			return "", fmt.Errorf("%q is not a valid file URI: %v", p, err)
+		if err != nil || u.Opaque != "" || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || u.Path == "" {
+			return "", fmt.Errorf("%q is not a file URI of this machine", p)
 		}
 		p = u.Path
 	}
@@ -363,6 +577,27 @@ func absolute(p, cwd, home string) (string, error) {
 		p = filepath.Join(cwd, p)
 	}
 	return filepath.Clean(p), nil
+}
+
+// uriScheme reports a leading URI scheme: "file:" (any case, any number
+// of slashes after it), or NAME:// for any other name. A plain relative
+// name with a colon ("a:b") is no URI.
+func uriScheme(p string) (string, bool) {
+	i := strings.IndexByte(p, ':')
+	if i < 1 {
+		return "", false
+	}
+	name := p[:i]
+	for k := 0; k < len(name); k++ {
+		c := name[k]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || k > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return "", false
+		}
+	}
+	if strings.EqualFold(name, "file") || strings.HasPrefix(p[i+1:], "//") {
+		return name, true
+	}
+	return "", false
 }
 
 // inside reports whether p is one of roots or under one; "<root>-evil" is
