@@ -362,11 +362,11 @@ func pathArgs(args map[string]any, tool string) argPaths {
 		if strings.TrimSpace(s) == "" {
 			return
 		}
-		out.paths = append(out.paths, s)
 		if t := strings.TrimSpace(s); t != s {
-			// A tool that trims would use the other one: judge both.
+			// A tool that trims would use this one: judge both.
 			out.paths = append(out.paths, t)
 		}
+		out.paths = append(out.paths, s)
 	}
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
