@@ -19,11 +19,22 @@ var cliAttacks2 = []cliCase{
 	{"abbreviated --suf", "cp --suf=rc a.txt .env", cW, "d:.", "", cProt},
 	{"backup into .vscode settings", "cp --backup=simple -S .json a.txt .vscode/settings", cW, "d:. d:.vscode", "", cProt},
 	{"backup suffix into .admit", "cp -bS /x a.txt .admit/p", cW, "d:. d:.admit", "", cProt},
+
+	// The coding agent's own settings run programs outside the gate.
+	{"Claude Code hooks run shell commands", "echo '{\"hooks\":{}}' > .claude/settings.json", cW, "d:.", "", cProt},
+	{"local Claude settings", "cp a.txt .claude/settings.local.json", cW, "d:.", "", cProt},
+	{"project MCP servers are programs", "echo '{}' > .mcp.json", cW, "d:.", "", cProt},
+	{"Cursor hooks", "touch .cursor/hooks.json", cW, "d:.", "", cProt},
+	{"Gemini CLI settings", "mkdir -p .gemini", cW, "d:.", "", cProt},
+	{"case-folded .Claude", "echo x > .Claude/settings.json", cW, "d:.", "", cProt},
+	{"a local action a workflow runs", "echo x > .github/actions/setup/action.yml", cW, "d:.", "", cProt},
 }
 
 var cliOrdinary2 = []cliCase{
 	{"cp with a plain backup", "cp -b a.txt b.txt", cW, "d:.", "", cAllowed},
 	{"mv with a numbered backup", "mv --backup=numbered a.txt b.txt", cW, "d:.", "", cAllowed},
+	{"agent instructions are ordinary text", "echo '# notes' >> CLAUDE.md", cW, "d:.", "", cAllowed},
+	{"an issue template is no workflow", "echo x > .github/ISSUE_TEMPLATE.md", cW, "d:.github", "", cAllowed},
 	{"--backup=none makes none", "cp --backup=none -S rc a.txt .env", cW, "d:.", "", cAllowed},
 }
 

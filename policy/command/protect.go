@@ -24,6 +24,8 @@ func askName(name string) string {
 		return "direnv runs it as a shell script when the folder is entered"
 	case ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml":
 		return "it names programs git hooks run"
+	case ".mcp.json":
+		return "it names MCP server programs the coding agent starts"
 	}
 	if strings.HasSuffix(name, ".code-workspace") {
 		return "it holds editor settings and tasks that run programs"
@@ -42,6 +44,11 @@ func askDir(name string) string {
 		return "it holds git hooks"
 	case ".devcontainer":
 		return "it defines the container and commands the editor starts"
+	case ".claude", ".cursor", ".gemini", ".codex":
+		// Agent settings: hooks run shell commands on the agent's next
+		// tool call, MCP entries start programs, permissions widen what
+		// the agent may do, all outside this gate.
+		return "the coding agent's own settings: its hooks and MCP servers run programs"
 	}
 	return ""
 }
@@ -74,8 +81,8 @@ func Protect(path string, roots []string) Protection {
 		if parts[0] == ".admit" {
 			return Protection{Protected: true, Why: "files under .admit/ hold the gate's own policy, which an agent never changes"}
 		}
-		if parts[0] == ".github" && (len(parts) == 1 || parts[1] == "workflows") {
-			return Protection{Protected: true, Ask: true, Why: ".github/workflows/ holds CI workflows that run programs"}
+		if parts[0] == ".github" && (len(parts) == 1 || parts[1] == "workflows" || parts[1] == "actions") {
+			return Protection{Protected: true, Ask: true, Why: ".github/workflows/ and .github/actions/ hold CI workflows and the local actions they run"}
 		}
 		for i, p := range parts {
 			if why := askDir(p); why != "" {
