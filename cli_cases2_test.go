@@ -27,7 +27,7 @@ var cliAttacks2 = []cliCase{
 	{"Cursor hooks", "touch .cursor/hooks.json", cW, "d:.", "", cProt},
 	{"Gemini CLI settings", "mkdir -p .gemini", cW, "d:.", "", cProt},
 	{"case-folded .Claude", "echo x > .Claude/settings.json", cW, "d:.", "", cProt},
-	{"a local action a workflow runs", "echo x > .github/actions/setup/action.yml", cW, "d:.", "", cProt},
+	{"a local action a workflow runs", "echo x > .github/actions/setup/action.yml", cW, "d:.github", "", cProt},
 }
 
 var cliOrdinary2 = []cliCase{
