@@ -20,6 +20,13 @@ var cliAttacks2 = []cliCase{
 	{"backup into .vscode settings", "cp --backup=simple -S .json a.txt .vscode/settings", cW, "d:. d:.vscode", "", cProt},
 	{"backup suffix into .admit", "cp -bS /x a.txt .admit/p", cW, "d:. d:.admit", "", cProt},
 
+	// git read subcommands added in this pass keep their write forms out.
+	{"git remote set-url", "git remote set-url origin http://x", cR, "", "", cGitSub},
+	{"git remote get-url with two names", "git remote get-url origin x", cR, "", "", cGitSub},
+	{"git symbolic-ref sets HEAD", "git symbolic-ref HEAD refs/heads/x", cR, "", "", cGitSub},
+	{"git symbolic-ref -d", "git symbolic-ref -d HEAD", cR, "", "", cFlag},
+	{"git whatchanged --output", "git whatchanged --output=/tmp/x", cR, "", "", cFlag},
+
 	// The coding agent's own settings run programs outside the gate.
 	{"Claude Code hooks run shell commands", "echo '{\"hooks\":{}}' > .claude/settings.json", cW, "d:.", "", cProt},
 	{"local Claude settings", "cp a.txt .claude/settings.local.json", cW, "d:.", "", cProt},
@@ -33,6 +40,11 @@ var cliAttacks2 = []cliCase{
 var cliOrdinary2 = []cliCase{
 	{"cp with a plain backup", "cp -b a.txt b.txt", cW, "d:.", "", cAllowed},
 	{"mv with a numbered backup", "mv --backup=numbered a.txt b.txt", cW, "d:.", "", cAllowed},
+	{"git remote get-url", "git remote get-url origin", cR, "", "", cAllowed},
+	{"git symbolic-ref --short HEAD", "git symbolic-ref --short HEAD", cR, "", "", cAllowed},
+	{"git name-rev", "git name-rev --name-only HEAD", cR, "", "", cAllowed},
+	{"git cherry", "git cherry -v main", cR, "", "", cAllowed},
+	{"git whatchanged", "git whatchanged -1 --stat", cR, "", "", cAllowed},
 	{"agent instructions are ordinary text", "echo '# notes' >> CLAUDE.md", cW, "d:.", "", cAllowed},
 	{"an issue template is no workflow", "echo x > .github/ISSUE_TEMPLATE.md", cW, "d:.github", "", cAllowed},
 	{"--backup=none makes none", "cp --backup=none -S rc a.txt .env", cW, "d:.", "", cAllowed},

@@ -127,7 +127,13 @@ func gitTable() map[string]*Program {
 			{Names: "--no-column -i --ignore-case --omit-empty"},
 			{Names: "--format --sort", Arg: TextArg}, {Names: "--color --column", Arg: OptionalArg},
 		}},
-		{Name: "remote", rules: "none", Options: []Option{{Names: "-v --verbose"}}},
+		{Name: "remote", rules: "remote", Options: []Option{{Names: "-v --verbose"}, {Names: "--push --all"}}},
+		{Name: "symbolic-ref", rules: "symref", Options: []Option{{Names: "-q --quiet --short --no-recurse --recurse"}}},
+		{Name: "name-rev", rules: "text", Options: []Option{
+			{Names: "--name-only --tags --all --always --undefined --no-undefined --annotate-stdin"}, {Names: "--refs --exclude", Arg: TextArg},
+		}},
+		{Name: "cherry", rules: "text", Options: []Option{{Names: "-v"}, {Names: "--abbrev", Arg: OptionalArg}}},
+		{Name: "whatchanged", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
 		{Name: "describe", rules: "text", Options: []Option{
 			{Names: "--all --tags --contains --exact-match --debug --long --always --first-parent"},
 			{Names: "--abbrev --dirty --broken", Arg: OptionalArg}, {Names: "--candidates --match --exclude", Arg: TextArg},
@@ -245,6 +251,20 @@ func (j *judge) git(argv []string) {
 	case "none":
 		if len(ops) > 0 {
 			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" -v")
+			return
+		}
+	case "remote":
+		// git remote [-v] lists; git remote get-url NAME reads one URL.
+		// Everything else (add, set-url, show and prune, which talk to
+		// the remote) is refused.
+		if len(ops) > 0 && !(ops[0] == "get-url" && len(ops) == 2) {
+			j.refuse(RuleGitSubcommand, fmt.Sprintf("git remote %s is not a read-only use of git remote; only listing and get-url are accepted", ops[0]), "git remote -v")
+			return
+		}
+	case "symref":
+		// One operand reads the ref; two would set it.
+		if len(ops) != 1 {
+			j.refuse(RuleGitSubcommand, "git symbolic-ref with a second operand changes a ref; only reading one is accepted", "git symbolic-ref --short HEAD")
 			return
 		}
 	case "list":
