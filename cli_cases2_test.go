@@ -131,6 +131,30 @@ func TestCLIToolCases2(t *testing.T) {
 	}
 }
 
+// TestCLIRepoAboveRoot: a workspace that is a folder inside a larger
+// repository. git show HEAD:FILE, git grep -- :/ and git log -p would read
+// files and history outside the root, so git asks a person (refused in
+// admit check, which is headless); other reads are unchanged.
+func TestCLIRepoAboveRoot(t *testing.T) {
+	w := newCLIWorkspace(t)
+	t.Setenv("HOME", w.home)
+	ws := filepath.Join(w.ws, "nested-ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, "f.txt"), []byte("f\n"), 0o644)
+	inner := &cliWorkspace{base: w.base, ws: ws, home: w.home}
+	for _, c := range []cliCase{
+		{"a file of the repository above the root", "git show HEAD:a.txt", cR, "", "", cGitExec},
+		{"pathspec from the repository's top", "git grep -n TODO -- :/", cR, "", "", cGitExec},
+		{"status reads the whole working tree", "git status", cR, "", "", cGitExec},
+		{"plain reads are unchanged", "cat f.txt", cR, "", "", cAllowed},
+		{"the parent is still outside", "cat ../a.txt", cR, "", "", cOut},
+	} {
+		runCLICase(t, inner, c)
+	}
+}
+
 // runCLICase runs one case through check() and reports a mismatch.
 func runCLICase(t *testing.T, w *cliWorkspace, c cliCase) {
 	t.Helper()

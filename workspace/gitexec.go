@@ -55,6 +55,15 @@ func (r *Resolver) GitExec(dir string) string {
 	if finding != "" || repo.gitDir == "" {
 		return finding
 	}
+	if top := repo.worktree; top != "" && !r.roots.Contains(top) {
+		// The workspace is a folder inside a larger repository (or in
+		// none, under a repository at home): git show HEAD:FILE, git grep
+		// -- :/ and git log -p read files and history outside the roots.
+		return fmt.Sprintf("the repository's working tree %s is outside the workspace roots, so git reads files and history there", top)
+	}
+	if top := repo.worktree; top == "" && !r.roots.Contains(repo.gitDir) {
+		return fmt.Sprintf("the repository %s is outside the workspace roots", repo.gitDir)
+	}
 	c := configScan{roots: r.roots, display: repo.worktree}
 	if repo.worktree == "" {
 		c.display = filepath.Dir(repo.gitDir)

@@ -330,7 +330,7 @@ func (j *judge) git(argv []string) {
 		return
 	}
 	if found := j.c.FS.GitExec(j.cwd); found != "" {
-		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration (%s), so a person must approve git commands", found),
+		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration, or read outside the workspace (%s), so a person must approve git commands", found),
 			"ask the person, or read the files directly with cat and diff")
 	}
 }
