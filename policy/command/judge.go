@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"admit/policy/shell"
@@ -17,6 +18,7 @@ type judge struct {
 	argv   bool   // an argv without a shell: "~" is expanded here
 	cmd    int    // the index of the command in its script
 	newCwd string // set by cd
+	globs  []int  // argv indexes of --opt=PATTERN words (shell.Command.GlobOptions)
 }
 
 // access modes: what a command does with a path.
@@ -73,6 +75,10 @@ func (j *judge) program(argv []string, depth int) {
 			"supported programs: "+j.p.names)
 		return
 	}
+	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || ownParser(prog.rules)) {
+		j.refuseGlobs(argv)
+		return
+	}
 	if prog.Wrapper {
 		j.wrapper(prog, argv, depth)
 		return
@@ -98,7 +104,55 @@ func (j *judge) program(argv []string, depth int) {
 		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out, or use an accepted one (see "+name+" --help)")
 		return
 	}
+	if !j.globsAreText(argv, ps) {
+		j.refuseGlobs(argv)
+		return
+	}
 	j.generic(prog, ps)
+}
+
+// ownParser reports whether a program's arguments are read by its own
+// rules rather than the option table: no option-value pattern is judged
+// there.
+func ownParser(rules string) bool {
+	return rules == "git" || rules == "find" || rules == "test" || rules == "printf"
+}
+
+// globsAreText reports whether every --opt=PATTERN word of argv is an
+// option whose value is text (grep --include=*.go): bash may replace such a
+// word only by file names that start with the same --opt=, so the value
+// may change at run time but the option does not, and a text value reads
+// and writes nothing.
+func (j *judge) globsAreText(argv []string, ps parsed) bool {
+	for _, i := range j.globs {
+		if i <= 0 || i >= len(argv) {
+			return false
+		}
+		found := false
+		for _, u := range ps.opts {
+			if u.opt != nil && u.attached && u.name+"="+u.value == argv[i] {
+				found = u.opt.Arg == TextArg
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// refuseGlobs refuses a command with a pattern in an option value the
+// policy cannot judge as text.
+func (j *judge) refuseGlobs(argv []string) {
+	var words []string
+	for _, i := range j.globs {
+		if i >= 0 && i < len(argv) {
+			words = append(words, strconv.Quote(argv[i]))
+		}
+	}
+	j.refuse(RuleDynamicWord, fmt.Sprintf("unquoted pattern in %s: bash would expand it against the files present when the command runs, and here it is not an option that takes text", strings.Join(words, ", ")),
+		"quote the pattern ('--include=*.go') so the program, not the shell, matches it")
 }
 
 // refusedOption refuses the first option ps uses that the table refuses.
@@ -197,6 +251,32 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		}
 		if u := ps.has("follow"); u != nil && ps.has("recursive") != nil {
 			follow, followOpt = ops, u.name
+		}
+	case "nooperands":
+		if len(ops) > 0 {
+			why := "takes no operands"
+			if prog.Name == "id" {
+				why = "looks another user up in the system's user database, outside the workspace; run id without a user"
+			}
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s, got operand %q", prog.Name, why, ops[0]), "")
+			return
+		}
+	case "date":
+		// date's only operand that prints is +FORMAT; any other sets the
+		// system clock (date MMDDhhmm).
+		for i, o := range ops {
+			if i > 0 || !strings.HasPrefix(o, "+") {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("date operand %q is not a +FORMAT: date takes one +FORMAT, and other operands set the system clock", o),
+					"give the format as +FORMAT and the date to show with -d")
+				return
+			}
+		}
+		// -r only looks at the file's time: a probe, not a read. Every
+		// -r is judged, not only the last one date uses.
+		for _, u := range ps.opts {
+			if u.opt != nil && u.opt.Mark == "reference" {
+				acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeProbe})
+			}
 		}
 	case "tree":
 		for _, u := range ps.opts {

@@ -156,7 +156,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		}
 		var next []string
 		for _, dir := range cur {
-			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i}
+			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i, globs: cmd.GlobOptions}
 			j.command(cmd.Argv, cmd.Redirects, 0)
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)

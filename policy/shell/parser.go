@@ -37,6 +37,9 @@ type Parser struct {
 	ps         problems
 	braceWords int // words brace expansion added in this call
 	cmds       []Command
+	inArgs     bool  // judging a command's arguments, not a redirection
+	globWord   bool  // the last word literal accepted was an option-value glob
+	globs      []int // argv indexes of such words in the call in progress
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -227,11 +230,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	argv := make([]string, 0, len(c.Args))
 	ok := true
+	p.inArgs, p.globs = true, nil
 	for _, w := range c.Args {
 		var wok bool
 		argv, wok = p.fields(argv, w, true)
 		ok = ok && wok
 	}
+	p.inArgs = false
 	if !ok {
 		return
 	}
@@ -240,7 +245,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classEmpty, "empty command name", p.src(c.Args[0]))
 		return
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub})
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs})
 }
 
 // compound names a command this package refuses to flatten (loops,

@@ -55,6 +55,12 @@ type Command struct {
 	// Subshell is true inside ( ... ) or a pipeline of more than one
 	// command, where a cd does not reach the commands after it.
 	Subshell bool
+	// GlobOptions are the argv indexes of words like --include=*.go: a
+	// long option whose value holds an unquoted pattern. bash could only
+	// replace such a word with file names that start with the same
+	// "--include=", so the option is certain and only its value is not;
+	// the command policy admits them for options whose value is text.
+	GlobOptions []int
 }
 
 // Redirect is one redirection of a simple command.

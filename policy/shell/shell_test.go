@@ -87,7 +87,11 @@ var cases = []parseCase{
 	{note: "find pattern unquoted", line: `find . -name *.go`, in: inAnalyze, rule: RuleDynamicWord},
 	{note: "glob as the program", line: `/bin/r? x`, in: inAnalyze, rule: RuleDynamicWord},
 	{note: "glob in the middle of a path", line: `cat src/*/x`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "glob after =", line: `grep --include=*.go x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "a glob in a long option's value is kept, marked for the command policy", line: `grep --include=*.go x`, in: inAnalyze, argv: one("grep", "--include=*.go", "x")},
+	{note: "a glob before the = could change the option itself", line: `grep --inc*=x y`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "a glob in a short option's value stays refused", line: `grep -e* x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "a glob option value in a redirection target stays refused", line: `cat a > --x=*.go`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "the refuse profile refuses every pattern", line: `grep --include=*.go x`, in: inRefuse, rule: RuleShellSyntax},
 	{note: "glob in a redirect target", line: `ls > *.txt`, in: inAnalyze, rule: RuleDynamicWord},
 	{note: "extglob", line: `ls @(a|b)`, in: inAnalyze, rule: RuleDynamicWord, has: w(`extended glob "@(a|b)"`)},
 	{note: "negated extglob", line: `rm !(keep)`, in: inAnalyze, rule: RuleDynamicWord},
@@ -513,5 +517,19 @@ func TestStrayBraces(t *testing.T) {
 		if _, prob := p.Parse(line, Analyze); prob != nil {
 			t.Errorf("Parse(%q) refused: %s", line, prob.Reason)
 		}
+	}
+}
+
+func TestGlobOptionsMarked(t *testing.T) {
+	p := NewParser("/home/u")
+	sc, pr := p.Parse(`grep -rn --include=*.go --exclude={a,b}*.ts foo src | grep --color=never x`, Analyze)
+	if pr != nil {
+		t.Fatal(pr.Reason)
+	}
+	if got := sc.Commands[0].GlobOptions; len(got) != 3 || got[0] != 2 || got[1] != 3 || got[2] != 4 {
+		t.Fatalf("first command's glob options %v, argv %q", got, sc.Commands[0].Argv)
+	}
+	if got := sc.Commands[1].GlobOptions; len(got) != 0 {
+		t.Fatalf("second command's glob options %v", got)
 	}
 }

@@ -24,6 +24,7 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 		if !ok {
 			return dst, false
 		}
+		p.noteGlob(len(dst))
 		return append(dst, s), true
 	}
 	return p.braceFields(dst, w, braces, arg)
@@ -89,6 +90,7 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 			// word splitting removes it in bash.
 			continue
 		}
+		p.noteGlob(len(dst))
 		dst = append(dst, s)
 	}
 	if !ok {
@@ -298,10 +300,42 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 		}
 	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
+		if p.inArgs && !p.strict && optionValueGlob(p.pat) {
+			p.globWord = true
+			return string(p.val), false, true
+		}
 		p.ps.add(classDynamic, "unquoted pattern", p.src(w))
 		return "", false, false
 	}
 	return string(p.val), len(p.val) == 0 && !quoted, true
+}
+
+// noteGlob records that the word about to go at argv index i is an
+// option-value glob, if the last literal said so.
+func (p *Parser) noteGlob(i int) {
+	if p.globWord {
+		p.globs = append(p.globs, i)
+		p.globWord = false
+	}
+}
+
+// optionValueGlob reports whether a pattern is a long option whose value
+// holds the pattern: "--name=" with no unescaped *, ? or [ before the "=".
+func optionValueGlob(pat []byte) bool {
+	if len(pat) < 4 || pat[0] != '-' || pat[1] != '-' {
+		return false
+	}
+	for i := 2; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return false
+		case '=':
+			return i > 2
+		}
+	}
+	return false
 }
 
 // unescapeDouble removes the backslashes that escape a character inside
