@@ -35,6 +35,17 @@ var cliAttacks2 = []cliCase{
 	{"Gemini CLI settings", "mkdir -p .gemini", cW, "d:.", "", cProt},
 	{"case-folded .Claude", "echo x > .Claude/settings.json", cW, "d:.", "", cProt},
 	{"a local action a workflow runs", "echo x > .github/actions/setup/action.yml", cW, "d:.github", "", cProt},
+
+	// Text filters added to the built-in table (cut, tr, date, ...): they
+	// read inside only, and date never sets the clock.
+	{"cut of a file outside", "cut -d: -f1 /etc/passwd", cR, "", "", cOut},
+	{"cut through a link to /etc", "cut -f1 link-etc/passwd", cR, "", "", cOut},
+	{"tr reads /etc through a redirection", "tr -d x < /etc/passwd", cR, "", "", cOut},
+	{"date -s sets the clock", "date -s 2020-01-01", cR, "", "", cFlag},
+	{"date MMDDhhmm operand sets the clock", "date 010112002030", cR, "", "", cFlag},
+	{"date -f reads dates from a file", "date -f names.txt", cR, "", "", cFlag},
+	{"od of a key via tilde", "od -c ~/.ssh/id_rsa", cR, "", "", cOut},
+	{"id of another user", "id root", cR, "", "", cFlag},
 }
 
 var cliOrdinary2 = []cliCase{
@@ -48,6 +59,14 @@ var cliOrdinary2 = []cliCase{
 	{"agent instructions are ordinary text", "echo '# notes' >> CLAUDE.md", cW, "d:.", "", cAllowed},
 	{"an issue template is no workflow", "echo x > .github/ISSUE_TEMPLATE.md", cW, "d:.github", "", cAllowed},
 	{"--backup=none makes none", "cp --backup=none -S rc a.txt .env", cW, "d:.", "", cAllowed},
+	// Text filters: formerly unsupported-program, now in the built-in table.
+	{"cut a CSV column", "cut -d, -f2 data.csv | sort", cR, "", "", cAllowed},
+	{"tr to upper case", "tr a-z A-Z < a.txt", cR, "", "", cAllowed},
+	{"paste and nl", "paste -sd, a.txt && nl -ba README.md", cR, "", "", cAllowed},
+	{"comm of two sorted lists", "comm -12 a.txt b.txt", cR, "", "", cAllowed},
+	{"date +FORMAT and uname", "date -u +%Y-%m-%dT%H:%M:%SZ && uname -sm", cR, "", "", cAllowed},
+	{"od of the first bytes", "od -An -tx1 -N 8 go.mod", cR, "", "", cAllowed},
+	{"seq into fold", "seq -s ' ' 1 50 | fold -w 20", cR, "", "", cAllowed},
 }
 
 // toolCase is one structured `admit check --tool NAME --args JSON` call.

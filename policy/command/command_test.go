@@ -288,7 +288,7 @@ func TestDefaultTableIsFresh(t *testing.T) {
 	if DefaultTable().Programs["cat"] == nil {
 		t.Fatal("DefaultTable shares state")
 	}
-	for _, name := range strings.Fields("basename cat cmp diff dirname du file find git grep head ls md5sum pwd readlink realpath sha256sum sort stat tail test tree uniq wc cp mkdir mv rm rmdir touch") {
+	for _, name := range strings.Fields("basename cat cmp diff dirname du file find git grep head ls md5sum pwd readlink realpath sha256sum sort stat tail test tree uniq wc cp mkdir mv rm rmdir touch cut tr nl tac rev comm paste seq expand unexpand fold od hexdump date uname whoami id") {
 		if a.Programs[name] == nil && name != "cat" {
 			t.Errorf("program %s missing", name)
 		}

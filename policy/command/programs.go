@@ -10,8 +10,10 @@ const (
 // DefaultTable returns the built-in programs: the seed's 24 read programs
 // (basename cat cmp diff dirname du file find git grep head ls md5sum pwd
 // readlink realpath sha256sum sort stat tail test tree uniq wc), its 6
-// write programs (cp mkdir mv rm rmdir touch), and the harmless shell
-// words echo, printf, true, false and "[". Each call returns a new table.
+// write programs (cp mkdir mv rm rmdir touch), the harmless shell words
+// echo, printf, true, false and "[", and the read-only text filters and
+// probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
+// date (printing only), uname, whoami and id. Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
 		{
@@ -244,6 +246,132 @@ func DefaultTable() *Table {
 		{
 			Name: "dirname", Operands: TextOperands,
 			Options: []Option{{Names: "-z --zero"}, {Names: "--help --version"}},
+		},
+		// Text filters: they read their operands (or standard input) and
+		// write standard output only. None of them has an option that
+		// writes, runs a program, or reads a list of further file names.
+		{
+			Name: "cut",
+			Options: []Option{
+				{Names: "-b --bytes -c --characters -f --fields", Arg: TextArg}, {Names: "-d --delimiter", Arg: TextArg},
+				{Names: "-n"}, {Names: "--complement"}, {Names: "-s --only-delimited"}, {Names: "--output-delimiter", Arg: TextArg},
+				{Names: "-z --zero-terminated"}, {Names: "--help --version"},
+			},
+		},
+		{
+			// tr reads standard input only: its operands are character sets.
+			Name: "tr", Operands: TextOperands,
+			Options: []Option{
+				{Names: "-c -C --complement"}, {Names: "-d --delete"}, {Names: "-s --squeeze-repeats"}, {Names: "-t --truncate-set1"},
+				{Names: "--help --version"},
+			},
+		},
+		{
+			Name: "nl",
+			Options: []Option{
+				{Names: "-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering", Arg: TextArg},
+				{Names: "-i --line-increment -l --join-blank-lines -n --number-format -s --number-separator", Arg: TextArg},
+				{Names: "-v --starting-line-number -w --number-width", Arg: TextArg}, {Names: "-p --no-renumber"},
+				{Names: "--help --version"},
+			},
+		},
+		{
+			Name: "tac",
+			Options: []Option{
+				{Names: "-b --before"}, {Names: "-r --regex"}, {Names: "-s --separator", Arg: TextArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			// rev is util-linux's; newer versions add -0/--zero.
+			Name:    "rev",
+			Options: []Option{{Names: "-0 --zero"}, {Names: "-h --help -V --version"}},
+		},
+		{
+			Name: "comm",
+			Options: []Option{
+				{Names: "-1"}, {Names: "-2"}, {Names: "-3"}, {Names: "--check-order"}, {Names: "--nocheck-order"},
+				{Names: "--output-delimiter", Arg: TextArg}, {Names: "--total"}, {Names: "-z --zero-terminated"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "paste",
+			Options: []Option{
+				{Names: "-d --delimiters", Arg: TextArg}, {Names: "-s --serial"}, {Names: "-z --zero-terminated"}, {Names: "--help --version"},
+			},
+		},
+		{
+			// seq's operands are numbers; -NUM is a negative one (seq -5 5).
+			Name: "seq", Operands: TextOperands, Digits: true,
+			Options: []Option{
+				{Names: "-f --format -s --separator", Arg: TextArg}, {Names: "-w --equal-width"}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "expand", Digits: true,
+			Options: []Option{{Names: "-i --initial"}, {Names: "-t --tabs", Arg: TextArg}, {Names: "--help --version"}},
+		},
+		{
+			Name: "unexpand", Digits: true,
+			Options: []Option{
+				{Names: "-a --all"}, {Names: "--first-only"}, {Names: "-t --tabs", Arg: TextArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "fold", Digits: true,
+			Options: []Option{
+				{Names: "-b --bytes"}, {Names: "-s --spaces"}, {Names: "-w --width", Arg: TextArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "od",
+			Options: []Option{
+				{Names: "-A --address-radix -j --skip-bytes -N --read-bytes -t --format --endian", Arg: TextArg},
+				{Names: "-S", Arg: TextArg}, {Names: "--strings", Arg: OptionalArg}, {Names: "-w --width", Arg: OptionalArg},
+				{Names: "-v --output-duplicates"}, {Names: "-a"}, {Names: "-b"}, {Names: "-c"}, {Names: "-d"}, {Names: "-f"},
+				{Names: "-i"}, {Names: "-l"}, {Names: "-o"}, {Names: "-s"}, {Names: "-x"}, {Names: "--help --version"},
+				{Names: "--traditional", Refuse: "reads later operands as offsets and labels, not files; leave it out and use -j/-N"},
+			},
+		},
+		{
+			// hexdump is util-linux's.
+			Name: "hexdump",
+			Options: []Option{
+				{Names: "-b --one-byte-octal"}, {Names: "-c --one-byte-char"}, {Names: "-C --canonical"},
+				{Names: "-d --two-bytes-decimal"}, {Names: "-o --two-bytes-octal"}, {Names: "-x --two-bytes-hex"},
+				{Names: "-L --color", Arg: OptionalArg}, {Names: "-e --format -n --length -s --skip", Arg: TextArg},
+				{Names: "-f --format-file", Arg: ReadArg}, {Names: "-v --no-squeezing"}, {Names: "-h --help -V --version"},
+			},
+		},
+		{
+			// date only prints: +FORMAT is its one operand (any other
+			// operand sets the clock), -r looks at a file's time.
+			Name: "date", Operands: TextOperands, rules: "date",
+			Options: []Option{
+				{Names: "-d --date", Arg: TextArg}, {Names: "--debug"}, {Names: "-I --iso-8601", Arg: OptionalArg},
+				{Names: "--resolution"}, {Names: "-R --rfc-email --rfc-822 --rfc-2822"}, {Names: "--rfc-3339", Arg: TextArg},
+				{Names: "-r --reference", Arg: TextArg, Mark: "reference"}, {Names: "-u --utc --universal --uct"},
+				{Names: "--help --version"},
+				{Names: "-s --set", Arg: TextArg, Refuse: "sets the system clock; print the date instead"},
+				{Names: "-f --file", Arg: TextArg, Refuse: "reads the dates from a file; give one with -d instead"},
+			},
+		},
+		{
+			Name: "uname", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-a --all"}, {Names: "-s --kernel-name --sysname"}, {Names: "-n --nodename"}, {Names: "-r --kernel-release --release"},
+				{Names: "-v --kernel-version"}, {Names: "-m --machine"}, {Names: "-p --processor"}, {Names: "-i --hardware-platform"},
+				{Names: "-o --operating-system"}, {Names: "--help --version"},
+			},
+		},
+		{Name: "whoami", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		{
+			// id of the session's own user only: id USER looks another
+			// user up in the system's user database, outside the workspace.
+			Name: "id", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-a"}, {Names: "-Z --context"}, {Names: "-g --group"}, {Names: "-G --groups"}, {Names: "-n --name"},
+				{Names: "-r --real"}, {Names: "-u --user"}, {Names: "-z --zero"}, {Names: "--help --version"},
+			},
 		},
 		{Name: "echo", Operands: TextOperands, NoOptions: true},
 		{Name: "true", Operands: TextOperands, NoOptions: true},

@@ -56,7 +56,8 @@ type Option struct {
 	// program walks folders), "follow" (and follows symlinks while it
 	// does), "list" (git branch/tag list mode), "nofollow-off" (the
 	// program follows a final symlink), "pattern" (the pattern is given
-	// by the option, so the first operand is a path), "dironly" (ls -d).
+	// by the option, so the first operand is a path), "dironly" (ls -d),
+	// "reference" (date -r: a path whose metadata is looked at).
 	Mark string
 }
 
