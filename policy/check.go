@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"admit/policy/command"
 	"admit/policy/shell"
 )
@@ -123,14 +125,15 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
+	// encoding/json/v2 semantics refuse a repeated key and invalid UTF-8 in
+	// the same pass as the decode: parsers differ on which of two equal
+	// keys wins, so the gate and the tool could read different paths.
 	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := jsonv2.Unmarshal(raw, &m); err != nil {
+		if k := duplicateKey(raw); k != "" {
+			return nil, fmt.Errorf("args name the key %q twice; the gate and the tool could read different values", k)
+		}
 		return nil, fmt.Errorf("args must be a JSON object: %v", err)
-	}
-	if k := duplicateKey(raw); k != "" {
-		// Go keeps the last of two equal keys, other parsers the first:
-		// the gate and the tool could judge and use different paths.
-		return nil, fmt.Errorf("args name the key %q twice; the gate and the tool could read different values", k)
 	}
 	return m, nil
 }
