@@ -145,7 +145,12 @@ type CheckParams struct {
 // ParamError is a malformed request: the server answers it with -32602.
 type ParamError struct{ Field, Msg string }
 
-func (e *ParamError) Error() string { return e.Field + ": " + e.Msg }
+func (e *ParamError) Error() string {
+	if e.Field == "" {
+		return e.Msg // the message names the field itself
+	}
+	return e.Field + ": " + e.Msg
+}
 
 // Decided is a verdict with what the gate learnt deciding it, for the
 // handlers that act on an admitted call (run, read, edit, write).

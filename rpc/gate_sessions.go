@@ -53,11 +53,7 @@ func (g *Gate) OpenSession(p OpenSessionParams) (string, error) {
 		return r.Path, nil
 	})
 	if err != nil {
-		field := "allow"
-		if len(p.Tools) > 0 {
-			field = "tools"
-		}
-		return "", &ParamError{field, err.Error()}
+		return "", &ParamError{"", err.Error()} // NewCaps names the field
 	}
 	caps.Allow = withBuiltins(caps.Allow, builtinTools)
 	caps.Mutators = withBuiltins(caps.Mutators, builtinMutators)
