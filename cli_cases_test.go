@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1005,52 +1003,11 @@ func TestCLICases(t *testing.T) {
 	if len(cliAttacks) < 250 || len(cliOrdinary) < 200 {
 		t.Errorf("%d attacks and %d ordinary cases; want at least 250 and 200", len(cliAttacks), len(cliOrdinary))
 	}
-	run := func(c cliCase) {
-		t.Helper()
-		args := []string{"--root", w.ws}
-		if c.w {
-			args = append(args, "--effects", "workspace-write")
-		} else {
-			args = append(args, "--effects", "read-only")
-		}
-		for _, tok := range strings.Fields(c.obs) {
-			kind, rel, _ := strings.Cut(tok, ":")
-			flag := "--observed"
-			if kind == "d" {
-				flag = "--observed-dir"
-			}
-			args = append(args, flag, rel)
-		}
-		if c.cwd != "" {
-			args = append(args, "--cwd", c.cwd)
-		}
-		line := strings.ReplaceAll(c.line, "@W", w.ws)
-		args = append(args, "-c", line)
-		var stdout, stderr bytes.Buffer
-		code := check(args, &stdout, &stderr)
-		var v struct {
-			Allowed bool   `json:"allowed"`
-			Rule    string `json:"rule"`
-			Reason  string `json:"reason"`
-		}
-		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil && code != 78 && code != 64 {
-			t.Errorf("%s: %q: stdout is not a verdict: %v: %s %s", c.note, c.line, err, stdout.String(), stderr.String())
-			return
-		}
-		wantCode := exitRefused
-		if c.want == cAllowed {
-			wantCode = exitOK
-		}
-		if code != wantCode || v.Rule != c.want {
-			t.Errorf("%s: %q (obs %q, cwd %q): exit %d rule %s (%s %s), want exit %d rule %s",
-				c.note, c.line, c.obs, c.cwd, code, v.Rule, v.Reason, strings.TrimSpace(stderr.String()), wantCode, c.want)
-		}
-	}
 	for _, c := range cliAttacks {
-		run(c)
+		runCLICase(t, w, c)
 	}
 	for _, c := range cliOrdinary {
-		run(c)
+		runCLICase(t, w, c)
 	}
 	t.Logf("%d attacks, %d ordinary commands", len(cliAttacks), len(cliOrdinary))
 }
