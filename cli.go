@@ -32,6 +32,7 @@ type cliFlags struct {
 	effects, shell, mode          string
 	caps, cwd, tapePath           string
 	line, tool, args              string
+	lineSet                       bool // -c was given, even empty
 	argv                          []string
 }
 
@@ -55,8 +56,15 @@ func parseCLI(name string, args []string, stderr io.Writer) (*cliFlags, error) {
 		return nil, err
 	}
 	f.argv = fs.Args()
+	// -c '' is a command line too: an empty one, which the policy refuses
+	// as empty-command rather than the command line as a usage error.
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "c" {
+			f.lineSet = true
+		}
+	})
 	n := 0
-	for _, set := range []bool{f.line != "", len(f.argv) > 0, f.args != "" || (f.tool != "" && f.line == "" && len(f.argv) == 0)} {
+	for _, set := range []bool{f.lineSet, len(f.argv) > 0, f.args != "" || (f.tool != "" && !f.lineSet && len(f.argv) == 0)} {
 		if set {
 			n++
 		}
@@ -145,7 +153,7 @@ func localGate(f *cliFlags, stderr io.Writer) (*rpc.Gate, string, error) {
 func (f *cliFlags) checkParams(session string) rpc.CheckParams {
 	p := rpc.CheckParams{Session: session, Tool: f.tool, Cwd: f.cwd}
 	switch {
-	case f.line != "":
+	case f.lineSet:
 		p.Command = f.line
 	case len(f.argv) > 0:
 		p.Argv = f.argv
@@ -193,7 +201,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if f.line == "" && len(f.argv) == 0 {
+	if !f.lineSet && len(f.argv) == 0 {
 		return usageError(stderr, errors.New("admit run needs -c 'LINE' or -- WORD..."))
 	}
 	g, session, err := localGate(f, stderr)

@@ -106,6 +106,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"a pattern before the =", nil, []string{"check", "--root", ws, "-c", "grep --inc*=x foo ."}, 77, "dynamic-word"},
 		{"a pattern in git's own options", nil, []string{"check", "--root", ws, "-c", "git log --format=*"}, 77, "dynamic-word"},
 		{"no command", nil, []string{"check", "--root", ws}, 64, ""},
+		{"an empty command line", nil, []string{"check", "--root", ws, "-c", ""}, 77, "empty-command"},
 		{"bad args JSON", nil, []string{"check", "--root", ws, "--tool", "Read", "--args", `{`}, 64, ""},
 		{"a bad bound", []string{"ADMIT_MAX_STEPS=abc"}, []string{"check", "--root", ws, "-c", "ls"}, 78, ""},
 		{"a bad effect mode", []string{"ADMIT_EFFECTS=all"}, []string{"check", "--root", ws, "-c", "ls"}, 78, ""},
@@ -174,6 +175,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"a write, verified", write, []string{"run", "--root", ws, "--observed-dir", ".", "-c", "mkdir -p out/x && touch out/x/f"}, 0},
 		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "cat fifo"}, 124},
 		{"usage", nil, []string{"run", "--root", ws}, 64},
+		{"an empty command line is refused, not a usage error", nil, []string{"run", "--root", ws, "-c", ""}, 77},
 		{"an effect that does not read back", write, []string{"run", "--root", ws, "--observed", "a.txt", "--observed", "b.txt", "-c", "mv -n a.txt b.txt"}, 70},
 		{"bad configuration", []string{"ADMIT_MAX_OUTPUT_BYTES=0"}, []string{"run", "--root", ws, "-c", "ls"}, 78},
 	} {

@@ -57,9 +57,6 @@ type RunOptions struct {
 // it without a system shell inside the session's bounds, then verifies its
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
-	if p.Command == "" && len(p.Argv) == 0 {
-		return RunResult{}, &ParamError{"command", "required"}
-	}
 	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd}, nil)
 	if err != nil {
 		return RunResult{}, err
