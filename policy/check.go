@@ -284,7 +284,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		if e.Effects != command.WorkspaceWrite {
 			return refuse(d, "read-only-effects", fmt.Sprintf("%q changes %q; the effect mode is read-only", tool, p), "Ask the person to switch the effect mode to workspace-write.")
 		}
-		if rule, why := observedForWrite(r, e.Obs); rule != "" {
+		if rule, why := observedForWrite(r, e.Obs, e.FS); rule != "" {
 			return refuse(d, rule, fmt.Sprintf("%q: %s", p, why), "Read the file (or list its folder, for a new file) first, then retry the change.")
 		}
 		if prot.Protected {
@@ -301,7 +301,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 }
 
 // observedForWrite says why a write target is not known well enough to change.
-func observedForWrite(r command.Resolved, obs command.Observations) (rule, why string) {
+func observedForWrite(r command.Resolved, obs command.Observations, fs command.FS) (rule, why string) {
 	if obs == nil {
 		return "unobserved-target", "nothing was observed in this session before the change"
 	}
@@ -317,10 +317,26 @@ func observedForWrite(r command.Resolved, obs command.Observations) (rule, why s
 		}
 		return "unobserved-target", "the file was not read before the change"
 	}
-	if obs.Dir(filepath.Dir(r.Path)) {
+	// A new file in new folders (mkdir -p by the tool) needs the nearest
+	// folder that exists listed, as the command policy asks of mkdir -p.
+	if obs.Dir(nearestExisting(filepath.Dir(r.Path), fs)) {
 		return "", ""
 	}
-	return "unobserved-target", "a new file needs its folder listed before the change"
+	return "unobserved-target", "a new file needs its folder (or the nearest folder that exists) listed before the change"
+}
+
+// nearestExisting walks up from dir to the first folder that exists.
+func nearestExisting(dir string, fs command.FS) string {
+	for {
+		if r, err := fs.Resolve(dir); err == nil && r.Exists {
+			return r.Path
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }
 
 // pathKeys are the argument names that name a file or folder, compared
