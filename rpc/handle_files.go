@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"admit/policy"
 	"admit/policy/tape"
@@ -201,7 +202,13 @@ func (s *Server) commitWrite(ctx context.Context, g *Gate, d *Decided, data []by
 		return res
 	}
 	path := d.Decision.Writes[0]
-	hash, err := workspace.WriteAtomic(path, data)
+	// A new file may sit in new folders: the policy admitted them when the
+	// nearest existing folder was listed.
+	err := os.MkdirAll(filepath.Dir(path), 0o755)
+	var hash string
+	if err == nil {
+		hash, err = workspace.WriteAtomic(path, data)
+	}
 	ok := err == nil
 	res.Verified = &ok
 	if err != nil {

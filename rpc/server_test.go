@@ -430,6 +430,10 @@ func TestFileTools(t *testing.T) {
 	if !w.Allowed || w.Verified == nil || !*w.Verified {
 		t.Fatalf("write: %+v", w)
 	}
+	e.call("admit/write", map[string]any{"path": "src/deep/er/c.go", "content": "package c\n"}, &w)
+	if !w.Allowed || w.Verified == nil || !*w.Verified {
+		t.Fatalf("write into new folders under a listed one: %+v", w)
+	}
 	e.call("admit/write", map[string]any{"path": "src/b.go", "content": "package c\n"}, &w)
 	if w.Allowed || w.Rule != "stale-observation" {
 		t.Fatalf("overwrite without expectHash: %+v", w)
