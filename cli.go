@@ -210,8 +210,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	self, _ := os.Executable()
-	res, err := g.Run(ctx, rpc.RunParams{Session: session, Command: f.line, Argv: f.argv, Cwd: f.cwd}, rpc.RunOptions{SelfExe: self, Env: os.Environ()})
+	res, err := g.Run(ctx, rpc.RunParams{Session: session, Command: f.line, Argv: f.argv, Cwd: f.cwd}, rpc.RunOptions{Env: os.Environ()})
 	if err != nil {
 		return cliError(stderr, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"admit/rpc"
-	"admit/workspace/run"
 )
 
 // Exit codes of the command line, from the design (and sysexits.h).
@@ -49,8 +48,6 @@ func main() {
 		os.Exit(hookCmd(args, os.Stdin, os.Stdout, os.Stderr))
 	case "mcp":
 		os.Exit(mcpCmd(args, os.Stdin, os.Stdout, os.Stderr))
-	case "__confine": // the confinement helper a run re-executes itself as
-		os.Exit(run.ConfineMain(args))
 	case "version", "--version":
 		fmt.Println("admit", rpc.Version)
 	case "help", "--help", "-h":

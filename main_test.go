@@ -22,11 +22,9 @@ import (
 
 // TestMain lets the test binary stand in for the admit binary: with
 // ADMIT_TEST_AS_ADMIT=1 it runs main, so tests start real processes
-// (admit serve, admit run, the confinement helper) without a separate build.
+// (admit serve, admit run) without a separate build.
 func TestMain(m *testing.M) {
-	// The confinement helper is started with a scrubbed environment, so it
-	// is recognised by its first argument.
-	if os.Getenv("ADMIT_TEST_AS_ADMIT") == "1" || len(os.Args) > 1 && os.Args[1] == "__confine" {
+	if os.Getenv("ADMIT_TEST_AS_ADMIT") == "1" {
 		main()
 		os.Exit(0)
 	}

@@ -46,11 +46,10 @@ type RunResult struct {
 	Exit int `json:"-"`
 }
 
-// RunOptions are what a run needs besides the call: the binary that
-// re-executes itself as the confinement helper.
+// RunOptions are what a run needs besides the call: the environment the
+// run's scrubbed one is built from.
 type RunOptions struct {
-	SelfExe string
-	Env     []string
+	Env []string
 }
 
 // Run decides a command through the door and, when it is admitted, runs
@@ -91,7 +90,6 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
 		Confine:        true,
-		SelfExe:        o.SelfExe,
 		Env:            o.Env,
 	})
 	after := effects.TakeRoots(d.roots, limit)
@@ -238,13 +236,4 @@ func unexpected(diff effects.Diff, targets []string) []string {
 		check(p, true)
 	}
 	return out
-}
-
-// selfExe is the running binary, for the confinement helper.
-func selfExe() string {
-	p, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return p
 }

@@ -12,5 +12,5 @@ func (s *Server) handleRun(ctx context.Context, g *Gate, raw []byte) (any, error
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	return g.Run(ctx, p, RunOptions{SelfExe: selfExe(), Env: os.Environ()})
+	return g.Run(ctx, p, RunOptions{Env: os.Environ()})
 }

@@ -19,13 +19,9 @@ import (
 // the programs that fork, allocate, print or connect.
 const helperName = "admit-helper"
 
-// TestMain dispatches the two other roles of the test binary: the
-// confinement helper (`__confine`, as main.go will do) and the helper
+// TestMain dispatches the other role of the test binary: the helper
 // program (when run as admit-helper).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == confineCommand {
-		os.Exit(ConfineMain(os.Args[2:]))
-	}
 	if filepath.Base(os.Args[0]) == helperName {
 		os.Exit(helperMain(os.Args[1:]))
 	}
@@ -118,13 +114,11 @@ func newEnv(t testing.TB) *env {
 }
 
 func (e *env) spec(line string) Spec {
-	self, _ := os.Executable()
 	return Spec{
 		Line:    line,
 		Dir:     e.root,
 		Roots:   []string{e.root},
 		Timeout: 30 * time.Second,
-		SelfExe: self,
 		Env:     []string{"PATH=" + e.path, "HOME=" + e.outside},
 	}
 }

@@ -6,8 +6,8 @@
 // the roots (reads) and to Spec.Writes (writes), and each program runs in
 // its own process group with a scrubbed environment, closed standard input,
 // capped output, a timeout, a memory limit and, where the kernel has it,
-// Landlock (writes only to Spec.Writes, no TCP), applied by a helper
-// re-exec of the admit binary (ConfineMain).
+// Landlock (writes only to Spec.Writes, no TCP), enforced on the OS thread
+// that starts each program, so the program inherits it.
 //
 // Start with Run and Spec; ExitCode maps a Result to the exit status of
 // `admit run`.
@@ -52,7 +52,6 @@ type Spec struct {
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)
 	MaxMemoryMB    int           // RLIMIT_AS of each program; 0 means none
 	Confine        bool          // apply Landlock in the child where the kernel has it
-	SelfExe        string        // admit binary for the `__confine` helper; default os.Executable()
 	Env            []string      // base environment; Run keeps only an allowlist (see ScrubEnv)
 }
 
@@ -250,12 +249,6 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 	if err := checkSyntax(file); err != nil {
 		return nil, nil, err
 	}
-	self := s.SelfExe
-	if self == "" {
-		if self, err = os.Executable(); err != nil {
-			return nil, nil, setup("own executable: %v", err)
-		}
-	}
 	maxOut := s.MaxOutputBytes
 	if maxOut <= 0 {
 		maxOut = defaultMaxOutput
@@ -266,7 +259,6 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		dir:     dir,
 		env:     ScrubEnv(s.Env),
 		recheck: s.Recheck,
-		self:    self,
 		memMB:   s.MaxMemoryMB,
 		stdout:  newCapWriter(maxOut),
 		stderr:  newCapWriter(maxOut),
@@ -329,7 +321,6 @@ type executor struct {
 	dir      string
 	env      []string
 	recheck  func([]string, string) error
-	self     string
 	memMB    int
 	landlock bool
 	abi      int
