@@ -330,7 +330,7 @@ func (g *gateway) ensureSession(ctx context.Context) (string, error) {
 	}
 	// The session lives as long as the MCP client does, not one agent
 	// task: it gets the widest bounds a session may have.
-	p := rpc.OpenSessionParams{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools), Bounds: sessionBounds()}
+	p := rpc.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools)}, Bounds: sessionBounds()}
 	id, err := g.cfg.Door.OpenSession(ctx, p)
 	if err != nil {
 		return "", fmt.Errorf("opening the session: %w", err)

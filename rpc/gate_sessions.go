@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -11,15 +10,10 @@ import (
 
 // OpenSessionParams opens a session with its own capability set.
 type OpenSessionParams struct {
-	Label      string            `json:"label"`
-	Tools      []json.RawMessage `json:"tools,omitempty"`
-	Allow      []string          `json:"allow,omitempty"`
-	NeedsHuman []string          `json:"needsHuman,omitempty"`
-	Mutators   []string          `json:"mutators,omitempty"`
-	WriteRoots []string          `json:"writeRoots,omitempty"`
-	Effects    string            `json:"effects,omitempty"`
-	Cwd        string            `json:"cwd,omitempty"`
-	Bounds     map[string]int64  `json:"bounds,omitempty"`
+	policy.CapsSpec
+	Effects string           `json:"effects,omitempty"`
+	Cwd     string           `json:"cwd,omitempty"`
+	Bounds  map[string]int64 `json:"bounds,omitempty"`
 }
 
 // OpenSession builds a session's capability set. Its write roots must lie
@@ -38,7 +32,7 @@ func (g *Gate) OpenSession(p OpenSessionParams) (string, error) {
 		return "", &ParamError{"bounds", err.Error()}
 	}
 	roots := g.cfg.Roots.List()
-	spec := policy.CapsSpec{Label: p.Label, Tools: p.Tools, Allow: p.Allow, NeedsHuman: p.NeedsHuman, Mutators: p.Mutators, WriteRoots: p.WriteRoots}
+	spec := p.CapsSpec
 	if len(spec.WriteRoots) == 0 {
 		spec.WriteRoots = roots
 	}
