@@ -111,7 +111,7 @@ func localGate(f *cliFlags, stderr io.Writer) (*rpc.Gate, string, error) {
 		return nil, "", configError{fmt.Errorf("--root: %w", err)}
 	}
 	home, _ := os.UserHomeDir()
-	cfg := rpc.GateConfig{Mode: f.mode, Effects: effects, Shell: f.shell, Roots: roots, Resolver: workspace.NewResolver(roots, nil), Home: home, Bounds: bounds, Headless: true}
+	cfg := rpc.GateConfig{Mode: f.mode, Effects: effects, Shell: f.shell, Roots: roots, Resolver: workspace.NewResolver(roots), Home: home, Bounds: bounds, Headless: true}
 	if f.tapePath != "" {
 		t, err := tape.Open(f.tapePath, tape.Options{})
 		if err != nil {

@@ -200,7 +200,7 @@ func localDoor(t *testing.T, ws string) Door {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := rpc.NewGate(rpc.GateConfig{Mode: "enforce", Effects: "workspace-write", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots, nil), Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
+	g := rpc.NewGate(rpc.GateConfig{Mode: "enforce", Effects: "workspace-write", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots), Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
 	return GateDoor{Gate: g}
 }
 

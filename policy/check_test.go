@@ -45,7 +45,7 @@ func newToolWorld(t *testing.T) *toolWorld {
 	must(t, err)
 	w.env = &policy.Env{
 		Caps: caps, Roots: roots.List(), Effects: command.WorkspaceWrite, Home: w.home,
-		ShellTools: policy.DefaultShellTools(), Commands: command.New(nil), FS: workspace.NewResolver(roots, nil), Obs: w.obs,
+		ShellTools: policy.DefaultShellTools(), Commands: command.New(nil), FS: workspace.NewResolver(roots), Obs: w.obs,
 		MaxRequestChars: 4096,
 	}
 	return w

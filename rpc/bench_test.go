@@ -135,7 +135,7 @@ func BenchmarkGateCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer tp.Close()
-	g := NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots, nil), Tape: tp, Bounds: policy.DefaultBounds()})
+	g := NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots), Tape: tp, Bounds: policy.DefaultBounds()})
 	p := CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
 	b.ReportAllocs()
 	for b.Loop() {

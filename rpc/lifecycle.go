@@ -100,7 +100,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if err != nil {
 		s.log.Error("watcher cannot start; decisions stay correct, staleness is found at decision time", "err", err)
 	}
-	gcfg.Resolver = workspace.NewResolver(roots, w)
+	gcfg.Resolver = workspace.NewResolver(roots)
 	st := newStateNotifier(s.conn, s.log)
 	var asker approvals.Asker
 	if s.approve || s.showMsg {

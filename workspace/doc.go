@@ -15,7 +15,7 @@
 //     checks a file's current state at decide time, so correctness never
 //     depends on the watcher.
 //   - Watcher watches the roots recursively, pushes staleness early, keeps
-//     the index of symlinks for LinksOutside and feeds effect capture.
+//     a count of escaping symlinks for the state, and feeds subscribers.
 //   - ReadFile, ApplyEdit and WriteAtomic are the core of admit/read,
 //     admit/edit and admit/write.
 package workspace

@@ -61,7 +61,7 @@ func TestGitExecKeys(t *testing.T) {
 			root := tempRoot(t)
 			gitRepoAt(t, root, c.config)
 			mkdirAll(t, root+"/src/pkg")
-			r := NewResolver(mustRoots(t, root), nil)
+			r := NewResolver(mustRoots(t, root))
 			got := r.GitExec(root + "/src/pkg")
 			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 				t.Errorf("GitExec = %q, want %q", got, c.want)
@@ -75,7 +75,7 @@ func TestGitExecIncludes(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, baseConfig+"[include]\n\tpath = extra.inc\n")
 		writeFile(t, root+"/.git/extra.inc", "[core]\n\tpager = from-include\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		got := r.GitExec(root)
 		if !strings.Contains(got, `core.pager = "from-include" in .git/extra.inc`) {
 			t.Errorf("GitExec = %q", got)
@@ -86,7 +86,7 @@ func TestGitExecIncludes(t *testing.T) {
 		gitRepoAt(t, root, "[includeIf \"gitdir:/nowhere/\"]\n\tpath = ../conf/a\n")
 		writeFile(t, root+"/conf/a", "[include]\n\tpath = b\n")
 		writeFile(t, root+"/conf/b", "[diff \"z\"]\n\ttextconv = evil\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, `diff.z.textconv = "evil" in conf/b`) {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -97,7 +97,7 @@ func TestGitExecIncludes(t *testing.T) {
 		t.Setenv("HOME", home)
 		writeFile(t, home+"/inc.cfg", "[core]\n\tfsmonitor = x\n")
 		gitRepoAt(t, root, "[include]\n\tpath = ~/inc.cfg\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "core.fsmonitor") || !strings.Contains(got, home+"/inc.cfg") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -105,7 +105,7 @@ func TestGitExecIncludes(t *testing.T) {
 	t.Run("missing include is skipped as git does", func(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, "[include]\n\tpath = nothere\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); got != "" {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -114,7 +114,7 @@ func TestGitExecIncludes(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, "[include]\n\tpath = incdir\n")
 		mkdirAll(t, root+"/.git/incdir") // a folder cannot be read as a file
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "cannot be read") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -122,7 +122,7 @@ func TestGitExecIncludes(t *testing.T) {
 	t.Run("include loop is depth-limited", func(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, "[include]\n\tpath = config\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "nested deeper than 10") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -134,7 +134,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, "[diff \"pdf\"]\n\ttextconv = pdftotext\n")
 		writeFile(t, root+"/.gitattributes", "# docs\n*.pdf diff=pdf\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		got := r.GitExec(root)
 		if !strings.Contains(got, `diff.pdf.textconv = "pdftotext" in .git/config (assigned by .gitattributes: "*.pdf diff=pdf")`) {
 			t.Errorf("GitExec = %q", got)
@@ -144,7 +144,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, "[filter \"f\"]\n\tclean = evil\n")
 		writeFile(t, root+"/.git/info/attributes", "* filter=f\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "assigned by .git/info/attributes") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -153,7 +153,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, baseConfig)
 		writeFile(t, root+"/.gitattributes", "* diff=nothing filter=none\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); got != "" {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -164,7 +164,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		mkdirAll(t, root+"/wt/sub")
 		writeFile(t, root+"/wt/.git", "gitdir: ../store/.git\n")
 		_ = gd
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root + "/wt/sub"); !strings.Contains(got, `core.pager = "evil"`) {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -174,7 +174,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		out := tempRoot(t)
 		gitRepoAt(t, out, baseConfig)
 		writeFile(t, root+"/.git", "gitdir: "+out+"/.git\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "outside the workspace roots") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -184,7 +184,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		out := tempRoot(t)
 		gitRepoAt(t, out, baseConfig)
 		symlink(t, out+"/.git", root+"/.git")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, "leads outside the workspace roots") {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -196,7 +196,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		writeFile(t, wtgd+"/HEAD", "ref: refs/heads/x\n")
 		writeFile(t, wtgd+"/commondir", "../..\n")
 		writeFile(t, root+"/wt/.git", "gitdir: "+wtgd+"\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root + "/wt"); !strings.Contains(got, `alias.x = "!evil"`) {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -209,7 +209,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		mkdirAll(t, bare+"/objects")
 		mkdirAll(t, bare+"/refs")
 		writeFile(t, bare+"/config", "[core]\n\tfsmonitor = touch /tmp/pwned\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(bare); !strings.Contains(got, "core.fsmonitor") {
 			t.Errorf("GitExec(bare) = %q", got)
 		}
@@ -225,14 +225,14 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 		mkdirAll(t, m+"/objects")
 		mkdirAll(t, m+"/refs")
 		writeFile(t, m+"/config", "[core]\n\tpager = evil\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); !strings.Contains(got, ".git/modules/lib/config") {
 			t.Errorf("GitExec = %q", got)
 		}
 	})
 	t.Run("no repository", func(t *testing.T) {
 		root := tempRoot(t)
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); got != "" && !strings.Contains(got, filepath.Dir(root)) {
 			// A repository above the temp folder is possible on a dev box;
 			// only one inside root would be wrong.
@@ -242,7 +242,7 @@ func TestGitExecAttributesAndLayouts(t *testing.T) {
 	t.Run("ordinary config", func(t *testing.T) {
 		root := tempRoot(t)
 		gitRepoAt(t, root, baseConfig+"\tfilemode = true\n[user]\n\tname = A\n\temail = a@example.com\n")
-		r := NewResolver(mustRoots(t, root), nil)
+		r := NewResolver(mustRoots(t, root))
 		if got := r.GitExec(root); got != "" {
 			t.Errorf("GitExec = %q", got)
 		}
@@ -273,7 +273,7 @@ func TestGitExecMoreKeys(t *testing.T) {
 				}
 			}
 			writeFile(t, root+"/.git/hooks/pre-commit.sample", "#!/bin/sh\n")
-			r := NewResolver(mustRoots(t, root), nil)
+			r := NewResolver(mustRoots(t, root))
 			got := r.GitExec(root)
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("GitExec = %q, want %q", got, tc.want)

@@ -33,22 +33,21 @@ var ErrRelativePath = errors.New("workspace: path is not absolute")
 // invalidated by watcher events that arrive after the change, so a decision
 // made in that window could use a stale answer; it is left out on purpose.
 type Resolver struct {
-	roots   *Roots
-	watcher *Watcher // may be nil: LinksOutside then walks
+	roots *Roots
 	// walkBound caps the entries LinksOutside visits when it walks.
 	walkBound int
 }
 
 // DefaultWalkBound is how many entries LinksOutside visits when it walks a
-// folder without the watcher's index. A typical repository with its
+// folder. A typical repository with its
 // dependencies has tens of thousands; past the bound the answer is
 // incomplete and LinksOutside says so with a sentinel entry.
 const DefaultWalkBound = 100_000
 
-// NewResolver returns a Resolver over roots. w may be nil; when it is set,
-// running and complete, LinksOutside uses its symlink index.
-func NewResolver(roots *Roots, w *Watcher) *Resolver {
-	return &Resolver{roots: roots, watcher: w, walkBound: DefaultWalkBound}
+// NewResolver returns a Resolver over roots. It does not use the watcher:
+// every answer comes from the file system as it is at the call.
+func NewResolver(roots *Roots) *Resolver {
+	return &Resolver{roots: roots, walkBound: DefaultWalkBound}
 }
 
 var _ command.FS = (*Resolver)(nil)
@@ -205,9 +204,9 @@ const maxFollowedDirs = 256
 // vendor/out. Each folder is walked once (a folder under one already
 // walked is not walked again), so link cycles end.
 //
-// It uses the watcher's index when a watcher is running, complete (not at
-// the watch limit) and has no unprocessed events; otherwise it walks,
-// visiting at most DefaultWalkBound entries in all. Past a bound it
+// It walks every time, visiting at most DefaultWalkBound entries in all:
+// the watcher's index may lag the kernel by an event, and correctness must
+// not depend on the watcher. Past a bound it
 // returns what it found plus a sentinel entry naming the bound, so that a
 // caller that refuses on any entry fails closed.
 func (r *Resolver) LinksOutside(dir string) []string {
@@ -229,8 +228,6 @@ func (r *Resolver) LinksOutside(dir string) []string {
 			break
 		}
 		walked = append(walked, d)
-		// Walk every time: the watcher's index may lag the kernel by an
-		// event, and correctness must not depend on the watcher.
 		links, seen := walkLinks(d, budget)
 		budget -= seen
 		if budget < 0 {

@@ -76,7 +76,7 @@ func TestResolve(t *testing.T) {
 			err            error
 		}{"relative link outside", root + "/a/relout", out + "/odir", true, true, nil})
 	}
-	r := NewResolver(mustRoots(t, root), nil)
+	r := NewResolver(mustRoots(t, root))
 	for _, c := range cases {
 		got, err := r.Resolve(c.in)
 		if c.err != nil {
@@ -178,7 +178,7 @@ func TestLinksOutsideWalk(t *testing.T) {
 	symlink(t, "../a.go", root+"/src/deep/inside")
 	symlink(t, "/nonexistent/x", root+"/src/dangling")
 	symlink(t, "loop", root+"/src/loop")
-	r := NewResolver(mustRoots(t, root), nil)
+	r := NewResolver(mustRoots(t, root))
 	got := r.LinksOutside(root + "/src")
 	want := []string{root + "/src/dangling", root + "/src/deep/escape", root + "/src/loop"}
 	slices.Sort(got)
@@ -200,7 +200,7 @@ func BenchmarkResolve(b *testing.B) {
 	root := tempRoot(b)
 	writeFile(b, root+"/src/pkg/file.go", "x")
 	p := root + "/src/pkg/file.go"
-	r := NewResolver(mustRoots(b, root), nil)
+	r := NewResolver(mustRoots(b, root))
 	n := strings.Count(p, "/")
 	b.Run("Resolve", func(b *testing.B) {
 		b.ReportMetric(float64(n), "components")
@@ -252,7 +252,7 @@ func TestLinksOutsideThroughInsideLinks(t *testing.T) {
 	symlink(t, "../../x", root+"/a/b/to-x")
 	writeFile(t, root+"/x/y/z", "x")
 	symlink(t, "/etc", root+"/x/y/etc")
-	r := NewResolver(mustRoots(t, root), nil)
+	r := NewResolver(mustRoots(t, root))
 	got := r.LinksOutside(root + "/docs")
 	slices.Sort(got)
 	want := []string{root + "/vendor/out", root + "/x/y/etc"}
@@ -269,7 +269,7 @@ func TestLinksOutsideThroughInsideLinks(t *testing.T) {
 		writeFile(t, fmt.Sprintf("%s/d%d/f", many, i), "x")
 		symlink(t, fmt.Sprintf("../d%d", i), fmt.Sprintf("%s/top/l%d", many, i))
 	}
-	r = NewResolver(mustRoots(t, many), nil)
+	r = NewResolver(mustRoots(t, many))
 	got = r.LinksOutside(many + "/top")
 	if len(got) == 0 || !strings.Contains(got[len(got)-1], "folders reached through symlinks") {
 		t.Errorf("LinksOutside(many) = %v, want a sentinel", got)

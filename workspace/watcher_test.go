@@ -169,7 +169,7 @@ func TestWatcherSymlinkIndex(t *testing.T) {
 	symlink(t, "src", root+"/inside-link")
 	roots := mustRoots(t, root)
 	w, _ := startWatcher(t, roots, WatchOptions{})
-	r := NewResolver(roots, w)
+	r := NewResolver(roots)
 	ch, cancel := w.Subscribe()
 	defer cancel()
 	if got := r.LinksOutside(root); len(got) != 0 {
@@ -238,7 +238,7 @@ func TestWatcherOverflowRescan(t *testing.T) {
 	if !slices.Contains(w.Watched(), root+"/d") {
 		t.Errorf("rescan did not re-watch d: %v", w.Watched())
 	}
-	r := NewResolver(roots, w)
+	r := NewResolver(roots)
 	if got := r.LinksOutside(root); !slices.Equal(got, []string{root + "/d/missed-link"}) {
 		t.Errorf("after rescan LinksOutside = %v", got)
 	}
@@ -278,7 +278,7 @@ func TestWatcherLimit(t *testing.T) {
 	}
 	// Decisions stay correct: a link escape in an unwatched folder is
 	// found by walking, and observations check state at decide time.
-	r := NewResolver(roots, w)
+	r := NewResolver(roots)
 	if _, ok := w.linksUnder(root); ok {
 		t.Error("index used while limited")
 	}
