@@ -58,7 +58,6 @@ type GateConfig struct {
 	Resolver             *workspace.Resolver
 	Tape                 *tape.Tape // nil: decisions are not taped (admit check without --tape)
 	TapeErr              error      // the tape could not be opened: every decision reports it
-	Watcher              *workspace.Watcher
 	Approvals            *approvals.Broker
 	Notifier             Notifier
 	Logger               *slog.Logger

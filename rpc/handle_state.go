@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"admit/policy/tape"
@@ -32,7 +33,7 @@ func (s *Server) fullState(g *Gate) State {
 func confinement() string {
 	kind, abi := run.Confinement()
 	if kind == "landlock" {
-		return "landlock (ABI " + itoa(abi) + ")"
+		return "landlock (ABI " + strconv.Itoa(abi) + ")"
 	}
 	return kind
 }
@@ -69,7 +70,7 @@ func (p TapeParams) Filter() (tape.Filter, error) {
 	if p.Since != "" {
 		t, err := time.Parse(time.RFC3339Nano, p.Since)
 		if err != nil {
-			return f, &ParamError{"since", "must be an RFC 3339 time, got " + quote(p.Since)}
+			return f, &ParamError{"since", "must be an RFC 3339 time, got " + strconv.Quote(p.Since)}
 		}
 		f.Since = t
 	}

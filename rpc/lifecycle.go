@@ -107,7 +107,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		asker = &clientAsker{s: s}
 	}
 	b := approvals.New(asker, approvals.Options{Timeout: time.Duration(o.ApprovalTimeoutMs) * time.Millisecond, Now: s.cfg.Now, Logger: s.log, OnChange: st.changed})
-	gcfg.Approvals, gcfg.Notifier, gcfg.Watcher = b, newNotifier(s.conn, st, s.log), w
+	gcfg.Approvals, gcfg.Notifier = b, newNotifier(s.conn, st, s.log)
 	g := NewGate(gcfg)
 	st.source = g.State
 	if w != nil {
