@@ -72,6 +72,7 @@ type GateConfig struct {
 type Gate struct {
 	cfg      GateConfig
 	commands *command.Policy
+	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
 	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
@@ -118,6 +119,7 @@ func NewGate(cfg GateConfig) *Gate {
 	g := &Gate{
 		cfg:      cfg,
 		commands: command.New(nil),
+		nobody:   approvals.New(nil, approvals.Options{Now: cfg.Now}),
 		idPrefix: strconv.FormatInt(cfg.Now().UnixMilli(), 36),
 		mode:     cfg.Mode,
 		effects:  cfg.Effects,
@@ -259,7 +261,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d policy.Decision) approvals.Outcome {
 	b := g.cfg.Approvals
 	if b == nil || g.headless() {
-		b = approvals.New(nil, approvals.Options{Now: g.cfg.Now})
+		b = g.nobody
 	}
 	return b.Decide(ctx, approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant})
 }
