@@ -100,6 +100,9 @@ type loadedPolicy struct {
 	err   error
 	caps  *policy.Caps // the default session's, for rootsKey
 	roots string
+	// shellTools are the tools whose calls carry a command line: the
+	// file's (or the built-in list) and admit.run.
+	shellTools []string
 }
 
 // fileStamp identifies a file's version without reading it.
@@ -394,7 +397,7 @@ func (g *Gate) env(s *session) (*policy.Env, string, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: policy.DefaultShellTools(),
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
@@ -403,11 +406,6 @@ func (g *Gate) env(s *session) (*policy.Env, string, error) {
 	if lp.table != nil {
 		e.Commands = lp.table
 	}
-	f := lp.file
-	if len(f.ShellTools) > 0 {
-		e.ShellTools = f.ShellTools
-	}
-	e.ShellTools = append(e.ShellTools, runTool)
 	if s.caps != nil {
 		e.Caps = s.caps
 		if s.budgeted {
@@ -518,7 +516,11 @@ func compilePolicy(where string, f *policy.File, data []byte) loadedPolicy {
 		data, _ = json.Marshal(f)
 	}
 	sum := sha256.Sum256(data)
-	lp := loadedPolicy{file: f, hash: hex.EncodeToString(sum[:8])}
+	shellTools := f.ShellTools
+	if len(shellTools) == 0 {
+		shellTools = policy.DefaultShellTools()
+	}
+	lp := loadedPolicy{file: f, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(shellTools, []string{runTool})}
 	if len(f.Programs) > 0 {
 		t, err := command.ParseTable(f.Programs)
 		if err != nil {
