@@ -20,11 +20,14 @@
 //
 // # Durability
 //
-// Append hands its encoded line to one writer goroutine. With SyncBatch
-// (the default) the writer writes every line queued so far with one write
-// and one fdatasync and then releases all of their callers: concurrent
-// decisions share the cost of making them durable (group commit). SyncAlways
-// syncs after each line; SyncNone only writes.
+// Append queues its encoded line and then commits the queue itself,
+// unless another Append is committing: that one's caller is the writer
+// until it is done, and the next caller in line takes every line queued
+// meanwhile. With SyncBatch (the default) a commit writes all of its lines
+// with one write and one fdatasync and then releases all of their callers:
+// concurrent decisions share the cost of making them durable (group
+// commit), and a lone decision pays no hand-off to another goroutine.
+// SyncAlways syncs after each line; SyncNone only writes.
 //
 // A crash can leave a torn last line. Readers skip it; Open cuts it off and
 // appends a record with rule "tape-repaired" saying what was cut, so the cut
@@ -38,9 +41,12 @@
 // # Several processes
 //
 // Every editor window runs its own server, and by default they share one
-// tape. Writers take an exclusive flock on "<path>.lock" around each batch
-// and, holding it, notice lines or rotations made by another process, so
-// the chain stays one chain.
+// tape. A writer takes an exclusive flock on "<path>.lock" and, on taking
+// it, notices lines or rotations made by another process, so the chain
+// stays one chain. It keeps the lock for a short lease (LockLease) across
+// the batches that follow, so a busy writer pays for the lock and the
+// checks once per lease rather than once per line, and another process
+// waits at most a lease for its turn.
 //
 // # Rotation
 //
@@ -144,19 +150,21 @@ type Tape struct {
 	log    *slog.Logger
 	now    func() time.Time
 
-	kick chan struct{} // wakes the writer; capacity 1, so sends never block
-	stop chan struct{} // closed by Close
-	wg   sync.WaitGroup
+	// mu guards the fields below it. Append queues under it; the leader
+	// takes the whole queue under it and never holds it while writing or
+	// syncing.
+	mu      sync.Mutex
+	queue   []*request
+	spare   []*request // the last batch's slice, reused for the next queue
+	leading bool       // some caller is committing, or has been handed the turn
+	idle    sync.Cond  // signalled when leading turns false
+	closed  bool
 
-	// mu guards queue and closed. Append queues under it; the writer takes
-	// the whole queue under it and never holds it while writing or syncing.
-	mu     sync.Mutex
-	queue  []*request
-	closed bool
-
-	// The writer goroutine owns w (Open fills it before the writer starts,
-	// Close uses it after the writer stopped).
-	w writer
+	// commit is held while a batch is written and while the lease ends;
+	// w belongs to whoever holds it.
+	commit sync.Mutex
+	w      writer
+	lease  *time.Timer // gives the flock back when its lease ends
 
 	head     atomic.Pointer[string] // hash of the last line, for Head
 	appended atomic.Int64
@@ -168,8 +176,12 @@ type request struct {
 	body []byte  // the encoded record without prev, ending in '}'
 	rec  *Record // receives Prev on success
 	prev string  // set by the writer before it answers
-	done chan error
+	done chan error // the outcome, or errLead
 }
+
+// errLead, sent on a request's done, hands its caller the leader's turn:
+// it commits the queue, its own line included.
+var errLead = errors.New("tape: your turn to commit")
 
 var requests = sync.Pool{New: func() any {
 	return &request{body: make([]byte, 0, 512), done: make(chan error, 1)}
@@ -200,8 +212,6 @@ func Open(path string, o Options) (*Tape, error) {
 		rotate: o.RotateBytes,
 		log:    o.Logger,
 		now:    o.Now,
-		kick:   make(chan struct{}, 1),
-		stop:   make(chan struct{}),
 	}
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
@@ -210,14 +220,18 @@ func Open(path string, o Options) (*Tape, error) {
 		t.now = time.Now
 	}
 	t.w.t = t
+	t.idle.L = &t.mu
 	if err := t.w.open(); err != nil {
 		return nil, err
 	}
 	t.publishHead()
-	t.wg.Add(1)
-	go t.run()
+	t.lease = time.AfterFunc(time.Hour, t.endLease)
+	t.lease.Stop()
 	return t, nil
 }
+
+// Sync is the tape's sync setting.
+func (t *Tape) Sync() Sync { return t.sync }
 
 // Path is the absolute path of the current file.
 func (t *Tape) Path() string { return t.path }
@@ -274,13 +288,18 @@ func (t *Tape) Append(ctx context.Context, r *Record) error {
 		return fmt.Errorf("%w: %w", ErrUnwritable, ErrClosed)
 	}
 	t.queue = append(t.queue, q)
+	lead := !t.leading
+	t.leading = true
 	t.mu.Unlock()
-	select {
-	case t.kick <- struct{}{}:
-	default: // the writer is already awake and will see the queue
-	}
 
+	if lead {
+		t.lead()
+	}
 	err := <-q.done
+	if err == errLead {
+		t.lead()
+		err = <-q.done
+	}
 	if err == nil {
 		r.Prev = q.prev
 	}
@@ -296,8 +315,9 @@ func release(q *request) {
 	requests.Put(q)
 }
 
-// Close writes what is queued, stops the writer and closes the file.
-// Appends after Close fail with ErrClosed. Close is idempotent.
+// Close waits until every line queued is written, gives the lock back and
+// closes the file. Appends after Close fail with ErrClosed. Close is
+// idempotent.
 func (t *Tape) Close() error {
 	t.mu.Lock()
 	if t.closed {
@@ -305,45 +325,66 @@ func (t *Tape) Close() error {
 		return nil
 	}
 	t.closed = true
+	for t.leading {
+		t.idle.Wait()
+	}
 	t.mu.Unlock()
-	close(t.stop)
-	t.wg.Wait()
+	t.commit.Lock()
+	defer t.commit.Unlock()
+	t.lease.Stop()
 	return t.w.close()
 }
 
-// run is the writer goroutine: it takes the queue whole and commits it.
-func (t *Tape) run() {
-	defer t.wg.Done()
-	var spare []*request
-	for {
-		stopping := false
-		select {
-		case <-t.kick:
-		case <-t.stop:
-			stopping = true
+// lead commits everything queued as one batch, then hands the turn to the
+// first caller that queued meanwhile: every caller waits for one batch at
+// most before its own is written, and nobody waits for a goroutine of the
+// tape's.
+func (t *Tape) lead() {
+	t.mu.Lock()
+	for turn := 0; ; turn++ {
+		batch := t.queue
+		t.queue = t.spare[:0]
+		t.mu.Unlock()
+
+		t.commit.Lock()
+		held := t.w.locked
+		t.w.commit(batch)
+		if !held && t.w.locked {
+			t.lease.Reset(LockLease)
 		}
-		for {
-			t.mu.Lock()
-			batch := t.queue
-			t.queue = spare[:0]
+		t.commit.Unlock()
+
+		t.mu.Lock()
+		clear(batch)
+		t.spare = batch
+		switch {
+		case len(t.queue) == 0:
+			t.leading = false
+			t.idle.Broadcast()
 			t.mu.Unlock()
-			if len(batch) == 0 {
-				spare = batch
-				break
-			}
-			t.w.commit(batch)
-			clear(batch)
-			spare = batch
-			if !stopping {
-				// New appends kicked us while we were syncing; the
-				// select above picks that up.
-				break
-			}
-		}
-		if stopping {
+			return
+		case turn+1 == leadBatches:
+			t.queue[0].done <- errLead // never blocks: nothing else was sent to it yet
+			t.mu.Unlock()
 			return
 		}
 	}
+}
+
+// leadBatches bounds the batches one caller commits before it hands the
+// turn on: a few keep the writing hot under load without making one
+// caller wait for everybody's lines.
+const leadBatches = 4
+
+// LockLease is how long a writer keeps the flock after taking it.
+const LockLease = time.Millisecond
+
+// endLease gives the flock back between batches, so other processes
+// sharing the tape get their turn.
+func (t *Tape) endLease() {
+	t.commit.Lock()
+	defer t.commit.Unlock()
+	t.w.unlock()
 }
 
 // fdatasync makes f's data (and the size needed to read it) durable.

@@ -12,15 +12,20 @@ import (
 	"syscall"
 )
 
-// writer is the file side of a Tape. Only the writer goroutine uses it
-// (Open before the goroutine starts, Close after it stopped), so it needs
-// no lock of its own; across processes it is serialized by flock on the
-// lock file.
+// writer is the file side of a Tape. Only the holder of Tape.commit uses
+// it, so it needs no lock of its own; across processes it is serialized by
+// flock on the lock file.
 type writer struct {
 	t    *Tape
-	lock *os.File // "<path>.lock", flocked around every batch
+	lock *os.File // "<path>.lock", flocked while a lease lasts
 	f    *os.File // the current file
 	ino  uint64   // f's inode, to notice another process rotating
+
+	// locked is true while this writer holds the flock; current is true
+	// once refresh has looked at the file under it, and nobody else can
+	// have written since.
+	locked  bool
+	current bool
 
 	size    int64    // offset just after the last complete line we know of
 	head    [32]byte // hash of that line (or of the newest rotated file's last line)
@@ -77,6 +82,7 @@ func (w *writer) open() error {
 }
 
 func (w *writer) close() error {
+	w.unlock()
 	var errs []error
 	if w.f != nil {
 		if w.t.sync != SyncNone {
@@ -104,6 +110,30 @@ func (w *writer) flock() error {
 
 func (w *writer) funlock() {
 	syscall.Flock(int(w.lock.Fd()), syscall.LOCK_UN)
+}
+
+// acquire takes the flock unless this writer holds it already, and brings
+// the writer up to date with the file.
+func (w *writer) acquire() error {
+	if !w.locked {
+		if err := w.flock(); err != nil {
+			return err
+		}
+		w.locked = true
+	}
+	if err := w.refresh(); err != nil {
+		w.unlock()
+		return err
+	}
+	return nil
+}
+
+// unlock gives the flock back: from now on another process may write.
+func (w *writer) unlock() {
+	if w.locked {
+		w.funlock()
+		w.locked, w.current = false, false
+	}
 }
 
 // reopen opens (creating if needed) the file now at the tape's path.
@@ -234,6 +264,19 @@ func (w *writer) headFromRotated() error {
 // last failure may have left bytes that could not be cut, and a repair
 // record may still be waiting.
 func (w *writer) refresh() error {
+	if w.current && w.loaded && !w.dirty {
+		return w.writeRepair()
+	}
+	w.current = false
+	if err := w.look(); err != nil {
+		return err
+	}
+	w.current = true
+	return nil
+}
+
+// look takes the file as another process may have left it.
+func (w *writer) look() error {
 	fi, err := os.Stat(w.t.path)
 	if err != nil || inode(fi) != w.ino {
 		// Rotated (or removed) by someone else: follow the path.
@@ -265,13 +308,7 @@ func (w *writer) refresh() error {
 // commit writes one batch taken from the queue and answers every request
 // in it.
 func (w *writer) commit(batch []*request) {
-	err := w.flock()
-	if err == nil {
-		if err = w.refresh(); err != nil {
-			w.funlock()
-		}
-	}
-	if err != nil {
+	if err := w.acquire(); err != nil {
 		w.t.log.Error("tape: cannot write", "path", w.t.path, "err", err)
 		for _, q := range batch {
 			q.done <- err
@@ -290,7 +327,6 @@ func (w *writer) commit(batch []*request) {
 			q.done <- err
 		}
 	}
-	w.funlock()
 }
 
 // write appends the requests' lines, chained from w.head, with one write
