@@ -28,10 +28,13 @@ var ErrRelativePath = errors.New("workspace: path is not absolute")
 // implements command.FS. Build it with NewResolver. It is safe for
 // concurrent use.
 //
-// Resolve keeps no cache: each call costs one lstat per component (and a
-// readlink per symlink). A cache keyed by folder would have to be
-// invalidated by watcher events that arrive after the change, so a decision
-// made in that window could use a stale answer; it is left out on purpose.
+// Resolve keeps no cache: each call costs one lstat per component below
+// the folder that holds the path's root (and a readlink per symlink). That
+// folder was canonical when the root was added, and changing it takes a
+// write outside every root, which the gate does not admit. A cache keyed by
+// folder would have to be invalidated by watcher events that arrive after
+// the change, so a decision made in that window could use a stale answer;
+// it is left out on purpose.
 type Resolver struct {
 	roots *Roots
 	// walkBound caps the entries LinksOutside visits when it walks.
@@ -67,24 +70,34 @@ var _ command.FS = (*Resolver)(nil)
 // Resolved.Exists and Resolved.Dir describe the final path; Dir is true
 // only for an existing folder.
 func (r *Resolver) Resolve(p string) (command.Resolved, error) {
-	return resolve(p)
+	from := "/"
+	if root := r.roots.Which(p); root != "" {
+		// The root itself is walked: it may have become a link since.
+		if dir := filepath.Dir(root); strings.HasPrefix(p, dir+"/") {
+			from = dir
+		}
+	}
+	res, _, err := resolveClimb(p, from)
+	return res, err
 }
 
 func resolve(p string) (command.Resolved, error) {
-	r, _, err := resolveClimb(p)
+	r, _, err := resolveClimb(p, "/")
 	return r, err
 }
 
 // resolveClimb is resolve that also reports whether ".." climbed out of a
 // missing folder back into existing ones (where the kernel would say
-// ENOENT and Resolve answers as mkdir -p would see it).
-func resolveClimb(p string) (_ command.Resolved, climbed bool, _ error) {
+// ENOENT and Resolve answers as mkdir -p would see it). from is a
+// canonical folder that p starts with ("/" for none); the walk starts
+// there.
+func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 	if !filepath.IsAbs(p) {
 		return command.Resolved{}, false, fmt.Errorf("%w: %q", ErrRelativePath, p)
 	}
 	var (
-		buf    = make([]byte, 1, len(p)+16) // resolved so far; "/" when empty
-		rest   = p                          // still to walk
+		buf    = append(make([]byte, 0, len(p)+16), from...) // resolved so far
+		rest   = p[len(from):]                               // still to walk
 		links  = 0
 		exists = true // buf exists
 		isDir  = true // buf is an existing folder
@@ -94,7 +107,6 @@ func resolveClimb(p string) (_ command.Resolved, climbed bool, _ error) {
 		existLen   int
 		existIsDir bool
 	)
-	buf[0] = '/'
 	for {
 		// Next component of rest.
 		for len(rest) > 0 && rest[0] == '/' {

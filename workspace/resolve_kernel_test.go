@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,9 @@ func TestResolveMatchesKernel(t *testing.T) {
 				if rng.IntN(5) == 0 {
 					p += "/"
 				}
-				got, climbed, err := resolveClimb(p)
+				// The walk starts where the Resolver starts it: at the
+				// canonical folder holding the root.
+				got, climbed, err := resolveClimb(p, filepath.Dir(root))
 				f, kerr := os.Open(p)
 				switch {
 				case kerr == nil:

@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -273,5 +274,35 @@ func TestLinksOutsideThroughInsideLinks(t *testing.T) {
 	got = r.LinksOutside(many + "/top")
 	if len(got) == 0 || !strings.Contains(got[len(got)-1], "folders reached through symlinks") {
 		t.Errorf("LinksOutside(many) = %v, want a sentinel", got)
+	}
+}
+
+// The Resolver trusts the folder that holds a root, not the root: a root
+// replaced by a link after it was added is followed like any other link.
+func TestResolveRootReplacedByLink(t *testing.T) {
+	parent := tempRoot(t)
+	root := parent + "/ws"
+	out := tempRoot(t)
+	writeFile(t, root+"/file", "x")
+	writeFile(t, out+"/file", "secret")
+	roots, err := NewRoots(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(roots)
+	if got, err := r.Resolve(root + "/file"); err != nil || got.Path != root+"/file" {
+		t.Fatalf("Resolve before = %+v, %v", got, err)
+	}
+	if err := os.Rename(root, parent+"/moved"); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, out, root)
+	got, err := r.Resolve(root + "/file")
+	if err != nil || got.Path != out+"/file" {
+		t.Errorf("Resolve after the root became a link = %+v, %v; want %s", got, err, out+"/file")
+	}
+	// ".." after the link is the parent of its target, as the kernel has it.
+	if got, err := r.Resolve(root + "/../moved/file"); err != nil || got.Path != filepath.Dir(out)+"/moved/file" || got.Exists {
+		t.Errorf("Resolve through the link and .. = %+v, %v", got, err)
 	}
 }
