@@ -222,6 +222,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	case d.Allowed:
 		v.Verdict, v.Allowed = "allow", true
 	case d.Ask && mode == "enforce":
+		ctx = released(ctx)
 		o := g.ask(ctx, s, p, v, d)
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
 		v.DecidedBy = o.DecidedBy
@@ -282,6 +283,9 @@ func (g *Gate) headless() bool {
 func (g *Gate) tape(ctx context.Context, rec *tape.Record) error {
 	err := g.cfg.TapeErr
 	if g.cfg.Tape != nil {
+		if g.cfg.Tape.Sync() != tape.SyncNone {
+			ctx = released(ctx) // the record waits for the disk
+		}
 		err = g.cfg.Tape.Append(context.WithoutCancel(ctx), rec)
 	} else if err == nil {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +55,7 @@ type Server struct {
 	exited      chan struct{}
 	exitOnce    sync.Once
 	hub         *hub // nil for the editor's connection, which builds the host
+	calls       calls
 
 	// mu guards the fields below.
 	mu      sync.Mutex
@@ -111,9 +113,9 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	defer lost()
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(&lossWatch{ReadWriteCloser: rwc, lost: lost}), jsonrpc2.WithCodec(codec{}))
 	dispatch := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
-	s.conn.Go(ctx, protocol.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	s.conn.Go(ctx, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return s.handle(ctx, req, dispatch)
-	}))
+	})
 	select {
 	case <-s.conn.Done():
 	case <-s.exited:
@@ -140,14 +142,22 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 // handle enforces the lifecycle before any method runs: nothing but
 // initialize before initialize, nothing but exit after shutdown.
 func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
-	m := req.Method()
 	if req.IsCall() {
-		// Every call runs concurrently with what follows it: a check may
-		// wait for a person and always waits for the tape, and a request
-		// left on the read loop would be recycled under the cancellation
-		// watcher that protocol.CancelHandler starts for it. Notifications
-		// stay in order on the read loop.
-		jsonrpc2.Async(ctx)
+		// A call starts on the read loop only if it can be decided there;
+		// any other is released at once. Notifications stay in order on
+		// the read loop.
+		r := &releaser{calls: &s.calls, id: req.ID(), ctx: ctx}
+		ctx = context.WithValue(ctx, releaseKey{}, r)
+		defer r.done()
+		if !onReadLoop(req.Method()) {
+			ctx = released(ctx)
+		}
+	}
+	// The method and params borrow the read buffer until a release copies
+	// them: read them after it.
+	m := req.Method()
+	if m == protocol.MethodCancelRequest {
+		return nil, s.calls.cancelRequest(req.Params())
 	}
 	if !s.initialized.Load() && m != protocol.MethodInitialize && m != protocol.MethodExit {
 		if req.IsCall() {
@@ -158,7 +168,13 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 	if s.shutdown.Load() && m != protocol.MethodExit && req.IsCall() {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: the server is shutting down", m)
 	}
-	res, err := next(ctx, req)
+	var res any
+	var err error
+	if strings.HasPrefix(m, "admit/") {
+		res, err = s.Request(ctx, m, protocol.LSPAny(req.Params()))
+	} else {
+		res, err = next(ctx, req)
+	}
 	if !req.IsCall() && err != nil {
 		// A notification's error would close the connection: log it instead.
 		s.log.Warn("notification failed", "method", m, "err", err)
