@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"admit/approvals"
 	"admit/policy"
 	"admit/policy/command"
@@ -47,7 +49,9 @@ type Verdict struct {
 // Notifier tells the client what changed. The server implements it; the
 // command line leaves it nil.
 type Notifier interface {
-	DidDecide(v Verdict)
+	// DidDecide gets a verdict as it goes on the wire: marshalled once
+	// for the notification and the reply.
+	DidDecide(verdict json.RawMessage)
 	StateChanged()
 }
 
@@ -165,6 +169,7 @@ type Decided struct {
 	cwd      string
 	roots    []string
 	record   *tape.Record
+	wire     json.RawMessage // Verdict marshalled, when a notifier took it
 }
 
 // Check decides one call: it runs the decision order, asks a person when a
@@ -256,7 +261,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if v.Allowed {
 		g.observe(s, d)
 	}
-	g.count(v)
+	out.wire = g.count(v)
 	out.Verdict, out.record = v, rec
 	return out, nil
 }
@@ -328,7 +333,9 @@ func (g *Gate) observe(s *session, d policy.Decision) {
 	}
 }
 
-func (g *Gate) count(v Verdict) {
+// count counts the verdict and tells the client; it returns the verdict
+// marshalled for the notification (nil without a notifier).
+func (g *Gate) count(v Verdict) json.RawMessage {
 	switch {
 	case v.Verdict == "allow":
 		g.counts.allowed.Add(1)
@@ -337,10 +344,24 @@ func (g *Gate) count(v Verdict) {
 	default:
 		g.counts.denied.Add(1)
 	}
-	if n := g.cfg.Notifier; n != nil {
-		n.DidDecide(v)
-		n.StateChanged()
+	wire := g.notifyDecided(v)
+	g.stateChanged()
+	return wire
+}
+
+// notifyDecided sends admit/didDecide for v and returns v marshalled.
+func (g *Gate) notifyDecided(v Verdict) json.RawMessage {
+	n := g.cfg.Notifier
+	if n == nil {
+		return nil
 	}
+	wire, err := protocol.Marshal(v)
+	if err != nil { // a Verdict is plain strings and bools
+		g.cfg.Logger.Error("verdict not marshalled", "err", err, "id", v.ID)
+		return nil
+	}
+	n.DidDecide(wire)
+	return wire
 }
 
 func (g *Gate) stateChanged() {

@@ -132,11 +132,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		rec.Effects, rec.ExitCode, rec.Verified, rec.Detail = eff, &exit, &verified, res.Detail
 	})
 	if len(res.Unexpected) > 0 {
-		if n := g.cfg.Notifier; n != nil {
-			v := d.Verdict
-			v.Rule, v.Reason = "unexpected-effect", res.Detail
-			n.DidDecide(v)
-		}
+		v := d.Verdict
+		v.Rule, v.Reason = "unexpected-effect", res.Detail
+		g.notifyDecided(v)
 	}
 	return res, nil
 }

@@ -2,16 +2,25 @@ package rpc
 
 import (
 	"context"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
-// handleCheck answers admit/check. It releases the read loop first: the
-// decision may wait for a person and always waits for the tape.
+// handleCheck answers admit/check. It starts on the read loop; the gate
+// releases the loop before it waits for a person or the disk.
 func (s *Server) handleCheck(ctx context.Context, g *Gate, raw []byte) (any, error) {
 	var p CheckParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	return g.Check(ctx, p)
+	d, err := g.Decide(ctx, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	if d.wire != nil {
+		return jsonrpc2.RawMessage(d.wire), nil // as admit/didDecide carried it
+	}
+	return d.Verdict, nil
 }
 
 // handleObserve answers admit/observe.

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
@@ -76,13 +77,13 @@ type notifier struct {
 	conn    jsonrpc2.Conn
 	state   *stateNotifier
 	log     *slog.Logger
-	decided chan Verdict
+	decided chan json.RawMessage
 	stop    chan struct{}
 	wg      sync.WaitGroup
 }
 
 func newNotifier(conn jsonrpc2.Conn, state *stateNotifier, log *slog.Logger) *notifier {
-	n := &notifier{conn: conn, state: state, log: log, decided: make(chan Verdict, decideQueue), stop: make(chan struct{})}
+	n := &notifier{conn: conn, state: state, log: log, decided: make(chan json.RawMessage, decideQueue), stop: make(chan struct{})}
 	n.wg.Add(1)
 	go n.loop()
 	return n
@@ -93,7 +94,7 @@ func (n *notifier) loop() {
 	for {
 		select {
 		case v := <-n.decided:
-			if err := n.conn.Notify(context.Background(), "admit/didDecide", v); err != nil {
+			if err := n.conn.Notify(context.Background(), "admit/didDecide", jsonrpc2.RawMessage(v)); err != nil {
 				n.log.Debug("didDecide not sent", "err", err)
 			}
 		case <-n.stop:
@@ -102,7 +103,7 @@ func (n *notifier) loop() {
 	}
 }
 
-func (n *notifier) DidDecide(v Verdict) {
+func (n *notifier) DidDecide(v json.RawMessage) {
 	select {
 	case n.decided <- v:
 	case <-n.stop:
