@@ -16,15 +16,15 @@ import (
 )
 
 // Echo serves a bare jsonrpc2 connection that answers every call with its
-// params: the floor a gate's round trip is measured against.
+// params, on the read loop: the floor a gate's round trip is measured
+// against.
 func Echo(ctx context.Context, rwc io.ReadWriteCloser) {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc))
 	conn.Go(ctx, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if !req.IsCall() {
 			return nil, nil
 		}
-		jsonrpc2.Async(ctx) // as the gate does, so both pay the same hand-off
-		return json.RawMessage(req.Params()), nil
+		return json.RawMessage(req.Params()), nil // written before the next read
 	})
 	<-conn.Done()
 }
