@@ -157,7 +157,10 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 	// them: read them after it.
 	m := req.Method()
 	if m == protocol.MethodCancelRequest {
-		return nil, s.calls.cancelRequest(req.Params())
+		if err := s.calls.cancelRequest(req.Params()); err != nil {
+			s.log.Warn("$/cancelRequest ignored", "err", err)
+		}
+		return nil, nil
 	}
 	if !s.initialized.Load() && m != protocol.MethodInitialize && m != protocol.MethodExit {
 		if req.IsCall() {

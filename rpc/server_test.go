@@ -40,6 +40,16 @@ func TestLifecycleErrors(t *testing.T) {
 	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "loud") {
 		t.Errorf("bad mode: got %v", err)
 	}
+	// $/cancelRequest for calls long answered, or with an id of the wrong
+	// shape, changes nothing: the connection goes on.
+	e.notify("$/cancelRequest", map[string]any{"id": 1})
+	e.notify("$/cancelRequest", map[string]any{"id": "gone"})
+	e.notify("$/cancelRequest", map[string]any{"id": map[string]any{}})
+	var v Verdict
+	e.call("admit/check", map[string]any{"tool": "Read", "args": map[string]any{"file_path": "notes.txt"}}, &v)
+	if !v.Allowed {
+		t.Errorf("check after stray cancellations: %+v", v)
+	}
 	e.call("shutdown", nil, &out)
 	e.notify("exit", nil)
 	if code := within(t, e.exitCode, "exit"); code != 0 {
