@@ -107,13 +107,13 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		asker = &clientAsker{s: s}
 	}
 	b := approvals.New(asker, approvals.Options{Timeout: time.Duration(o.ApprovalTimeoutMs) * time.Millisecond, Now: s.cfg.Now, Logger: s.log, OnChange: st.changed})
-	gcfg.Approvals, gcfg.Notifier = b, newNotifier(s.conn, st, s.log)
+	gcfg.Approvals, gcfg.Notifier = b, &notifier{out: s.out, state: st}
 	g := NewGate(gcfg)
 	st.source = g.State
 	if w != nil {
 		w.OnChange(g.MarkChanged)
 	}
-	h := &host{gate: g, roots: roots, watcher: w, tape: t, broker: b, state: st, notifier: gcfg.Notifier.(*notifier)}
+	h := &host{gate: g, roots: roots, watcher: w, tape: t, broker: b, state: st}
 	if s.cfg.Listen != "none" {
 		path := s.cfg.Listen
 		if path == "" && len(roots.List()) > 0 {

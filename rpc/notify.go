@@ -66,55 +66,13 @@ func (n *stateNotifier) close() {
 	n.wg.Wait()
 }
 
-// decideQueue bounds the admit/didDecide notifications waiting to be
-// written; a decision waits for room rather than drop one.
-const decideQueue = 4096
-
-// notifier implements Notifier over the connection. admit/didDecide goes
-// out from its own goroutine, so a decision's reply never waits for the
-// notification's write.
+// notifier implements Notifier over the connection. admit/didDecide is
+// queued in the outbox and goes out with the decision's reply.
 type notifier struct {
-	conn    jsonrpc2.Conn
-	state   *stateNotifier
-	log     *slog.Logger
-	decided chan json.RawMessage
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	out   *outbox
+	state *stateNotifier
 }
 
-func newNotifier(conn jsonrpc2.Conn, state *stateNotifier, log *slog.Logger) *notifier {
-	n := &notifier{conn: conn, state: state, log: log, decided: make(chan json.RawMessage, decideQueue), stop: make(chan struct{})}
-	n.wg.Add(1)
-	go n.loop()
-	return n
-}
-
-func (n *notifier) loop() {
-	defer n.wg.Done()
-	for {
-		select {
-		case v := <-n.decided:
-			if err := n.conn.Notify(context.Background(), "admit/didDecide", jsonrpc2.RawMessage(v)); err != nil {
-				n.log.Debug("didDecide not sent", "err", err)
-			}
-		case <-n.stop:
-			return
-		}
-	}
-}
-
-func (n *notifier) DidDecide(v json.RawMessage) {
-	select {
-	case n.decided <- v:
-	case <-n.stop:
-	}
-}
+func (n *notifier) DidDecide(v json.RawMessage) { n.out.notify("admit/didDecide", v) }
 
 func (n *notifier) StateChanged() { n.state.changed() }
-
-// close stops the sender; notifications not yet written are dropped with
-// the connection they were for.
-func (n *notifier) close() {
-	close(n.stop)
-	n.wg.Wait()
-}

@@ -48,6 +48,7 @@ type Server struct {
 	protocol.UnimplementedServer
 	cfg  ServerConfig
 	conn jsonrpc2.Conn
+	out  *outbox // conn writes through it; notifications wait in it for a reply
 	log  *slog.Logger
 
 	initialized atomic.Bool
@@ -75,7 +76,6 @@ type host struct {
 	tape     *tape.Tape
 	broker   *approvals.Broker
 	state    *stateNotifier
-	notifier *notifier
 	listener *listener
 }
 
@@ -111,7 +111,14 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, cfg ServerConfig) int {
 func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	ctx, lost := context.WithCancel(ctx)
 	defer lost()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(&lossWatch{ReadWriteCloser: rwc, lost: lost}), jsonrpc2.WithCodec(codec{}))
+	s.out = newOutbox(rwc)
+	defer s.out.close()
+	wire := struct {
+		io.Reader
+		io.Writer
+		io.Closer
+	}{&lossWatch{Reader: rwc, lost: lost}, s.out, rwc}
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(wire), jsonrpc2.WithCodec(codec{}))
 	dispatch := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
 	s.conn.Go(ctx, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return s.handle(ctx, req, dispatch)
@@ -247,12 +254,12 @@ func (s *Server) getHost() *host {
 // lossWatch cancels the connection's context when reading fails: the
 // client is gone, and whatever waits on its behalf should stop waiting.
 type lossWatch struct {
-	io.ReadWriteCloser
+	io.Reader
 	lost func()
 }
 
 func (l *lossWatch) Read(p []byte) (int, error) {
-	n, err := l.ReadWriteCloser.Read(p)
+	n, err := l.Reader.Read(p)
 	if err != nil {
 		l.lost()
 	}
@@ -318,7 +325,6 @@ func (s *Server) close() {
 		h.listener.close()
 	}
 	h.broker.Close()
-	h.notifier.close()
 	h.state.close()
 	if h.watcher != nil {
 		_ = h.watcher.Close()
