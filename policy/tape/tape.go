@@ -173,9 +173,9 @@ type Tape struct {
 
 // request is one Append waiting for the writer.
 type request struct {
-	body []byte  // the encoded record without prev, ending in '}'
-	rec  *Record // receives Prev on success
-	prev string  // set by the writer before it answers
+	body []byte     // the encoded record without prev, ending in '}'
+	rec  *Record    // receives Prev on success
+	prev string     // set by the writer before it answers
 	done chan error // the outcome, or errLead
 }
 
