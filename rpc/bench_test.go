@@ -48,6 +48,24 @@ func benchConn(b *testing.B, serve func(io.ReadWriteCloser)) jsonrpc2.Conn {
 	return conn
 }
 
+// benchWorkspace makes a workspace with a README.md in dir, beside (not
+// around) the tape, as the default tape path is: a tape inside the
+// workspace would wake the watcher on every decision.
+func benchWorkspace(b *testing.B, dir string) string {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root = filepath.Join(root, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
 func benchRoundTrip(b *testing.B, conn jsonrpc2.Conn) {
 	_, params := LoadCall()
 	raw, _ := json.Marshal(params)
@@ -75,8 +93,7 @@ func BenchmarkCheckRoundTrip(b *testing.B) {
 	for _, sync := range []string{"none", "batch"} {
 		b.Run(sync, func(b *testing.B) {
 			dir := b.TempDir()
-			root, _ := filepath.EvalSymlinks(dir)
-			_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+			root := benchWorkspace(b, dir)
 			conn := benchConn(b, func(rwc io.ReadWriteCloser) {
 				Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
 			})
@@ -91,8 +108,7 @@ func BenchmarkCheckRoundTrip(b *testing.B) {
 // BenchmarkCheckOneCaller is one caller's latency, call after call.
 func BenchmarkCheckOneCaller(b *testing.B) {
 	dir := b.TempDir()
-	root, _ := filepath.EvalSymlinks(dir)
-	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+	root := benchWorkspace(b, dir)
 	conn := benchConn(b, func(rwc io.ReadWriteCloser) {
 		Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
 	})
@@ -127,8 +143,7 @@ func BenchmarkEchoOneCaller(b *testing.B) {
 // (sync none) and the reply, for a typical read.
 func BenchmarkGateCheck(b *testing.B) {
 	dir := b.TempDir()
-	root, _ := filepath.EvalSymlinks(dir)
-	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+	root := benchWorkspace(b, dir)
 	roots, _ := workspace.NewRoots(root)
 	tp, err := tape.Open(filepath.Join(dir, "tape.jsonl"), tape.Options{Sync: tape.SyncNone})
 	if err != nil {
