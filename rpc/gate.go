@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"go.lsp.dev/protocol"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"admit/approvals"
 	"admit/policy"
@@ -355,13 +355,49 @@ func (g *Gate) notifyDecided(v Verdict) json.RawMessage {
 	if n == nil {
 		return nil
 	}
-	wire, err := protocol.Marshal(v)
-	if err != nil { // a Verdict is plain strings and bools
-		g.cfg.Logger.Error("verdict not marshalled", "err", err, "id", v.ID)
-		return nil
-	}
+	wire := v.appendJSON(make([]byte, 0, 512))
 	n.DidDecide(wire)
 	return wire
+}
+
+// appendJSON appends v as JSON, byte for byte what the protocol's encoder
+// makes of it (invalid UTF-8 becomes U+FFFD), without reflection: every
+// decision is marshalled once, on the read loop.
+func (v *Verdict) appendJSON(b []byte) []byte {
+	str := func(b []byte, key, s string) []byte {
+		b = append(b, key...)
+		b, _ = jsontext.AppendQuote(b, s) // the error is invalid UTF-8, already replaced
+		return b
+	}
+	b = str(b, `{"id":`, v.ID)
+	b = str(b, `,"verdict":`, v.Verdict)
+	b = append(b, `,"allowed":`...)
+	b = strconv.AppendBool(b, v.Allowed)
+	b = str(b, `,"mode":`, v.Mode)
+	b = str(b, `,"rule":`, v.Rule)
+	b = str(b, `,"reason":`, v.Reason)
+	if v.Kind != "" {
+		b = str(b, `,"kind":`, v.Kind)
+	}
+	if len(v.Targets) > 0 {
+		b = append(b, `,"targets":[`...)
+		for i, t := range v.Targets {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = str(b, "", t)
+		}
+		b = append(b, ']')
+	}
+	for _, f := range [...]struct{ key, val string }{
+		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, v.DecidedBy}, {`,"session":`, v.Session},
+		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary},
+	} {
+		if f.val != "" {
+			b = str(b, f.key, f.val)
+		}
+	}
+	return append(b, '}')
 }
 
 func (g *Gate) stateChanged() {
