@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -266,26 +267,63 @@ func (l *lossWatch) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// decode reads params into v, refusing unknown fields so a misspelt field
-// does not silently fall back to a default (a "sesion" would be the
-// default session). Errors name the field.
+// decode reads params into v with encoding/json/v2 semantics: a
+// misspelt field is an error rather than a silent default (a "sesion"
+// would be the default session), and so are a field given twice, a name
+// in the wrong case and invalid UTF-8, where parsers could disagree.
+// Errors name the field.
 func decode(raw []byte, v any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
-	dec := json.NewDecoder(bytesReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te):
-			return &ParamError{te.Field, fmt.Sprintf("must be %s, got JSON %s", te.Type, te.Value)}
-		case len(err.Error()) > 20 && err.Error()[:20] == "json: unknown field ":
-			return &ParamError{err.Error()[20:], "unknown field"}
-		}
-		return &ParamError{"params", err.Error()}
+	err := jsonv2.Unmarshal(raw, v, jsonv2.RejectUnknownMembers(true))
+	if err == nil {
+		return nil
 	}
-	return nil
+	var se *jsonv2.SemanticError
+	var syn *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se):
+		field := fieldOf(se.JSONPointer)
+		switch {
+		case errors.Is(se.Err, jsonv2.ErrUnknownName):
+			return &ParamError{field, "unknown field"}
+		case se.GoType != nil && se.JSONKind != 0:
+			return &ParamError{field, fmt.Sprintf("must be %s, got JSON %s", se.GoType, kindName(se.JSONKind))}
+		}
+		return &ParamError{field, se.Error()}
+	case errors.As(err, &syn):
+		if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
+			return &ParamError{fieldOf(syn.JSONPointer), "given twice; parsers disagree on which one counts"}
+		}
+		return &ParamError{fieldOf(syn.JSONPointer), syn.Error()}
+	}
+	return &ParamError{"params", err.Error()}
+}
+
+// fieldOf names a field by its JSON pointer, dotted: "/bounds/steps" is
+// "bounds.steps".
+func fieldOf(p jsontext.Pointer) string {
+	var names []string
+	for name := range p.Tokens() {
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return "params"
+	}
+	return strings.Join(names, ".")
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	}
+	return k.String()
 }
 
 // codec marshals payloads with the protocol package's LSP-aware encoder and
@@ -334,15 +372,3 @@ func (s *Server) close() {
 	}
 }
 
-func bytesReader(b []byte) io.Reader { return &byteReader{b: b} }
-
-type byteReader struct{ b []byte }
-
-func (r *byteReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
-}
