@@ -95,10 +95,22 @@ func matchAny(patterns []string, tool string) bool {
 		if p == tool {
 			return true
 		}
-		if strings.ContainsAny(p, "*?[") {
+		if isPattern(p) {
 			if ok, _ := path.Match(p, tool); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// isPattern reports whether p has a path.Match metacharacter; a byte loop,
+// since matchAny runs several times for every decision.
+func isPattern(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '*', '?', '[':
+			return true
 		}
 	}
 	return false
