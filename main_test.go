@@ -101,7 +101,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"a pattern in a text option's value", nil, []string{"check", "--root", ws, "-c", "grep -rn foo --include=*.go --exclude-dir=vend* ."}, 0, "allowed"},
 		{"a pattern in a write option's value", []string{"ADMIT_EFFECTS=workspace-write"}, []string{"check", "--root", ws, "--observed-dir", ".", "-c", "sort --output=*.txt a.txt"}, 77, "dynamic-word"},
 		{"a pattern in an option word after --", nil, []string{"check", "--root", ws, "-c", "grep foo -- --include=*.go"}, 77, "dynamic-word"},
-		{"a pattern before the =", nil, []string{"check", "--root", ws, "-c", "grep --inc*=x foo ."}, 77, "dynamic-word"},
+		{"a pattern before the = matches nothing, so grep gets an option it does not accept", nil, []string{"check", "--root", ws, "-c", "grep --inc*=x foo ."}, 77, "forbidden-flag"},
 		{"a pattern in git's own options", nil, []string{"check", "--root", ws, "-c", "git log --format=*"}, 77, "dynamic-word"},
 		{"no command", nil, []string{"check", "--root", ws}, 64, ""},
 		{"an empty command line", nil, []string{"check", "--root", ws, "-c", ""}, 77, "empty-command"},

@@ -16,6 +16,12 @@ func TestRunThroughTheServer(t *testing.T) {
 	if !r.Ran || r.ExitCode != 0 || r.Stdout != "1\n" || !r.Verified {
 		t.Fatalf("read: %+v", r)
 	}
+	// A pattern is expanded by the gate and again by the run, which must
+	// find the same names.
+	e.call("admit/run", map[string]any{"command": "cat src/*.go *.txt"}, &r)
+	if !r.Ran || r.ExitCode != 0 || r.Stdout != "hello src/a.go\nhello notes.txt\n" {
+		t.Fatalf("pattern: %+v", r)
+	}
 	e.call("admit/run", map[string]any{"command": "cat /etc/passwd"}, &r)
 	if r.Ran || r.Allowed || r.Rule != "outside-workspace" {
 		t.Fatalf("refused command: %+v", r)

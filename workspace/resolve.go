@@ -55,6 +55,22 @@ func NewResolver(roots *Roots) *Resolver {
 
 var _ command.FS = (*Resolver)(nil)
 
+// ErrOutsideRoots is returned by ReadDir for a folder outside the roots.
+var ErrOutsideRoots = errors.New("workspace: the folder is outside the workspace roots")
+
+// ReadDir lists the folder dir (resolved first) for pattern expansion,
+// sorted by name; a folder outside the roots is ErrOutsideRoots.
+func (r *Resolver) ReadDir(dir string) ([]fs.DirEntry, error) {
+	res, err := r.Resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !r.roots.Contains(res.Path) {
+		return nil, fmt.Errorf("%w: %s", ErrOutsideRoots, dir)
+	}
+	return os.ReadDir(res.Path)
+}
+
 // Resolve resolves the absolute path p as the kernel would when a program
 // opens it: component by component from "/", following every symlink
 // (relative targets against the link's folder, absolute ones from "/"),

@@ -18,6 +18,8 @@
 // merges the "programs" section of .admit/policy.json over the defaults.
 package command
 
+import "io/fs"
+
 // Effects is the effect mode of a session.
 type Effects string
 
@@ -50,6 +52,10 @@ type FS interface {
 	// the files that config includes, .gitattributes) would make git run a
 	// program, or "" when nothing does.
 	GitExec(dir string) string
+	// ReadDir lists a folder for pattern expansion, sorted by name. A
+	// folder outside the roots is an error: its names are not the
+	// policy's to see, nor the agent's to learn from a refusal.
+	ReadDir(dir string) ([]fs.DirEntry, error)
 }
 
 // ObsState is what the agent knows about one file.

@@ -187,3 +187,14 @@ type testObs struct {
 
 func (o *testObs) File(p string) ObsState { return o.files[p] }
 func (o *testObs) Dir(p string) bool      { return o.dirs[p] }
+
+func (f *testFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	r, err := f.Resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !inside(r.Path, f.roots) {
+		return nil, errors.New("outside the roots")
+	}
+	return os.ReadDir(r.Path)
+}

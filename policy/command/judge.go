@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,14 @@ func (j *judge) command(argv []string, redirs []shell.Redirect, depth int) {
 }
 
 func (j *judge) refuse(rule, reason, hint string) { j.acc.refuse(rule, reason, hint) }
+
+// wrote notes that the command changes files.
+func (j *judge) wrote() {
+	j.acc.write = true
+	if !slices.Contains(j.acc.writers, j.cmd) {
+		j.acc.writers = append(j.acc.writers, j.cmd)
+	}
+}
 
 // program judges argv (without redirections).
 func (j *judge) program(argv []string, depth int) {
@@ -459,7 +468,7 @@ func (j *judge) check(prog *Program, acs []access) {
 		}
 	}
 	if prog.Write || writes > 0 {
-		j.acc.write = true // the kind of the command, allowed or not
+		j.wrote() // the kind of the command, allowed or not
 	}
 	if (prog.Write || writes > 0) && j.c.Effects != WorkspaceWrite {
 		what := fmt.Sprintf("%s changes files", prog.Name)
@@ -673,7 +682,7 @@ func (j *judge) write(prog string, a access) {
 	if ask.Protected {
 		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, ask.Why), "")
 	}
-	j.acc.write = true
+	j.wrote()
 	j.acc.writes = addPath(j.acc.writes, r.Path)
 }
 
@@ -756,7 +765,7 @@ func (j *judge) redirect(r shell.Redirect) {
 		j.path("shell", access{word: r.Target, what: what, mode: modeRead})
 	}
 	if r.Write && !j.acc.refused && !specialWrite(j.abs(r.Target)) {
-		j.acc.write = true
+		j.wrote()
 		j.write("shell", access{word: r.Target, what: what, mode: modeWrite})
 	}
 }

@@ -120,13 +120,15 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		return outsideCwd(cwd, c, script)
 	}
 	acc := p.judgeScript(script, cwd, c, accum{})
+	acc.patternsRace()
 	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
 		// for the commands of the same line, and one that writes what git
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs})
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns})
+		acc.patternsRace()
 	}
 	d := acc.decision()
 	d.Script = script
@@ -154,6 +156,9 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			acc.refuse(RuleShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
 			break
 		}
+		if !p.expand(cmd, i, cur, c, &acc) {
+			break
+		}
 		var next []string
 		for _, dir := range cur {
 			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i, globs: cmd.GlobOptions}
@@ -177,6 +182,43 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		}
 	}
 	return acc
+}
+
+// expand replaces the patterns of command i (ls *.go) with the names they
+// match in the folder it runs in, as bash would, so that the names are
+// judged like any other words. It refuses when that folder is not known
+// for certain or the expansion cannot be done (see shell.ExpandPatterns).
+func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, acc *accum) bool {
+	if len(cmd.Patterns) == 0 {
+		return true
+	}
+	word := cmd.Argv[cmd.Patterns[0].Index]
+	if len(cwds) != 1 || c.FS == nil {
+		acc.refuse(RuleDynamicWord, fmt.Sprintf("the pattern %q would be expanded in a folder that depends on an earlier cd", word), "name the files instead of a pattern")
+		return false
+	}
+	if err := shell.ExpandPatterns(cmd, cwds[0], c.FS.ReadDir); err != nil {
+		acc.refuse(RuleDynamicWord, fmt.Sprintf("the pattern %q cannot be expanded here: %v", word, err), "name the files instead of a pattern")
+		return false
+	}
+	acc.patterns = append(acc.patterns, i)
+	return true
+}
+
+// patternsRace refuses a line where a command's patterns were expanded
+// and another command changes files: bash expands each pattern only when
+// its command starts, after the commands before it ran (or while those
+// beside it in a pipeline run), so the names could differ from the ones
+// judged.
+func (a *accum) patternsRace() {
+	for _, i := range a.patterns {
+		for _, w := range a.writers {
+			if w != i {
+				a.refuse(RuleDynamicWord, "a pattern is expanded in a line where another command changes files, so it could match other names when it runs", "run the command with the pattern on its own line")
+				return
+			}
+		}
+	}
 }
 
 // EvaluateArgv judges one argv run without a shell in cwd (absolute,
@@ -216,6 +258,8 @@ type accum struct {
 	// repository shape, by command index; see judge.noteGitInput.
 	gitInputs            []gitInput
 	joiners              []string // each command's joiner, for pipeline membership
+	writers              []int    // the commands that change files, by index
+	patterns             []int    // the commands whose patterns were expanded
 	refused              bool
 	ask                  bool
 	rule, reason, hint   string

@@ -40,6 +40,8 @@ type Parser struct {
 	inArgs     bool  // judging a command's arguments, not a redirection
 	globWord   bool  // the last word literal accepted was an option-value glob
 	globs      []int // argv indexes of such words in the call in progress
+	patWord    string    // the last word literal accepted was this pattern
+	patterns   []Pattern // the pattern words of the call in progress
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -230,7 +232,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	argv := make([]string, 0, len(c.Args))
 	ok := true
-	p.inArgs, p.globs = true, nil
+	p.inArgs, p.globs, p.patterns = true, nil, nil
 	for _, w := range c.Args {
 		var wok bool
 		argv, wok = p.fields(argv, w, true)
@@ -245,7 +247,12 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classEmpty, "empty command name", p.src(c.Args[0]))
 		return
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs})
+	if len(p.patterns) > 0 && p.patterns[0].Index == 0 {
+		// The program's own name is never left to the file system.
+		p.ps.add(classDynamic, "unquoted pattern as the program name", p.src(c.Args[0]))
+		return
+	}
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns})
 }
 
 // compound names a command this package refuses to flatten (loops,

@@ -7,8 +7,9 @@
 // Start at Parser.Parse. In the analyze profile a line is parsed by
 // mvdan.cc/sh/v3/syntax and walked statement by statement (parser.go);
 // each word is brace-expanded, tilde-expanded and unquoted the way bash
-// does it, and refused if a glob or an expansion would make its value
-// depend on run time (words.go). The refuse profile first runs the seed's
+// does it, and refused if an expansion would make its value depend on run
+// time (words.go). An unquoted pattern in an argument is kept for the
+// command policy to expand against the folder it runs in (glob.go). The refuse profile first runs the seed's
 // POSIX tokenizer (refuse.go), so its refusals read as the seed's do, then
 // checks that bash would read the same words. Problems are collected for
 // the whole line and reported together (problems.go).
@@ -61,6 +62,17 @@ type Command struct {
 	// "--include=", so the option is certain and only its value is not;
 	// the command policy admits them for options whose value is text.
 	GlobOptions []int
+	// Patterns are the words bash would expand to file names (ls *.go),
+	// in argv order. Argv holds each as bash passes it when nothing
+	// matches; ExpandPatterns replaces them with the names that match in
+	// a given folder, which is where the command policy judges them.
+	Patterns []Pattern
+}
+
+// Pattern is an argument that pathname expansion would replace.
+type Pattern struct {
+	Index int    // its place in Argv
+	Word  string // the word as unquoted shell text: quoted characters backslash-escaped
 }
 
 // Redirect is one redirection of a simple command.

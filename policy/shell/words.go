@@ -300,12 +300,16 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 		}
 	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
-		if p.inArgs && !p.strict && optionValueGlob(p.pat) {
+		switch {
+		case p.inArgs && !p.strict && optionValueGlob(p.pat):
 			p.globWord = true
-			return string(p.val), false, true
+		case p.inArgs && !p.strict:
+			p.patWord = patternWord(p.pat)
+		default:
+			p.ps.add(classDynamic, "unquoted pattern", p.src(w))
+			return "", false, false
 		}
-		p.ps.add(classDynamic, "unquoted pattern", p.src(w))
-		return "", false, false
+		return string(p.val), false, true
 	}
 	return string(p.val), len(p.val) == 0 && !quoted, true
 }
@@ -316,6 +320,10 @@ func (p *Parser) noteGlob(i int) {
 	if p.globWord {
 		p.globs = append(p.globs, i)
 		p.globWord = false
+	}
+	if p.patWord != "" {
+		p.patterns = append(p.patterns, Pattern{Index: i, Word: p.patWord})
+		p.patWord = ""
 	}
 }
 

@@ -313,7 +313,8 @@ func (x *executor) open(ctx context.Context, path string, flag int, perm os.File
 	return os.OpenFile(real, flag|syscall.O_NOFOLLOW, perm)
 }
 
-// readDir confines globbing (off by default, see Run) to the roots.
+// readDir confines pattern expansion to the roots, as the gate's does;
+// the recheck then holds each command's names to the ones judged.
 func (x *executor) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
 	if !within(resolve(path), x.roots) {
 		return nil, &os.PathError{Op: "readdir", Path: path, Err: os.ErrPermission}

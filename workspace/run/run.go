@@ -138,7 +138,6 @@ func Run(ctx context.Context, s Spec) Result {
 		interp.StdIO(nil, x.stdout, x.stderr),
 		interp.Dir(x.dir),
 		interp.Env(expand.ListEnviron(x.env...)),
-		interp.Params("-f"), // no globbing: words run as the gate read them
 		interp.CallHandler(x.call),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return x.exec }),
 		interp.OpenHandler(x.open),
