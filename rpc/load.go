@@ -38,33 +38,56 @@ type LoadResult struct {
 	CallsPerSec float64
 }
 
-// Load starts `bin args...` as a child speaking LSP over its stdio, sends
-// calls from callers concurrent goroutines for d, and reports latency
-// percentiles and throughput. initialize, when not nil, is sent first.
-func Load(bin string, args []string, initialize any, method string, params any, callers int, d time.Duration) (LoadResult, error) {
+// LoadTarget is a child process speaking LSP over its stdio, ready for
+// calls.
+type LoadTarget struct {
+	cmd    *exec.Cmd
+	conn   jsonrpc2.Conn
+	method string
+	params json.RawMessage
+}
+
+// StartLoad starts `bin args...` and sends initialize first when it is not
+// nil; every call of Run is then method with params.
+func StartLoad(bin string, args []string, initialize any, method string, params any) (*LoadTarget, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return LoadResult{}, err
+		return nil, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return LoadResult{}, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return LoadResult{}, err
+		return nil, err
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRWC{out, in}))
-	conn.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
-	ctx := context.Background()
+	t := &LoadTarget{cmd: cmd, method: method}
+	t.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRWC{out, in}))
+	t.conn.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
 	if initialize != nil {
-		if _, err := conn.Call(ctx, "initialize", initialize, nil); err != nil {
-			return LoadResult{}, fmt.Errorf("initialize: %w", err)
+		if _, err := t.conn.Call(context.Background(), "initialize", initialize, nil); err != nil {
+			t.Close()
+			return nil, fmt.Errorf("initialize: %w", err)
 		}
 	}
-	raw, _ := json.Marshal(params)
+	if t.params, err = json.Marshal(params); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Close kills the child.
+func (t *LoadTarget) Close() {
+	_ = t.cmd.Process.Kill()
+	_ = t.cmd.Wait()
+}
+
+// Run sends calls from callers concurrent goroutines for d and returns
+// each call's round trip.
+func (t *LoadTarget) Run(callers int, d time.Duration) ([]time.Duration, error) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var failed atomic.Value
@@ -77,7 +100,7 @@ func Load(bin string, args []string, initialize any, method string, params any, 
 			local := make([]time.Duration, 0, 4096)
 			for time.Now().Before(stop) {
 				t0 := time.Now()
-				if _, err := conn.Call(ctx, method, json.RawMessage(raw), nil); err != nil {
+				if _, err := t.conn.Call(context.Background(), t.method, t.params, nil); err != nil {
 					failed.Store(err)
 					return
 				}
@@ -90,11 +113,17 @@ func Load(bin string, args []string, initialize any, method string, params any, 
 	}
 	wg.Wait()
 	if err, _ := failed.Load().(error); err != nil {
-		return LoadResult{}, err
+		return nil, err
 	}
+	return lat, nil
+}
+
+// Summarize reports round trips measured over d in all.
+func Summarize(lat []time.Duration, callers int, d time.Duration) (LoadResult, error) {
 	if len(lat) == 0 {
 		return LoadResult{}, fmt.Errorf("no call completed")
 	}
+	lat = slices.Clone(lat)
 	slices.Sort(lat)
 	return LoadResult{
 		Callers: callers, Calls: len(lat),

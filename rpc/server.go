@@ -371,4 +371,3 @@ func (s *Server) close() {
 		_ = h.tape.Close()
 	}
 }
-

@@ -61,7 +61,7 @@ func TestPatternsAgainstBash(t *testing.T) {
 		`cmd *.go`, `cmd '*'.go`, `cmd \*.go`, `cmd "*.go"`, `cmd [ab].go`, `cmd "[ab]".go`, `cmd sub/*`, `cmd */*.go`,
 		`cmd .*.go`, `cmd *.{go,txt}`, `cmd {a,b}.go*`, `cmd *nomatch*`, `cmd a\*b`, `cmd "a*"b`, `cmd a*b`, `cmd [!a]*.go`,
 		`cmd [[:upper:]]*`, `cmd *\ d.go`, `cmd ./*.go`, `cmd link/*`, `cmd sub/*/*.go`, `cmd -x *.txt sub/*.txt`,
-		`cmd ~/nope*`, `cmd *'`+"\n"+`'*`, `cmd ?.go`, `cmd ??.go`, `cmd *.GO`, `cmd qu\'*`, `cmd \{x,y\}*`, `cmd '{x,y}'*`,
+		`cmd ~/nope*`, `cmd *'` + "\n" + `'*`, `cmd ?.go`, `cmd ??.go`, `cmd *.GO`, `cmd qu\'*`, `cmd \{x,y\}*`, `cmd '{x,y}'*`,
 		`cmd x=*.go`, `cmd --include=*.go *.go`, `cmd sub/.*`, `cmd [`, `cmd [a`, `cmd a]`, `cmd *[`, `cmd sub/*.{txt,go} *.go`,
 	}
 	pieces := []string{"*", "?", "[ab]", "[!a]", "'*'", `\*`, ".", "go", "sub/", "{go,txt}", "a", "b", "-", "'", `"`, " ", `\`, "[", "]", "~", "x="}

@@ -37,9 +37,9 @@ type Parser struct {
 	ps         problems
 	braceWords int // words brace expansion added in this call
 	cmds       []Command
-	inArgs     bool  // judging a command's arguments, not a redirection
-	globWord   bool  // the last word literal accepted was an option-value glob
-	globs      []int // argv indexes of such words in the call in progress
+	inArgs     bool      // judging a command's arguments, not a redirection
+	globWord   bool      // the last word literal accepted was an option-value glob
+	globs      []int     // argv indexes of such words in the call in progress
 	patWord    string    // the last word literal accepted was this pattern
 	patterns   []Pattern // the pattern words of the call in progress
 	pieces     []piece
