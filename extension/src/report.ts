@@ -72,7 +72,7 @@ export function suggest(rule: string, tool: string, programs: string[]): string 
     case 'request-too-large':
       return 'raise `bounds.maxRequestChars`';
     case 'dynamic-word':
-      return 'no policy change: the agent should spell out the words (no `$VAR`, `$(...)` or unquoted globs)';
+      return 'no policy change: the agent should spell out the words (no `$VAR` or `$(...)`, and the file names where a pattern could not be expanded)';
     case 'shell-syntax':
       return 'use `"shell": "analyze"`, or have the agent send a plain argv';
     case 'no-target':
