@@ -11,55 +11,88 @@ import (
 // ride along with.
 const outboxDelay = time.Millisecond
 
+// outboxMax bounds the queue: past it, queueing waits for the write, so a
+// client that stops reading holds the server back rather than grow it.
+const outboxMax = 1 << 20
+
 // outbox is the writing side of a connection. The connection writes whole
 // frames through it, one Write each; the gate queues notifications that
 // need no answer (admit/didDecide), and they go out in the same write as
 // the connection's next frame, which for a check is its reply. A decision
 // then costs the client one read, not two, and the server wakes no
 // goroutine to tell it. With no frame following, the queue is written
-// within outboxDelay.
+// within outboxDelay. Queueing never waits for a write in progress (up to
+// outboxMax), so a slow client does not hold up decisions made for others.
 type outbox struct {
 	w io.Writer
 
-	mu     sync.Mutex // held across the write, so frames never interleave
+	wmu sync.Mutex // held across each write, so frames never interleave
+
+	mu     sync.Mutex // guards the fields below; never held across a write
 	queued []byte     // whole frames, in the order they were queued
+	spare  []byte     // the last written queue, reused
+	armed  bool       // the timer will fire; it is left running across writes
+	err    error      // the first write error; later writes return it
 	timer  *time.Timer
-	armed  bool  // the timer will fire; it is left running across writes
-	err    error // the first write error; later writes return it
 }
 
 func newOutbox(w io.Writer) *outbox {
 	o := &outbox{w: w}
-	o.timer = time.AfterFunc(time.Hour, o.flush)
+	o.timer = time.AfterFunc(time.Hour, func() { o.write(nil, true) })
 	o.timer.Stop()
 	return o
 }
 
 // Write writes frame p after whatever is queued, with one write.
 func (o *outbox) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.err != nil {
-		return 0, o.err
-	}
-	if len(o.queued) == 0 {
-		n, err := o.w.Write(p)
-		o.err = err
-		return n, err
-	}
-	o.queued = append(o.queued, p...)
-	err := o.writeQueued()
-	if err != nil {
+	if err := o.write(p, false); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
+// write writes the queue followed by p. fired is true for the timer's
+// call, which disarms it.
+func (o *outbox) write(p []byte, fired bool) error {
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	o.mu.Lock()
+	if fired {
+		o.armed = false
+	}
+	if o.err != nil || len(o.queued) == 0 && len(p) == 0 {
+		err := o.err
+		o.mu.Unlock()
+		return err
+	}
+	// The queue is written from here on while notify fills the spare:
+	// the two never share an array.
+	q := o.queued
+	o.queued, o.spare = o.spare[:0], nil
+	o.mu.Unlock()
+	var err error
+	if len(q) == 0 {
+		_, err = o.w.Write(p)
+	} else {
+		q = append(q, p...)
+		_, err = o.w.Write(q)
+	}
+	o.mu.Lock()
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	if cap(q) <= outboxMax {
+		o.spare = q[:0]
+	}
+	o.mu.Unlock()
+	return err
+}
+
 // notify queues a JSON-RPC notification; params is its JSON.
 func (o *outbox) notify(method string, params []byte) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	if o.err != nil {
+		o.mu.Unlock()
 		return // the connection is gone, and the notification with it
 	}
 	if !o.armed {
@@ -74,28 +107,11 @@ func (o *outbox) notify(method string, params []byte) {
 	o.queued = append(o.queued, `","params":`...)
 	o.queued = append(o.queued, params...)
 	o.queued = append(o.queued, '}')
-}
-
-// flush writes the queue when no frame came to carry it.
-func (o *outbox) flush() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.armed = false
-	if o.err == nil && len(o.queued) > 0 {
-		_ = o.writeQueued()
+	full := len(o.queued) > outboxMax
+	o.mu.Unlock()
+	if full {
+		_ = o.write(nil, false)
 	}
-}
-
-// writeQueued writes the queue and empties it. o.mu is held.
-func (o *outbox) writeQueued() error {
-	_, err := o.w.Write(o.queued)
-	o.err = err
-	if cap(o.queued) > 1<<20 {
-		o.queued = nil // do not keep a burst's buffer
-	} else {
-		o.queued = o.queued[:0]
-	}
-	return err
 }
 
 // close stops the timer; what is queued is dropped with the connection.
