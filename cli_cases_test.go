@@ -448,7 +448,12 @@ var cliAttacks = []cliCase{
 	{"flock", "flock x cat a.txt", cR, "", "", cUnsup},
 	{"strace", "strace ls", cR, "", "", cUnsup},
 	{"awk system", "awk 'BEGIN{system(\"id\")}'", cR, "", "", cUnsup},
-	{"sed e", "sed -n 1p a.txt", cR, "", "", cUnsup},
+	{"sed e runs a command", "sed -n '1e id' a.txt", cR, "", "", cFlag},
+	{"sed s///e", "sed 's/.*/id/e' a.txt", cR, "", "", cFlag},
+	{"sed w writes outside", "sed -n 'w /tmp/x' a.txt", cR, "", "", cFlag},
+	{"sed label then w", "sed 'bl w x' a.txt", cR, "", "", cFlag},
+	{"sed r reads outside", "sed '1r /etc/passwd' a.txt", cR, "", "", cFlag},
+	{"sed -i outside", "sed -i s/a/b/ ../outside/secret.txt", cW, "", "", cOut},
 	{"tee writes", "echo x | tee a.txt", cW, "d:.", "", cUnsup},
 	{"python", "python3 -c 'print(1)'", cR, "", "", cUnsup},
 	{"curl", "curl http://example.com", cR, "", "", cUnsup},
@@ -756,6 +761,12 @@ var cliOrdinary = []cliCase{
 	{"log saved with stderr", "git log --oneline > log.txt 2>&1", cW, "d:.", "", cAllowed},
 	{"ls-files counted", "git ls-files | wc -l", cR, "", "", cAllowed},
 	{"ls-files filtered", "git ls-files | grep '\\.go$'", cR, "", "", cAllowed},
+
+	// sed, as agents read line ranges with it.
+	{"sed line range", "sed -n '1,20p' README.md", cR, "", "", cAllowed},
+	{"sed regex print", "sed -n '/TODO/p' src/a.go", cR, "", "", cAllowed},
+	{"sed substitute to stdout", "sed 's/TODO/DONE/' README.md", cR, "", "", cAllowed},
+	{"sed in place, observed", "sed -i 's/a/A/' a.txt", cW, "f:a.txt", "", cAllowed},
 
 	// Patterns, expanded where the command runs.
 	{"ls by pattern", "ls *.md", cR, "", "", cAllowed},

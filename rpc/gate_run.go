@@ -202,7 +202,7 @@ func readback(argvs [][]string, cwd string) (bool, string) {
 		details = append(details, v.Detail)
 	}
 	if len(details) == 0 {
-		return true, "read-only command: nothing to read back"
+		return true, "no cp, mkdir, mv, rm, rmdir or touch to read back; what changed was held to the admitted targets"
 	}
 	return ok, strings.Join(details, "; ")
 }

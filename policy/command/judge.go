@@ -250,6 +250,43 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		if u := ps.has("follow"); u != nil {
 			follow, followOpt = files, u.name
 		}
+	case "sed":
+		var scripts []string
+		for _, u := range ps.opts {
+			if u.opt != nil && u.opt.Mark == "pattern" {
+				scripts = append(scripts, u.value)
+			}
+		}
+		if first == 1 {
+			scripts = append(scripts, ops[0])
+		}
+		if len(scripts) == 0 {
+			j.refuse(RuleForbiddenFlag, "sed without a script", "")
+			return
+		}
+		// Scripts given in pieces are one script, a line each.
+		if err := sedScript(strings.Join(scripts, "\n")); err != nil {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("the sed script cannot be admitted: %v", err), "print with p and change text with s///, and let the tools read or write other files")
+			return
+		}
+		mode, what := modeRead, "operand"
+		if u := ps.has("inplace"); u != nil {
+			if u.value != "" {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("sed %s with a backup suffix %q writes a second file", u.name, u.value), "copy the file first, then run sed -i without a suffix")
+				return
+			}
+			mode, what = modeWrite, "operand of "+u.name
+			if len(ops[first:]) == 0 {
+				j.refuse(RuleNoTarget, "sed -i names no file to edit", "")
+				return
+			}
+		}
+		for _, o := range ops[first:] {
+			if o == "-" && mode == modeRead {
+				continue // standard input
+			}
+			acs = append(acs, access{word: o, what: what, mode: mode, target: mode == modeWrite})
+		}
 	case "ls":
 		dironly := ps.has("dironly") != nil
 		if len(ops) == 0 {

@@ -94,6 +94,20 @@ func DefaultTable() *Table {
 			},
 		},
 		{
+			// sed reads its operands, or with -i rewrites them. Its script
+			// (the first operand, or the -e options) is parsed: commands
+			// that run programs or touch other files are refused (sed.go).
+			Name: "sed", rules: "sed", FirstOperand: operandsPtr(TextOperands),
+			Options: []Option{
+				{Names: "-n --quiet --silent"}, {Names: "-e --expression", Arg: TextArg, Mark: "pattern"},
+				{Names: "-E -r --regexp-extended"}, {Names: "-s --separate"}, {Names: "-u --unbuffered"},
+				{Names: "-z --null-data"}, {Names: "-l --line-length", Arg: TextArg}, {Names: "--posix"},
+				{Names: "--sandbox"}, {Names: "--debug"}, {Names: "-b --binary"}, {Names: "--follow-symlinks"},
+				{Names: "-i --in-place", Arg: OptionalArg, Mark: "inplace"}, {Names: "--help --version"},
+				{Names: "-f --file", Arg: TextArg, Refuse: "reads the script from a file; give it with -e instead"},
+			},
+		},
+		{
 			Name: "ls", Operands: ListOperands, rules: "ls",
 			Options: []Option{
 				{Names: "-a --all"}, {Names: "-A --almost-all"}, {Names: "--author"}, {Names: "-b --escape"},
