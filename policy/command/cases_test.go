@@ -360,6 +360,27 @@ var adversarial = []cmdCase{
 	{"perl", "perl -e 1", R, "", unsup},
 	{"awk can run system()", "awk 1 a.txt", R, "", unsup},
 	{"sed -i writes, so not in read-only", "sed -i s/a/b/ a.txt", R, "", ro},
+	{"egrep reads outside", "egrep -n root /etc/passwd", R, "", out},
+	{"fgrep -f reads a pattern file", "fgrep -f /etc/passwd x", R, "", flag},
+	{"base64 of a secret outside", "base64 ~/.bashrc", R, "", out},
+	{"column of a file outside", "column -t /etc/passwd", R, "", out},
+
+	// ripgrep.
+	{"rg --pre runs a program", "rg --pre cat foo", R, "", flag},
+	{"rg --pre= attached", "rg --pre=sh foo src", R, "", flag},
+	{"rg -z runs decompressors", "rg -z foo", R, "", flag},
+	{"rg clustered -nz", "rg -nz foo", R, "", flag},
+	{"rg --hostname-bin", "rg --hostname-bin=x foo", R, "", flag},
+	{"rg a long-option prefix is not ripgrep's", "rg --pr=cat foo", R, "", flag},
+	{"rg outside", "rg root /etc", R, "", out},
+	{"rg dot-dot out", "rg foo ../outside", R, "", out},
+	{"rg -L follows a link outside", "rg -L foo vendor", R, "", flag},
+	{"rg --follow on the root", "rg --follow foo", R, "", flag},
+	{"rg -f reads patterns outside", "rg -f /etc/passwd foo", R, "", out},
+	{"rg --ignore-file outside", "rg --ignore-file=/etc/x foo", R, "", out},
+	{"rg --files outside", "rg --files /etc", R, "", out},
+	{"rg in the home folder", "rg secret ~", R, "", out},
+
 	// sed: the script is parsed; commands that run or touch files are refused.
 	{"sed e command", "sed 1e\\ id a.txt", R, "", flag},
 	{"sed e command after an address", "sed -n '/x/e id' a.txt", R, "", flag},
@@ -515,6 +536,23 @@ var adversarial = []cmdCase{
 
 // ordinary are commands agents run every day: each must be allowed.
 var ordinary = []cmdCase{
+	{"egrep", "egrep -n 'a|b' a.txt", R, "", ok},
+	{"fgrep recursive", "fgrep -rn TODO src", R, "", ok},
+	{"base64 encode", "base64 -w 0 a.txt", R, "", ok},
+	{"column a table", "column -t -s, a.txt", R, "", ok},
+
+	// ripgrep, as agents search with it.
+	{"rg in a folder", "rg -n TODO src", R, "", ok},
+	{"rg the workspace", "rg TODO", R, "", ok},
+	{"rg list files", "rg --files", R, "", ok},
+	{"rg list files of a folder", "rg --files src | head -20", R, "", ok},
+	{"rg with a glob", "rg -l package -g '*.go'", R, "", ok},
+	{"rg hidden and ignored", "rg -uu --hidden foo .", R, "", ok},
+	{"rg several patterns", "rg -e a -e b src a.txt", R, "", ok},
+	{"rg by type with context", "rg -t go -C 3 main src", R, "", ok},
+	{"rg json", "rg --json foo a.txt", R, "", ok},
+	{"rg patterns from an inside file", "rg -f a.txt src", R, "", ok},
+
 	// sed scripts that only turn input into output.
 	{"sed a line range", "sed -n '1,20p' a.txt", R, "", ok},
 	{"sed -n with clustering", "sed -ne 1p -e '$p' a.txt", R, "", ok},

@@ -250,6 +250,20 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		if u := ps.has("follow"); u != nil {
 			follow, followOpt = files, u.name
 		}
+	case "rg":
+		files := ops[first:]
+		if ps.has("files") != nil {
+			files = ops // --files takes no pattern: every operand is a folder to list
+		}
+		if len(files) == 0 {
+			files = []string{"."}
+		}
+		for _, o := range files {
+			acs = append(acs, access{word: o, what: "operand", mode: modeRead})
+		}
+		if u := ps.has("follow"); u != nil {
+			follow, followOpt = files, u.name
+		}
 	case "sed":
 		var scripts []string
 		for _, u := range ps.opts {

@@ -1,5 +1,7 @@
 package command
 
+import "slices"
+
 // Reasons shared by several programs' refused options.
 const (
 	whyListFile = "reads a list of further file names from a file, which the policy cannot judge; name the files as operands instead"
@@ -91,6 +93,50 @@ func DefaultTable() *Table {
 				{Names: "--no-group-separator"}, {Names: "--group-separator", Arg: TextArg}, {Names: "-V --version --help"},
 				{Names: "-f --file", Arg: TextArg, Refuse: "reads the patterns from a file; give them with -e instead"},
 				{Names: "--exclude-from", Arg: TextArg, Refuse: "reads patterns from a file; give them with --exclude instead"},
+			},
+		},
+		{
+			Name: "base64",
+			Options: []Option{
+				{Names: "-d --decode"}, {Names: "-i --ignore-garbage"}, {Names: "-w --wrap", Arg: TextArg}, {Names: "--help --version"},
+			},
+		},
+		{
+			Name: "column",
+			Options: []Option{
+				{Names: "-t --table -x --fillrows -e --table-noextreme -n --table-noheadings -J --json -L --table-right-all"},
+				{Names: "-s --separator -o --output-separator -c --output-width -N --table-columns -R --table-right -T --table-truncate", Arg: TextArg},
+				{Names: "-H --table-hide -O --table-order -W --table-wrap -d --table-noheadings-all -r --tree -i --tree-id -p --tree-parent", Arg: TextArg},
+				{Names: "--help -V --version"},
+			},
+		},
+		{
+			// ripgrep searches folders recursively, the current one when
+			// no path is given, and follows symlinks only with -L. --pre,
+			// --hostname-bin and -z run other programs on the files.
+			Name: "rg", rules: "rg", FirstOperand: operandsPtr(TextOperands), ExactLong: true,
+			Options: []Option{
+				{Names: "-e --regexp", Arg: TextArg, Mark: "pattern"}, {Names: "-f --file", Arg: ReadArg, Mark: "pattern"},
+				{Names: "--files", Mark: "files"}, {Names: "-L --follow", Mark: "follow"}, {Names: "--no-follow"},
+				{Names: "-A --after-context -B --before-context -C --context -m --max-count -M --max-columns -d --max-depth", Arg: TextArg},
+				{Names: "-j --threads -E --encoding -t --type -T --type-not -g --glob --iglob -r --replace --sort --sortr", Arg: TextArg},
+				{Names: "--type-add --type-clear --color --colors --context-separator --field-context-separator", Arg: TextArg},
+				{Names: "--field-match-separator --max-filesize --path-separator --engine --dfa-size-limit --regex-size-limit", Arg: TextArg},
+				{Names: "--hyperlink-format --generate --pre-glob", Arg: TextArg}, {Names: "--ignore-file", Arg: ReadArg},
+				{Names: "-i --ignore-case -s --case-sensitive -S --smart-case -w --word-regexp -x --line-regexp"},
+				{Names: "-v --invert-match -F --fixed-strings -P --pcre2 --no-pcre2 -U --multiline --no-multiline --multiline-dotall"},
+				{Names: "-n --line-number -N --no-line-number -H --with-filename -I --no-filename -c --count --count-matches"},
+				{Names: "-l --files-with-matches --files-without-match -o --only-matching -q --quiet -a --text --binary --no-binary"},
+				{Names: "-b --byte-offset --no-byte-offset --column --no-column --heading --no-heading -. --hidden --no-hidden"},
+				{Names: "--no-ignore --ignore --no-ignore-vcs --no-ignore-dot --no-ignore-exclude --no-ignore-global"},
+				{Names: "--no-ignore-parent --no-ignore-files --no-require-git -u --unrestricted --type-list --json --no-json"},
+				{Names: "--vimgrep --trim --no-trim --stats --no-stats -0 --null --null-data --crlf --no-crlf --line-buffered"},
+				{Names: "--block-buffered -p --pretty --passthru --passthrough --one-file-system --no-messages --messages"},
+				{Names: "--no-config --debug --trace --max-columns-preview --no-unicode --unicode --auto-hybrid-regex"},
+				{Names: "--sort-files --include-zero --no-include-zero -h --help -V --version"},
+				{Names: "--pre", Arg: TextArg, Refuse: "runs a program on every file it searches"},
+				{Names: "--hostname-bin", Arg: TextArg, Refuse: "runs a program"},
+				{Names: "-z --search-zip", Refuse: "runs decompression programs on the files it searches"},
 			},
 		},
 		{
@@ -455,6 +501,12 @@ func DefaultTable() *Table {
 	t := &Table{Programs: make(map[string]*Program, len(progs))}
 	for _, p := range progs {
 		t.Programs[p.Name] = p
+	}
+	// egrep and fgrep are grep -E and grep -F, with grep's options.
+	for _, name := range []string{"egrep", "fgrep"} {
+		alias := *t.Programs["grep"]
+		alias.Name, alias.Options = name, slices.Clone(alias.Options)
+		t.Programs[name] = &alias
 	}
 	if err := t.compile(); err != nil {
 		panic("command: built-in table: " + err.Error()) // a programmer bug, caught by every test
