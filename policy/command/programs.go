@@ -15,7 +15,9 @@ const (
 // write programs (cp mkdir mv rm rmdir touch), the harmless shell words
 // echo, printf, true, false and "[", and the read-only text filters and
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
-// date (printing only), uname, whoami and id. Each call returns a new table.
+// date (printing only), uname, whoami and id; beyond the seed, rg, sed
+// (its script parsed, sed.go), egrep, fgrep, base64 and column. Each call
+// returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
 		{
