@@ -149,10 +149,11 @@ func DefaultTable() *Table {
 			Options: []Option{
 				{Names: "-n --quiet --silent"}, {Names: "-e --expression", Arg: TextArg, Mark: "pattern"},
 				{Names: "-E -r --regexp-extended"}, {Names: "-s --separate"}, {Names: "-u --unbuffered"},
-				{Names: "-z --null-data"}, {Names: "-l --line-length", Arg: TextArg}, {Names: "--posix"},
+				{Names: "-z --null-data"}, {Names: "-l --line-length", Arg: TextArg},
 				{Names: "--sandbox"}, {Names: "--debug"}, {Names: "-b --binary"}, {Names: "--follow-symlinks"},
 				{Names: "-i --in-place", Arg: OptionalArg, Mark: "inplace"}, {Names: "--help --version"},
 				{Names: "-f --file", Arg: TextArg, Refuse: "reads the script from a file; give it with -e instead"},
+				{Names: "--posix", Refuse: "reads the script with other rules than the ones the policy checked it by"},
 			},
 		},
 		{
