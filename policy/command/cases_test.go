@@ -365,6 +365,15 @@ var adversarial = []cmdCase{
 	{"base64 of a secret outside", "base64 ~/.bashrc", R, "", out},
 	{"column of a file outside", "column -t /etc/passwd", R, "", out},
 
+	{"chmod in read-only", "chmod +x a.txt", R, "f:a.txt", ro},
+	{"chmod an unobserved file", "chmod +x a.txt", W, "", unobs},
+	{"chmod outside", "chmod 777 ../outside/secret.txt", W, "", out},
+	{"chmod through a link outside", "chmod +x link-out", W, "", out},
+	{"chmod -R", "chmod -R 777 src", W, "d:src", flag},
+	{"chmod --reference", "chmod --reference=a.txt b.txt", W, "f:b.txt", flag},
+	{"chmod a git hook", "chmod +x .git/config", W, "f:.git/config", askP},
+	{"chmod without a file", "chmod +x", W, "", notgt},
+
 	// ripgrep.
 	{"rg --pre runs a program", "rg --pre cat foo", R, "", flag},
 	{"rg --pre= attached", "rg --pre=sh foo src", R, "", flag},
@@ -417,7 +426,6 @@ var adversarial = []cmdCase{
 	{"rm after true, read-only", "true && rm -rf src", R, "", ro},
 	{"second command outside", "ls && cat /etc/passwd", R, "", out},
 	{"dd", "dd if=/dev/zero of=a.txt", R, "", unsup},
-	{"chmod", "chmod +x a.txt", W, "f:a.txt", unsup},
 	{"ln", "ln -s /etc/passwd p", W, "d:.", unsup},
 
 	// Shell constructs the shell layer refuses.
@@ -540,6 +548,9 @@ var ordinary = []cmdCase{
 	{"fgrep recursive", "fgrep -rn TODO src", R, "", ok},
 	{"base64 encode", "base64 -w 0 a.txt", R, "", ok},
 	{"column a table", "column -t -s, a.txt", R, "", ok},
+
+	{"chmod +x an observed script", "chmod +x a.txt", W, "f:a.txt", ok},
+	{"chmod octal on two files", "chmod 644 a.txt b.txt", W, "f:a.txt f:b.txt", ok},
 
 	// ripgrep, as agents search with it.
 	{"rg in a folder", "rg -n TODO src", R, "", ok},

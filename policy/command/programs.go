@@ -16,8 +16,8 @@ const (
 // echo, printf, true, false and "[", and the read-only text filters and
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
 // date (printing only), uname, whoami and id; beyond the seed, rg, sed
-// (its script parsed, sed.go), egrep, fgrep, base64 and column. Each call
-// returns a new table.
+// (its script parsed, sed.go), egrep, fgrep, base64, column and chmod.
+// Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
 		{
@@ -498,6 +498,18 @@ func DefaultTable() *Table {
 				{Names: "-a"}, {Names: "-c --no-create"}, {Names: "-d --date -t --time", Arg: TextArg}, {Names: "-f"},
 				{Names: "-h --no-dereference", Mark: "nofollow"}, {Names: "-m"}, {Names: "-r --reference", Arg: ReadArg},
 				{Names: "--help --version"},
+			},
+		},
+		{
+			// chmod MODE FILE...: each file is changed, so each must be
+			// observed; the mode is text (a mode starting with "-", as in
+			// chmod -x, reads as an option and is refused: write a-x).
+			Name: "chmod", Write: true, Operands: WriteOperands, FirstOperand: operandsPtr(TextOperands),
+			Options: []Option{
+				{Names: "-c --changes -f --silent --quiet -v --verbose --preserve-root"}, {Names: "--help --version"},
+				{Names: "-R --recursive", Refuse: "changes every file under a folder; name the files"},
+				{Names: "--reference", Arg: ReadArg, Refuse: "takes the mode from another file; give the mode"},
+				{Names: "--no-preserve-root", Refuse: "lets a recursive change reach /"},
 			},
 		},
 	}
