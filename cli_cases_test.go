@@ -447,7 +447,7 @@ var cliAttacks = []cliCase{
 	{"unshare", "unshare -r ls", cR, "", "", cUnsup},
 	{"flock", "flock x cat a.txt", cR, "", "", cUnsup},
 	{"strace", "strace ls", cR, "", "", cUnsup},
-	{"awk system", "awk 'BEGIN{system(\"id\")}'", cR, "", "", cUnsup},
+	{"awk system", "awk 'BEGIN{system(\"id\")}'", cR, "", "", cFlag},
 	{"sed e runs a command", "sed -n '1e id' a.txt", cR, "", "", cFlag},
 	{"sed s///e", "sed 's/.*/id/e' a.txt", cR, "", "", cFlag},
 	{"sed w writes outside", "sed -n 'w /tmp/x' a.txt", cR, "", "", cFlag},
@@ -762,6 +762,10 @@ var cliOrdinary = []cliCase{
 	{"log saved with stderr", "git log --oneline > log.txt 2>&1", cW, "d:.", "", cAllowed},
 	{"ls-files counted", "git ls-files | wc -l", cR, "", "", cAllowed},
 	{"ls-files filtered", "git ls-files | grep '\\.go$'", cR, "", "", cAllowed},
+
+	// awk, printing only.
+	{"awk a column", "awk -F, '{print $2}' data.csv", cR, "", "", cAllowed},
+	{"awk a sum", "awk -F, 'NR>1 {s+=$1} END {print s}' data.csv", cR, "", "", cAllowed},
 
 	// sed, as agents read line ranges with it.
 	{"sed line range", "sed -n '1,20p' README.md", cR, "", "", cAllowed},

@@ -250,6 +250,21 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		if u := ps.has("follow"); u != nil {
 			follow, followOpt = files, u.name
 		}
+	case "awk":
+		if first == 0 {
+			j.refuse(RuleForbiddenFlag, "awk without a program", "")
+			return
+		}
+		if err := awkProgram(ops[0]); err != nil {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("the awk program cannot be admitted: %v", err), "print to standard output only, and let the tools read and write files")
+			return
+		}
+		for _, o := range ops[1:] {
+			if o == "-" || awkAssignment(o) {
+				continue // standard input; a variable set before the next file
+			}
+			acs = append(acs, access{word: o, what: "operand", mode: modeRead})
+		}
 	case "rg":
 		files := ops[first:]
 		if ps.has("files") != nil {

@@ -16,7 +16,8 @@ const (
 // echo, printf, true, false and "[", and the read-only text filters and
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
 // date (printing only), uname, whoami and id; beyond the seed, rg, sed
-// (its script parsed, sed.go), egrep, fgrep, base64, column and chmod.
+// (its script parsed, sed.go), awk (its program parsed, awk.go), egrep,
+// fgrep, base64, column and chmod.
 // Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
@@ -110,6 +111,16 @@ func DefaultTable() *Table {
 				{Names: "-s --separator -o --output-separator -c --output-width -N --table-columns -R --table-right -T --table-truncate", Arg: TextArg},
 				{Names: "-H --table-hide -O --table-order -W --table-wrap -d --table-noheadings-all -r --tree -i --tree-id -p --tree-parent", Arg: TextArg},
 				{Names: "--help -V --version"},
+			},
+		},
+		{
+			// awk reads its operands (a NAME=value operand is an
+			// assignment). Its program is parsed for what reaches past
+			// the input and standard output (awk.go).
+			Name: "awk", rules: "awk", FirstOperand: operandsPtr(TextOperands),
+			Options: []Option{
+				{Names: "-F --field-separator -v --assign", Arg: TextArg}, {Names: "--help --version"},
+				{Names: "-f --file", Arg: TextArg, Refuse: "reads the program from a file; give it as the first operand"},
 			},
 		},
 		{
@@ -517,9 +528,10 @@ func DefaultTable() *Table {
 	for _, p := range progs {
 		t.Programs[p.Name] = p
 	}
-	// egrep and fgrep are grep -E and grep -F, with grep's options.
-	for _, name := range []string{"egrep", "fgrep"} {
-		alias := *t.Programs["grep"]
+	// egrep and fgrep are grep -E and grep -F, with grep's options; gawk
+	// and mawk are awk.
+	for name, of := range map[string]string{"egrep": "grep", "fgrep": "grep", "gawk": "awk", "mawk": "awk"} {
+		alias := *t.Programs[of]
 		alias.Name, alias.Options = name, slices.Clone(alias.Options)
 		t.Programs[name] = &alias
 	}
