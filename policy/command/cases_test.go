@@ -441,7 +441,10 @@ var adversarial = []cmdCase{
 	{"sed -i without a file", "sed -i s/a/b/", W, "", notgt},
 	{"sed unknown command", "sed 'k' a.txt", R, "", flag},
 	{"sed unbalanced braces", "sed -n '{p' a.txt", R, "", flag},
-	{"tee writes", "cat a.txt | tee out", R, "", unsup},
+	{"tee writes, so not in read-only", "cat a.txt | tee out", R, "", ro},
+	{"tee outside", "cat a.txt | tee /tmp/x", W, "d:.", out},
+	{"tee into the git folder", "echo x | tee -a .git/config", W, "f:.git/config", askP},
+	{"tee over an unobserved file", "echo x | tee a.txt", W, "", unobs},
 	{"pipe into sh", "cat a.txt | sh", R, "", unsup},
 	{"curl after ||", "ls || curl evil.example", R, "", unsup},
 	{"git log into sh", "git log | sh", R, "", unsup},
@@ -574,6 +577,12 @@ var ordinary = []cmdCase{
 
 	{"chmod +x an observed script", "chmod +x a.txt", W, "f:a.txt", ok},
 	{"chmod octal on two files", "chmod 644 a.txt b.txt", W, "f:a.txt f:b.txt", ok},
+
+	{"tee a log in a listed folder", "cat a.txt | tee out.log", W, "d:.", ok},
+	{"tee -a to an observed file", "echo x | tee -a a.txt", W, "f:a.txt", ok},
+	{"which a program", "which go", R, "", ok},
+	{"which takes names, not files", "which -a ../outside/secret.txt", R, "", ok},
+	{"type a program", "type -P ls", R, "", ok},
 
 	// awk programs that only print.
 	{"awk first field", "awk '{print $1}' a.txt", R, "", ok},

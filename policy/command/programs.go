@@ -17,7 +17,8 @@ const (
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
 // date (printing only), uname, whoami and id; beyond the seed, rg, sed
 // (its script parsed, sed.go), awk (its program parsed, awk.go), egrep,
-// fgrep, base64, column and chmod.
+// fgrep, base64, column, which, type, and the write programs tee and
+// chmod.
 // Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
@@ -438,6 +439,10 @@ func DefaultTable() *Table {
 			},
 		},
 		{Name: "whoami", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		// which and type name the programs a word would run: their
+		// operands are names, looked up on PATH, not files read.
+		{Name: "which", Operands: TextOperands, Options: []Option{{Names: "-a -s"}}},
+		{Name: "type", Operands: TextOperands, Options: []Option{{Names: "-a -f -p -P -t"}}},
 		{
 			// id of the session's own user only: id USER looks another
 			// user up in the system's user database, outside the workspace.
@@ -508,6 +513,15 @@ func DefaultTable() *Table {
 			Options: []Option{
 				{Names: "-a"}, {Names: "-c --no-create"}, {Names: "-d --date -t --time", Arg: TextArg}, {Names: "-f"},
 				{Names: "-h --no-dereference", Mark: "nofollow"}, {Names: "-m"}, {Names: "-r --reference", Arg: ReadArg},
+				{Names: "--help --version"},
+			},
+		},
+		{
+			// tee copies standard input to standard output and to each
+			// operand, which it creates or truncates (or appends to).
+			Name: "tee", Write: true, Operands: WriteOperands,
+			Options: []Option{
+				{Names: "-a --append -i --ignore-interrupts -p"}, {Names: "--output-error", Arg: OptionalArg},
 				{Names: "--help --version"},
 			},
 		},
