@@ -37,6 +37,7 @@ func awkProgram(s string) error {
 		inPrint  = false
 		parens   = 0    // depth inside the current print statement
 		expectRE = true // a "/" here starts a regex, not a division
+		lastOp   = ""   // the previous token when it was an operator
 	)
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -57,14 +58,14 @@ func awkProgram(s string) error {
 			if err != nil {
 				return err
 			}
-			i, expectRE = j, false
+			i, expectRE, lastOp = j, false, ""
 			continue
 		case c == '/' && expectRE:
 			j, err := awkSkipQuoted(s, i, '/')
 			if err != nil {
 				return err
 			}
-			i, expectRE = j, false
+			i, expectRE, lastOp = j, false, ""
 			continue
 		case c == '@':
 			return errors.New(`"@" (a gawk directive or an indirect call)`)
@@ -80,12 +81,12 @@ func awkProgram(s string) error {
 			if name == "print" || name == "printf" {
 				inPrint, parens = true, 0
 			}
-			i = j
+			i, lastOp = j, ""
 			// After a keyword that starts an expression, a "/" is a regex.
 			expectRE = name == "print" || name == "printf" || name == "return" || name == "in" || name == "case"
 			continue
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			i = awkNumberEnd(s, i)
+			i, lastOp = awkNumberEnd(s, i), ""
 			expectRE = false
 			continue
 		}
@@ -105,10 +106,19 @@ func awkProgram(s string) error {
 			parens++
 		case ")":
 			parens--
-		case ";", "\n", "{", "}":
+		case "\n":
+			// A newline after a comma, && or || continues the statement
+			// (print a,<newline>b > "f" is still a redirection).
+			if lastOp != "," && lastOp != "&&" && lastOp != "||" {
+				inPrint = false
+			}
+		case ";", "{", "}":
 			inPrint = false
 		}
 		i += len(op)
+		if op != "\n" || lastOp == "" {
+			lastOp = op
+		}
 		// A value ends with ")", "]", "$" names a field, "++"/"--" may
 		// follow a value: after them a "/" divides.
 		expectRE = !(op == ")" || op == "]" || op == "$" || op == "++" || op == "--")

@@ -25,7 +25,8 @@ func TestAwkProgramAgainstSandbox(t *testing.T) {
 	}
 	pieces := []string{"{", "}", "print", "printf", " ", "$1", ">", ">>", "|", "\"f\"", "/", "/re/", "(", ")", ";", "\n",
 		"system", "(\"id\")", "getline", "x", "1", "2", "1e", "0x", "close", "#c\n", "!", "~", "&&", "||", ",", "=",
-		"a", "b", "[", "]", "\\", "\"a\\\"b\"", "/[/]/", "NR", "$", "++", "--", "?", ":", "if", "else", "BEGIN", "END", "<", "|&", "**"}
+		"a", "b", "[", "]", "\\", "\"a\\\"b\"", "/[/]/", "NR", "$", "++", "--", "?", ":", "if", "else", "BEGIN", "END", "<", "|&", "**",
+		",\n", ",", "\n\n", "print a,\n", "&&\n", "||\n", "\\\n", "{print $1,\n\"y\" > \"f\"}"}
 	rng := rand.New(rand.NewPCG(7, 8))
 	admitted := 0
 	for range 4000 {

@@ -377,6 +377,8 @@ var adversarial = []cmdCase{
 	{"awk PROCINFO", "awk 'BEGIN{print PROCINFO[\"pid\"]}'", R, "", flag},
 	{"awk close", "awk 'END{close(\"x\")}' a.txt", R, "", flag},
 	{"awk a number glued to close", "awk '{x = 1close(\"f\")}' a.txt", R, "", flag},
+	{"awk redirect after a comma and a newline", "awk '{print $1,\n\"y\" > \"/tmp/x\"}' a.txt", R, "", flag},
+	{"awk redirect after && and a newline", "awk '{print (1 &&\n 2) > \"/tmp/x\"}' a.txt", R, "", flag},
 	{"awk slash in a bracket of a regex", "awk '/[/]/ {print}; {system(\"id\")}' a.txt", R, "", flag},
 	{"awk program from a file", "awk -f prog.awk a.txt", R, "", flag},
 	{"awk reads outside", "awk '{print $1}' /etc/passwd", R, "", out},
