@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"admit/policy"
 	"admit/policy/tape"
 	"admit/rpc"
+	"admit/workspace"
 )
 
 // benchCmd is `admit bench`: the load command. It measures admit/check
@@ -52,6 +55,13 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-22s %7s %8.2fx %8.2fx\n", "  admit / echo", "", ratio(rs[1].P50, rs[0].P50), ratio(rs[1].P99, rs[0].P99))
 		row(stdout, "admit (tape batch)", rs[2])
 	}
+	alone, err := gateAlone(root, dir, d)
+	if err != nil {
+		return cliError(stderr, err)
+	}
+	fmt.Fprintf(stdout, "\nthe same check through the gate alone, no transport (tape none):\n")
+	row(stdout, "admit gate", alone)
+
 	fmt.Fprintf(stdout, "\ntape appends, 64 writers, %s per setting\n", d)
 	for _, s := range []tape.Sync{tape.SyncAlways, tape.SyncBatch, tape.SyncNone} {
 		n, err := tapeRate(filepath.Join(dir, "tape-only-"+string(s)+".jsonl"), s, 64, d)
@@ -151,4 +161,36 @@ func tapeRate(path string, s tape.Sync, writers int, d time.Duration) (float64, 
 	}
 	wg.Wait()
 	return float64(total) / d.Seconds(), nil
+}
+
+// gateAlone times the load's check through rpc.Gate in this process, with
+// no transport: the least the server adds to the echo's round trip.
+func gateAlone(root, dir string, d time.Duration) (rpc.LoadResult, error) {
+	roots, err := workspace.NewRoots(root)
+	if err != nil {
+		return rpc.LoadResult{}, err
+	}
+	t, err := tape.Open(filepath.Join(dir, "tape-alone.jsonl"), tape.Options{Sync: tape.SyncNone})
+	if err != nil {
+		return rpc.LoadResult{}, err
+	}
+	defer t.Close()
+	g := rpc.NewGate(rpc.GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots,
+		Resolver: workspace.NewResolver(roots), Tape: t, Bounds: policy.DefaultBounds()})
+	_, params := rpc.LoadCall()
+	args, err := json.Marshal(params["args"])
+	if err != nil {
+		return rpc.LoadResult{}, err
+	}
+	p := rpc.CheckParams{Tool: params["tool"].(string), Args: args}
+	var lat []time.Duration
+	for stop := time.Now().Add(d); time.Now().Before(stop); {
+		t0 := time.Now()
+		v, err := g.Check(context.Background(), p)
+		if err != nil || !v.Allowed {
+			return rpc.LoadResult{}, fmt.Errorf("gate alone: %+v, %v", v, err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return rpc.Summarize(lat, 1, d)
 }
