@@ -442,6 +442,7 @@ var adversarial = []cmdCase{
 	{"sed -i into the git folder", "sed -i s/a/b/ .git/config", W, "f:.git/config", askP},
 	{"sed -i without a file", "sed -i s/a/b/", W, "", notgt},
 	{"sed unknown command", "sed 'k' a.txt", R, "", flag},
+	{"sed a comment ends a label, then w", "sed -n 'bx#c\nw out\n:x' a.txt", R, "", flag},
 	{"sed unbalanced braces", "sed -n '{p' a.txt", R, "", flag},
 	{"tee writes, so not in read-only", "cat a.txt | tee out", R, "", ro},
 	{"tee outside", "cat a.txt | tee /tmp/x", W, "d:.", out},

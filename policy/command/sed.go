@@ -125,11 +125,11 @@ func (p *sedParser) toEOL() {
 }
 
 // label reads a label (of :, b, t, T, or v's version): up to a blank, a
-// newline or a ";", as GNU sed 4.9 reads it.
+// newline, a ";", a "#" or a "}", as GNU sed 4.9 reads it.
 func (p *sedParser) label() string {
 	p.skip(" \t")
 	start := p.i
-	for !p.eof() && strings.IndexByte(" \t\n;", p.peek()) < 0 {
+	for !p.eof() && strings.IndexByte(" \t\n;#}", p.peek()) < 0 {
 		p.i++
 	}
 	return p.s[start:p.i]
