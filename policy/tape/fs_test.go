@@ -208,7 +208,7 @@ func TestReadOnlyWhileOpen(t *testing.T) {
 	}
 }
 
-// syncBuffer collects log output from the writer goroutine.
+// syncBuffer collects log output from whichever caller writes a batch.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
