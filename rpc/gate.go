@@ -204,7 +204,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		if err != nil {
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
 		} else {
-			env.Budget = s.spend(callKey(p), g.cfg.Now())
+			env.Budget = s.spend(p, g.cfg.Now())
 			d = policy.Decide(call, env)
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
@@ -253,7 +253,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	}
 	if v.Verdict == "deny" {
 		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
-		s.refused(callKey(p))
+		s.refused(p)
 	}
 	if v.Verdict == "allow" {
 		s.forgetRefusals()

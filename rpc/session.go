@@ -38,7 +38,7 @@ func newSession(id, label string, now time.Time) *session {
 // spend counts one step and says why the session's bounds are spent, or "".
 // The editor's default session has no step or time budget, but its
 // retries are bounded like any session's.
-func (s *session) spend(key string, now time.Time) string {
+func (s *session) spend(p CheckParams, now time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.budgeted {
@@ -50,14 +50,18 @@ func (s *session) spend(key string, now time.Time) string {
 			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", s.label, el.Round(time.Millisecond), s.bounds.TimeoutMs)
 		}
 	}
-	if n := s.refusals[key]; n > s.bounds.MaxRetries {
+	if len(s.refusals) == 0 {
+		return "" // the common case: no call to compare, so no key to build
+	}
+	if n := s.refusals[callKey(p)]; n > s.bounds.MaxRetries {
 		return fmt.Sprintf("the same refused call was retried %d times, over maxRetries %d; retrying it again will not change the answer", n, s.bounds.MaxRetries)
 	}
 	return ""
 }
 
 // refused remembers a refused call so identical retries are counted.
-func (s *session) refused(key string) {
+func (s *session) refused(p CheckParams) {
+	key := callKey(p)
 	s.mu.Lock()
 	s.refusals[key]++
 	s.mu.Unlock()
