@@ -399,6 +399,9 @@ var adversarial = []cmdCase{
 	{"chmod a git hook", "chmod +x .git/config", W, "f:.git/config", askP},
 	{"chmod without a file", "chmod +x", W, "", notgt},
 
+	{"which probes a path", "which -a ../outside/secret.txt", R, "", flag},
+	{"type probes a path", "type /etc/shadow", R, "", flag},
+
 	// ripgrep.
 	{"rg --pre runs a program", "rg --pre cat foo", R, "", flag},
 	{"rg --pre= attached", "rg --pre=sh foo src", R, "", flag},
@@ -584,7 +587,6 @@ var ordinary = []cmdCase{
 	{"tee a log in a listed folder", "cat a.txt | tee out.log", W, "d:.", ok},
 	{"tee -a to an observed file", "echo x | tee -a a.txt", W, "f:a.txt", ok},
 	{"which a program", "which go", R, "", ok},
-	{"which takes names, not files", "which -a ../outside/secret.txt", R, "", ok},
 	{"type a program", "type -P ls", R, "", ok},
 
 	// awk programs that only print.

@@ -250,6 +250,14 @@ func (j *judge) generic(prog *Program, ps parsed) {
 		if u := ps.has("follow"); u != nil {
 			follow, followOpt = files, u.name
 		}
+	case "names":
+		// A name with a slash is a path: which /etc/x would probe it.
+		for _, o := range ops {
+			if strings.Contains(o, "/") {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s takes program names; %q is a path", prog.Name, o), "give the program's name")
+				return
+			}
+		}
 	case "awk":
 		if first == 0 {
 			j.refuse(RuleForbiddenFlag, "awk without a program", "")

@@ -441,8 +441,8 @@ func DefaultTable() *Table {
 		{Name: "whoami", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
 		// which and type name the programs a word would run: their
 		// operands are names, looked up on PATH, not files read.
-		{Name: "which", Operands: TextOperands, Options: []Option{{Names: "-a -s"}}},
-		{Name: "type", Operands: TextOperands, Options: []Option{{Names: "-a -f -p -P -t"}}},
+		{Name: "which", Operands: TextOperands, rules: "names", Options: []Option{{Names: "-a -s"}}},
+		{Name: "type", Operands: TextOperands, rules: "names", Options: []Option{{Names: "-a -f -p -P -t"}}},
 		{
 			// id of the session's own user only: id USER looks another
 			// user up in the system's user database, outside the workspace.
