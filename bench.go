@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,10 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"admit/policy"
 	"admit/policy/tape"
 	"admit/rpc"
-	"admit/workspace"
 )
 
 // benchCmd is `admit bench`: the load command. It measures admit/check
@@ -166,23 +163,12 @@ func tapeRate(path string, s tape.Sync, writers int, d time.Duration) (float64, 
 // gateAlone times the load's check through rpc.Gate in this process, with
 // no transport: the least the server adds to the echo's round trip.
 func gateAlone(root, dir string, d time.Duration) (rpc.LoadResult, error) {
-	roots, err := workspace.NewRoots(root)
+	g, closeTape, err := rpc.LoadGate(root, filepath.Join(dir, "tape-alone.jsonl"))
 	if err != nil {
 		return rpc.LoadResult{}, err
 	}
-	t, err := tape.Open(filepath.Join(dir, "tape-alone.jsonl"), tape.Options{Sync: tape.SyncNone})
-	if err != nil {
-		return rpc.LoadResult{}, err
-	}
-	defer t.Close()
-	g := rpc.NewGate(rpc.GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots,
-		Resolver: workspace.NewResolver(roots), Tape: t, Bounds: policy.DefaultBounds()})
-	_, params := rpc.LoadCall()
-	args, err := json.Marshal(params["args"])
-	if err != nil {
-		return rpc.LoadResult{}, err
-	}
-	p := rpc.CheckParams{Tool: params["tool"].(string), Args: args}
+	defer closeTape()
+	_, p := rpc.LoadCall()
 	var lat []time.Duration
 	for stop := time.Now().Add(d); time.Now().Before(stop); {
 		t0 := time.Now()

@@ -12,8 +12,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"admit/policy"
-	"admit/policy/tape"
-	"admit/workspace"
 )
 
 // pipePair is one end of two os pipes: real file descriptors, as stdio.
@@ -143,15 +141,12 @@ func BenchmarkEchoOneCaller(b *testing.B) {
 // (sync none) and the reply, for a typical read.
 func BenchmarkGateCheck(b *testing.B) {
 	dir := b.TempDir()
-	root := benchWorkspace(b, dir)
-	roots, _ := workspace.NewRoots(root)
-	tp, err := tape.Open(filepath.Join(dir, "tape.jsonl"), tape.Options{Sync: tape.SyncNone})
+	g, closeTape, err := LoadGate(benchWorkspace(b, dir), filepath.Join(dir, "tape.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer tp.Close()
-	g := NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots), Tape: tp, Bounds: policy.DefaultBounds()})
-	p := CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
+	defer closeTape()
+	_, p := LoadCall()
 	b.ReportAllocs()
 	for b.Loop() {
 		if v, err := g.Check(context.Background(), p); err != nil || !v.Allowed {

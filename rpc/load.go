@@ -13,6 +13,10 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"admit/policy"
+	"admit/policy/tape"
+	"admit/workspace"
 )
 
 // Echo serves a bare jsonrpc2 connection that answers every call with its
@@ -147,6 +151,23 @@ func LoadInit(root, dir, sync string) map[string]any {
 }
 
 // LoadCall is the call a load run sends: a typical allowed read.
-func LoadCall() (string, map[string]any) {
-	return "admit/check", map[string]any{"tool": "Read", "args": map[string]any{"file_path": "README.md"}}
+func LoadCall() (string, CheckParams) {
+	return "admit/check", CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
+}
+
+// LoadGate is the gate a load run's server builds, in this process and
+// without a transport: root as the one root, enforce, read-only, and a tape
+// at tapePath that does not sync. close closes the tape.
+func LoadGate(root, tapePath string) (g *Gate, close func() error, err error) {
+	roots, err := workspace.NewRoots(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := tape.Open(tapePath, tape.Options{Sync: tape.SyncNone})
+	if err != nil {
+		return nil, nil, err
+	}
+	g = NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots,
+		Resolver: workspace.NewResolver(roots), Tape: t, Bounds: policy.DefaultBounds()})
+	return g, t.Close, nil
 }
