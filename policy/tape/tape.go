@@ -335,10 +335,10 @@ func (t *Tape) Close() error {
 	return t.w.close()
 }
 
-// lead commits everything queued as one batch, then hands the turn to the
-// first caller that queued meanwhile: every caller waits for one batch at
-// most before its own is written, and nobody waits for a goroutine of the
-// tape's.
+// lead commits everything queued as one batch, and again for what queued
+// meanwhile, up to leadBatches batches; then it hands the turn to the
+// first caller still queued. Nobody waits for a goroutine of the tape's,
+// and no caller writes more than leadBatches batches of others' lines.
 func (t *Tape) lead() {
 	t.mu.Lock()
 	for turn := 0; ; turn++ {
