@@ -33,7 +33,12 @@ type Env struct {
 	Home       string
 	ShellTools []string // tool names whose call carries a command line
 	Commands   *command.Policy
-	FS         command.FS
+	// Baseline, when set, is a second command policy a command line must
+	// also pass: the built-in one, while an untrusted policy file
+	// redefines programs. The stricter answer stands (deny over ask over
+	// allow), and on a tie the baseline's reading, which is the vetted one.
+	Baseline *command.Policy
+	FS       command.FS
 	Obs        command.Observations
 
 	MaxRequestChars int64  // bound on a command line; args get maxArgsFactor times as much
@@ -74,7 +79,7 @@ func Decide(c Call, e *Env) Decision {
 		caps = &Caps{Label: "nothing"}
 	}
 	if !caps.Grants(tool) {
-		return refuse(d, "not-in-allow-list", fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, caps.Label, listOrNone(caps.Allow)), "")
+		return refuse(d, "not-in-allow-list", fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, Identifier(caps.Label), listOrNone(caps.Allow)), "")
 	}
 	if e.Budget != "" {
 		return refuse(d, "budget-exhausted", e.Budget, "Stop and report what is done and what is left.")
@@ -218,11 +223,11 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, "unsupported-program", "this gate has no command policy", "")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs}
-	var cd command.Decision
-	if len(c.Argv) > 0 {
-		cd = e.Commands.EvaluateArgv(c.Argv, cwd, cctx)
-	} else {
-		cd = e.Commands.Evaluate(line, cwd, cctx)
+	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
+	if e.Baseline != nil {
+		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
+			cd = b
+		}
 	}
 	d.Allowed, d.Ask = cd.Allowed, cd.Ask
 	d.Rule, d.Reason, d.Hint = cd.Rule, cd.Reason, cd.Hint
@@ -239,6 +244,25 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	return d
 }
 
+// evaluate judges a command line, or an argv when one is given, with p.
+func evaluate(p *command.Policy, argv []string, line, cwd string, c *command.Context) command.Decision {
+	if len(argv) > 0 {
+		return p.EvaluateArgv(argv, cwd, c)
+	}
+	return p.Evaluate(line, cwd, c)
+}
+
+// strictness orders command decisions: an allow, an ask, a refusal.
+func strictness(d command.Decision) int {
+	switch {
+	case d.Allowed:
+		return 0
+	case d.Ask:
+		return 1
+	}
+	return 2
+}
+
 // decidePaths judges a structured tool call by its path arguments: a
 // mutator's targets must be inside the write roots, unprotected, and
 // observed; any other tool's paths are reads inside the workspace.
@@ -247,7 +271,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 	if mutator {
 		d.Kind = "write"
 		if len(e.Caps.WriteRoots) == 0 {
-			return refuse(d, "no-write-root", fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, e.Caps.Label), "")
+			return refuse(d, "no-write-root", fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
 			return refuse(d, "no-target", fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")

@@ -89,7 +89,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home,
+		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -124,6 +124,14 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.initialized.Store(true)
 	st.changed()
 	return initializeResult(), nil
+}
+
+// trustStore is the store in dir, or nil for the default one.
+func trustStore(dir string) *gate.TrustStore {
+	if dir == "" {
+		return nil
+	}
+	return gate.NewTrustStore(dir)
 }
 
 // prefixed names a ParamError's field from the params' root (the roots
@@ -279,6 +287,10 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 // DidChangeConfiguration applies the editor's admit.* settings: mode,
 // effects and shell profile. Either {"admit": {...}} or the bare object.
 func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	if s.hub != nil {
+		s.log.Warn("workspace/didChangeConfiguration from a socket connection ignored: only the editor configures the gate")
+		return nil
+	}
 	var wrapped struct {
 		Admit *InitOptions `json:"admit"`
 	}

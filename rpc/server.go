@@ -41,6 +41,9 @@ type ServerConfig struct {
 	// Listen is the unix socket other local agents reach the same gate
 	// through: "" for the default per-workspace path, "none" for no socket.
 	Listen string
+	// TrustDir holds the person's trust records of policy files; "" is
+	// gate.DefaultTrustDir.
+	TrustDir string
 }
 
 // Server is one connection's server. It holds no global state: every
@@ -210,23 +213,31 @@ type method struct {
 	// releases the loop before it waits. Every other call is released at
 	// once.
 	readLoop bool
+	// editorOnly: only the editor's own connection may call it. A peer on
+	// the socket (an agent, or any program the gate let run) checks,
+	// observes, runs and asks within the editor's settings; it never
+	// configures the gate, nor reads the tape.
+	editorOnly bool
 }
 
 // methods are the admit/* methods, one handler each (handle_*.go), as
 // docs/protocol.md lists them.
 var methods = map[string]method{
-	"admit/check":        {handle: (*Server).handleCheck, readLoop: true},
-	"admit/observe":      {handle: (*Server).handleObserve, readLoop: true},
-	"admit/state":        {handle: (*Server).handleState, readLoop: true},
-	"admit/openSession":  {handle: (*Server).handleOpenSession},
-	"admit/closeSession": {handle: (*Server).handleCloseSession},
-	"admit/setMode":      {handle: (*Server).handleSetMode},
-	"admit/tape":         {handle: (*Server).handleTape},
-	"admit/revoke":       {handle: (*Server).handleRevoke},
-	"admit/read":         {handle: (*Server).handleRead},
-	"admit/edit":         {handle: (*Server).handleEdit},
-	"admit/write":        {handle: (*Server).handleWrite},
-	"admit/run":          {handle: (*Server).handleRun},
+	"admit/check":          {handle: (*Server).handleCheck, readLoop: true},
+	"admit/observe":        {handle: (*Server).handleObserve, readLoop: true},
+	"admit/state":          {handle: (*Server).handleState, readLoop: true},
+	"admit/openSession":    {handle: (*Server).handleOpenSession},
+	"admit/closeSession":   {handle: (*Server).handleCloseSession},
+	"admit/setMode":        {handle: (*Server).handleSetMode, editorOnly: true},
+	"admit/tape":           {handle: (*Server).handleTape, editorOnly: true},
+	"admit/reviewPolicy":   {handle: (*Server).handleReviewPolicy, editorOnly: true},
+	"admit/trustPolicy":    {handle: (*Server).handleTrustPolicy, editorOnly: true},
+	"admit/distrustPolicy": {handle: (*Server).handleDistrustPolicy, editorOnly: true},
+	"admit/revoke":         {handle: (*Server).handleRevoke},
+	"admit/read":           {handle: (*Server).handleRead},
+	"admit/edit":           {handle: (*Server).handleEdit},
+	"admit/write":          {handle: (*Server).handleWrite},
+	"admit/run":            {handle: (*Server).handleRun},
 }
 
 // Request routes an admit/* method to its handler.
@@ -234,6 +245,9 @@ func (s *Server) Request(ctx context.Context, name string, params any) (any, err
 	m, ok := methods[name]
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s: method not found", name)
+	}
+	if m.editorOnly && s.hub != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: only the editor's own connection may call this; a socket connection checks, observes, runs and asks within the editor's settings", name)
 	}
 	raw, _ := params.(protocol.LSPAny)
 	return m.handle(s, ctx, s.getGate(), raw)

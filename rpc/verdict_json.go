@@ -40,7 +40,7 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 	}
 	for _, f := range [...]struct{ key, val string }{
 		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, v.DecidedBy}, {`,"session":`, v.Session},
-		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary},
+		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
 	} {
 		if f.val != "" {
 			b = str(b, f.key, f.val)

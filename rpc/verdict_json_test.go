@@ -26,7 +26,7 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 	}
 	for i := range 5000 {
 		v := gate.Verdict{ID: str(), Verdict: str(), Allowed: rng.IntN(2) == 0, Mode: str(), Rule: str(), Reason: str(), Kind: str(),
-			ToolError: str(), DecidedBy: str(), Session: str(), Tool: str(), Summary: str()}
+			ToolError: str(), DecidedBy: str(), Session: str(), Tool: str(), Summary: str(), PolicyTrust: str()}
 		for range rng.IntN(3) {
 			v.Targets = append(v.Targets, str())
 		}

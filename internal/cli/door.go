@@ -73,8 +73,10 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 }
 
 // workspaceRoot is the folder a local decision takes as its root: the
-// nearest folder at or above dir that holds .admit (the policy) or .git,
-// else dir itself; symlinks resolved, as the server resolves its roots.
+// nearest folder at or above dir that holds .git, else dir itself;
+// symlinks resolved, as the server resolves its roots. Never the nearest
+// .admit folder: an agent can make one anywhere it can write (sub/.admit,
+// node_modules/x/.admit) and then cd there.
 func workspaceRoot(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -83,10 +85,8 @@ func workspaceRoot(dir string) string {
 		dir = real
 	}
 	for d := dir; ; {
-		for _, marker := range []string{".admit", ".git"} {
-			if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
-				return d
-			}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -102,7 +102,7 @@ func workspaceRoot(dir string) string {
 func broadRoot(root string) error {
 	home, _ := os.UserHomeDir()
 	if root == string(filepath.Separator) || (home != "" && root == filepath.Clean(home)) {
-		return fmt.Errorf("%s is not a workspace (no .git or .admit found at or above the working folder), so no local decision is possible", root)
+		return fmt.Errorf("%s is not a workspace (no .git found at or above the working folder), so no local decision is possible", root)
 	}
 	return nil
 }

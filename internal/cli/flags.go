@@ -46,7 +46,11 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	fs.StringVar(&f.mode, "mode", "enforce", "off, warn or enforce")
 	fs.StringVar(&f.caps, "caps", "", "a capability set as JSON: {label, tools, allow, needsHuman, mutators, writeRoots}")
 	fs.StringVar(&f.cwd, "cwd", "", "working directory of the call (default: the first root)")
-	fs.StringVar(&f.tapePath, "tape", "", "append the decision to this tape (default: not taped)")
+	tapeHelp := "append the decision to this tape (default: not taped)"
+	if name == "run" {
+		tapeHelp = "the tape the decision and the run's outcome are appended to (default: $XDG_STATE_HOME/admit/tape.jsonl)"
+	}
+	fs.StringVar(&f.tapePath, "tape", "", tapeHelp)
 	fs.StringVar(&f.line, "c", "", "the command line to judge")
 	fs.StringVar(&f.tool, "tool", "", "a tool name (with --args), or the shell tool's name with -c")
 	fs.StringVar(&f.args, "args", "", "the tool's arguments as a JSON object")

@@ -23,11 +23,25 @@ import (
 // TestMain lets the test binary stand in for the admit binary: with
 // ADMIT_TEST_AS_ADMIT=1 it runs main, so tests start real processes
 // (admit serve, admit run) without a separate build.
+//
+// The person's folders (state: the default tape and sockets; data: trust
+// records) point into a temporary folder for the whole run, so that no
+// test writes to the real ones.
 func TestMain(m *testing.M) {
 	if os.Getenv("ADMIT_TEST_AS_ADMIT") == "1" {
 		os.Exit(Main(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "admit-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, v := range []string{"XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"} {
+		_ = os.Setenv(v, filepath.Join(dir, v))
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // admitCmd is the admit binary (this test binary) with args.

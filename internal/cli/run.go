@@ -20,6 +20,10 @@ func runCmd(args []string, std Stdio) int {
 	if !f.lineSet && len(f.argv) == 0 {
 		return usageError(std, errors.New("admit run needs -c 'LINE' or -- WORD..."))
 	}
+	// A run is always taped: the flag only chooses where.
+	if f.tapePath, err = defaultTape(f.tapePath); err != nil {
+		return failed(std, configError{err})
+	}
 	g, session, err := f.localGate()
 	if err != nil {
 		return failed(std, err)

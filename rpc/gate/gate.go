@@ -45,7 +45,10 @@ type Config struct {
 	Home                 string
 	Bounds               policy.Bounds // for opened sessions and command-line runs
 	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
-	Headless             bool
+	// Trust records the policy files the person trusted; nil trusts none,
+	// so a file that would widen the gate only tightens it.
+	Trust    *TrustStore
+	Headless bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -159,7 +162,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if err != nil {
 		return nil, err
 	}
-	env, hash, err := g.env(s)
+	env, lp, err := g.env(s)
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
 	var d policy.Decision
 	if err != nil {
@@ -187,7 +190,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		out.roots = env.Roots
 	}
 	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: "rule"}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: hash, DecidedBy: "rule"}
+	if lp.path != "" {
+		v.PolicyTrust = string(lp.trust)
+	}
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: "rule"}
 	switch {
 	case d.Allowed:
 		v.Verdict, v.Allowed = "allow", true
@@ -368,14 +374,16 @@ func (g *Gate) session(id string) (*session, error) {
 	return s, nil
 }
 
-// env assembles what a decision for s depends on.
-func (g *Gate) env(s *session) (*policy.Env, string, error) {
+// env assembles what a decision for s depends on, and the policy file it
+// came from.
+func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	roots := g.cfg.Roots.List()
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
 	effects, profile := g.effects, g.shell
 	g.mu.Unlock()
-	if s.effects != "" {
+	if s.effects == string(command.ReadOnly) {
+		// A session may narrow the person's effect mode, never widen it.
 		effects = s.effects
 	}
 	e := &policy.Env{
@@ -384,20 +392,20 @@ func (g *Gate) env(s *session) (*policy.Env, string, error) {
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
-		return e, lp.hash, lp.err
+		return e, lp, lp.err
 	}
 	if lp.table != nil {
-		e.Commands = lp.table
+		e.Commands, e.Baseline = lp.table, lp.baseline
 	}
 	if s.caps != nil {
 		e.Caps = s.caps
 		if s.budgeted {
 			e.MaxRequestChars = s.bounds.MaxRequestChars
 		}
-		return e, lp.hash, nil
+		return e, lp, nil
 	}
 	e.Caps = g.defaultCaps(lp, roots)
-	return e, lp.hash, nil
+	return e, lp, nil
 }
 
 // cwd resolves the working directory of a call: the request's, else the

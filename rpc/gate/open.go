@@ -30,6 +30,10 @@ type Options struct {
 	// command line's choice); otherwise the gate runs and every decision
 	// reports it, refused as tape-unwritable in enforce (the server's).
 	TapeRequired bool
+	// Trust records the policy files the person trusted; nil is the
+	// person's own records (DefaultTrustDir), read by every command and
+	// written only through the editor.
+	Trust *TrustStore
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -66,10 +70,15 @@ func Open(o Options) (*Gate, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Trust == nil {
+		if dir, err := DefaultTrustDir(); err == nil {
+			o.Trust = NewTrustStore(dir)
+		}
+	}
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

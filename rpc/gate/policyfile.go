@@ -19,14 +19,21 @@ import (
 type loadedPolicy struct {
 	path  string
 	stamp workspace.Stamp
-	file  *policy.File
-	table *command.Policy
-	hash  string
-	err   error
-	caps  *policy.Caps // the default session's, for rootsKey
-	roots string
+	file  *policy.File // as it takes effect: policy.File.Effective
+	sum   string       // policy.Sum of path and content; "" for the built-in
+	trust policy.Trust
+	// widens is what the file would widen beyond the built-in policy.
+	widens []string
+	table  *command.Policy // the file's programs merged over the built-in table, or nil
+	// baseline is the built-in command policy a command must also pass
+	// while an untrusted file redefines programs (policy.Env.Baseline).
+	baseline *command.Policy
+	hash     string // the tape's policy field: a short hash of the content
+	err      error
+	caps     *policy.Caps // the default session's, for rootsKey
+	roots    string
 	// shellTools are the tools whose calls carry a command line: the
-	// file's (or the built-in list) and admit.run.
+	// built-in list, the file's, and admit.run.
 	shellTools []string
 }
 
@@ -57,13 +64,14 @@ func withBuiltins(list, add []string) []string {
 // loadPolicy reads .admit/policy.json from the first root that has one, or
 // the policy given in the configuration, or the built-in. The file is
 // stat'ed on every decision and re-read when it changed, so a decision
-// never rests on a stale policy.
+// never rests on a stale policy, nor on a trust given to other content.
 func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 	if g.cfg.Policy != nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		if g.file.file == nil {
-			g.file = compilePolicy("initializationOptions.policy", g.cfg.Policy, nil)
+		if g.file.file == nil && g.file.err == nil {
+			// The editor's own settings: the person's, so trusted.
+			g.file = g.compilePolicy("initializationOptions.policy", g.cfg.Policy, nil, policy.Trusted)
 		}
 		return g.file
 	}
@@ -83,41 +91,63 @@ func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 	}
 	var lp loadedPolicy
 	if path == "" {
-		lp = compilePolicy("built-in", policy.DefaultFile(), nil)
+		lp = g.compilePolicy("built-in", policy.DefaultFile(), nil, policy.BuiltIn)
 	} else if data, err := os.ReadFile(path); err != nil {
 		lp = loadedPolicy{err: fmt.Errorf("%s: %w", path, err)}
 	} else if f, err := policy.ParseFile(path, data); err != nil {
 		lp = loadedPolicy{err: err}
 	} else {
-		lp = compilePolicy(path, f, data)
+		sum := policy.Sum(path, data)
+		widens := f.Widens(policy.DefaultFile(), g.cfg.Bounds)
+		trust := policy.Untrusted
+		switch {
+		case len(widens) == 0:
+			trust = policy.Tightening
+		case g.cfg.Trust.Trusted(sum):
+			trust = policy.Trusted
+		}
+		lp = g.compilePolicy(path, f, data, trust)
+		lp.sum, lp.widens = sum, widens
 	}
 	lp.path, lp.stamp = path, stamp
 	g.mu.Lock()
 	g.file = lp
 	g.mu.Unlock()
-	if lp.err != nil {
+	switch {
+	case lp.err != nil:
 		g.cfg.Logger.Error("policy file unusable; the gate stays closed", "err", lp.err)
+	case lp.trust == policy.Untrusted:
+		g.cfg.Logger.Warn("policy file not trusted: only what it tightens takes effect", "path", path, "widens", lp.widens)
 	}
 	g.stateChanged()
 	return lp
 }
 
-func compilePolicy(where string, f *policy.File, data []byte) loadedPolicy {
+// forgetPolicy drops the loaded policy file, so the next decision reads
+// it again (its trust changed).
+func (g *Gate) forgetPolicy() {
+	g.mu.Lock()
+	g.file = loadedPolicy{}
+	g.mu.Unlock()
+}
+
+// compilePolicy prepares a policy file as it takes effect under trust.
+func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust policy.Trust) loadedPolicy {
 	if data == nil {
 		data, _ = json.Marshal(f)
 	}
 	sum := sha256.Sum256(data)
-	shellTools := f.ShellTools
-	if len(shellTools) == 0 {
-		shellTools = policy.DefaultShellTools()
-	}
-	lp := loadedPolicy{file: f, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(shellTools, []string{runTool})}
+	eff := f.Effective(policy.DefaultFile(), g.cfg.Bounds, trust != policy.Untrusted)
+	lp := loadedPolicy{file: eff, trust: trust, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(eff.ShellTools, []string{runTool})}
 	if len(f.Programs) > 0 {
 		t, err := command.ParseTable(f.Programs)
 		if err != nil {
 			return loadedPolicy{err: fmt.Errorf("%s: programs: %w", where, err), hash: lp.hash}
 		}
 		lp.table = command.New(t)
+		if trust == policy.Untrusted {
+			lp.baseline = g.commands
+		}
 	}
 	return lp
 }

@@ -44,10 +44,10 @@ func (s *session) spend(p CheckParams, now time.Time) string {
 	if s.budgeted {
 		s.steps++
 		if s.steps > s.bounds.MaxSteps {
-			return fmt.Sprintf("session %q has used its %d steps (maxSteps)", s.label, s.bounds.MaxSteps)
+			return fmt.Sprintf("session %q has used its %d steps (maxSteps)", policy.Identifier(s.label), s.bounds.MaxSteps)
 		}
 		if el := now.Sub(s.started); el > time.Duration(s.bounds.TimeoutMs)*time.Millisecond {
-			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", s.label, el.Round(time.Millisecond), s.bounds.TimeoutMs)
+			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", policy.Identifier(s.label), el.Round(time.Millisecond), s.bounds.TimeoutMs)
 		}
 	}
 	if len(s.refusals) == 0 {

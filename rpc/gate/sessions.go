@@ -28,7 +28,14 @@ func (g *Gate) OpenSession(_ context.Context, p OpenSessionParams) (string, erro
 			return "", &ParamError{"effects", err.Error()}
 		}
 	}
-	bounds, err := g.cfg.Bounds.Override(p.Bounds)
+	base := g.cfg.Bounds
+	if lp := g.loadPolicy(g.cfg.Roots.List()); lp.file != nil {
+		// The policy file's bounds, as they take effect under its trust.
+		if b, err := base.Override(lp.file.Bounds); err == nil {
+			base = b
+		}
+	}
+	bounds, err := base.Override(p.Bounds)
 	if err != nil {
 		return "", &ParamError{"bounds", err.Error()}
 	}
@@ -50,8 +57,12 @@ func (g *Gate) OpenSession(_ context.Context, p OpenSessionParams) (string, erro
 	if err != nil {
 		return "", &ParamError{"", err.Error()} // NewCaps names the field
 	}
+	// A session names its tools, but never takes a default away: what the
+	// built-in policy counts as a mutator, or as needing a person, stays so.
+	def := policy.DefaultFile()
 	caps.Allow = withBuiltins(caps.Allow, builtinTools)
-	caps.Mutators = withBuiltins(caps.Mutators, builtinMutators)
+	caps.Mutators = withBuiltins(withBuiltins(caps.Mutators, builtinMutators), def.Mutators)
+	caps.NeedsHuman = withBuiltins(caps.NeedsHuman, def.NeedsHuman)
 	g.mu.Lock()
 	g.sessionSeq++
 	id := "s" + strconv.FormatInt(g.sessionSeq, 10) + "-" + g.idPrefix

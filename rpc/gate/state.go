@@ -29,6 +29,10 @@ type State struct {
 	TapeError   string                 `json:"tapeError,omitempty"`
 	PolicyError string                 `json:"policyError,omitempty"`
 	Policy      string                 `json:"policy,omitempty"` // the policy file in force, or "built-in"
+	PolicyTrust string                 `json:"policyTrust,omitempty"`
+	// PolicyWidens says what an untrusted policy file would widen, were
+	// the person to trust it (admit/reviewPolicy shows the file).
+	PolicyWidens []string `json:"policyWidens,omitempty"`
 	Sessions    []string               `json:"sessions"`
 	Grants      map[string][]string    `json:"grants,omitempty"`
 	Watch       *workspace.WatchStatus `json:"watch,omitempty"`
@@ -47,6 +51,7 @@ type Counts struct {
 // State reports the gate's state. What only the server knows (the
 // watcher, the socket) the server adds.
 func (g *Gate) State() State {
+	g.loadPolicy(g.cfg.Roots.List()) // a stat: the state names the file in force now
 	st := State{Roots: g.cfg.Roots.List(), Counts: Counts{
 		Allowed: g.counts.allowed.Load(), Denied: g.counts.denied.Load(), WouldDeny: g.counts.wouldDeny.Load(),
 	}}
@@ -62,9 +67,12 @@ func (g *Gate) State() State {
 	if g.file.err != nil {
 		st.PolicyError = g.file.err.Error()
 	}
-	st.Policy = g.file.path
+	st.Policy, st.PolicyTrust = g.file.path, string(g.file.trust)
 	if st.Policy == "" {
 		st.Policy = "built-in"
+	}
+	if g.file.trust == policy.Untrusted {
+		st.PolicyWidens = g.file.widens
 	}
 	for id := range g.sessions {
 		st.Sessions = append(st.Sessions, id)

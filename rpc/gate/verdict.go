@@ -22,6 +22,9 @@ type Verdict struct {
 	Session   string   `json:"session,omitempty"`
 	Tool      string   `json:"tool,omitempty"`
 	Summary   string   `json:"summary,omitempty"`
+	// PolicyTrust is the trust of the workspace policy file that took
+	// part in the decision (policy.Trust), or "" for the built-in policy.
+	PolicyTrust string `json:"policyTrust,omitempty"`
 }
 
 // CheckParams is one call put to the door.
