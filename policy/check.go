@@ -39,7 +39,7 @@ type Env struct {
 	// allow), and on a tie the baseline's reading, which is the vetted one.
 	Baseline *command.Policy
 	FS       command.FS
-	Obs        command.Observations
+	Obs      command.Observations
 
 	MaxRequestChars int64  // bound on a command line; args get maxArgsFactor times as much
 	Budget          string // non-empty: why the session's bounds are spent

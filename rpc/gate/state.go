@@ -20,24 +20,24 @@ func (g *Gate) Mode() string {
 
 // State is what admit/state and admit/didChangeState carry.
 type State struct {
-	Mode        string                 `json:"mode"`
-	Effects     string                 `json:"effects"`
-	Shell       string                 `json:"shell"`
-	Roots       []string               `json:"roots"`
-	Counts      Counts                 `json:"counts"`
-	Tape        string                 `json:"tape"`
-	TapeError   string                 `json:"tapeError,omitempty"`
-	PolicyError string                 `json:"policyError,omitempty"`
-	Policy      string                 `json:"policy,omitempty"` // the policy file in force, or "built-in"
-	PolicyTrust string                 `json:"policyTrust,omitempty"`
+	Mode        string   `json:"mode"`
+	Effects     string   `json:"effects"`
+	Shell       string   `json:"shell"`
+	Roots       []string `json:"roots"`
+	Counts      Counts   `json:"counts"`
+	Tape        string   `json:"tape"`
+	TapeError   string   `json:"tapeError,omitempty"`
+	PolicyError string   `json:"policyError,omitempty"`
+	Policy      string   `json:"policy,omitempty"` // the policy file in force, or "built-in"
+	PolicyTrust string   `json:"policyTrust,omitempty"`
 	// PolicyWidens says what an untrusted policy file would widen, were
 	// the person to trust it (admit/reviewPolicy shows the file).
-	PolicyWidens []string `json:"policyWidens,omitempty"`
-	Sessions    []string               `json:"sessions"`
-	Grants      map[string][]string    `json:"grants,omitempty"`
-	Watch       *workspace.WatchStatus `json:"watch,omitempty"`
-	Socket      string                 `json:"socket,omitempty"`
-	Confinement string                 `json:"confinement,omitempty"`
+	PolicyWidens []string               `json:"policyWidens,omitempty"`
+	Sessions     []string               `json:"sessions"`
+	Grants       map[string][]string    `json:"grants,omitempty"`
+	Watch        *workspace.WatchStatus `json:"watch,omitempty"`
+	Socket       string                 `json:"socket,omitempty"`
+	Confinement  string                 `json:"confinement,omitempty"`
 }
 
 // Counts are the decisions since the server started.
