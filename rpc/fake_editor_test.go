@@ -50,6 +50,8 @@ type editorOptions struct {
 	roots   []string
 	listen  string // socket path; "" for none
 	watch   workspace.WatchOptions
+	// trustDir holds the trust records; "" is a temporary folder.
+	trustDir string
 }
 
 // startEditor starts a server on one end of a pipe and a fake editor on
@@ -62,7 +64,10 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 	if _, ok := o.init["tape"]; !ok {
 		o.init["tape"] = filepath.Join(t.TempDir(), "tape.jsonl")
 	}
-	e := newEditorWith(t, o.listen, o.watch)
+	if o.trustDir == "" {
+		o.trustDir = filepath.Join(t.TempDir(), "trust")
+	}
+	e := newEditorWith(t, o.listen, o.watch, o.trustDir)
 	var folders []map[string]string
 	for _, r := range o.roots {
 		folders = append(folders, map[string]string{"uri": "file://" + r, "name": filepath.Base(r)})
@@ -82,9 +87,11 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 
 // newEditor starts a server on one end of a pipe and a fake editor on the
 // other, without initializing.
-func newEditor(t *testing.T) *fakeEditor { return newEditorWith(t, "", workspace.WatchOptions{}) }
+func newEditor(t *testing.T) *fakeEditor {
+	return newEditorWith(t, "", workspace.WatchOptions{}, filepath.Join(t.TempDir(), "trust"))
+}
 
-func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *fakeEditor {
+func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions, trustDir string) *fakeEditor {
 	t.Helper()
 	if listen == "" {
 		listen = "none"
@@ -96,7 +103,7 @@ func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *f
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	go func() {
-		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: watch})
+		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: watch, TrustDir: trustDir})
 	}()
 	e.pipe = cli
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))
@@ -252,4 +259,9 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 	var zero T
 	return zero
+}
+
+// policyCaps is a capability set granting tools.
+func policyCaps(label string, tools ...string) policy.CapsSpec {
+	return policy.CapsSpec{Label: label, Allow: tools}
 }
