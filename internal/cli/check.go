@@ -18,6 +18,9 @@ func check(args []string, std Stdio) int {
 	}
 	defer g.Close()
 	p := f.checkParams(session)
+	if f.tool == "" {
+		p.Tool = g.ShellTool(session)
+	}
 	if len(p.Args) > 0 && !json.Valid(p.Args) {
 		return usageError(std, fmt.Errorf("--args: not valid JSON: %q", f.args))
 	}

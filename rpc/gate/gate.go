@@ -437,3 +437,27 @@ func (g *Gate) cwd(s *session, reqCwd string, roots []string) (string, error) {
 	}
 	return r.Path, nil
 }
+
+// ShellTool names the tool a bare command line (admit check -c) is judged
+// as in session: bash when the session grants it, else the first shell
+// tool it grants, so a policy that allows only Bash judges the line as
+// Bash; bash when none is granted (and the refusal says so).
+func (g *Gate) ShellTool(session string) string {
+	s, err := g.session(session)
+	if err != nil {
+		return "bash"
+	}
+	env, _, err := g.env(s)
+	if err != nil || env.Caps == nil {
+		return "bash"
+	}
+	if env.Caps.Grants("bash") {
+		return "bash"
+	}
+	for _, t := range env.ShellTools {
+		if t != runTool && env.Caps.Grants(t) {
+			return t
+		}
+	}
+	return "bash"
+}
