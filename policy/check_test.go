@@ -9,6 +9,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/workspace"
 )
 
@@ -150,9 +151,12 @@ func TestToolCalls(t *testing.T) {
 			}
 			args := strings.ReplaceAll(c.args, "ROOT", w.root)
 			d := policy.Decide(policy.Call{Tool: c.tool, Args: json.RawMessage(args), Cwd: w.root}, &env)
-			got := d.Rule
+			got := string(d.Rule)
 			if d.Ask {
-				got = "ask:" + d.Rule
+				got = "ask:" + got
+			}
+			if _, ok := rule.Lookup(d.Rule); !ok {
+				t.Errorf("rule %q is not in the catalogue", d.Rule)
 			}
 			if got != c.want {
 				t.Fatalf("got %s (%s), want %s", got, d.Reason, c.want)

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 func openT(t testing.TB, path string, o Options) *Tape {
@@ -412,7 +414,7 @@ func TestTornLineRepaired(t *testing.T) {
 			if !bytes.HasPrefix(now, good) {
 				t.Fatal("repair changed the good lines")
 			}
-			got, err := Query(path, Filter{Rule: RuleRepaired})
+			got, err := Query(path, Filter{Rule: rule.TapeRepaired})
 			if err != nil || len(got) != 1 {
 				t.Fatalf("repair records: %d, %v", len(got), err)
 			}
@@ -434,7 +436,7 @@ func TestTornOnlyLine(t *testing.T) {
 	appendN(t, tp, 1, rec)
 	tp.Close()
 	got, err := Query(path, Filter{})
-	if err != nil || len(got) != 2 || got[0].Rule != RuleRepaired || got[0].Prev != "" {
+	if err != nil || len(got) != 2 || got[0].Rule != rule.TapeRepaired || got[0].Prev != "" {
 		t.Fatalf("Query = %+v, %v", got, err)
 	}
 	mustVerify(t, path, 2)
