@@ -4,7 +4,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
+
+// outcome is d's class, as policy.Decision.Outcome reads it.
+func outcome(d Decision) rule.Outcome {
+	switch {
+	case d.Allowed:
+		return rule.OutcomeAllow
+	case d.Ask:
+		return rule.OutcomeAsk
+	}
+	return rule.OutcomeDeny
+}
 
 func checkDecision(t *testing.T, w *workspace, c cmdCase, d Decision) {
 	t.Helper()
@@ -14,6 +27,9 @@ func checkDecision(t *testing.T, w *workspace, c cmdCase, d Decision) {
 	}
 	if got != c.want {
 		t.Errorf("%s: %q (write=%v obs=%q): got %s (%s), want %s", c.note, c.line, c.write, c.obs, got, d.Reason, c.want)
+	}
+	if want, fixed := rule.OutcomeOf(d.Rule); fixed && outcome(d) != want {
+		t.Errorf("%s: %q: outcome %s with rule %s, whose class the catalogue fixes as %s", c.note, c.line, outcome(d), d.Rule, want)
 	}
 	if d.Allowed != (c.want == ok) {
 		t.Errorf("%s: %q: Allowed=%v with rule %s", c.note, c.line, d.Allowed, d.Rule)
