@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/policy"
+	"admit/rpc/gate"
 	"admit/workspace"
 )
 
@@ -31,8 +32,8 @@ type fakeEditor struct {
 	conn      jsonrpc2.Conn
 	pipe      net.Conn      // the editor's end of the wire
 	gone      chan struct{} // closed when the test ends: questions held open give up
-	decided   chan Verdict
-	states    chan State
+	decided   chan gate.Verdict
+	states    chan gate.State
 	cancelled chan string
 	asked     chan approveParams
 	exitCode  chan int
@@ -89,7 +90,7 @@ func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *f
 		listen = "none"
 	}
 	cli, srv := net.Pipe()
-	e := &fakeEditor{t: t, decided: make(chan Verdict, 4096), states: make(chan State, 4096), cancelled: make(chan string, 256), asked: make(chan approveParams, 256), exitCode: make(chan int, 1)}
+	e := &fakeEditor{t: t, decided: make(chan gate.Verdict, 4096), states: make(chan gate.State, 4096), cancelled: make(chan string, 256), asked: make(chan approveParams, 256), exitCode: make(chan int, 1)}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -112,11 +113,11 @@ func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *f
 func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "admit/didDecide":
-		var v Verdict
+		var v gate.Verdict
 		_ = json.Unmarshal(req.Params(), &v)
 		e.decided <- v
 	case "admit/didChangeState":
-		var s State
+		var s gate.State
 		_ = json.Unmarshal(req.Params(), &s)
 		select {
 		case e.states <- s:
@@ -203,9 +204,9 @@ func (e *fakeEditor) notify(method string, params any) {
 	}
 }
 
-func (e *fakeEditor) check(p map[string]any) Verdict {
+func (e *fakeEditor) check(p map[string]any) gate.Verdict {
 	e.t.Helper()
-	var v Verdict
+	var v gate.Verdict
 	e.call("admit/check", p, &v)
 	return v
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"admit/rpc/gate"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -23,7 +25,7 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 		return string(b)
 	}
 	for i := range 5000 {
-		v := Verdict{ID: str(), Verdict: str(), Allowed: rng.IntN(2) == 0, Mode: str(), Rule: str(), Reason: str(), Kind: str(),
+		v := gate.Verdict{ID: str(), Verdict: str(), Allowed: rng.IntN(2) == 0, Mode: str(), Rule: str(), Reason: str(), Kind: str(),
 			ToolError: str(), DecidedBy: str(), Session: str(), Tool: str(), Summary: str()}
 		for range rng.IntN(3) {
 			v.Targets = append(v.Targets, str())
@@ -35,7 +37,7 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := v.appendJSON(nil); !bytes.Equal(got, want) {
+		if got := appendVerdict(nil, &v); !bytes.Equal(got, want) {
 			t.Fatalf("verdict %+v:\n got %s\nwant %s", v, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,43 +9,44 @@ import (
 	"sync"
 	"time"
 
+	"admit/internal/bench"
 	"admit/policy/tape"
-	"admit/rpc"
 )
 
 // benchCmd is `admit bench`: the load command. It measures admit/check
 // round trips over real stdio pipes against a child `admit serve`, beside a
 // bare jsonrpc2 echo server in the same run, and the tape's appends per
 // second for each sync setting.
-func benchCmd(args []string, stdout, stderr io.Writer) int {
+func benchCmd(args []string, std Stdio) int {
+	stdout := std.Out
 	d := 2 * time.Second
 	if len(args) > 0 {
 		v, err := time.ParseDuration(args[0])
 		if err != nil {
-			return usageError(stderr, fmt.Errorf("admit bench [DURATION per run]: %v", err))
+			return usageError(std, fmt.Errorf("admit bench [DURATION per run]: %v", err))
 		}
 		d = v
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return cliError(stderr, err)
+		return failed(std, err)
 	}
 	dir, err := os.MkdirTemp("", "admit-bench-")
 	if err != nil {
-		return cliError(stderr, err)
+		return failed(std, err)
 	}
 	defer os.RemoveAll(dir)
 	root := filepath.Join(dir, "ws")
 	_ = os.MkdirAll(root, 0o755)
 	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
-	method, params := rpc.LoadCall()
+	method, params := bench.LoadCall()
 
 	fmt.Fprintf(stdout, "round trips over stdio pipes, %s per run in %d interleaved rounds (%s)\n", d, loadRounds, method)
 	fmt.Fprintf(stdout, "%-22s %7s %9s %9s %10s\n", "target", "callers", "p50", "p99", "calls/s")
 	for _, callers := range []int{1, 8, 64} {
 		rs, err := interleaved(self, root, dir, method, params, callers, d)
 		if err != nil {
-			return cliError(stderr, err)
+			return failed(std, err)
 		}
 		row(stdout, "jsonrpc2 echo", rs[0])
 		row(stdout, "admit (tape none)", rs[1])
@@ -54,7 +55,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	alone, err := gateAlone(root, dir, d)
 	if err != nil {
-		return cliError(stderr, err)
+		return failed(std, err)
 	}
 	fmt.Fprintf(stdout, "\nthe same check through the gate alone, no transport (tape none):\n")
 	row(stdout, "admit gate", alone)
@@ -63,7 +64,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	for _, s := range []tape.Sync{tape.SyncAlways, tape.SyncBatch, tape.SyncNone} {
 		n, err := tapeRate(filepath.Join(dir, "tape-only-"+string(s)+".jsonl"), s, 64, d)
 		if err != nil {
-			return cliError(stderr, err)
+			return failed(std, err)
 		}
 		fmt.Fprintf(stdout, "%-8s %10.0f lines/s\n", s, n)
 	}
@@ -77,23 +78,23 @@ const loadRounds = 10
 
 // interleaved measures the echo, admit with the tape not syncing and admit
 // with group commit, in turns, and returns their results in that order.
-func interleaved(self, root, dir, method string, params any, callers int, d time.Duration) ([]rpc.LoadResult, error) {
+func interleaved(self, root, dir, method string, params any, callers int, d time.Duration) ([]bench.LoadResult, error) {
 	starts := []struct {
 		args []string
 		init any
 	}{
 		{[]string{"__echo"}, nil},
-		{[]string{"serve", "--listen", "none"}, rpc.LoadInit(root, dir, "none")},
-		{[]string{"serve", "--listen", "none"}, rpc.LoadInit(root, dir, "batch")},
+		{[]string{"serve", "--listen", "none"}, bench.LoadInit(root, dir, "none")},
+		{[]string{"serve", "--listen", "none"}, bench.LoadInit(root, dir, "batch")},
 	}
-	var targets []*rpc.LoadTarget
+	var targets []*bench.LoadTarget
 	defer func() {
 		for _, t := range targets {
 			t.Close()
 		}
 	}()
 	for _, st := range starts {
-		t, err := rpc.StartLoad(self, st.args, st.init, method, params)
+		t, err := bench.StartLoad(self, st.args, st.init, method, params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", st.args[0], err)
 		}
@@ -112,9 +113,9 @@ func interleaved(self, root, dir, method string, params any, callers int, d time
 			lat[i] = append(lat[i], l...)
 		}
 	}
-	out := make([]rpc.LoadResult, len(targets))
+	out := make([]bench.LoadResult, len(targets))
 	for i := range targets {
-		r, err := rpc.Summarize(lat[i], callers, d)
+		r, err := bench.Summarize(lat[i], callers, d)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", starts[i].args[0], err)
 		}
@@ -123,7 +124,7 @@ func interleaved(self, root, dir, method string, params any, callers int, d time
 	return out, nil
 }
 
-func row(w io.Writer, name string, r rpc.LoadResult) {
+func row(w io.Writer, name string, r bench.LoadResult) {
 	fmt.Fprintf(w, "%-22s %7d %9s %9s %10.0f\n", name, r.Callers, r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.CallsPerSec)
 }
 
@@ -160,23 +161,23 @@ func tapeRate(path string, s tape.Sync, writers int, d time.Duration) (float64, 
 	return float64(total) / d.Seconds(), nil
 }
 
-// gateAlone times the load's check through rpc.Gate in this process, with
+// gateAlone times the load's check through the gate in this process, with
 // no transport: the least the server adds to the echo's round trip.
-func gateAlone(root, dir string, d time.Duration) (rpc.LoadResult, error) {
-	g, closeTape, err := rpc.LoadGate(root, filepath.Join(dir, "tape-alone.jsonl"))
+func gateAlone(root, dir string, d time.Duration) (bench.LoadResult, error) {
+	g, err := bench.LoadGate(root, filepath.Join(dir, "tape-alone.jsonl"))
 	if err != nil {
-		return rpc.LoadResult{}, err
+		return bench.LoadResult{}, err
 	}
-	defer closeTape()
-	_, p := rpc.LoadCall()
+	defer g.Close()
+	_, p := bench.LoadCall()
 	var lat []time.Duration
 	for stop := time.Now().Add(d); time.Now().Before(stop); {
 		t0 := time.Now()
 		v, err := g.Check(context.Background(), p)
 		if err != nil || !v.Allowed {
-			return rpc.LoadResult{}, fmt.Errorf("gate alone: %+v, %v", v, err)
+			return bench.LoadResult{}, fmt.Errorf("gate alone: %+v, %v", v, err)
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	return rpc.Summarize(lat, 1, d)
+	return bench.Summarize(lat, 1, d)
 }

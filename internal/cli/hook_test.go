@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -76,14 +76,14 @@ func (w hookWorkspace) normalize(out []byte, socket string) []byte {
 // runHookEvents drives admit hook with every recorded event of agent, in
 // name order, and returns the answers one per event.
 func runHookEvents(t *testing.T, w hookWorkspace, agent, socket string) []byte {
-	files, _ := filepath.Glob(filepath.Join("hook", "testdata", agent, "*.json"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "hook", "testdata", agent, "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no recorded events")
 	}
 	var all bytes.Buffer
 	for _, f := range files {
 		var stdout, stderr bytes.Buffer
-		code := hookCmd([]string{agent, "--socket", socket, "--tape", w.tape, "--timeout", "10s"}, bytes.NewReader(w.event(t, f)), &stdout, &stderr)
+		code := hookCmd([]string{agent, "--socket", socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(w.event(t, f)), Out: &stdout, Err: &stderr})
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", f, code, stderr.String())
 		}
@@ -105,7 +105,7 @@ func TestHookLocal(t *testing.T) {
 			t.Setenv("HOME", w.home)
 			t.Setenv("ADMIT_EFFECTS", "workspace-write")
 			out := runHookEvents(t, w, agent, w.socket)
-			golden.Check(t, filepath.Join("hook", "testdata", agent+".local.golden"), out, *update)
+			golden.Check(t, filepath.Join("testdata", agent+".local.golden"), out, *update)
 			if n, _ := tapeLines(w.tape); n == 0 {
 				t.Error("decisions taken alone were not taped")
 			}
@@ -125,7 +125,7 @@ func TestHookServer(t *testing.T) {
 				Init:   map[string]any{"mode": "enforce", "effects": "workspace-write"},
 				Answer: func(tool, summary string) string { return "allow-once" }})
 			out := runHookEvents(t, w, agent, e.Socket)
-			golden.Check(t, filepath.Join("hook", "testdata", agent+".server.golden"), out, *update)
+			golden.Check(t, filepath.Join("testdata", agent+".server.golden"), out, *update)
 			select {
 			case <-e.Asked:
 			default:
@@ -147,11 +147,11 @@ func tapeLines(path string) (int, error) {
 // is a deny (or, when not even the agent is known, the block exit status).
 func TestHookFailsClosed(t *testing.T) {
 	w := newHookWorkspace(t)
-	bad, _ := filepath.Glob(filepath.Join("hook", "testdata", "bad", "*.json"))
+	bad, _ := filepath.Glob(filepath.Join("..", "..", "hook", "testdata", "bad", "*.json"))
 	for _, agent := range hook.Agents {
 		for _, f := range bad {
 			var stdout, stderr bytes.Buffer
-			code := hookCmd([]string{agent, "--socket", w.socket, "--tape", w.tape}, bytes.NewReader(w.event(t, f)), &stdout, &stderr)
+			code := hookCmd([]string{agent, "--socket", w.socket, "--tape", w.tape}, Stdio{In: bytes.NewReader(w.event(t, f)), Out: &stdout, Err: &stderr})
 			if code != 0 || !isDeny(stdout.Bytes()) {
 				t.Errorf("%s %s: exit %d, answer %s", agent, filepath.Base(f), code, stdout.String())
 			}
@@ -161,10 +161,10 @@ func TestHookFailsClosed(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"},
 			Answer: func(string, string) string { time.Sleep(2 * time.Second); return "allow-once" }})
-		ev := w.event(t, filepath.Join("hook", "testdata", "claude-code", "13-webfetch.json"))
+		ev := w.event(t, filepath.Join("..", "..", "hook", "testdata", "claude-code", "13-webfetch.json"))
 		var stdout, stderr bytes.Buffer
 		start := time.Now()
-		code := hookCmd([]string{"claude-code", "--socket", e.Socket, "--timeout", "300ms"}, bytes.NewReader(ev), &stdout, &stderr)
+		code := hookCmd([]string{"claude-code", "--socket", e.Socket, "--timeout", "300ms"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
 		if code != 0 || !isDeny(stdout.Bytes()) || !strings.Contains(stdout.String(), "no decision within 300ms") {
 			t.Fatalf("exit %d, answer %s", code, stdout.String())
 		}
@@ -175,7 +175,7 @@ func TestHookFailsClosed(t *testing.T) {
 	// A hook command that names no known agent blocks with exit status 2.
 	for _, args := range [][]string{nil, {"codex"}, {"claude-code", "--bogus"}, {"gemini-cli", "--timeout", "0s"}} {
 		var stdout, stderr bytes.Buffer
-		if code := hookCmd(args, strings.NewReader("{}"), &stdout, &stderr); code != exitHookBlock || stderr.Len() == 0 {
+		if code := hookCmd(args, Stdio{In: strings.NewReader("{}"), Out: &stdout, Err: &stderr}); code != exitHookBlock || stderr.Len() == 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
 		}
 	}

@@ -1,6 +1,7 @@
-package rpc
+package gate
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -18,7 +19,7 @@ type OpenSessionParams struct {
 
 // OpenSession builds a session's capability set. Its write roots must lie
 // inside the workspace roots; none given means the workspace roots.
-func (g *Gate) OpenSession(p OpenSessionParams) (string, error) {
+func (g *Gate) OpenSession(_ context.Context, p OpenSessionParams) (string, error) {
 	if p.Label == "" {
 		return "", &ParamError{"label", "a session needs a label, so its refusals are legible"}
 	}
@@ -73,7 +74,7 @@ func (g *Gate) OpenSession(p OpenSessionParams) (string, error) {
 
 // CloseSession ends a session: its observations, grants and pending
 // questions go with it.
-func (g *Gate) CloseSession(id string) error {
+func (g *Gate) CloseSession(_ context.Context, id string) error {
 	if id == "" || id == defaultSession {
 		return &ParamError{"session", fmt.Sprintf("%q cannot be closed", id)}
 	}

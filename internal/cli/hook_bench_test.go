@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,14 +18,14 @@ var benchEvents = []string{"01-read.json", "06-bash.json"}
 func benchHook(b *testing.B, socket string, w hookWorkspace) {
 	var events [][]byte
 	for _, name := range benchEvents {
-		events = append(events, w.event(b, filepath.Join("hook", "testdata", "claude-code", name)))
+		events = append(events, w.event(b, filepath.Join("..", "..", "hook", "testdata", "claude-code", name)))
 	}
 	args := []string{"claude-code", "--socket", socket, "--tape", w.tape}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		var out bytes.Buffer
-		if code := hookCmd(args, bytes.NewReader(events[i%len(events)]), &out, io.Discard); code != 0 || !bytes.Contains(out.Bytes(), []byte(`"allow"`)) {
+		if code := hookCmd(args, Stdio{In: bytes.NewReader(events[i%len(events)]), Out: &out, Err: io.Discard}); code != 0 || !bytes.Contains(out.Bytes(), []byte(`"allow"`)) {
 			b.Fatalf("exit %d: %s", code, out.String())
 		}
 	}
@@ -60,7 +60,7 @@ func BenchmarkHookProcess(b *testing.B) {
 	if bin := os.Getenv("ADMIT_BIN"); bin != "" {
 		exe = bin // a real admit binary, once main dispatches hook
 	}
-	event := w.event(b, filepath.Join("hook", "testdata", "claude-code", "06-bash.json"))
+	event := w.event(b, filepath.Join("..", "..", "hook", "testdata", "claude-code", "06-bash.json"))
 	b.ResetTimer()
 	for b.Loop() {
 		cmd := exec.Command(exe, "hook", "claude-code", "--socket", e.Socket)

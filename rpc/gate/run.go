@@ -1,4 +1,4 @@
-package rpc
+package gate
 
 import (
 	"context"
@@ -42,8 +42,9 @@ type RunResult struct {
 	Confinement string       `json:"confinement,omitempty"`
 	TimedOut    bool         `json:"timedOut,omitempty"`
 	Cancelled   bool         `json:"cancelled,omitempty"`
-	// Exit is the status `admit run` exits with for this result.
-	Exit int `json:"-"`
+	// Err is why the runner itself failed (run.ErrRefused: a wall or the
+	// recheck refused; anything else: the run could not be set up), or nil.
+	Err error `json:"-"`
 }
 
 // RunOptions are what a run needs besides the call: the environment the
@@ -60,10 +61,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	if err != nil {
 		return RunResult{}, err
 	}
-	res := RunResult{Verdict: d.Verdict, ExitCode: -1, Exit: exitRefused}
+	res := RunResult{Verdict: d.Verdict, ExitCode: -1}
 	if d.Verdict.Mode == "off" {
 		res.Detail = "the gate is off: admit runs nothing while off; run the command yourself"
-		res.Exit = exitRefused
 		return res, nil
 	}
 	if d.Verdict.Verdict != "allow" {
@@ -97,7 +97,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	res.ExitCode, res.Stdout, res.Stderr, res.Truncated = r.ExitCode, r.Stdout, r.Stderr, r.Truncated
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
 	res.Effects = effects.Compare(before, after)
-	res.Exit = run.ExitCode(r)
+	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
 	switch {
 	case r.Err != nil:
@@ -106,17 +106,11 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		res.Verified, res.Detail = false, fmt.Sprintf("the command exited %d; its effects were not verified", r.ExitCode)
 	default:
 		res.Verified, res.Detail = readback(d.Decision.Argv, d.cwd)
-		if !res.Verified {
-			res.Exit = exitProtocol
-		}
 	}
 	res.Unexpected = unexpected(res.Effects, writes)
 	if len(res.Unexpected) > 0 {
 		res.Verified = false
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
-		if res.Exit == 0 {
-			res.Exit = exitProtocol
-		}
 		if g.Mode() == "enforce" {
 			s.taint(res.Detail)
 		}
@@ -124,7 +118,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	eff, _ := json.Marshal(res.Effects)
 	exit := res.ExitCode
 	verified := res.Verified
-	g.Retape(ctx, d, func(rec *tape.Record) {
+	g.retape(ctx, d, func(rec *tape.Record) {
 		rec.Rule = "run-result"
 		if len(res.Unexpected) > 0 {
 			rec.Rule = "unexpected-effect"
@@ -134,7 +128,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	if len(res.Unexpected) > 0 {
 		v := d.Verdict
 		v.Rule, v.Reason = "unexpected-effect", res.Detail
-		g.notifyDecided(v)
+		g.notifyDecided(&v)
 	}
 	return res, nil
 }
@@ -162,12 +156,6 @@ func writeGrant(targets []string) []string {
 	}
 	return grant
 }
-
-// Exit codes shared with the command line.
-const (
-	exitProtocol = 70
-	exitRefused  = 77
-)
 
 // admittedOnly rechecks each simple command as it is about to run: its
 // argv must be one the gate admitted, word for word, and each admitted

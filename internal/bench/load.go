@@ -1,4 +1,7 @@
-package rpc
+// Package bench is the harness of admit bench and of the Go benchmarks
+// that time the gate: child processes spoken to over their stdio pipes,
+// concurrent callers, and the percentiles of their round trips.
+package bench
 
 import (
 	"context"
@@ -12,26 +15,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"admit/policy"
 	"admit/policy/tape"
-	"admit/workspace"
+	"admit/rpc"
+	"admit/rpc/gate"
 )
-
-// Echo serves a bare jsonrpc2 connection that answers every call with its
-// params, on the read loop: the floor a gate's round trip is measured
-// against.
-func Echo(ctx context.Context, rwc io.ReadWriteCloser) {
-	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc))
-	conn.Go(ctx, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if !req.IsCall() {
-			return nil, nil
-		}
-		return json.RawMessage(req.Params()), nil // written before the next read
-	})
-	<-conn.Done()
-}
 
 // LoadResult is one measured configuration.
 type LoadResult struct {
@@ -46,7 +34,7 @@ type LoadResult struct {
 // calls.
 type LoadTarget struct {
 	cmd    *exec.Cmd
-	conn   jsonrpc2.Conn
+	client *rpc.Client
 	method string
 	params json.RawMessage
 }
@@ -67,11 +55,9 @@ func StartLoad(bin string, args []string, initialize any, method string, params 
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	t := &LoadTarget{cmd: cmd, method: method}
-	t.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRWC{out, in}))
-	t.conn.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
+	t := &LoadTarget{cmd: cmd, method: method, client: rpc.NewClient(pipeRWC{out, in})}
 	if initialize != nil {
-		if _, err := t.conn.Call(context.Background(), "initialize", initialize, nil); err != nil {
+		if err := t.client.Call(context.Background(), "initialize", initialize, nil); err != nil {
 			t.Close()
 			return nil, fmt.Errorf("initialize: %w", err)
 		}
@@ -104,7 +90,7 @@ func (t *LoadTarget) Run(callers int, d time.Duration) ([]time.Duration, error) 
 			local := make([]time.Duration, 0, 4096)
 			for time.Now().Before(stop) {
 				t0 := time.Now()
-				if _, err := t.conn.Call(context.Background(), t.method, t.params, nil); err != nil {
+				if err := t.client.Call(context.Background(), t.method, t.params, nil); err != nil {
 					failed.Store(err)
 					return
 				}
@@ -151,23 +137,14 @@ func LoadInit(root, dir, sync string) map[string]any {
 }
 
 // LoadCall is the call a load run sends: a typical allowed read.
-func LoadCall() (string, CheckParams) {
-	return "admit/check", CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
+func LoadCall() (string, gate.CheckParams) {
+	return "admit/check", gate.CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}
 }
 
 // LoadGate is the gate a load run's server builds, in this process and
 // without a transport: root as the one root, enforce, read-only, and a tape
-// at tapePath that does not sync. close closes the tape.
-func LoadGate(root, tapePath string) (g *Gate, close func() error, err error) {
-	roots, err := workspace.NewRoots(root)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := tape.Open(tapePath, tape.Options{Sync: tape.SyncNone})
-	if err != nil {
-		return nil, nil, err
-	}
-	g = NewGate(GateConfig{Mode: "enforce", Effects: "read-only", Shell: "analyze", Roots: roots,
-		Resolver: workspace.NewResolver(roots), Tape: t, Bounds: policy.DefaultBounds()})
-	return g, t.Close, nil
+// at tapePath that does not sync. Close it when done.
+func LoadGate(root, tapePath string) (*gate.Gate, error) {
+	return gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", Effects: "read-only",
+		TapePath: tapePath, Tape: tape.Options{Sync: tape.SyncNone}, TapeRequired: true, Bounds: policy.DefaultBounds()})
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -137,7 +137,7 @@ func TestCLIToolCases2(t *testing.T) {
 		}
 		args = append(args, "--tool", c.tool, "--args", strings.ReplaceAll(c.args, "@W", w.ws))
 		var stdout, stderr bytes.Buffer
-		code := check(args, &stdout, &stderr)
+		code := check(args, Stdio{Out: &stdout, Err: &stderr})
 		var v struct{ Rule, Reason string }
 		_ = json.Unmarshal(stdout.Bytes(), &v)
 		wantCode := exitRefused
@@ -198,7 +198,7 @@ func runCLICase(t *testing.T, w *cliWorkspace, c cliCase) {
 	line = strings.ReplaceAll(line, "@B", w.base)
 	args = append(args, "-c", line)
 	var stdout, stderr bytes.Buffer
-	code := check(args, &stdout, &stderr)
+	code := check(args, Stdio{Out: &stdout, Err: &stderr})
 	var v struct {
 		Allowed bool   `json:"allowed"`
 		Rule    string `json:"rule"`

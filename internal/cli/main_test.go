@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -25,8 +25,7 @@ import (
 // (admit serve, admit run) without a separate build.
 func TestMain(m *testing.M) {
 	if os.Getenv("ADMIT_TEST_AS_ADMIT") == "1" {
-		main()
-		os.Exit(0)
+		os.Exit(Main(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 	}
 	os.Exit(m.Run())
 }
