@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 
 	"admit/policy"
+	"admit/policy/rule"
 )
 
-// Decision is the gate's verdict as an adapter needs it.
+// Decision is the gate's verdict as an adapter needs it. Its fields carry
+// the wire's strings (the values of rule.Verdict, rule.Mode and rule.Rule),
+// as the verdict the adapter read holds them.
 type Decision struct {
 	Verdict   string // "allow" or "deny"
 	Allowed   bool   // what the agent must do: true when allowed, or in warn mode
@@ -41,16 +44,16 @@ func Permit(d Decision) (Permission, string) {
 		prefix = "admit decided alone (" + d.Alone + "): "
 	}
 	switch {
-	case d.Rule == "caps-off" || d.Mode == "off":
+	case rule.Rule(d.Rule) == rule.CapsOff || rule.Mode(d.Mode) == rule.Off:
 		return Defer, ""
-	case d.Verdict == "allow" && d.Allowed:
+	case rule.Verdict(d.Verdict) == rule.Allow && d.Allowed:
 		return Allow, prefix + "admit: allowed (" + d.Rule + ")"
 	case d.Allowed:
 		return Ask, prefix + "admit (warn mode) would refuse this call, rule " + d.Rule + ": " + d.Reason
 	default:
 		body := d.ToolError
 		if body == "" {
-			body = policy.ToolError(d.Rule, d.Reason, "")
+			body = policy.ToolError(rule.Rule(d.Rule), d.Reason, "")
 		}
 		return Deny, prefix + body
 	}
@@ -66,7 +69,7 @@ func Answer(agent string, d Decision) []byte {
 // Failure is the answer when the adapter itself cannot decide (bad event,
 // unreachable or failing gate, timeout): a deny, with what went wrong.
 func Failure(agent, what string) []byte {
-	body := policy.ToolError("hook-failed", "admit could not decide this call, so it is refused: "+what, "")
+	body := policy.ToolError(rule.HookFailed, "admit could not decide this call, so it is refused: "+what, "")
 	return format(agent, Deny, body)
 }
 

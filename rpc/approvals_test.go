@@ -49,7 +49,7 @@ func TestApprovalAnswers(t *testing.T) {
 			}
 			recs, _ := tape.Query(tp, tape.Filter{})
 			last := recs[len(recs)-1]
-			if last.DecidedBy != "person" || last.AskedAt.IsZero() || last.Rule != c.rule {
+			if last.DecidedBy != "person" || last.AskedAt.IsZero() || string(last.Rule) != c.rule {
 				t.Fatalf("tape: %+v", last)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"admit/policy"
+	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace"
 )
@@ -173,8 +174,8 @@ func bindToRead(g *Gate, sessionID string, d *policy.Decision, expectHash string
 	return content
 }
 
-func refusal(d policy.Decision, rule, reason, hint string) policy.Decision {
-	d.Allowed, d.Ask, d.Rule, d.Reason, d.Hint = false, false, rule, reason, hint
+func refusal(d policy.Decision, r rule.Rule, reason, hint string) policy.Decision {
+	d.Allowed, d.Ask, d.Rule, d.Reason, d.Hint = false, false, r, reason, hint
 	return d
 }
 

@@ -17,6 +17,7 @@ import (
 	"admit/approvals"
 	"admit/policy"
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -189,11 +190,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if env != nil {
 		out.roots = env.Roots
 	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: "rule"}
+	v := Verdict{ID: g.newID(), Mode: mode, Rule: string(d.Rule), Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: "rule"}
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: "rule"}
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: rule.Mode(mode), Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: "rule"}
 	switch {
 	case d.Allowed:
 		v.Verdict, v.Allowed = "allow", true
@@ -201,21 +202,21 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		ctx = waiting(ctx)
 		o := g.ask(ctx, s, p, v, d)
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
-		v.DecidedBy = o.DecidedBy
+		v.DecidedBy = string(o.DecidedBy)
 		if o.Allowed && d.Rule == "unexpected-effect" {
 			s.acknowledge()
 		}
 		v.Allowed = o.Allowed
 		v.Verdict = map[bool]string{true: "allow", false: "deny"}[o.Allowed]
-		if o.DecidedBy == approvals.ByHeadless {
+		if o.DecidedBy == rule.ByHeadless {
 			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
 		} else {
-			v.Rule, v.Reason = o.Rule, o.Reason
+			v.Rule, v.Reason = string(o.Rule), o.Reason
 		}
 	default:
 		v.Verdict, v.Allowed = "deny", mode != "enforce"
 	}
-	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
+	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = rule.Verdict(v.Verdict), v.Allowed, rule.Rule(v.Rule), v.Reason, v.Kind, v.Targets, rule.DecidedBy(v.DecidedBy)
 	if err := g.tape(ctx, rec); err != nil {
 		if mode == "enforce" {
 			v.Verdict, v.Allowed, v.Rule = "deny", false, "tape-unwritable"
@@ -223,7 +224,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		}
 	}
 	if v.Verdict == "deny" {
-		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
+		v.ToolError = policy.ToolError(rule.Rule(v.Rule), v.Reason, d.Hint)
 		s.refused(p)
 	}
 	if v.Verdict == "allow" {

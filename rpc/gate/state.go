@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"admit/policy"
+	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace"
 )
@@ -155,7 +156,7 @@ type TapeParams struct {
 
 // Filter turns the params into a tape filter; a bad since names the field.
 func (p TapeParams) Filter() (tape.Filter, error) {
-	f := tape.Filter{Limit: p.Limit, Verdict: p.Verdict, Rule: p.Rule, Tool: p.Tool, Session: p.Session}
+	f := tape.Filter{Limit: p.Limit, Verdict: rule.Verdict(p.Verdict), Rule: rule.Rule(p.Rule), Tool: p.Tool, Session: p.Session}
 	if p.Since != "" {
 		t, err := time.Parse(time.RFC3339Nano, p.Since)
 		if err != nil {
