@@ -40,7 +40,7 @@ func TestApprovalAnswers(t *testing.T) {
 			e, tp := askingEditor(t, true, nil)
 			e.setAnswer(func(approveParams) (string, bool) { return c.answer, true })
 			v := e.check(map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}})
-			if v.Allowed != c.allowed || v.Rule != c.rule || v.DecidedBy != c.by {
+			if v.Allowed != c.allowed || string(v.Rule) != c.rule || string(v.DecidedBy) != c.by {
 				t.Fatalf("verdict: %+v", v)
 			}
 			q := within(t, e.asked, "admit/approve")

@@ -19,11 +19,11 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 		return b
 	}
 	b = str(b, `{"id":`, v.ID)
-	b = str(b, `,"verdict":`, v.Verdict)
+	b = str(b, `,"verdict":`, string(v.Verdict))
 	b = append(b, `,"allowed":`...)
 	b = strconv.AppendBool(b, v.Allowed)
-	b = str(b, `,"mode":`, v.Mode)
-	b = str(b, `,"rule":`, v.Rule)
+	b = str(b, `,"mode":`, string(v.Mode))
+	b = str(b, `,"rule":`, string(v.Rule))
 	b = str(b, `,"reason":`, v.Reason)
 	if v.Kind != "" {
 		b = str(b, `,"kind":`, v.Kind)
@@ -39,8 +39,9 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 		b = append(b, ']')
 	}
 	for _, f := range [...]struct{ key, val string }{
-		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, v.DecidedBy}, {`,"session":`, v.Session},
+		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, string(v.DecidedBy)}, {`,"session":`, v.Session},
 		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
+		{`,"outcome":`, string(v.Outcome)}, {`,"remedy":`, v.Remedy},
 	} {
 		if f.val != "" {
 			b = str(b, f.key, f.val)

@@ -124,5 +124,5 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call) (hook.Decisi
 }
 
 func hookDecision(v gate.Verdict, alone string) hook.Decision {
-	return hook.Decision{Verdict: v.Verdict, Allowed: v.Allowed, Mode: v.Mode, Rule: v.Rule, Reason: v.Reason, ToolError: v.ToolError, Alone: alone}
+	return hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason, ToolError: v.ToolError, Alone: alone}
 }

@@ -190,7 +190,7 @@ func short(h string) string {
 // tapes the outcome. A failed change stays failed on the tape.
 func (g *Gate) commitWrite(ctx context.Context, d *Decided, data []byte) FileResult {
 	res := FileResult{Verdict: d.Verdict}
-	if d.Verdict.Verdict != "allow" || len(d.Decision.Writes) != 1 {
+	if d.Verdict.Verdict != rule.Allow || len(d.Decision.Writes) != 1 {
 		return res
 	}
 	path := d.Decision.Writes[0]

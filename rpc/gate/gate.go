@@ -65,7 +65,7 @@ type Gate struct {
 
 	// mu guards the settings, the sessions and the loaded policy file below.
 	mu         sync.Mutex
-	mode       string
+	mode       rule.Mode
 	effects    string
 	shell      string
 	sessions   map[string]*session
@@ -100,7 +100,7 @@ func New(cfg Config) (*Gate, error) {
 		commands: command.New(nil),
 		nobody:   approvals.New(nil, approvals.Options{Now: cfg.Now}),
 		idPrefix: strconv.FormatInt(cfg.Now().UnixMilli(), 36),
-		mode:     cfg.Mode,
+		mode:     rule.Mode(cfg.Mode),
 		effects:  cfg.Effects,
 		shell:    cfg.Shell,
 		sessions: map[string]*session{},
@@ -156,8 +156,8 @@ func (g *Gate) Check(ctx context.Context, p CheckParams) (Verdict, error) {
 // before the tape: the file tools bind a change to the bytes read.
 func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision)) (*Decided, error) {
 	mode := g.Mode()
-	if mode == "off" {
-		return &Decided{Verdict: Verdict{ID: g.newID(), Verdict: "allow", Allowed: true, Mode: mode, Rule: "caps-off", Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool}}, nil
+	if mode == rule.Off {
+		return &Decided{Verdict: Verdict{ID: g.newID(), Verdict: rule.Allow, Allowed: true, Mode: mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}}, nil
 	}
 	s, err := g.session(p.Session)
 	if err != nil {
@@ -190,44 +190,45 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if env != nil {
 		out.roots = env.Roots
 	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: string(d.Rule), Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: "rule"}
+	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: rule.Mode(mode), Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: "rule"}
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
 	switch {
 	case d.Allowed:
-		v.Verdict, v.Allowed = "allow", true
-	case d.Ask && mode == "enforce":
+		v.Verdict, v.Allowed = rule.Allow, true
+	case d.Ask && mode == rule.Enforce:
 		ctx = waiting(ctx)
 		o := g.ask(ctx, s, p, v, d)
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
-		v.DecidedBy = string(o.DecidedBy)
+		v.DecidedBy = o.DecidedBy
 		if o.Allowed && d.Rule == "unexpected-effect" {
 			s.acknowledge()
 		}
 		v.Allowed = o.Allowed
-		v.Verdict = map[bool]string{true: "allow", false: "deny"}[o.Allowed]
+		v.Verdict = rule.VerdictOf(o.Allowed)
 		if o.DecidedBy == rule.ByHeadless {
 			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
 		} else {
-			v.Rule, v.Reason = string(o.Rule), o.Reason
+			v.Rule, v.Reason = o.Rule, o.Reason
 		}
 	default:
-		v.Verdict, v.Allowed = "deny", mode != "enforce"
+		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
 	}
-	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = rule.Verdict(v.Verdict), v.Allowed, rule.Rule(v.Rule), v.Reason, v.Kind, v.Targets, rule.DecidedBy(v.DecidedBy)
+	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
 	if err := g.tape(ctx, rec); err != nil {
-		if mode == "enforce" {
-			v.Verdict, v.Allowed, v.Rule = "deny", false, "tape-unwritable"
+		if mode == rule.Enforce {
+			v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, false, rule.TapeUnwritable, rule.OutcomeDeny
 			v.Reason = "the decision could not be written to the tape, so the call may not run: " + err.Error()
 		}
 	}
-	if v.Verdict == "deny" {
-		v.ToolError = policy.ToolError(rule.Rule(v.Rule), v.Reason, d.Hint)
+	if v.Verdict == rule.Deny {
+		v.Remedy = rule.Remedy(v.Rule, d.Hint)
+		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
 		s.refused(p)
 	}
-	if v.Verdict == "allow" {
+	if v.Verdict == rule.Allow {
 		s.forgetRefusals()
 	}
 	if v.Allowed {
@@ -309,7 +310,7 @@ func (g *Gate) observe(s *session, d policy.Decision) {
 // as the notifier put it on the wire (nil without a notifier).
 func (g *Gate) count(v *Verdict) []byte {
 	switch {
-	case v.Verdict == "allow":
+	case v.Verdict == rule.Allow:
 		g.counts.allowed.Add(1)
 	case v.Allowed:
 		g.counts.wouldDeny.Add(1)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace/effects"
 	"admit/workspace/run"
@@ -62,11 +63,11 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		return RunResult{}, err
 	}
 	res := RunResult{Verdict: d.Verdict, ExitCode: -1}
-	if d.Verdict.Mode == "off" {
+	if d.Verdict.Mode == rule.Off {
 		res.Detail = "the gate is off: admit runs nothing while off; run the command yourself"
 		return res, nil
 	}
-	if d.Verdict.Verdict != "allow" {
+	if d.Verdict.Verdict != rule.Allow {
 		res.Detail = "not run: " + d.Verdict.Reason
 		return res, nil
 	}
@@ -111,7 +112,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	if len(res.Unexpected) > 0 {
 		res.Verified = false
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
-		if g.Mode() == "enforce" {
+		if g.Mode() == rule.Enforce {
 			s.taint(res.Detail)
 		}
 	}

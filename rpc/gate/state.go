@@ -13,7 +13,7 @@ import (
 )
 
 // Mode is the gate's current mode.
-func (g *Gate) Mode() string {
+func (g *Gate) Mode() rule.Mode {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.mode
@@ -21,16 +21,16 @@ func (g *Gate) Mode() string {
 
 // State is what admit/state and admit/didChangeState carry.
 type State struct {
-	Mode        string   `json:"mode"`
-	Effects     string   `json:"effects"`
-	Shell       string   `json:"shell"`
-	Roots       []string `json:"roots"`
-	Counts      Counts   `json:"counts"`
-	Tape        string   `json:"tape"`
-	TapeError   string   `json:"tapeError,omitempty"`
-	PolicyError string   `json:"policyError,omitempty"`
-	Policy      string   `json:"policy,omitempty"` // the policy file in force, or "built-in"
-	PolicyTrust string   `json:"policyTrust,omitempty"`
+	Mode        rule.Mode `json:"mode"`
+	Effects     string    `json:"effects"`
+	Shell       string    `json:"shell"`
+	Roots       []string  `json:"roots"`
+	Counts      Counts    `json:"counts"`
+	Tape        string    `json:"tape"`
+	TapeError   string    `json:"tapeError,omitempty"`
+	PolicyError string    `json:"policyError,omitempty"`
+	Policy      string    `json:"policy,omitempty"` // the policy file in force, or "built-in"
+	PolicyTrust string    `json:"policyTrust,omitempty"`
 	// PolicyWidens says what an untrusted policy file would widen, were
 	// the person to trust it (admit/reviewPolicy shows the file).
 	PolicyWidens []string               `json:"policyWidens,omitempty"`
@@ -91,7 +91,7 @@ func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 	}
 	g.mu.Lock()
 	if mode != "" {
-		g.mode = mode
+		g.mode = rule.Mode(mode)
 	}
 	if effects != "" {
 		g.effects = effects
@@ -114,8 +114,10 @@ func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 // validateSettings checks a mode, effect mode and shell profile; empty
 // values are not checked.
 func validateSettings(mode, effects, shellProfile string) error {
-	if mode != "" && mode != "off" && mode != "warn" && mode != "enforce" {
-		return &ParamError{"mode", fmt.Sprintf("must be one of off, warn, enforce, got %q", mode)}
+	if mode != "" {
+		if _, err := rule.ParseMode(mode); err != nil {
+			return &ParamError{"mode", err.Error()}
+		}
 	}
 	if effects != "" {
 		if err := policy.CheckEffects("effects", effects); err != nil {

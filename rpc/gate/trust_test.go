@@ -108,7 +108,7 @@ func TestUntrustedPolicyOnlyTightens(t *testing.T) {
 			if v.Allowed || v.Verdict != "deny" {
 				t.Fatalf("allowed: %+v", v)
 			}
-			if c.wantRule != "" && v.Rule != c.wantRule {
+			if c.wantRule != "" && string(v.Rule) != c.wantRule {
 				t.Errorf("rule %q (%s), want %q", v.Rule, v.Reason, c.wantRule)
 			}
 			if v.PolicyTrust == "" || v.PolicyTrust == string(policy.Trusted) {

@@ -3,28 +3,37 @@ package gate
 import (
 	"encoding/json"
 
+	"admit/policy/rule"
+
 	"admit/policy"
 	"admit/policy/tape"
 )
 
 // Verdict is the door's answer to one call, as docs/protocol.md has it.
 type Verdict struct {
-	ID        string   `json:"id"`
-	Verdict   string   `json:"verdict"` // "allow" or "deny"
-	Allowed   bool     `json:"allowed"` // what the agent must do: true when allowed, or when the mode is not enforce
-	Mode      string   `json:"mode"`
-	Rule      string   `json:"rule"`
-	Reason    string   `json:"reason"`
-	Kind      string   `json:"kind,omitempty"`
-	Targets   []string `json:"targets,omitempty"`
-	ToolError string   `json:"toolError,omitempty"`
-	DecidedBy string   `json:"decidedBy,omitempty"`
-	Session   string   `json:"session,omitempty"`
-	Tool      string   `json:"tool,omitempty"`
-	Summary   string   `json:"summary,omitempty"`
+	ID        string         `json:"id"`
+	Verdict   rule.Verdict   `json:"verdict"` // allow or deny
+	Allowed   bool           `json:"allowed"` // what the agent must do: true when allowed, or when the mode is not enforce
+	Mode      rule.Mode      `json:"mode"`
+	Rule      rule.Rule      `json:"rule"`
+	Reason    string         `json:"reason"`
+	Kind      string         `json:"kind,omitempty"`
+	Targets   []string       `json:"targets,omitempty"`
+	ToolError string         `json:"toolError,omitempty"`
+	DecidedBy rule.DecidedBy `json:"decidedBy,omitempty"`
+	Session   string         `json:"session,omitempty"`
+	Tool      string         `json:"tool,omitempty"`
+	Summary   string         `json:"summary,omitempty"`
 	// PolicyTrust is the trust of the workspace policy file that took
 	// part in the decision (policy.Trust), or "" for the built-in policy.
 	PolicyTrust string `json:"policyTrust,omitempty"`
+	// Outcome is the policy's answer class: allow (by rule), ask (a person
+	// decided, or would have: DecidedBy says who), deny (refused by a rule,
+	// never put to a person). Verdict is the final answer.
+	Outcome rule.Outcome `json:"outcome,omitempty"`
+	// Remedy is what the agent or the person can do instead, on a
+	// refusal: the decision's own hint, else the rule's (rule.Remedy).
+	Remedy string `json:"remedy,omitempty"`
 }
 
 // CheckParams is one call put to the door.
