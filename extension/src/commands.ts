@@ -70,6 +70,16 @@ export async function selectMode(server: AdmitServer): Promise<void> {
   }
 }
 
+/**
+ * decisionDocument is the read-only document of one decision: JSON, in which every text
+ * is a JSON string (quotes, newlines and controls escaped), so nothing in it is markup;
+ * its name is made of characters that cannot change its path.
+ */
+export function decisionDocument(d: Decision, tapeLine: TapeRecord | undefined): { name: string; text: string } {
+  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
+  return { name: `decision-${(d.id || 'unknown').replace(/[^A-Za-z0-9._-]/g, '_')}.json`, text: JSON.stringify(body, null, 2) + '\n' };
+}
+
 export async function showDecision(server: AdmitServer, docs: DocumentStore, d: Decision | undefined): Promise<void> {
   if (!d) return;
   let tapeLine: TapeRecord | undefined;
@@ -84,8 +94,8 @@ export async function showDecision(server: AdmitServer, docs: DocumentStore, d: 
       server.output.appendLine(`admit/tape for ${d.id}: ${String(e)}`);
     }
   }
-  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
-  await docs.open(`decision-${d.id || 'unknown'}.json`, JSON.stringify(body, null, 2) + '\n');
+  const doc = decisionDocument(d, tapeLine);
+  await docs.open(doc.name, doc.text);
 }
 
 export async function showTape(server: AdmitServer, docs: DocumentStore): Promise<void> {

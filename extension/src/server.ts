@@ -17,7 +17,7 @@ import {
   bundledServer, readSettings, resolveServer, serverOptions,
   type FileProbe, type LayerSource, type PathContext, type ServerBinary, type ServerOptions, type Settings,
 } from './settings';
-import type { StatusBar } from './status';
+import { errorNotices, type StatusBar } from './status';
 import { plain } from './text';
 
 /** ApproveFeature declares capabilities.experimental.admit.approve: this client renders admit/approve. */
@@ -139,7 +139,10 @@ export class AdmitServer implements vscode.Disposable {
   private startError: string | undefined;
   /** The settings notes already logged, so a standing one is logged once. */
   private notes = new Set<string>();
+  private pathNotes = new Set<string>();
   private shownErrors = { policy: '', tape: '' };
+  /** The foreign mode/effects/shell last set back, so each is set back once. */
+  private reasserted: string | undefined;
   /** The settings changes being followed, in order. */
   private changes: Promise<void> = Promise.resolve();
 
@@ -187,7 +190,9 @@ export class AdmitServer implements vscode.Disposable {
     const bundled = bundledServer(this.context.extensionPath);
     ensureExecutable(bundled);
     const bin = resolveServer(s.serverPath, { ...pathContext(), extensionPath: this.context.extensionPath, pathEnv: process.env.PATH ?? '', probe });
-    for (const n of bin.notes) this.log(n);
+    const now = new Set(bin.notes);
+    for (const n of now) if (!this.pathNotes.has(n)) this.log(n);
+    this.pathNotes = now;
     return bin;
   }
 
@@ -276,6 +281,7 @@ export class AdmitServer implements vscode.Disposable {
     this.status.setState(st);
     this.stateEmitter.fire(st);
     this.announceErrors(st);
+    this.holdPosture(st);
     // Agents in the editor's terminals (Claude Code, Gemini CLI hooks, MCP
     // gateways) reach the same gate through the socket the server names.
     const env = this.context.environmentVariableCollection;
@@ -286,16 +292,40 @@ export class AdmitServer implements vscode.Disposable {
     }
   }
 
+  /**
+   * holdPosture puts the person's mode, effects and shell back when the server reports
+   * others than the editor gave it (only the editor's connection may configure the gate;
+   * this holds even against a server that lets another client do it). Once per foreign
+   * state, so a server that keeps its own answer is not asked in a loop.
+   */
+  private holdPosture(st: AdmitState): void {
+    const want = this.sent;
+    if (!want || !this.running) return;
+    if (st.mode === want.mode && st.effects === want.effects && st.shell === want.shell) {
+      this.reasserted = undefined;
+      return;
+    }
+    const key = `${st.mode}/${st.effects}/${st.shell}`;
+    if (this.reasserted === key) return;
+    this.reasserted = key;
+    this.log(`the server reports ${key}, not the ${want.mode}/${want.effects}/${want.shell} the editor gave it; setting it back`);
+    this.request<AdmitState>(Methods.setMode, want).then(
+      (res) => {
+        if (res && typeof res === 'object' && 'mode' in res) this.setState(res);
+      },
+      (err) => this.log(`admit/setMode ${JSON.stringify(want)}: ${String(err)}`),
+    );
+  }
+
   /** announceErrors shows a notification when the policy file or the tape becomes unusable (once per error text). */
   private announceErrors(st: AdmitState): void {
+    const notices = errorNotices(st);
     const policy = typeof st.policyError === 'string' ? st.policyError : '';
     if (policy !== this.shownErrors.policy) {
       this.shownErrors.policy = policy;
-      if (policy) {
-        const file = st.policy && st.policy !== 'built-in' ? ` ${st.policy}` : '';
-        const message = `admit: the policy file${file} cannot be used, so every call is refused (policy-invalid) until it is fixed: ${policy}`;
-        this.log(message);
-        void vscode.window.showErrorMessage(plain(message));
+      if (notices.policy) {
+        this.log(notices.policy);
+        void vscode.window.showErrorMessage(notices.policy);
       } else {
         this.log('the policy file is usable again');
       }
@@ -303,10 +333,9 @@ export class AdmitServer implements vscode.Disposable {
     const tape = typeof st.tapeError === 'string' ? st.tapeError : '';
     if (tape !== this.shownErrors.tape) {
       this.shownErrors.tape = tape;
-      if (tape) {
-        const message = `admit: the tape cannot be written, so in enforce mode every call is refused: ${tape}`;
-        this.log(message);
-        void vscode.window.showErrorMessage(plain(message));
+      if (notices.tape) {
+        this.log(notices.tape);
+        void vscode.window.showErrorMessage(notices.tape);
       }
     }
   }

@@ -2,7 +2,7 @@
 // server pushes with admit/didChangeState. No policy here: the extension draws.
 import * as vscode from 'vscode';
 import type { AdmitMode, AdmitState, Decision } from './protocol';
-import { mdCode, mdText, trustedCommands } from './text';
+import { mdCode, mdText, plain, trustedCommands } from './text';
 
 /** What the status item shows: the server's state, or where the client is. */
 export type StatusInput =
@@ -93,6 +93,22 @@ export function statusTooltip(input: StatusInput): Tooltip {
       return { markdown: lines.join('\n'), commands: [] };
     }
   }
+}
+
+/**
+ * errorNotices are the notifications for a policy file or a tape that cannot be used:
+ * plain text (the error quotes the repository's file), one line, no link syntax.
+ */
+export function errorNotices(st: AdmitState): { policy?: string; tape?: string } {
+  const out: { policy?: string; tape?: string } = {};
+  if (typeof st.policyError === 'string' && st.policyError) {
+    const file = typeof st.policy === 'string' && st.policy && st.policy !== 'built-in' ? ` ${st.policy}` : '';
+    out.policy = plain(`admit: the policy file${file} cannot be used, so every call is refused (policy-invalid) until it is fixed: ${st.policyError}`);
+  }
+  if (typeof st.tapeError === 'string' && st.tapeError) {
+    out.tape = plain(`admit: the tape cannot be written, so in enforce mode every call is refused: ${st.tapeError}`);
+  }
+  return out;
 }
 
 /** statusCommand is what a click does: choose the mode, or restart a stopped server. */

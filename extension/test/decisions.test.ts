@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as vscode from 'vscode';
 import { classify, DecisionsProvider, DecisionStore, describeFilter } from '../src/decisions';
 import type { Decision } from '../src/protocol';
+import { decisionDocument } from '../src/commands';
 import { mdCode } from '../src/text';
 import { assertInert, assertPlain, commandLink, hostile } from './hostile';
 
@@ -105,4 +106,15 @@ test('tree items: icons, label, click opens the record; changes fire', () => {
   p.setFilter({ cls: 'refused' });
   assert.equal(fired, 5);
   assert.deepEqual(p.getChildren().map((x) => x.id), ['2']);
+});
+
+test('the decision document is JSON that gives back every text exactly, under a name that cannot move it', () => {
+  for (const h of hostile) {
+    const dec = d(h, { tool: h, summary: h, reason: h, rule: h });
+    const doc = decisionDocument(dec, { id: h, command: h });
+    assert.match(doc.name, /^decision-[A-Za-z0-9._-]+\.json$/, doc.name);
+    assert.doesNotMatch(doc.text.slice(0, -1), /[\u0000-\u0009\u000b-\u001f]/, 'controls are escaped');
+    const back = JSON.parse(doc.text);
+    assert.deepEqual([back.decision.tool, back.decision.summary, back.decision.reason, back.tape.command], [h, h, h, h]);
+  }
 });

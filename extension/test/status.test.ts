@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as vscode from 'vscode';
 import type { AdmitState, Decision } from '../src/protocol';
-import { StatusBar, statusCommand, statusText, statusTooltip } from '../src/status';
+import { errorNotices, StatusBar, statusCommand, statusText, statusTooltip } from '../src/status';
 import { mdCode } from '../src/text';
-import { assertInert, commandLink, hostile } from './hostile';
+import { assertInert, assertPlain, commandLink, hostile } from './hostile';
 import type { MockStatusBarItem, ThemeColor as MockThemeColor } from './vscode-mock';
 
 const state = (over: Partial<AdmitState> = {}): AdmitState => ({
@@ -100,4 +100,14 @@ test('StatusBar draws one left item with id admit.status and follows state', () 
   assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.errorBackground');
   bar.setState(state({ counts: { allowed: 0, denied: 0, wouldDeny: 0, pending: 1 } }));
   assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.warningBackground');
+});
+
+test('the policy and tape notifications are plain text: the repository\'s error cannot make a link', () => {
+  for (const h of hostile) {
+    const n = errorNotices(state({ policy: `/w/a/.admit/${h}`, policyError: h, tapeError: h }));
+    assertPlain(n.policy ?? '', [h], `policy notice with ${JSON.stringify(h)}`);
+    assertPlain(n.tape ?? '', [h], `tape notice with ${JSON.stringify(h)}`);
+  }
+  assert.deepEqual(errorNotices(state()), {});
+  assert.match(errorNotices(state({ policy: '/w/a/.admit/policy.json', policyError: 'bad' })).policy ?? '', /^admit: the policy file \/w\/a\/\.admit\/policy\.json cannot be used, so every call is refused \(policy-invalid\) until it is fixed: bad$/);
 });
