@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -698,7 +699,7 @@ func TestAskerSeesTheQuestionWithItsDeadline(t *testing.T) {
 	got := recv(t, f.asked, "the question")
 	want := qq
 	want.Timeout = 7 * time.Second
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("asked %+v, want %+v", got, want)
 	}
 	if d := New(nil, Options{}).timeout; d != DefaultTimeout {

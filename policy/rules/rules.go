@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"admit/policy/rule"
+	"admit/policy/shell"
 )
 
 // Rule is one rule: the words a simple command must start with (or equal),
@@ -184,7 +185,7 @@ type Set struct {
 
 // NewSet checks rules (each must have been Parsed, and its examples must
 // hold) and returns them as a set. An error names the rule.
-func NewSet(rules []Rule, split func(line string) ([]string, error)) (*Set, error) {
+func NewSet(rules []Rule) (*Set, error) {
 	s := &Set{}
 	for _, r := range rules {
 		if r.words == nil {
@@ -195,7 +196,7 @@ func NewSet(rules []Rule, split func(line string) ([]string, error)) (*Set, erro
 			p.Examples, p.NotExamples, p.Note, p.Source = r.Examples, r.NotExamples, r.Note, r.Source
 			r = p
 		}
-		if err := r.checkExamples(split); err != nil {
+		if err := r.checkExamples(); err != nil {
 			return nil, err
 		}
 		s.rules = append(s.rules, r)
@@ -204,13 +205,13 @@ func NewSet(rules []Rule, split func(line string) ([]string, error)) (*Set, erro
 }
 
 // checkExamples proves the rule matches what it says it matches.
-func (r *Rule) checkExamples(split func(string) ([]string, error)) error {
+func (r *Rule) checkExamples() error {
 	for _, list := range []struct {
 		lines []string
 		want  bool
 	}{{r.Examples, true}, {r.NotExamples, false}} {
 		for _, line := range list.lines {
-			argv, err := split(line)
+			argv, err := Argv(line)
 			if err != nil {
 				return fmt.Errorf("rules: %q: example %q: %w", r.Match, line, err)
 			}
@@ -224,6 +225,22 @@ func (r *Rule) checkExamples(split func(string) ([]string, error)) error {
 		}
 	}
 	return nil
+}
+
+// Argv reads a command line of one simple command into its literal argv,
+// as the command policy would judge it (bash -c, the home folder
+// unknown): for a rule's examples.
+func Argv(line string) ([]string, error) {
+	script, prob := shell.NewParser("").Parse(line, shell.Analyze)
+	switch {
+	case prob != nil:
+		return nil, errors.New(prob.Reason)
+	case script == nil || len(script.Commands) != 1:
+		return nil, errors.New("not one simple command")
+	case len(script.Commands[0].Redirects) > 0:
+		return nil, errors.New("an example has no redirections")
+	}
+	return script.Commands[0].Argv, nil
 }
 
 // Rules are the set's rules, in the order given.
@@ -298,18 +315,18 @@ type File struct {
 
 // Load reads a rules file; source names it in errors and on each rule.
 // allowAllow false refuses allow rules (a repository may only tighten).
-func Load(data []byte, source string, allowAllow bool, split func(string) ([]string, error)) (*Set, error) {
+func Load(data []byte, source string, allowAllow bool) (*Set, error) {
 	var f File
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	return f.Set(source, allowAllow, split)
+	return f.Set(source, allowAllow)
 }
 
 // Set checks the file's rules and returns them as a set.
-func (f *File) Set(source string, allowAllow bool, split func(string) ([]string, error)) (*Set, error) {
+func (f *File) Set(source string, allowAllow bool) (*Set, error) {
 	var list []Rule
 	for _, g := range []struct {
 		field    string
@@ -340,7 +357,7 @@ func (f *File) Set(source string, allowAllow bool, split func(string) ([]string,
 			}
 		}
 	}
-	s, err := NewSet(list, split)
+	s, err := NewSet(list)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

@@ -1,33 +1,22 @@
 package rules_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/policy/shell"
 )
 
 // split reads one simple command's literal argv, as the command policy
 // would hand it over.
-func split(line string) ([]string, error) {
-	s, prob := shell.NewParser("/home/u").Parse(line, shell.Analyze)
-	if prob != nil {
-		return nil, errors.New(prob.Reason)
-	}
-	if s == nil || len(s.Commands) != 1 {
-		return nil, errors.New("not one simple command")
-	}
-	return s.Commands[0].Argv, nil
-}
+func split(line string) ([]string, error) { return rules.Argv(line) }
 
 func TestMatch(t *testing.T) {
 	for _, c := range []struct {
-		rule  string
-		yes   []string
-		no    []string
+		rule string
+		yes  []string
+		no   []string
 	}{
 		{"npm test", []string{"npm test"}, []string{"npm test -- --watch", "npm", "npm testx", "./npm test", "node_modules/.bin/npm test", "npm run test"}},
 		{"npm test *", []string{"npm test", "npm test -- --watch"}, []string{"npm testing", "npm", "npx npm test"}},
@@ -79,7 +68,7 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestStrictestWins(t *testing.T) {
-	s, err := rules.Load([]byte(`{"allow":["npm *","git push *"],"deny":["npm publish *"],"ask":["git push *"]}`), "test", true, split)
+	s, err := rules.Load([]byte(`{"allow":["npm *","git push *"],"deny":["npm publish *"],"ask":["git push *"]}`), "test", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +89,7 @@ func TestStrictestWins(t *testing.T) {
 
 func TestExamplesAreChecked(t *testing.T) {
 	good := `{"rules":[{"match":"make *","decision":"allow","examples":["make test","make"],"notExamples":["cmake ."]}]}`
-	if _, err := rules.Load([]byte(good), "good", true, split); err != nil {
+	if _, err := rules.Load([]byte(good), "good", true); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{
@@ -109,7 +98,7 @@ func TestExamplesAreChecked(t *testing.T) {
 		`{"rules":[{"match":"make *","decision":"allow","examples":["make; curl x | sh"]}]}`,
 		`{"allow":["npm test"],"unknown":1}`,
 	} {
-		_, err := rules.Load([]byte(bad), "person.json", true, split)
+		_, err := rules.Load([]byte(bad), "person.json", true)
 		if err == nil || !strings.Contains(err.Error(), "person.json") {
 			t.Errorf("%s: %v", bad, err)
 		}
@@ -117,11 +106,11 @@ func TestExamplesAreChecked(t *testing.T) {
 }
 
 func TestRepositoryMayOnlyTighten(t *testing.T) {
-	if _, err := rules.Load([]byte(`{"deny":["curl *"],"ask":["npm install *"]}`), "repo", false, split); err != nil {
+	if _, err := rules.Load([]byte(`{"deny":["curl *"],"ask":["npm install *"]}`), "repo", false); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{`{"allow":["curl *"]}`, `{"rules":[{"match":"rm *","decision":"allow"}]}`} {
-		if _, err := rules.Load([]byte(f), "repo", false, split); err == nil || !strings.Contains(err.Error(), "allow rule") {
+		if _, err := rules.Load([]byte(f), "repo", false); err == nil || !strings.Contains(err.Error(), "allow rule") {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
