@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"admit/internal/servertest"
 	"admit/policy"
 	"admit/rpc"
 	"admit/rpc/gate"
+	"admit/rpc/rpctest"
 )
 
 const waitFor = 10 * time.Second
@@ -268,8 +268,8 @@ func TestGatewayLocal(t *testing.T) {
 // to the person in the editor, and their yes lets it through.
 func TestGatewayServer(t *testing.T) {
 	ws := workspaceDir(t)
-	e := servertest.Start(t, servertest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"},
-		Answer: func(tool, summary string) string { return "allow-once" }})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce", "effects": "workspace-write"},
+		Answer: rpctest.Always("allow-once")})
 	rc, err := rpc.Dial(context.Background(), e.Socket)
 	if err != nil {
 		t.Fatal(err)
@@ -289,8 +289,8 @@ func TestGatewayServer(t *testing.T) {
 	}
 	select {
 	case q := <-e.Asked:
-		if !strings.Contains(q, "erase_note") {
-			t.Errorf("the editor was asked about %q", q)
+		if !strings.Contains(q.Summary, "erase_note") {
+			t.Errorf("the editor was asked about %q", q.Summary)
 		}
 	case <-time.After(waitFor):
 		t.Fatal("no question in the editor")

@@ -44,6 +44,8 @@ type ServerConfig struct {
 	// TrustDir holds the person's trust records of policy files; "" is
 	// gate.DefaultTrustDir.
 	TrustDir string
+	// RulesDir holds the person's rules; "" is gate.DefaultRulesDir.
+	RulesDir string
 }
 
 // Server is one connection's server. It holds no global state: every

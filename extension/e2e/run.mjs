@@ -94,8 +94,12 @@ class Run {
       XDG_CONFIG_HOME: d('xdg-config'),
       XDG_STATE_HOME: d('xdg-state'),
       XDG_CACHE_HOME: d('xdg-cache'),
+      // The server's default socket (and the editor's) go here, inside the run's folder,
+      // not in the runner's own runtime folder, where a killed server would leave it.
+      XDG_RUNTIME_DIR: d('xdg-runtime'),
       ADMIT_FIXTURE_DIR: this.fixtureDir,
     };
+    fs.chmodSync(this.env.XDG_RUNTIME_DIR, 0o700);
     fs.mkdirSync(path.join(this.userData, 'User'), { recursive: true });
     fs.writeFileSync(path.join(this.userData, 'User', 'settings.json'), JSON.stringify({
       'workbench.startupEditor': 'none',

@@ -13,7 +13,7 @@ import (
 
 	"admit/hook"
 	"admit/internal/golden"
-	"admit/internal/servertest"
+	"admit/rpc/rpctest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -121,9 +121,9 @@ func TestHookServer(t *testing.T) {
 		t.Run(agent, func(t *testing.T) {
 			w := newHookWorkspace(t)
 			t.Setenv("HOME", w.home)
-			e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Home: w.home,
+			e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(t), Home: w.home,
 				Init:   map[string]any{"mode": "enforce", "effects": "workspace-write"},
-				Answer: func(tool, summary string) string { return "allow-once" }})
+				Answer: rpctest.Always("allow-once")})
 			out := runHookEvents(t, w, agent, e.Socket)
 			golden.Check(t, filepath.Join("testdata", agent+".server.golden"), out, *update)
 			select {
@@ -159,8 +159,8 @@ func TestHookFailsClosed(t *testing.T) {
 	}
 	// A server that does not answer in time: deny, not a local decision.
 	t.Run("timeout", func(t *testing.T) {
-		e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"},
-			Answer: func(string, string) string { time.Sleep(2 * time.Second); return "allow-once" }})
+		// No Answer: the person never answers, so the server cannot in time.
+		e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce"}})
 		ev := w.event(t, filepath.Join("..", "..", "hook", "testdata", "claude-code", "13-webfetch.json"))
 		var stdout, stderr bytes.Buffer
 		start := time.Now()
