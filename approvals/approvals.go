@@ -401,6 +401,9 @@ func upperFirst(s string) string {
 }
 
 // Pending returns how many questions are waiting for an answer.
+func (b *Broker) Headless() bool { return b.asker == nil }
+
+// Pending is the number of questions waiting for a person.
 func (b *Broker) Pending() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -196,7 +196,8 @@ func workspaceDir(t *testing.T) string {
 
 func localDoor(t *testing.T, ws string) Door {
 	t.Helper()
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true,
+		Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), ws)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -451,6 +451,20 @@ func Suggest(argv []string) string {
 	return strings.Join(append(words, "*"), " ")
 }
 
+// Quote writes argv as a command line that Argv reads back as argv (for a
+// rule's examples).
+func Quote(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		if w != "" && !strings.ContainsAny(w, " \t'\"\\*?[]$`;|&<>(){}~#!\n") {
+			words[i] = w
+		} else {
+			words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
 // quoteWord writes a word so that Parse reads it back as itself (a word
 // never holds a literal *: a * in a rule is a pattern).
 func quoteWord(w string) string {

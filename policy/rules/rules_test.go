@@ -188,3 +188,12 @@ func FuzzParseMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestQuoteRoundTrips(t *testing.T) {
+	for _, argv := range [][]string{{"npm", "test"}, {"echo", "a b", "it's", "*", "$HOME", ""}, {"x", `back\slash`, "semi;colon"}} {
+		got, err := rules.Argv(rules.Quote(argv))
+		if err != nil || strings.Join(got, "\x00") != strings.Join(argv, "\x00") {
+			t.Errorf("%q: %q %v", argv, got, err)
+		}
+	}
+}

@@ -20,7 +20,7 @@ import (
 func TestCases(t *testing.T) {
 	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
 		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Headless: true,
-			Home: w.Home, Bounds: policy.DefaultBounds()})
+			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), w.Root)})
 		if err != nil {
 			t.Fatal(err)
 		}

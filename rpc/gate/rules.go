@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"admit/policy/rule"
@@ -230,4 +231,138 @@ func (s *RuleStore) write(path string, f rules.File) error {
 		return fmt.Errorf("rules: %w", err)
 	}
 	return nil
+}
+
+// RulesList is what admit/rules answers: every rule in force, with where it
+// is kept.
+type RulesList struct {
+	Rules []rules.Rule `json:"rules"`
+	Files RuleFiles    `json:"files"`
+	// Error says why a rules file cannot be used, when one cannot.
+	Error string `json:"error,omitempty"`
+}
+
+// RuleParams name one of the person's rules: admit/addRule and
+// admit/removeRule.
+type RuleParams struct {
+	Match       string       `json:"match"`
+	Decision    rule.Outcome `json:"decision"`
+	Scope       string       `json:"scope"`
+	Note        string       `json:"note,omitempty"`
+	Examples    []string     `json:"examples,omitempty"`
+	NotExamples []string     `json:"notExamples,omitempty"`
+}
+
+// Rules lists the person's rules and the repository's (ask and deny only).
+func (g *Gate) Rules() RulesList {
+	out := RulesList{Rules: []rules.Rule{}}
+	if g.cfg.Rules == nil {
+		return out
+	}
+	out.Files = g.cfg.Rules.Files()
+	set, err := g.cfg.Rules.Set()
+	if err != nil {
+		out.Error = err.Error()
+	}
+	out.Rules = append(out.Rules, set.Rules()...)
+	if lp := g.loadPolicy(g.cfg.Roots.List()); lp.rules != nil {
+		out.Rules = append(out.Rules, lp.rules.Rules()...)
+	}
+	return out
+}
+
+// AddRule keeps one of the person's rules, checked first: its match must
+// parse and its examples must hold.
+func (g *Gate) AddRule(p RuleParams) error {
+	if g.cfg.Rules == nil {
+		return &ParamError{"scope", "this gate keeps no rules of the person's"}
+	}
+	r, err := rules.Parse(p.Match, p.Decision)
+	if err != nil {
+		field := "match"
+		if strings.Contains(err.Error(), "decision") {
+			field = "decision"
+		}
+		return &ParamError{field, err.Error()}
+	}
+	r.Note, r.Examples, r.NotExamples = p.Note, p.Examples, p.NotExamples
+	if err := g.cfg.Rules.Add(p.Scope, r); err != nil {
+		return err
+	}
+	g.stateChanged()
+	return nil
+}
+
+// RemoveRule drops one of the person's rules.
+func (g *Gate) RemoveRule(p RuleParams) error {
+	if g.cfg.Rules == nil {
+		return &ParamError{"scope", "this gate keeps no rules of the person's"}
+	}
+	if err := g.cfg.Rules.Remove(p.Scope, p.Match, p.Decision); err != nil {
+		return err
+	}
+	g.stateChanged()
+	return nil
+}
+
+// Suggestion is a rule the tape says the person keeps being asked about.
+type Suggestion struct {
+	Match    string       `json:"match"`
+	Decision rule.Outcome `json:"decision"`
+	Count    int          `json:"count"`
+	Examples []string     `json:"examples"`
+}
+
+// maxSuggestionExamples bounds the examples a suggestion carries.
+const maxSuggestionExamples = 3
+
+// SuggestRules reads the tape's questions (asked, or refused because
+// nobody could be asked) and proposes the person's rules that would have
+// answered them: one per program and subcommand, each checked to load, its
+// examples the command lines it would have matched, most frequent first.
+func (g *Gate) SuggestRules(p TapeParams) ([]Suggestion, error) {
+	recs, err := g.Tape(p)
+	if err != nil {
+		return nil, err
+	}
+	byMatch := map[string]*Suggestion{}
+	var order []string
+	for _, rec := range recs {
+		if rec.Command == "" || !(rec.DecidedBy == rule.ByPerson || rec.DecidedBy == rule.ByHeadless || rec.DecidedBy == rule.ByTimeout) {
+			continue
+		}
+		argv, err := rules.Argv(rec.Command)
+		if err != nil {
+			continue // a line of several commands: no one rule answers it
+		}
+		match := rules.Suggest(argv)
+		if match == "" {
+			continue
+		}
+		s := byMatch[match]
+		if s == nil {
+			s = &Suggestion{Match: match, Decision: rule.OutcomeAllow}
+			byMatch[match] = s
+			order = append(order, match)
+		}
+		s.Count++
+		if ex := rules.Quote(argv); len(s.Examples) < maxSuggestionExamples && !slices.Contains(s.Examples, ex) {
+			s.Examples = append(s.Examples, ex)
+		}
+	}
+	out := []Suggestion{}
+	for _, m := range order {
+		s := byMatch[m]
+		r, err := rules.Parse(s.Match, s.Decision)
+		if err != nil {
+			continue
+		}
+		r.Examples = s.Examples
+		if _, err := rules.NewSet([]rules.Rule{r}); err != nil {
+			continue // only rules that load are proposed
+		}
+		out = append(out, *s)
+	}
+	slices.SortStableFunc(out, func(a, b Suggestion) int { return b.Count - a.Count })
+	return out, nil
 }

@@ -68,13 +68,25 @@ type Question struct {
 	Summary   string `json:"summary"`
 	Reason    string `json:"reason"`
 	TimeoutMs int64  `json:"timeoutMs"`
+	// What the prompt shows besides the summary.
+	Agent       string   `json:"agent,omitempty"`
+	Command     string   `json:"command,omitempty"`
+	Cwd         string   `json:"cwd,omitempty"`
+	Targets     []string `json:"targets,omitempty"`
+	Confinement string   `json:"confinement,omitempty"`
+	// Rule is the rule "always allow" writes, when offered.
+	Rule *struct {
+		Match    string `json:"match"`
+		Decision string `json:"decision"`
+		Scope    string `json:"scope"`
+	} `json:"rule,omitempty"`
 	// Fallback: asked with window/showMessageRequest, which carries only
 	// the message (in Summary).
 	Fallback bool `json:"-"`
 }
 
-// Answer is what the person answers to q: "allow-once", "allow-session"
-// or "deny". "" answers nothing: the question stays open until the server
+// Answer is what the person answers to q: "allow-once", "allow-session",
+// "allow-always" or "deny". "" answers nothing: the question stays open until the server
 // takes it back (its deadline, a cancellation) or the editor goes.
 type Answer func(q Question) string
 
