@@ -164,14 +164,22 @@ func patchPaths(text string) ([]string, error) {
 	return paths, nil
 }
 
-// patchCall maps an apply_patch call: its files as a path list (which the
-// policy judges like any write target) and the patch itself.
+// patchCall maps an apply_patch call to edit_file, a mutator of the
+// built-in policy: its files as a path list (each judged as a write
+// target) and the patch itself. The host's name stays in the context.
 func patchCall(c Call, text string) (Call, error) {
 	paths, err := patchPaths(text)
 	if err != nil {
 		return c, err
 	}
-	c.Tool = "apply_patch"
+	if c.Tool != "edit_file" {
+		var ctx CallContext
+		if json.Unmarshal(c.Context, &ctx) == nil && ctx.HostTool == "" {
+			ctx.HostTool = c.Tool
+			c.Context = marshal(ctx)
+		}
+	}
+	c.Tool = "edit_file"
 	c.Args = marshal(struct {
 		Paths []string `json:"paths"`
 		Input string   `json:"input"`
