@@ -188,12 +188,23 @@ func clineJSON(raw json.RawMessage, flat bool) any {
 	return s
 }
 
+// clineStructured are the parameters whose lists and objects Cline
+// flattens to JSON text. Only these are read back: a file's content or a
+// diff that happens to be JSON is text, and read as an object its keys
+// ("files", "source", ...) would pass for paths.
+var clineStructured = map[string]bool{"commands": true, "files": true, "file_paths": true, "paths": true,
+	"requests": true, "queries": true, "arguments": true, "edits": true, "replacements": true, "operations": true}
+
 // clineUnflatten decodes the flattened lists and objects of a tool's
 // parameters, so that the policy finds the paths inside them.
 func clineUnflatten(in object) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, len(in))
 	for k, raw := range in {
-		out[k] = marshal(clineJSON(raw, true))
+		if clineStructured[k] {
+			out[k] = marshal(clineJSON(raw, true))
+		} else {
+			out[k] = raw
+		}
 	}
 	return out
 }

@@ -496,6 +496,27 @@ func TestClineCommandsApart(t *testing.T) {
 	}
 }
 
+// TestClineContentStaysText: a file's content that is JSON is not read
+// back as an object, whose keys would pass for paths.
+func TestClineContentStaysText(t *testing.T) {
+	a, _ := Lookup("cline")
+	ev, err := a.Parse([]byte(`{"hookName":"PreToolUse","preToolUse":{"toolName":"write_to_file","parameters":{"path":"package.json","content":"{\"files\": [\"/etc\"], \"source\": \"https://x\"}"}}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := a.Map(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args map[string]any
+	if err := json.Unmarshal(calls[0].Args, &args); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := args["content"].(string); !ok {
+		t.Errorf("content was read back as %T", args["content"])
+	}
+}
+
 func TestCopilotShapes(t *testing.T) {
 	a, _ := Lookup("copilot")
 	for _, fx := range fixtures(t, "copilot") {
