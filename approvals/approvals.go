@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // Answer is what a person said to a question.
@@ -30,27 +32,6 @@ func ParseAnswer(s string) (Answer, error) {
 	}
 	return "", fmt.Errorf("approvals: unknown answer %q (want allow-once, allow-session or deny)", s)
 }
-
-// Who decided an Outcome: the values of Outcome.DecidedBy.
-const (
-	ByPerson        = "person"         // a person answered this question
-	ByGrant         = "grant"          // an earlier allow-session in the same session
-	ByTimeout       = "timeout"        // no answer before the deadline
-	ByCancelled     = "cancelled"      // the caller's context ended ($/cancelRequest)
-	BySessionClosed = "session-closed" // CloseSession withdrew the question
-	ByShutdown      = "shutdown"       // the broker was closed
-	ByDisconnected  = "disconnected"   // the Asker failed (connection lost)
-	ByHeadless      = "headless"       // the broker has no Asker
-)
-
-// The rules an Outcome can carry; see the package documentation.
-const (
-	RuleHumanApproved     = "human-approved"
-	RuleHumanDenied       = "human-denied"
-	RuleApprovalTimeout   = "approval-timeout"
-	RuleApprovalCancelled = "approval-cancelled"
-	RuleNoApprover        = "no-approver"
-)
 
 // DefaultTimeout is how long a question waits when neither the Question nor
 // the Options say: long enough for a person to read a one-line summary and
@@ -77,10 +58,14 @@ type Outcome struct {
 	Allowed bool
 	// Answer is the person's answer, or the answer the outcome stands for:
 	// allow-session for a grant, deny for every refusal that no person gave.
-	Answer    Answer
-	DecidedBy string // one of the By* constants
-	Rule      string // one of the Rule* constants
-	Reason    string // a sentence a model can act on
+	Answer Answer
+	// DecidedBy is rule.ByPerson or rule.ByGrant for an allowed call, and
+	// for a refusal whoever decided it (see the package documentation).
+	DecidedBy rule.DecidedBy
+	// Rule is rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout,
+	// rule.ApprovalCancelled or rule.NoApprover.
+	Rule   rule.Rule
+	Reason string // a sentence a model can act on
 	// AskedAt is when Decide took the question up; when nothing was asked
 	// (a grant, headless, closed) it is that same moment and Waited is 0.
 	AskedAt time.Time
@@ -200,12 +185,12 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return b.refuse(out, q, ByShutdown)
+		return b.refuse(out, q, rule.ByShutdown)
 	}
 	if q.Grant != "" {
 		if _, ok := b.grants[q.Session][q.Grant]; ok {
 			b.mu.Unlock()
-			out.Allowed, out.Answer, out.DecidedBy, out.Rule = true, AllowSession, ByGrant, RuleHumanApproved
+			out.Allowed, out.Answer, out.DecidedBy, out.Rule = true, AllowSession, rule.ByGrant, rule.HumanApproved
 			out.Reason = fmt.Sprintf("Allowed by a session grant: a person earlier allowed %s like this for the rest of the session.", callName(q))
 			b.log.Info("approval granted by session grant", "id", q.ID, "session", q.Session, "tool", q.Tool, "grant", q.Grant)
 			return out
@@ -213,11 +198,11 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 	}
 	if b.asker == nil {
 		b.mu.Unlock()
-		return b.refuse(out, q, ByHeadless)
+		return b.refuse(out, q, rule.ByHeadless)
 	}
 	if ctx.Err() != nil {
 		b.mu.Unlock()
-		return b.refuse(out, q, ByCancelled)
+		return b.refuse(out, q, rule.ByCancelled)
 	}
 
 	timeout := q.Timeout
@@ -255,21 +240,21 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 		b.mu.Unlock()
 	}
 
-	var by string
+	var by rule.DecidedBy
 	switch {
 	case ended:
 		by = causeOf(askCtx)
 	case r.err != nil:
-		by = ByDisconnected
+		by = rule.ByDisconnected
 		b.log.Warn("approval asker failed", "id", q.ID, "session", q.Session, "err", r.err)
 	default:
-		by = ByPerson
+		by = rule.ByPerson
 	}
 
 	grantAdded := false
 	b.mu.Lock()
 	delete(b.pending, p)
-	if by == ByPerson && r.answer == AllowSession && q.Grant != "" && !p.sessionGone {
+	if by == rule.ByPerson && r.answer == AllowSession && q.Grant != "" && !p.sessionGone {
 		g := b.grants[q.Session]
 		if g == nil {
 			g = make(map[string]struct{})
@@ -284,14 +269,14 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 	b.onChange()
 
 	out.Waited = b.now().Sub(start)
-	if by != ByPerson {
+	if by != rule.ByPerson {
 		out = b.refuse(out, q, by)
 		return out
 	}
-	out.DecidedBy = ByPerson
+	out.DecidedBy = rule.ByPerson
 	switch r.answer {
 	case AllowOnce, AllowSession:
-		out.Allowed, out.Rule = true, RuleHumanApproved
+		out.Allowed, out.Rule = true, rule.HumanApproved
 		out.Answer = AllowOnce
 		out.Reason = fmt.Sprintf("A person allowed %s once.", callName(q))
 		if r.answer == AllowSession && q.Grant != "" {
@@ -301,14 +286,14 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 			b.log.Warn("allow-session answered to a question that offered no grant; counted as allow-once", "id", q.ID)
 		}
 	case Deny:
-		out.Rule = RuleHumanDenied
+		out.Rule = rule.HumanDenied
 		out.Reason = fmt.Sprintf("A person refused %s; do not retry it: ask the user what they want instead, or take another approach.", callName(q))
 	case "":
-		out.Rule = RuleHumanDenied
+		out.Rule = rule.HumanDenied
 		out.Reason = fmt.Sprintf("The person dismissed the approval prompt for %s without allowing it, so it was refused; do not retry it without asking the user.", callName(q))
 	default:
 		b.log.Warn("approval answer not understood; counted as deny", "id", q.ID, "answer", string(r.answer))
-		out.Rule = RuleHumanDenied
+		out.Rule = rule.HumanDenied
 		out.Reason = fmt.Sprintf("The approval prompt for %s was not answered with allow, so it was refused; do not retry it without asking the user.", callName(q))
 	}
 	b.log.Info("approval decided", "id", q.ID, "session", q.Session, "answer", string(out.Answer), "allowed", out.Allowed, "waited", out.Waited, "grantAdded", grantAdded)
@@ -341,44 +326,44 @@ func (b *Broker) ask(ctx context.Context, p *pending, start time.Time) {
 }
 
 // causeOf says who ended a question's context.
-func causeOf(ctx context.Context) string {
+func causeOf(ctx context.Context) rule.DecidedBy {
 	switch context.Cause(ctx) {
 	case errTimeout:
-		return ByTimeout
+		return rule.ByTimeout
 	case errShutdown:
-		return ByShutdown
+		return rule.ByShutdown
 	case errSessionClosed:
-		return BySessionClosed
+		return rule.BySessionClosed
 	}
 	// The caller's context ended: cancelled, or its own deadline passed.
-	return ByCancelled
+	return rule.ByCancelled
 }
 
 // refuse fills out as a refusal decided by by.
-func (b *Broker) refuse(out Outcome, q Question, by string) Outcome {
+func (b *Broker) refuse(out Outcome, q Question, by rule.DecidedBy) Outcome {
 	out.Allowed, out.Answer, out.DecidedBy = false, Deny, by
 	call := callName(q)
 	switch by {
-	case ByTimeout:
-		out.Rule = RuleApprovalTimeout
+	case rule.ByTimeout:
+		out.Rule = rule.ApprovalTimeout
 		out.Reason = fmt.Sprintf("No one answered the approval request for %s in time, so it was refused; do not retry it until the user is back, or take an approach that needs no approval.", call)
-	case ByCancelled:
-		out.Rule = RuleApprovalCancelled
+	case rule.ByCancelled:
+		out.Rule = rule.ApprovalCancelled
 		out.Reason = fmt.Sprintf("The request was cancelled while %s waited for a person's approval, so it was refused.", call)
-	case BySessionClosed:
-		out.Rule = RuleApprovalCancelled
+	case rule.BySessionClosed:
+		out.Rule = rule.ApprovalCancelled
 		out.Reason = fmt.Sprintf("The session was closed while %s waited for a person's approval, so it was refused.", call)
-	case ByShutdown:
-		out.Rule = RuleApprovalCancelled
+	case rule.ByShutdown:
+		out.Rule = rule.ApprovalCancelled
 		out.Reason = fmt.Sprintf("The gate is shutting down, so %s, which needs a person's approval, was refused.", call)
-	case ByDisconnected:
-		out.Rule = RuleNoApprover
+	case rule.ByDisconnected:
+		out.Rule = rule.NoApprover
 		out.Reason = fmt.Sprintf("The connection to the editor failed while asking a person to approve %s, so it was refused; no one can approve it until the editor reconnects.", call)
-	case ByHeadless:
-		out.Rule = RuleNoApprover
+	case rule.ByHeadless:
+		out.Rule = rule.NoApprover
 		out.Reason = fmt.Sprintf("%s needs a person's approval and this gate has no one to ask (headless), so it was refused; do the task without it, or ask the user to run it themselves.", upperFirst(call))
 	default:
-		panic("approvals: refuse with unknown decider " + by)
+		panic("approvals: refuse with unknown decider " + string(by))
 	}
 	b.log.Info("approval refused", "id", q.ID, "session", q.Session, "tool", q.Tool, "decidedBy", by, "waited", out.Waited)
 	return out

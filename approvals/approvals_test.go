@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // patience bounds every wait in these tests; nothing here sleeps for a fixed
@@ -193,28 +195,28 @@ func TestDecideEachWay(t *testing.T) {
 		timeout     time.Duration
 		wantAllowed bool
 		wantAnswer  Answer
-		wantBy      string
-		wantRule    string
+		wantBy      rule.DecidedBy
+		wantRule    rule.Rule
 		wantGrants  int
 	}{
 		{name: "allow once", s: script{how: answerNow, answer: AllowOnce},
-			wantAllowed: true, wantAnswer: AllowOnce, wantBy: ByPerson, wantRule: RuleHumanApproved},
+			wantAllowed: true, wantAnswer: AllowOnce, wantBy: rule.ByPerson, wantRule: rule.HumanApproved},
 		{name: "allow session", s: script{how: answerNow, answer: AllowSession},
-			wantAllowed: true, wantAnswer: AllowSession, wantBy: ByPerson, wantRule: RuleHumanApproved, wantGrants: 1},
+			wantAllowed: true, wantAnswer: AllowSession, wantBy: rule.ByPerson, wantRule: rule.HumanApproved, wantGrants: 1},
 		{name: "allow session with no grant offered counts as once", s: script{how: answerNow, answer: AllowSession}, noGrant: true,
-			wantAllowed: true, wantAnswer: AllowOnce, wantBy: ByPerson, wantRule: RuleHumanApproved},
+			wantAllowed: true, wantAnswer: AllowOnce, wantBy: rule.ByPerson, wantRule: rule.HumanApproved},
 		{name: "deny", s: script{how: answerNow, answer: Deny},
-			wantAnswer: Deny, wantBy: ByPerson, wantRule: RuleHumanDenied},
+			wantAnswer: Deny, wantBy: rule.ByPerson, wantRule: rule.HumanDenied},
 		{name: "dismissed", s: script{how: answerNow, answer: ""},
-			wantAnswer: Deny, wantBy: ByPerson, wantRule: RuleHumanDenied},
+			wantAnswer: Deny, wantBy: rule.ByPerson, wantRule: rule.HumanDenied},
 		{name: "answer not understood", s: script{how: answerNow, answer: "maybe"},
-			wantAnswer: Deny, wantBy: ByPerson, wantRule: RuleHumanDenied},
+			wantAnswer: Deny, wantBy: rule.ByPerson, wantRule: rule.HumanDenied},
 		{name: "never answers", s: script{how: never}, timeout: short,
-			wantAnswer: Deny, wantBy: ByTimeout, wantRule: RuleApprovalTimeout},
+			wantAnswer: Deny, wantBy: rule.ByTimeout, wantRule: rule.ApprovalTimeout},
 		{name: "answers allow after the deadline", s: script{how: late, answer: AllowSession}, timeout: short,
-			wantAnswer: Deny, wantBy: ByTimeout, wantRule: RuleApprovalTimeout},
+			wantAnswer: Deny, wantBy: rule.ByTimeout, wantRule: rule.ApprovalTimeout},
 		{name: "transport fails", s: script{how: fail},
-			wantAnswer: Deny, wantBy: ByDisconnected, wantRule: RuleNoApprover},
+			wantAnswer: Deny, wantBy: rule.ByDisconnected, wantRule: rule.NoApprover},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake()
@@ -235,7 +237,7 @@ func TestDecideEachWay(t *testing.T) {
 			if out.Reason == "" || !strings.HasSuffix(out.Reason, ".") {
 				t.Errorf("Reason %q is not a sentence", out.Reason)
 			}
-			if tc.wantBy == ByTimeout && out.Waited < tc.timeout {
+			if tc.wantBy == rule.ByTimeout && out.Waited < tc.timeout {
 				t.Errorf("Waited %v, shorter than the timeout %v", out.Waited, tc.timeout)
 			}
 			if out.AskedAt.IsZero() {
@@ -259,7 +261,7 @@ func TestLateAnswerIsIgnoredAndLogged(t *testing.T) {
 	qq := q("late", "s1")
 	qq.Timeout = 0 // the broker's default from Options
 	out := b.Decide(context.Background(), qq)
-	if out.Allowed || out.DecidedBy != ByTimeout {
+	if out.Allowed || out.DecidedBy != rule.ByTimeout {
 		t.Fatalf("Decide = %+v, want a timeout refusal", out)
 	}
 	recv(t, f.ended, "the asker to see its context end")
@@ -281,7 +283,7 @@ func TestCancelRefusesAndEndsTheAskersContext(t *testing.T) {
 	recv(t, f.asked, "the question")
 	cancel() // what the server does on $/cancelRequest
 	out := recv(t, done, "the outcome")
-	if out.Allowed || out.DecidedBy != ByCancelled || out.Rule != RuleApprovalCancelled {
+	if out.Allowed || out.DecidedBy != rule.ByCancelled || out.Rule != rule.ApprovalCancelled {
 		t.Errorf("Decide = %+v, want a cancelled refusal", out)
 	}
 	if id := recv(t, f.ended, "the asker's context to end"); id != "c1" {
@@ -296,7 +298,7 @@ func TestCancelledBeforeAskingAsksNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := b.Decide(ctx, q("c0", "s1"))
-	if out.Allowed || out.DecidedBy != ByCancelled {
+	if out.Allowed || out.DecidedBy != rule.ByCancelled {
 		t.Errorf("Decide = %+v, want a cancelled refusal", out)
 	}
 	if f.calls.Load() != 0 {
@@ -311,7 +313,7 @@ func TestCallerDeadlineEndsTheQuestion(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), short)
 	defer cancel()
 	out := b.Decide(ctx, q("cd", "s1"))
-	if out.Allowed || out.DecidedBy != ByCancelled {
+	if out.Allowed || out.DecidedBy != rule.ByCancelled {
 		t.Errorf("Decide = %+v, want a cancelled refusal (the caller's own deadline)", out)
 	}
 }
@@ -334,7 +336,7 @@ func TestCloseRefusesHundredPendingAtOnce(t *testing.T) {
 
 	// Other questions keep flowing while 100 wait.
 	f.script("quick", script{how: answerNow, answer: AllowOnce})
-	if out := b.Decide(context.Background(), q("quick", "s1")); !out.Allowed || out.DecidedBy != ByPerson {
+	if out := b.Decide(context.Background(), q("quick", "s1")); !out.Allowed || out.DecidedBy != rule.ByPerson {
 		t.Fatalf("Decide(quick) = %+v while others pend", out)
 	}
 
@@ -342,7 +344,7 @@ func TestCloseRefusesHundredPendingAtOnce(t *testing.T) {
 	go func() { b.Close(); close(closed) }()
 	for i, ch := range outs {
 		out := recv(t, ch, fmt.Sprint("outcome ", i))
-		if out.Allowed || out.DecidedBy != ByShutdown || out.Rule != RuleApprovalCancelled {
+		if out.Allowed || out.DecidedBy != rule.ByShutdown || out.Rule != rule.ApprovalCancelled {
 			t.Errorf("outcome %d = %+v, want a shutdown refusal", i, out)
 		}
 	}
@@ -357,7 +359,7 @@ func TestCloseRefusesHundredPendingAtOnce(t *testing.T) {
 	// Later questions are refused without asking.
 	calls := f.calls.Load()
 	out := b.Decide(context.Background(), q("after", "s1"))
-	if out.Allowed || out.DecidedBy != ByShutdown {
+	if out.Allowed || out.DecidedBy != rule.ByShutdown {
 		t.Errorf("Decide after Close = %+v, want a shutdown refusal", out)
 	}
 	if f.calls.Load() != calls {
@@ -417,7 +419,7 @@ func TestSlowAskerDoesNotHoldTheCaller(t *testing.T) {
 	qq := q("slow", "s1")
 	qq.Timeout = short
 	out := b.Decide(context.Background(), qq)
-	if out.Allowed || out.DecidedBy != ByTimeout {
+	if out.Allowed || out.DecidedBy != rule.ByTimeout {
 		t.Errorf("Decide = %+v, want a timeout refusal while the asker still holds on", out)
 	}
 	if b.Pending() != 0 {
@@ -442,7 +444,7 @@ func TestSessionGrant(t *testing.T) {
 	}
 	calls := f.calls.Load()
 	out := b.Decide(context.Background(), q("a2", "A"))
-	if !out.Allowed || out.DecidedBy != ByGrant || out.Rule != RuleHumanApproved || out.Answer != AllowSession || out.Waited != 0 {
+	if !out.Allowed || out.DecidedBy != rule.ByGrant || out.Rule != rule.HumanApproved || out.Answer != AllowSession || out.Waited != 0 {
 		t.Errorf("second Decide in the same session = %+v, want allowed by the grant", out)
 	}
 	if f.calls.Load() != calls {
@@ -451,7 +453,7 @@ func TestSessionGrant(t *testing.T) {
 
 	// Another session is asked, and its deny stands.
 	out = b.Decide(context.Background(), q("b1", "B"))
-	if out.Allowed || out.DecidedBy != ByPerson {
+	if out.Allowed || out.DecidedBy != rule.ByPerson {
 		t.Errorf("Decide in another session = %+v, want the person's deny", out)
 	}
 	if f.calls.Load() != calls+1 {
@@ -462,14 +464,14 @@ func TestSessionGrant(t *testing.T) {
 	f.script("a3", script{how: answerNow, answer: AllowSession})
 	q3 := q("a3", "A")
 	q3.Grant = "bash:git fetch"
-	if out := b.Decide(context.Background(), q3); out.DecidedBy != ByPerson {
+	if out := b.Decide(context.Background(), q3); out.DecidedBy != rule.ByPerson {
 		t.Errorf("Decide for another grant = %+v, want asked", out)
 	}
 	// A question that offers no grant is asked even when grants exist.
 	f.script("a4", script{how: answerNow, answer: AllowOnce})
 	q4 := q("a4", "A")
 	q4.Grant = ""
-	if out := b.Decide(context.Background(), q4); out.DecidedBy != ByPerson {
+	if out := b.Decide(context.Background(), q4); out.DecidedBy != rule.ByPerson {
 		t.Errorf("Decide without a grant key = %+v, want asked", out)
 	}
 
@@ -523,7 +525,7 @@ func TestRevoke(t *testing.T) {
 	qq := q("again", "A")
 	qq.Grant = "g2"
 	f.script("again", script{how: answerNow, answer: Deny})
-	if out := b.Decide(context.Background(), qq); out.DecidedBy != ByPerson || out.Allowed {
+	if out := b.Decide(context.Background(), qq); out.DecidedBy != rule.ByPerson || out.Allowed {
 		t.Errorf("Decide after Revoke = %+v, want the person asked", out)
 	}
 	if f.calls.Load() != calls+1 {
@@ -561,7 +563,7 @@ func TestCloseSession(t *testing.T) {
 	b.CloseSession("A")
 	for _, ch := range []<-chan Outcome{a1, a2} {
 		out := recv(t, ch, "session A's outcome")
-		if out.Allowed || out.DecidedBy != BySessionClosed || out.Rule != RuleApprovalCancelled {
+		if out.Allowed || out.DecidedBy != rule.BySessionClosed || out.Rule != rule.ApprovalCancelled {
 			t.Errorf("outcome = %+v, want a session-closed refusal", out)
 		}
 	}
@@ -575,7 +577,7 @@ func TestCloseSession(t *testing.T) {
 		t.Errorf("Pending() = %d, want session B's question still waiting", got)
 	}
 	close(releaseB)
-	if out := recv(t, b1, "session B's outcome"); !out.Allowed || out.DecidedBy != ByPerson {
+	if out := recv(t, b1, "session B's outcome"); !out.Allowed || out.DecidedBy != rule.ByPerson {
 		t.Errorf("session B's outcome = %+v, want the person's allow", out)
 	}
 }
@@ -636,7 +638,7 @@ func TestHeadless(t *testing.T) {
 	b := New(nil, Options{})
 	defer b.Close()
 	out := b.Decide(context.Background(), q("h", "s1"))
-	if out.Allowed || out.DecidedBy != ByHeadless || out.Rule != RuleNoApprover || out.Answer != Deny {
+	if out.Allowed || out.DecidedBy != rule.ByHeadless || out.Rule != rule.NoApprover || out.Answer != Deny {
 		t.Errorf("Decide = %+v, want a headless refusal", out)
 	}
 	if !strings.Contains(out.Reason, "no one to ask") {
@@ -666,7 +668,7 @@ func TestQuestionsAreIndependent(t *testing.T) {
 		t.Errorf("Pending() = %d, want the first still waiting", b.Pending())
 	}
 	close(r1)
-	if out := recv(t, d1, "the first outcome"); out.Allowed || out.Rule != RuleHumanDenied {
+	if out := recv(t, d1, "the first outcome"); out.Allowed || out.Rule != rule.HumanDenied {
 		t.Errorf("first = %+v, want denied", out)
 	}
 }
@@ -718,7 +720,7 @@ func TestDisconnectMidQuestion(t *testing.T) {
 	close(lost) // the editor goes away with both prompts up
 	for _, ch := range []<-chan Outcome{d1, d2} {
 		out := recv(t, ch, "an outcome")
-		if out.Allowed || out.DecidedBy != ByDisconnected || out.Rule != RuleNoApprover {
+		if out.Allowed || out.DecidedBy != rule.ByDisconnected || out.Rule != rule.NoApprover {
 			t.Errorf("outcome = %+v, want a disconnected refusal", out)
 		}
 	}

@@ -44,7 +44,8 @@
 // # Rules
 //
 // The rules name why the call was decided, so a model (and the tape) can tell
-// them apart:
+// them apart. They, and the DecidedBy values above, are constants of package
+// admit/policy/rule (rule.HumanApproved, rule.ByPerson, ...):
 //
 //   - human-approved: a person allowed it, now or earlier in the session.
 //   - human-denied: a person refused it (or dismissed the prompt).

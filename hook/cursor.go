@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // cursor is Cursor's agent hooks (cursor.com/docs/hooks; field names
@@ -168,5 +170,5 @@ func (cursorHost) answer(ev Event, r resolved, _ json.RawMessage) Reply {
 }
 
 func (cursorHost) failure(ev Event, reason string) Reply {
-	return Reply{Stdout: cursorAnswer(ev, resolved{kind: kindDeny, rule: "hook-failed", reason: reason}), Stderr: reason, Exit: exitBlock}
+	return Reply{Stdout: cursorAnswer(ev, resolved{kind: kindDeny, rule: string(rule.HookFailed), reason: reason}), Stderr: reason, Exit: exitBlock}
 }

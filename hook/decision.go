@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"admit/policy"
+	"admit/policy/rule"
 )
 
 // Outcome is what the gate decided for a call: the three outcomes of the
@@ -23,7 +24,9 @@ const (
 	Denied Outcome = "denied"
 )
 
-// Decision is the gate's verdict as an adapter needs it.
+// Decision is the gate's verdict as an adapter needs it. Its fields carry
+// the wire's strings (the values of rule.Verdict, rule.Mode and rule.Rule),
+// as the verdict the adapter read holds them.
 type Decision struct {
 	// Outcome is allowed, asked or denied. Empty: taken from Verdict and
 	// Allowed (allow and allowed is Allowed, anything else Denied), as
@@ -85,23 +88,23 @@ func resolve(d Decision) resolved {
 		if d.ToolError != "" {
 			return d.ToolError
 		}
-		return policy.ToolError(d.Rule, d.Reason, "")
+		return policy.ToolError(rule.Rule(d.Rule), d.Reason, "")
 	}
-	if d.Rule == "caps-off" || d.Mode == "off" {
+	if rule.Rule(d.Rule) == rule.CapsOff || rule.Mode(d.Mode) == rule.Off {
 		return r // kindDefer
 	}
 	outcome := d.Outcome
 	if outcome == "" {
-		if d.Verdict == "allow" && d.Allowed {
+		if rule.Verdict(d.Verdict) == rule.Allow && d.Allowed {
 			outcome = Allowed
 		} else {
 			outcome = Denied
 		}
 	}
 	switch {
-	case outcome == Allowed && d.Allowed && d.Verdict != "deny":
+	case outcome == Allowed && d.Allowed && rule.Verdict(d.Verdict) != rule.Deny:
 		r.kind, r.reason = kindAllow, prefix+"admit: allowed ("+d.Rule+")"
-	case (outcome == Denied || outcome == Asked) && d.Allowed && d.Mode == "warn":
+	case (outcome == Denied || outcome == Asked) && d.Allowed && rule.Mode(d.Mode) == rule.Warn:
 		r.kind = kindWarn
 		r.reason = prefix + "admit (warn mode) would refuse this call, rule " + d.Rule + ": " + d.Reason
 	case outcome == Asked && !d.Allowed:
@@ -110,13 +113,13 @@ func resolve(d Decision) resolved {
 		if d.ToolError != "" {
 			r.refusal = prefix + d.ToolError
 		} else {
-			r.refusal = prefix + policy.ToolError(d.Rule, "this call needs a person's approval and nobody could be asked in the editor: "+d.Reason, "Ask the person to open the editor with admit running, or to allow it in .admit/policy.json.")
+			r.refusal = prefix + policy.ToolError(rule.Rule(d.Rule), "this call needs a person's approval and nobody could be asked in the editor: "+d.Reason, "Ask the person to open the editor with admit running, or to allow it in .admit/policy.json.")
 		}
 	case outcome == Denied && !d.Allowed:
 		r.kind, r.reason = kindDeny, prefix+refusal()
 	default:
 		r.kind = kindDeny
-		r.rule = "hook-failed"
+		r.rule = string(rule.HookFailed)
 		r.reason = prefix + failureBody(fmt.Sprintf("the decision is inconsistent (outcome %q, verdict %q, allowed %v, mode %q)", d.Outcome, d.Verdict, d.Allowed, d.Mode))
 	}
 	return r
@@ -128,7 +131,7 @@ func resolve(d Decision) resolved {
 // calls, so it is dropped. Zero decisions are refused.
 func Strictest(ds ...Decision) Decision {
 	if len(ds) == 0 {
-		return Decision{Outcome: Denied, Rule: "hook-failed", ToolError: failureBody("no decision was made")}
+		return Decision{Outcome: Denied, Rule: string(rule.HookFailed), ToolError: failureBody("no decision was made")}
 	}
 	best, bestKind := ds[0], resolve(ds[0]).kind
 	for _, d := range ds[1:] {
@@ -145,5 +148,5 @@ func Strictest(ds ...Decision) Decision {
 // failureBody is the refusal the model reads when the adapter could not
 // decide: rule hook-failed, what went wrong.
 func failureBody(what string) string {
-	return policy.ToolError("hook-failed", "admit could not decide this call, so it is refused: "+what, "")
+	return policy.ToolError(rule.HookFailed, "admit could not decide this call, so it is refused: "+what, "")
 }

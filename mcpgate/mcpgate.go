@@ -29,36 +29,22 @@ import (
 	"time"
 
 	"admit/policy"
-	"admit/rpc"
+	"admit/rpc/gate"
 )
 
 // Door is the gate a call goes through: *rpc.Client (the editor's server
-// over its socket) or GateDoor (a gate in this process).
+// over its socket) or *gate.Gate (a gate in this process).
 type Door interface {
-	OpenSession(ctx context.Context, p rpc.OpenSessionParams) (string, error)
-	Check(ctx context.Context, p rpc.CheckParams) (rpc.Verdict, error)
+	OpenSession(ctx context.Context, p gate.OpenSessionParams) (string, error)
+	Check(ctx context.Context, p gate.CheckParams) (gate.Verdict, error)
 	CloseSession(ctx context.Context, id string) error
 }
-
-// GateDoor is a Door on a gate in this process, for when no server is
-// reachable.
-type GateDoor struct{ Gate *rpc.Gate }
 
 // sessionBounds are the widest bounds of an opened session: 64 steps (the
 // range's top), five identical refused retries, and a day of wall time.
 func sessionBounds() map[string]int64 {
 	return map[string]int64{"maxSteps": 64, "maxRetries": 5, "timeoutMs": 24 * 60 * 60 * 1000}
 }
-
-func (d GateDoor) OpenSession(_ context.Context, p rpc.OpenSessionParams) (string, error) {
-	return d.Gate.OpenSession(p)
-}
-
-func (d GateDoor) Check(ctx context.Context, p rpc.CheckParams) (rpc.Verdict, error) {
-	return d.Gate.Check(ctx, p)
-}
-
-func (d GateDoor) CloseSession(_ context.Context, id string) error { return d.Gate.CloseSession(id) }
 
 // Config holds a gateway's dependencies.
 type Config struct {
@@ -300,16 +286,16 @@ func (g *gateway) call(ctx context.Context, msg map[string]json.RawMessage) {
 	}
 }
 
-func (g *gateway) decide(ctx context.Context, tool string, args json.RawMessage) (rpc.Verdict, error) {
+func (g *gateway) decide(ctx context.Context, tool string, args json.RawMessage) (gate.Verdict, error) {
 	sess, err := g.ensureSession(ctx)
 	if err != nil {
-		return rpc.Verdict{}, err
+		return gate.Verdict{}, err
 	}
 	callCtx, _ := json.Marshal(map[string]string{"agent": "mcp", "task": g.cfg.Label})
 	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
 		args = nil
 	}
-	return g.cfg.Door.Check(ctx, rpc.CheckParams{Session: sess, Tool: tool, Args: args, Cwd: g.cfg.Cwd, Context: callCtx})
+	return g.cfg.Door.Check(ctx, gate.CheckParams{Session: sess, Tool: tool, Args: args, Cwd: g.cfg.Cwd, Context: callCtx})
 }
 
 // ensureSession opens the session from the child's tool list, once, and
@@ -330,7 +316,7 @@ func (g *gateway) ensureSession(ctx context.Context) (string, error) {
 	}
 	// The session lives as long as the MCP client does, not one agent
 	// task: it gets the widest bounds a session may have.
-	p := rpc.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools)}, Bounds: sessionBounds()}
+	p := gate.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools)}, Bounds: sessionBounds()}
 	id, err := g.cfg.Door.OpenSession(ctx, p)
 	if err != nil {
 		return "", fmt.Errorf("opening the session: %w", err)

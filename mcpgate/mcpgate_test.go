@@ -18,7 +18,7 @@ import (
 	"admit/internal/servertest"
 	"admit/policy"
 	"admit/rpc"
-	"admit/workspace"
+	"admit/rpc/gate"
 )
 
 const waitFor = 10 * time.Second
@@ -196,12 +196,12 @@ func workspaceDir(t *testing.T) string {
 
 func localDoor(t *testing.T, ws string) Door {
 	t.Helper()
-	roots, err := workspace.NewRoots(ws)
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := rpc.NewGate(rpc.GateConfig{Mode: "enforce", Effects: "workspace-write", Shell: "analyze", Roots: roots, Resolver: workspace.NewResolver(roots), Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
-	return GateDoor{Gate: g}
+	t.Cleanup(func() { _ = g.Close() })
+	return g
 }
 
 func recorded(t *testing.T, log string) []string {

@@ -67,9 +67,14 @@ func ParseBounds(getenv func(string) string) (Bounds, error) {
 		}
 		*s.field(&b) = v
 	}
-	b.Effects = strings.TrimSpace(getenv("ADMIT_EFFECTS"))
-	if b.Effects == "" {
+	raw := getenv("ADMIT_EFFECTS")
+	b.Effects = strings.TrimSpace(raw)
+	switch {
+	case raw == "":
 		b.Effects = "read-only"
+	case b.Effects == "":
+		// Set but blank is a mistake, not a choice: the seed refuses it.
+		return Bounds{}, fmt.Errorf("ADMIT_EFFECTS must be read-only or workspace-write, got %q (blank)", raw)
 	}
 	if err := CheckEffects("ADMIT_EFFECTS", b.Effects); err != nil {
 		return Bounds{}, err

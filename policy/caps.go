@@ -40,7 +40,9 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 	if c.Label == "" {
 		c.Label = "unnamed"
 	}
-	if len(s.Tools) > 0 {
+	if s.Tools != nil {
+		// An empty list given is a client's mistake, not a grant of
+		// nothing: the seed raises on it rather than build an empty set.
 		names, mutators, err := ToolNames(s.Tools)
 		if err != nil {
 			return nil, err
@@ -53,13 +55,10 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 	c.Mutators = append(c.Mutators, s.Mutators...)
 	for i, field := range [][]string{c.Allow, c.NeedsHuman, c.Mutators} {
 		name := [...]string{"allow", "needsHuman", "mutators"}[i]
+		if err := checkPatterns(name, field); err != nil {
+			return nil, err
+		}
 		for _, p := range field {
-			if strings.TrimSpace(p) == "*" {
-				return nil, fmt.Errorf("%s: %w", name, ErrBareStar)
-			}
-			if strings.TrimSpace(p) == "" {
-				return nil, fmt.Errorf("policy: %s: an empty tool name grants nothing", name)
-			}
 			if _, err := path.Match(p, ""); err != nil {
 				return nil, fmt.Errorf("policy: %s: bad pattern %q: %w", name, p, err)
 			}

@@ -12,6 +12,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -33,8 +34,13 @@ type Env struct {
 	Home       string
 	ShellTools []string // tool names whose call carries a command line
 	Commands   *command.Policy
-	FS         command.FS
-	Obs        command.Observations
+	// Baseline, when set, is a second command policy a command line must
+	// also pass: the built-in one, while an untrusted policy file
+	// redefines programs. The stricter answer stands (deny over ask over
+	// allow), and on a tie the baseline's reading, which is the vetted one.
+	Baseline *command.Policy
+	FS       command.FS
+	Obs      command.Observations
 
 	MaxRequestChars int64  // bound on a command line; args get maxArgsFactor times as much
 	Budget          string // non-empty: why the session's bounds are spent
@@ -64,30 +70,30 @@ func Decide(c Call, e *Env) Decision {
 	paths, complete := pa.paths, pa.complete
 	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
 	if tool == "" {
-		return refuse(d, "no-tool", "the call names no tool", "")
+		return refuse(d, rule.NoTool, "the call names no tool", "")
 	}
 	if lim := e.MaxRequestChars; lim > 0 && (int64(len(c.Command)+len(strings.Join(c.Argv, " "))) > lim || int64(len(c.Args)) > lim*maxArgsFactor) {
-		return refuse(d, "request-too-large", fmt.Sprintf("the call is over the size bound (command %d of %d characters, arguments %d of %d bytes)", len(c.Command), lim, len(c.Args), lim*maxArgsFactor), "Split the work into smaller calls.")
+		return refuse(d, rule.RequestTooLarge, fmt.Sprintf("the call is over the size bound (command %d of %d characters, arguments %d of %d bytes)", len(c.Command), lim, len(c.Args), lim*maxArgsFactor), "Split the work into smaller calls.")
 	}
 	caps := e.Caps
 	if caps == nil {
 		caps = &Caps{Label: "nothing"}
 	}
 	if !caps.Grants(tool) {
-		return refuse(d, "not-in-allow-list", fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, caps.Label, listOrNone(caps.Allow)), "")
+		return refuse(d, rule.NotInAllowList, fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, Identifier(caps.Label), listOrNone(caps.Allow)), "")
 	}
 	if e.Budget != "" {
-		return refuse(d, "budget-exhausted", e.Budget, "Stop and report what is done and what is left.")
+		return refuse(d, rule.BudgetExhausted, e.Budget, "Stop and report what is done and what is left.")
 	}
 	if argsErr != nil {
-		return refuse(d, "bad-arguments", argsErr.Error(), "Pass the arguments as a JSON object.")
+		return refuse(d, rule.BadArguments, argsErr.Error(), "Pass the arguments as a JSON object.")
 	}
 	if slices.Contains(e.ShellTools, tool) {
 		d = decideCommand(d, c, args, e)
 	} else if !complete {
-		return refuse(d, "request-too-large", fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
+		return refuse(d, rule.RequestTooLarge, fmt.Sprintf("the arguments of %q nest deeper than %d levels", tool, maxArgsDepth), "")
 	} else if pa.bad != "" {
-		return refuse(d, "bad-arguments", pa.bad, "Pass each path argument as one string.")
+		return refuse(d, rule.BadArguments, pa.bad, "Pass each path argument as one string.")
 	} else {
 		d = decidePaths(d, tool, paths, c.Cwd, e)
 		if d.Allowed || d.Ask {
@@ -99,7 +105,7 @@ func Decide(c Call, e *Env) Decision {
 	}
 	if caps.AsksHuman(tool) && !d.Ask {
 		d.Allowed, d.Ask = false, true
-		d.Rule = "needs-human"
+		d.Rule = rule.NeedsHuman
 		d.Reason = fmt.Sprintf("%q always requires a person to approve it", tool)
 	}
 	if d.Ask && d.Grant == "" {
@@ -108,9 +114,9 @@ func Decide(c Call, e *Env) Decision {
 	return d
 }
 
-func refuse(d Decision, rule, reason, hint string) Decision {
+func refuse(d Decision, r rule.Rule, reason, hint string) Decision {
 	d.Allowed, d.Ask = false, false
-	d.Rule, d.Reason, d.Hint = rule, reason, hint
+	d.Rule, d.Reason, d.Hint = r, reason, hint
 	return d
 }
 
@@ -198,7 +204,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		if s, ok := args["command"].(string); ok {
 			line = s
 		} else if v, ok := args["command"]; ok {
-			return refuse(d, "empty-command", fmt.Sprintf("args.command must be a string, got %T", v), "")
+			return refuse(d, rule.EmptyCommand, fmt.Sprintf("args.command must be a string, got %T", v), "")
 		}
 	}
 	d.Summary = truncate(oneLine(line), 200)
@@ -206,23 +212,23 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if s, ok := args["cwd"].(string); ok && s != "" {
 		p, err := absolute(s, c.Cwd, e.Home)
 		if err != nil {
-			return refuse(d, "outside-workspace", err.Error(), "")
+			return refuse(d, rule.OutsideWorkspace, err.Error(), "")
 		}
 		r, err := e.FS.Resolve(p)
 		if err != nil || !inside(r.Path, e.Roots) {
-			return refuse(d, "outside-workspace", fmt.Sprintf("the working directory %q is outside the workspace roots %s", s, listOrNone(e.Roots)), "")
+			return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("the working directory %q is outside the workspace roots %s", s, listOrNone(e.Roots)), "")
 		}
 		cwd = r.Path
 	}
 	if e.Commands == nil {
-		return refuse(d, "unsupported-program", "this gate has no command policy", "")
+		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs}
-	var cd command.Decision
-	if len(c.Argv) > 0 {
-		cd = e.Commands.EvaluateArgv(c.Argv, cwd, cctx)
-	} else {
-		cd = e.Commands.Evaluate(line, cwd, cctx)
+	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
+	if e.Baseline != nil {
+		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
+			cd = b
+		}
 	}
 	d.Allowed, d.Ask = cd.Allowed, cd.Ask
 	d.Rule, d.Reason, d.Hint = cd.Rule, cd.Reason, cd.Hint
@@ -239,6 +245,25 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	return d
 }
 
+// evaluate judges a command line, or an argv when one is given, with p.
+func evaluate(p *command.Policy, argv []string, line, cwd string, c *command.Context) command.Decision {
+	if len(argv) > 0 {
+		return p.EvaluateArgv(argv, cwd, c)
+	}
+	return p.Evaluate(line, cwd, c)
+}
+
+// strictness orders command decisions: an allow, an ask, a refusal.
+func strictness(d command.Decision) int {
+	switch {
+	case d.Allowed:
+		return 0
+	case d.Ask:
+		return 1
+	}
+	return 2
+}
+
 // decidePaths judges a structured tool call by its path arguments: a
 // mutator's targets must be inside the write roots, unprotected, and
 // observed; any other tool's paths are reads inside the workspace.
@@ -247,25 +272,25 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 	if mutator {
 		d.Kind = "write"
 		if len(e.Caps.WriteRoots) == 0 {
-			return refuse(d, "no-write-root", fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, e.Caps.Label), "")
+			return refuse(d, rule.NoWriteRoot, fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
-			return refuse(d, "no-target", fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
+			return refuse(d, rule.NoTarget, fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
 		}
 	}
 	var asks []string
 	for _, p := range raw {
 		abs, err := absolute(p, cwd, e.Home)
 		if err != nil {
-			return refuse(d, "outside-workspace", err.Error(), "")
+			return refuse(d, rule.OutsideWorkspace, err.Error(), "")
 		}
 		r, err := e.FS.Resolve(abs)
 		if err != nil {
-			return refuse(d, "outside-workspace", fmt.Sprintf("%q cannot be resolved: %v", p, err), "")
+			return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q cannot be resolved: %v", p, err), "")
 		}
 		if !mutator {
 			if !inside(r.Path, e.Roots) {
-				return refuse(d, "outside-workspace", fmt.Sprintf("%q resolves to %q, outside the workspace roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Roots)), "Read files inside the workspace.")
+				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q resolves to %q, outside the workspace roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Roots)), "Read files inside the workspace.")
 			}
 			if r.Dir {
 				d.Listed = append(d.Listed, r.Path)
@@ -275,17 +300,17 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			continue
 		}
 		if !inside(r.Path, e.Caps.WriteRoots) {
-			return refuse(d, "outside-write-root", fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
+			return refuse(d, rule.OutsideWriteRoot, fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
 		}
 		prot := command.Protect(r.Path, e.Roots)
 		if prot.Protected && !prot.Ask {
-			return refuse(d, "protected-path", fmt.Sprintf("%q is protected: %s", p, prot.Why), "")
+			return refuse(d, rule.ProtectedPath, fmt.Sprintf("%q is protected: %s", p, prot.Why), "")
 		}
 		if e.Effects != command.WorkspaceWrite {
-			return refuse(d, "read-only-effects", fmt.Sprintf("%q changes %q; the effect mode is read-only", tool, p), "Ask the person to switch the effect mode to workspace-write.")
+			return refuse(d, rule.ReadOnlyEffects, fmt.Sprintf("%q changes %q; the effect mode is read-only", tool, p), "Ask the person to switch the effect mode to workspace-write.")
 		}
-		if rule, why := observedForWrite(r, e.Obs, e.FS); rule != "" {
-			return refuse(d, rule, fmt.Sprintf("%q: %s", p, why), "Read the file (or list its folder, for a new file) first, then retry the change.")
+		if ru, why := observedForWrite(r, e.Obs, e.FS); ru != "" {
+			return refuse(d, ru, fmt.Sprintf("%q: %s", p, why), "Read the file (or list its folder, for a new file) first, then retry the change.")
 		}
 		if prot.Protected {
 			asks = append(asks, fmt.Sprintf("%q: %s", p, prot.Why))
@@ -293,36 +318,36 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		d.Writes = append(d.Writes, r.Path)
 	}
 	if len(asks) > 0 {
-		d.Ask, d.Rule, d.Reason = true, "protected-path", "a person must approve writes to protected paths: "+strings.Join(asks, "; ")
+		d.Ask, d.Rule, d.Reason = true, rule.ProtectedPath, "a person must approve writes to protected paths: "+strings.Join(asks, "; ")
 		return d
 	}
-	d.Allowed, d.Rule = true, "allowed"
+	d.Allowed, d.Rule = true, rule.Allowed
 	return d
 }
 
 // observedForWrite says why a write target is not known well enough to change.
-func observedForWrite(r command.Resolved, obs command.Observations, fs command.FS) (rule, why string) {
+func observedForWrite(r command.Resolved, obs command.Observations, fs command.FS) (rule.Rule, string) {
 	if obs == nil {
-		return "unobserved-target", "nothing was observed in this session before the change"
+		return rule.UnobservedTarget, "nothing was observed in this session before the change"
 	}
 	if r.Exists {
 		switch obs.File(r.Path) {
 		case command.Observed:
 			return "", ""
 		case command.Stale:
-			return "stale-observation", "the file changed since it was read"
+			return rule.StaleObservation, "the file changed since it was read"
 		}
 		if !r.Dir && obs.Dir(filepath.Dir(r.Path)) {
 			return "", ""
 		}
-		return "unobserved-target", "the file was not read before the change"
+		return rule.UnobservedTarget, "the file was not read before the change"
 	}
 	// A new file in new folders (mkdir -p by the tool) needs the nearest
 	// folder that exists listed, as the command policy asks of mkdir -p.
 	if obs.Dir(nearestExisting(filepath.Dir(r.Path), fs)) {
 		return "", ""
 	}
-	return "unobserved-target", "a new file needs its folder (or the nearest folder that exists) listed before the change"
+	return rule.UnobservedTarget, "a new file needs its folder (or the nearest folder that exists) listed before the change"
 }
 
 // nearestExisting walks up from dir to the first folder that exists.
@@ -467,7 +492,7 @@ func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
 	for _, g := range globs {
 		for _, alt := range braceAlternatives(g, 0) {
 			if why := globOutside(alt, cwd, e); why != "" {
-				return refuse(d, "outside-workspace", fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
+				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
 			}
 		}
 	}

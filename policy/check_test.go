@@ -9,6 +9,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/workspace"
 )
 
@@ -150,9 +151,15 @@ func TestToolCalls(t *testing.T) {
 			}
 			args := strings.ReplaceAll(c.args, "ROOT", w.root)
 			d := policy.Decide(policy.Call{Tool: c.tool, Args: json.RawMessage(args), Cwd: w.root}, &env)
-			got := d.Rule
+			got := string(d.Rule)
 			if d.Ask {
-				got = "ask:" + d.Rule
+				got = "ask:" + got
+			}
+			if _, ok := rule.Lookup(d.Rule); !ok {
+				t.Errorf("rule %q is not in the catalogue", d.Rule)
+			}
+			if want, fixed := rule.OutcomeOf(d.Rule); fixed && d.Outcome() != want {
+				t.Errorf("outcome %s with rule %s, whose class the catalogue fixes as %s", d.Outcome(), d.Rule, want)
 			}
 			if got != c.want {
 				t.Fatalf("got %s (%s), want %s", got, d.Reason, c.want)
@@ -247,6 +254,22 @@ func TestBounds(t *testing.T) {
 		})
 		if err == nil || !strings.Contains(err.Error(), k) || !strings.Contains(err.Error(), `"`+v+`"`) {
 			t.Errorf("%s=%s: %v", k, v, err)
+		}
+	}
+}
+
+func TestDecisionOutcome(t *testing.T) {
+	for _, c := range []struct {
+		d    policy.Decision
+		want rule.Outcome
+	}{
+		{policy.Decision{Allowed: true, Rule: rule.Allowed}, rule.OutcomeAllow},
+		{policy.Decision{Ask: true, Rule: rule.ProtectedPath}, rule.OutcomeAsk},
+		{policy.Decision{Rule: rule.ProtectedPath}, rule.OutcomeDeny},
+		{policy.Decision{Rule: rule.NotInAllowList}, rule.OutcomeDeny},
+	} {
+		if got := c.d.Outcome(); got != c.want {
+			t.Errorf("%+v: Outcome() = %s, want %s", c.d, got, c.want)
 		}
 	}
 }

@@ -73,14 +73,12 @@ func ParseFile(path string, data []byte) (*File, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fail(dec.InputOffset(), "", errors.New("unexpected data after the policy object"))
 	}
-	for name, list := range map[string][]string{"allow": f.Allow, "needsHuman": f.NeedsHuman, "mutators": f.Mutators, "shellTools": f.ShellTools} {
-		for i, p := range list {
-			if strings.TrimSpace(p) == "*" {
-				return nil, fail(fieldOffset(data, name), fmt.Sprintf("%s[%d]", name, i), ErrBareStar)
-			}
-			if strings.TrimSpace(p) == "" {
-				return nil, fail(fieldOffset(data, name), fmt.Sprintf("%s[%d]", name, i), errors.New("empty tool name"))
-			}
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"allow", f.Allow}, {"needsHuman", f.NeedsHuman}, {"mutators", f.Mutators}, {"shellTools", f.ShellTools}} {
+		if err := checkPatterns(l.name, l.list); err != nil {
+			return nil, fail(fieldOffset(data, l.name), "", err)
 		}
 	}
 	if _, err := DefaultBounds().Override(f.Bounds); err != nil {

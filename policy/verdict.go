@@ -3,21 +3,37 @@ package policy
 import (
 	"encoding/json"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // Decision is what Decide concludes about one call.
 type Decision struct {
-	Allowed bool   // admitted without a person
-	Ask     bool   // admitted only if a person approves; Rule and Reason say why
-	Rule    string // "allowed", or the rule that refused or asks
-	Reason  string // written so a model can act on it
-	Kind    string // "read" or "write"
-	Hint    string // what would be allowed instead, where the policy can tell
+	Allowed bool      // admitted without a person
+	Ask     bool      // admitted only if a person approves; Rule and Reason say why
+	Rule    rule.Rule // rule.Allowed, or the rule that refused or asks
+	Reason  string    // written so a model can act on it
+	Kind    string    // "read" or "write"
+	Hint    string    // what would be allowed instead, where the policy can tell
 
 	Reads, Writes, Listed []string // resolved paths the call reads, writes, lists
 	Summary               string   // one line a person can read: the command, or the tool and its paths
 	Grant                 string   // what an allow-session answer grants: same tool and args, or same program, subcommand and options
 	Argv                  [][]string
+}
+
+// Outcome is the decision's class: allow when admitted without a person,
+// ask when a person must approve, deny when a rule refused it. The class
+// comes from the decision, not the rule: protected-path refuses a write
+// under .admit/ and asks for one under .git/.
+func (d *Decision) Outcome() rule.Outcome {
+	switch {
+	case d.Allowed:
+		return rule.OutcomeAllow
+	case d.Ask:
+		return rule.OutcomeAsk
+	}
+	return rule.OutcomeDeny
 }
 
 // Targets lists every path the call touches, writes first.
@@ -46,7 +62,7 @@ func contains(s []string, v string) bool {
 // result when a call is refused. It says plainly that nothing ran and that
 // the same call will be refused again, because a model told only "denied"
 // retries, and a retry loop burns the turn budget the task needs.
-func ToolError(rule, reason, hint string) string {
+func ToolError(r rule.Rule, reason, hint string) string {
 	h := "This is not a transient failure: retrying the same call will be refused again. Use a tool or command you do have, or say plainly that the task needs a capability you were not given."
 	if hint = strings.TrimSpace(hint); hint != "" {
 		if !strings.HasSuffix(hint, ".") {
@@ -55,10 +71,10 @@ func ToolError(rule, reason, hint string) string {
 		h = hint + " " + h
 	}
 	b, _ := json.Marshal(struct {
-		Error  string `json:"error"`
-		Rule   string `json:"rule"`
-		Reason string `json:"reason"`
-		Hint   string `json:"hint"`
-	}{"REFUSED by admit; NOTHING was executed", rule, reason, h})
+		Error  string    `json:"error"`
+		Rule   rule.Rule `json:"rule"`
+		Reason string    `json:"reason"`
+		Hint   string    `json:"hint"`
+	}{"REFUSED by admit; NOTHING was executed", r, reason, h})
 	return string(b)
 }

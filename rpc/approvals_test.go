@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/policy/tape"
+	"admit/rpc/gate"
 )
 
 // askingPolicy makes "deploy" a tool that always needs a person.
@@ -39,7 +40,7 @@ func TestApprovalAnswers(t *testing.T) {
 			e, tp := askingEditor(t, true, nil)
 			e.setAnswer(func(approveParams) (string, bool) { return c.answer, true })
 			v := e.check(map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}})
-			if v.Allowed != c.allowed || v.Rule != c.rule || v.DecidedBy != c.by {
+			if v.Allowed != c.allowed || string(v.Rule) != c.rule || string(v.DecidedBy) != c.by {
 				t.Fatalf("verdict: %+v", v)
 			}
 			q := within(t, e.asked, "admit/approve")
@@ -48,7 +49,7 @@ func TestApprovalAnswers(t *testing.T) {
 			}
 			recs, _ := tape.Query(tp, tape.Filter{})
 			last := recs[len(recs)-1]
-			if last.DecidedBy != "person" || last.AskedAt.IsZero() || last.Rule != c.rule {
+			if last.DecidedBy != "person" || last.AskedAt.IsZero() || string(last.Rule) != c.rule {
 				t.Fatalf("tape: %+v", last)
 			}
 		})
@@ -67,7 +68,7 @@ func TestAllowSessionGrantStaysInItsSession(t *testing.T) {
 	if v := e.check(call); !v.Allowed || v.DecidedBy != "grant" {
 		t.Fatalf("granted call: %+v", v)
 	}
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if len(st.Grants["default"]) != 1 {
 		t.Fatalf("grants in state: %+v", st.Grants)
@@ -80,7 +81,7 @@ func TestAllowSessionGrantStaysInItsSession(t *testing.T) {
 	if v := e.check(other); v.Allowed || v.Rule != "human-denied" {
 		t.Fatalf("grant leaked to another session: %+v", v)
 	}
-	st = State{}
+	st = gate.State{}
 	e.call("admit/revoke", map[string]any{"session": "", "grant": ""}, &st)
 	if len(st.Grants["default"]) != 0 {
 		t.Fatalf("revoke: %+v", st.Grants)
@@ -110,7 +111,7 @@ func TestApprovalCancelledByClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		var v Verdict
+		var v gate.Verdict
 		done <- protocol.Call(ctx, e.conn, "admit/check", map[string]any{"tool": "deploy"}, &v)
 	}()
 	q := within(t, e.asked, "question")
@@ -136,12 +137,12 @@ func TestHundredPendingWhileChecksFlow(t *testing.T) {
 	e, tp := askingEditor(t, true, nil) // never answers
 	const n = 100
 	var wg sync.WaitGroup
-	results := make(chan Verdict, n)
+	results := make(chan gate.Verdict, n)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var v Verdict
+			var v gate.Verdict
 			_ = e.try("admit/check", map[string]any{"tool": "deploy", "args": map[string]any{"n": i}}, &v)
 			results <- v
 		}()
@@ -154,7 +155,7 @@ func TestHundredPendingWhileChecksFlow(t *testing.T) {
 			t.Fatalf("a read while 100 wait: %+v", v)
 		}
 	}
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if st.Counts.Pending != n {
 		t.Fatalf("pending = %d", st.Counts.Pending)
@@ -200,7 +201,7 @@ func TestHeadlessRefusesWhatNeedsAPerson(t *testing.T) {
 func TestDisconnectMidQuestion(t *testing.T) {
 	e, tp := askingEditor(t, true, nil)
 	go func() {
-		var v Verdict
+		var v gate.Verdict
 		_ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v)
 	}()
 	within(t, e.asked, "question")

@@ -13,7 +13,10 @@ import (
 // clientAsker puts questions to the person at the editor: with
 // admit/approve when the client renders it, else with the standard
 // window/showMessageRequest, so any LSP editor can answer.
-type clientAsker struct{ s *Server }
+type clientAsker struct {
+	s       *Server
+	approve bool // the client renders admit/approve; else window/showMessageRequest
+}
 
 // approveParams are the params of the admit/approve request.
 type approveParams struct {
@@ -25,11 +28,15 @@ type approveParams struct {
 	TimeoutMs int64  `json:"timeoutMs"`
 }
 
-// The actions of the showMessageRequest fallback, in the order shown.
-var fallbackActions = map[string]approvals.Answer{
-	"Allow once":             approvals.AllowOnce,
-	"Allow for this session": approvals.AllowSession,
-	"Deny":                   approvals.Deny,
+// fallbackActions are the buttons of the showMessageRequest fallback, in
+// the order shown, with the answer each gives.
+var fallbackActions = []struct {
+	title  string
+	answer approvals.Answer
+}{
+	{"Allow once", approvals.AllowOnce},
+	{"Allow for this session", approvals.AllowSession},
+	{"Deny", approvals.Deny},
 }
 
 func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.Answer, error) {
@@ -38,7 +45,7 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 	if dl, ok := ctx.Deadline(); ok {
 		timeoutMs = max(0, dl.Sub(s.cfg.Now()).Milliseconds())
 	}
-	if s.approve {
+	if a.approve {
 		var res struct {
 			Answer string `json:"answer"`
 		}
@@ -55,10 +62,13 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 		return approvals.ParseAnswer(res.Answer)
 	}
 	msg := fmt.Sprintf("admit: %s wants to run: %s. %s", q.Tool, q.Summary, q.Reason)
+	actions := make([]protocol.MessageActionItem, len(fallbackActions))
+	for i, f := range fallbackActions {
+		actions[i].Title = f.title
+	}
 	var item *protocol.MessageActionItem
 	err := protocol.Call(ctx, s.conn, protocol.MethodWindowShowMessageRequest, &protocol.ShowMessageRequestParams{
-		Type: protocol.MessageTypeWarning, Message: msg,
-		Actions: []protocol.MessageActionItem{{Title: "Allow once"}, {Title: "Allow for this session"}, {Title: "Deny"}},
+		Type: protocol.MessageTypeWarning, Message: msg, Actions: actions,
 	}, &item)
 	if ctx.Err() != nil {
 		return "", ctx.Err()
@@ -69,8 +79,10 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 	if item == nil {
 		return approvals.Deny, nil // dismissed
 	}
-	if ans, ok := fallbackActions[strings.TrimSpace(item.Title)]; ok {
-		return ans, nil
+	for _, f := range fallbackActions {
+		if f.title == strings.TrimSpace(item.Title) {
+			return f.answer, nil
+		}
 	}
 	return approvals.Deny, nil
 }

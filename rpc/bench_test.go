@@ -1,4 +1,4 @@
-package rpc
+package rpc_test
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"admit/internal/bench"
 	"admit/policy"
+	"admit/rpc"
 )
 
 // pipePair is one end of two os pipes: real file descriptors, as stdio.
@@ -65,7 +67,7 @@ func benchWorkspace(b *testing.B, dir string) string {
 }
 
 func benchRoundTrip(b *testing.B, conn jsonrpc2.Conn) {
-	_, params := LoadCall()
+	_, params := bench.LoadCall()
 	raw, _ := json.Marshal(params)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -81,7 +83,7 @@ func benchRoundTrip(b *testing.B, conn jsonrpc2.Conn) {
 
 // BenchmarkEchoRoundTrip is the floor: a bare jsonrpc2 echo over pipes.
 func BenchmarkEchoRoundTrip(b *testing.B) {
-	conn := benchConn(b, func(rwc io.ReadWriteCloser) { Echo(context.Background(), rwc) })
+	conn := benchConn(b, func(rwc io.ReadWriteCloser) { rpc.Echo(context.Background(), rwc) })
 	benchRoundTrip(b, conn)
 }
 
@@ -93,9 +95,9 @@ func BenchmarkCheckRoundTrip(b *testing.B) {
 			dir := b.TempDir()
 			root := benchWorkspace(b, dir)
 			conn := benchConn(b, func(rwc io.ReadWriteCloser) {
-				Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
+				rpc.Serve(context.Background(), rwc, rpc.ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
 			})
-			if _, err := conn.Call(context.Background(), "initialize", LoadInit(root, dir, sync), nil); err != nil {
+			if _, err := conn.Call(context.Background(), "initialize", bench.LoadInit(root, dir, sync), nil); err != nil {
 				b.Fatal(err)
 			}
 			benchRoundTrip(b, conn)
@@ -108,12 +110,12 @@ func BenchmarkCheckOneCaller(b *testing.B) {
 	dir := b.TempDir()
 	root := benchWorkspace(b, dir)
 	conn := benchConn(b, func(rwc io.ReadWriteCloser) {
-		Serve(context.Background(), rwc, ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
+		rpc.Serve(context.Background(), rwc, rpc.ServerConfig{Logger: slog.New(slog.DiscardHandler), Bounds: policy.DefaultBounds(), Listen: "none"})
 	})
-	if _, err := conn.Call(context.Background(), "initialize", LoadInit(root, dir, "none"), nil); err != nil {
+	if _, err := conn.Call(context.Background(), "initialize", bench.LoadInit(root, dir, "none"), nil); err != nil {
 		b.Fatal(err)
 	}
-	_, params := LoadCall()
+	_, params := bench.LoadCall()
 	raw, _ := json.Marshal(params)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -126,31 +128,13 @@ func BenchmarkCheckOneCaller(b *testing.B) {
 
 // BenchmarkEchoOneCaller is the floor for one caller.
 func BenchmarkEchoOneCaller(b *testing.B) {
-	conn := benchConn(b, func(rwc io.ReadWriteCloser) { Echo(context.Background(), rwc) })
-	_, params := LoadCall()
+	conn := benchConn(b, func(rwc io.ReadWriteCloser) { rpc.Echo(context.Background(), rwc) })
+	_, params := bench.LoadCall()
 	raw, _ := json.Marshal(params)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := conn.Call(context.Background(), "admit/check", json.RawMessage(raw), nil); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkGateCheck is the door without a transport: mode, policy, tape
-// (sync none) and the reply, for a typical read.
-func BenchmarkGateCheck(b *testing.B) {
-	dir := b.TempDir()
-	g, closeTape, err := LoadGate(benchWorkspace(b, dir), filepath.Join(dir, "tape.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer closeTape()
-	_, p := LoadCall()
-	b.ReportAllocs()
-	for b.Loop() {
-		if v, err := g.Check(context.Background(), p); err != nil || !v.Allowed {
-			b.Fatal(v, err)
 		}
 	}
 }

@@ -3,17 +3,29 @@ package rpc
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"admit/rpc/gate"
 )
 
-// Client is a local agent's connection to a running server's socket: the
-// same door as the editor's, asked over the same protocol.
+// Client is a connection to a server: a local agent's through the
+// server's socket (Dial), or any stream's (NewClient). It asks the same
+// door as the editor, over the same protocol.
 type Client struct {
 	conn jsonrpc2.Conn
+}
+
+// NewClient speaks the protocol over rwc; the caller sends initialize.
+// Requests from the server are answered "method not found".
+func NewClient(rwc io.ReadWriteCloser) *Client {
+	c := &Client{conn: jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc))}
+	c.conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
+	return c
 }
 
 // Dial connects to the server listening on path and initializes, joining
@@ -24,46 +36,49 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admit server at %s: %w", path, err)
 	}
-	c := &Client{conn: jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(nc))}
-	c.conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
-	var res map[string]any
-	if _, err := c.conn.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}}, &res); err != nil {
+	c := NewClient(nc)
+	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}}, nil); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("admit server at %s: initialize: %w", path, err)
 	}
 	return c, nil
 }
 
-// Check asks the door about one call. Cancelling ctx sends
-// $/cancelRequest, so a question put to a person is taken back.
-func (c *Client) Check(ctx context.Context, p CheckParams) (Verdict, error) {
-	var v Verdict
-	err := protocol.Call(ctx, c.conn, "admit/check", p, &v)
+// Call sends one request and decodes its result into result (nil: the
+// result is dropped). Cancelling ctx sends $/cancelRequest, so a question
+// put to a person is taken back.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	return protocol.Call(ctx, c.conn, method, params, result)
+}
+
+// Check asks the door about one call.
+func (c *Client) Check(ctx context.Context, p gate.CheckParams) (gate.Verdict, error) {
+	var v gate.Verdict
+	err := c.Call(ctx, "admit/check", p, &v)
 	return v, err
 }
 
 // Observe records files read and folders listed outside the gate's tools.
-func (c *Client) Observe(ctx context.Context, p ObserveParams) (int, error) {
+func (c *Client) Observe(ctx context.Context, p gate.ObserveParams) (int, error) {
 	var res struct {
 		Observed int `json:"observed"`
 	}
-	err := protocol.Call(ctx, c.conn, "admit/observe", p, &res)
+	err := c.Call(ctx, "admit/observe", p, &res)
 	return res.Observed, err
 }
 
 // OpenSession opens a session with its own capability set.
-func (c *Client) OpenSession(ctx context.Context, p OpenSessionParams) (string, error) {
+func (c *Client) OpenSession(ctx context.Context, p gate.OpenSessionParams) (string, error) {
 	var res struct {
 		Session string `json:"session"`
 	}
-	_, err := c.conn.Call(ctx, "admit/openSession", p, &res)
+	err := c.Call(ctx, "admit/openSession", p, &res)
 	return res.Session, err
 }
 
 // CloseSession ends a session.
 func (c *Client) CloseSession(ctx context.Context, id string) error {
-	_, err := c.conn.Call(ctx, "admit/closeSession", map[string]string{"session": id}, nil)
-	return err
+	return c.Call(ctx, "admit/closeSession", map[string]string{"session": id}, nil)
 }
 
 // Close says goodbye and closes the connection.

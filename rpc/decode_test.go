@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"admit/rpc/gate"
 )
 
 // decode names the field in every error, and refuses what parsers could
@@ -24,23 +26,23 @@ func TestDecodeNamesTheField(t *testing.T) {
 		{`{"tool":"Re` + "\xff" + `ad"}`, "tool", "invalid UTF-8"},
 	}
 	for _, c := range cases {
-		var p CheckParams
+		var p gate.CheckParams
 		err := decode([]byte(c.raw), &p)
-		var pe *ParamError
+		var pe *gate.ParamError
 		if !errors.As(err, &pe) || pe.Field != c.field || !strings.Contains(pe.Msg, c.msg) {
 			t.Errorf("decode(%s) = %v (%#v), want field %q and %q", c.raw, err, pe, c.field, c.msg)
 		}
 	}
-	var o OpenSessionParams
+	var o gate.OpenSessionParams
 	if err := decode([]byte(`{"label":"x","allow":["Read"],"bounds":{"steps":3}}`), &o); err != nil || o.Label != "x" || len(o.Allow) != 1 || o.Bounds["steps"] != 3 {
 		t.Errorf("embedded capability spec: %+v, %v", o, err)
 	}
 	err := decode([]byte(`{"label":"x","bounds":{"steps":"many"}}`), &o)
-	if pe := (*ParamError)(nil); !errors.As(err, &pe) || pe.Field != "bounds.steps" {
+	if pe := (*gate.ParamError)(nil); !errors.As(err, &pe) || pe.Field != "bounds.steps" {
 		t.Errorf("nested field: %v", err)
 	}
 	for _, raw := range []string{"", "null", "{}"} {
-		if err := decode([]byte(raw), &CheckParams{}); err != nil {
+		if err := decode([]byte(raw), &gate.CheckParams{}); err != nil {
 			t.Errorf("decode(%q) = %v", raw, err)
 		}
 	}

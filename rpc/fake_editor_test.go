@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/policy"
+	"admit/rpc/gate"
 	"admit/workspace"
 )
 
@@ -31,8 +32,8 @@ type fakeEditor struct {
 	conn      jsonrpc2.Conn
 	pipe      net.Conn      // the editor's end of the wire
 	gone      chan struct{} // closed when the test ends: questions held open give up
-	decided   chan Verdict
-	states    chan State
+	decided   chan gate.Verdict
+	states    chan gate.State
 	cancelled chan string
 	asked     chan approveParams
 	exitCode  chan int
@@ -49,6 +50,8 @@ type editorOptions struct {
 	roots   []string
 	listen  string // socket path; "" for none
 	watch   workspace.WatchOptions
+	// trustDir holds the trust records; "" is a temporary folder.
+	trustDir string
 }
 
 // startEditor starts a server on one end of a pipe and a fake editor on
@@ -61,7 +64,10 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 	if _, ok := o.init["tape"]; !ok {
 		o.init["tape"] = filepath.Join(t.TempDir(), "tape.jsonl")
 	}
-	e := newEditorWith(t, o.listen, o.watch)
+	if o.trustDir == "" {
+		o.trustDir = filepath.Join(t.TempDir(), "trust")
+	}
+	e := newEditorWith(t, o.listen, o.watch, o.trustDir)
 	var folders []map[string]string
 	for _, r := range o.roots {
 		folders = append(folders, map[string]string{"uri": "file://" + r, "name": filepath.Base(r)})
@@ -81,21 +87,23 @@ func startEditor(t *testing.T, o editorOptions) *fakeEditor {
 
 // newEditor starts a server on one end of a pipe and a fake editor on the
 // other, without initializing.
-func newEditor(t *testing.T) *fakeEditor { return newEditorWith(t, "", workspace.WatchOptions{}) }
+func newEditor(t *testing.T) *fakeEditor {
+	return newEditorWith(t, "", workspace.WatchOptions{}, filepath.Join(t.TempDir(), "trust"))
+}
 
-func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *fakeEditor {
+func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions, trustDir string) *fakeEditor {
 	t.Helper()
 	if listen == "" {
 		listen = "none"
 	}
 	cli, srv := net.Pipe()
-	e := &fakeEditor{t: t, decided: make(chan Verdict, 4096), states: make(chan State, 4096), cancelled: make(chan string, 256), asked: make(chan approveParams, 256), exitCode: make(chan int, 1)}
+	e := &fakeEditor{t: t, decided: make(chan gate.Verdict, 4096), states: make(chan gate.State, 4096), cancelled: make(chan string, 256), asked: make(chan approveParams, 256), exitCode: make(chan int, 1)}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	go func() {
-		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: watch})
+		e.exitCode <- Serve(context.Background(), srv, ServerConfig{Logger: logger, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: watch, TrustDir: trustDir})
 	}()
 	e.pipe = cli
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))
@@ -112,11 +120,11 @@ func newEditorWith(t *testing.T, listen string, watch workspace.WatchOptions) *f
 func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "admit/didDecide":
-		var v Verdict
+		var v gate.Verdict
 		_ = json.Unmarshal(req.Params(), &v)
 		e.decided <- v
 	case "admit/didChangeState":
-		var s State
+		var s gate.State
 		_ = json.Unmarshal(req.Params(), &s)
 		select {
 		case e.states <- s:
@@ -203,9 +211,9 @@ func (e *fakeEditor) notify(method string, params any) {
 	}
 }
 
-func (e *fakeEditor) check(p map[string]any) Verdict {
+func (e *fakeEditor) check(p map[string]any) gate.Verdict {
 	e.t.Helper()
-	var v Verdict
+	var v gate.Verdict
 	e.call("admit/check", p, &v)
 	return v
 }
@@ -251,4 +259,9 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 	var zero T
 	return zero
+}
+
+// policyCaps is a capability set granting tools.
+func policyCaps(label string, tools ...string) policy.CapsSpec {
+	return policy.CapsSpec{Label: label, Allow: tools}
 }

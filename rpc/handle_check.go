@@ -4,12 +4,14 @@ import (
 	"context"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"admit/rpc/gate"
 )
 
 // handleCheck answers admit/check. It starts on the read loop; the gate
 // releases the loop before it waits for a person or the disk.
-func (s *Server) handleCheck(ctx context.Context, g *Gate, raw []byte) (any, error) {
-	var p CheckParams
+func (s *Server) handleCheck(ctx context.Context, g *gate.Gate, raw []byte) (any, error) {
+	var p gate.CheckParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
@@ -17,15 +19,15 @@ func (s *Server) handleCheck(ctx context.Context, g *Gate, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if d.wire != nil {
-		return jsonrpc2.RawMessage(d.wire), nil // as admit/didDecide carried it
+	if d.Wire != nil {
+		return jsonrpc2.RawMessage(d.Wire), nil // as admit/didDecide carried it
 	}
 	return d.Verdict, nil
 }
 
 // handleObserve answers admit/observe.
-func (s *Server) handleObserve(g *Gate, raw []byte) (any, error) {
-	var p ObserveParams
+func (s *Server) handleObserve(_ context.Context, g *gate.Gate, raw []byte) (any, error) {
+	var p gate.ObserveParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}

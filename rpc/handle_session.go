@@ -1,12 +1,18 @@
 package rpc
 
+import (
+	"context"
+
+	"admit/rpc/gate"
+)
+
 // handleOpenSession answers admit/openSession.
-func (s *Server) handleOpenSession(g *Gate, raw []byte) (any, error) {
-	var p OpenSessionParams
+func (s *Server) handleOpenSession(ctx context.Context, g *gate.Gate, raw []byte) (any, error) {
+	var p gate.OpenSessionParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	id, err := g.OpenSession(p)
+	id, err := g.OpenSession(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -14,21 +20,21 @@ func (s *Server) handleOpenSession(g *Gate, raw []byte) (any, error) {
 }
 
 // handleCloseSession answers admit/closeSession.
-func (s *Server) handleCloseSession(g *Gate, raw []byte) (any, error) {
+func (s *Server) handleCloseSession(ctx context.Context, g *gate.Gate, raw []byte) (any, error) {
 	var p struct {
 		Session string `json:"session"`
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	if err := g.CloseSession(p.Session); err != nil {
+	if err := g.CloseSession(ctx, p.Session); err != nil {
 		return nil, err
 	}
 	return struct{}{}, nil
 }
 
 // handleRevoke answers admit/revoke with the state after the grants went.
-func (s *Server) handleRevoke(g *Gate, raw []byte) (any, error) {
+func (s *Server) handleRevoke(_ context.Context, g *gate.Gate, raw []byte) (any, error) {
 	var p struct {
 		Session string `json:"session"`
 		Grant   string `json:"grant,omitempty"`
@@ -39,5 +45,5 @@ func (s *Server) handleRevoke(g *Gate, raw []byte) (any, error) {
 	if _, err := g.Revoke(p.Session, p.Grant); err != nil {
 		return nil, err
 	}
-	return s.fullState(g), nil
+	return s.fullState(), nil
 }

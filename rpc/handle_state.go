@@ -3,27 +3,30 @@ package rpc
 import (
 	"context"
 	"strconv"
-	"time"
 
-	"admit/policy/tape"
+	"admit/rpc/gate"
 	"admit/workspace/run"
 )
 
 // handleState answers admit/state.
-func (s *Server) handleState(g *Gate, raw []byte) (any, error) {
+func (s *Server) handleState(_ context.Context, _ *gate.Gate, raw []byte) (any, error) {
 	if err := decode(raw, &struct{}{}); err != nil {
 		return nil, err
 	}
-	return s.fullState(g), nil
+	return s.fullState(), nil
 }
 
-// fullState is the gate's state with what only the server knows: the watcher's
-// health and which walls confine a run.
-func (s *Server) fullState(g *Gate) State {
-	st := g.State()
-	if w := s.getHost().watcher; w != nil {
-		ws := w.Status()
+// fullState is the gate's state with what only the server knows: the
+// watcher's health, the socket, and which walls confine a run.
+func (s *Server) fullState() gate.State {
+	h := s.getHost()
+	st := h.gate.State()
+	if h.watcher != nil {
+		ws := h.watcher.Status()
 		st.Watch = &ws
+	}
+	if h.listener != nil {
+		st.Socket = h.listener.path
 	}
 	st.Confinement = confinement()
 	return st
@@ -39,7 +42,7 @@ func confinement() string {
 }
 
 // handleSetMode answers admit/setMode.
-func (s *Server) handleSetMode(g *Gate, raw []byte) (any, error) {
+func (s *Server) handleSetMode(_ context.Context, g *gate.Gate, raw []byte) (any, error) {
 	var p struct {
 		Mode    string `json:"mode,omitempty"`
 		Effects string `json:"effects,omitempty"`
@@ -51,55 +54,19 @@ func (s *Server) handleSetMode(g *Gate, raw []byte) (any, error) {
 	if err := g.SetMode(p.Mode, p.Effects, p.Shell); err != nil {
 		return nil, err
 	}
-	return s.fullState(g), nil
-}
-
-// TapeParams filter admit/tape.
-type TapeParams struct {
-	Since   string `json:"since,omitempty"` // RFC 3339
-	Limit   int    `json:"limit,omitempty"`
-	Verdict string `json:"verdict,omitempty"`
-	Rule    string `json:"rule,omitempty"`
-	Tool    string `json:"tool,omitempty"`
-	Session string `json:"session,omitempty"`
-}
-
-// Filter turns the params into a tape filter; a bad since names the field.
-func (p TapeParams) Filter() (tape.Filter, error) {
-	f := tape.Filter{Limit: p.Limit, Verdict: p.Verdict, Rule: p.Rule, Tool: p.Tool, Session: p.Session}
-	if p.Since != "" {
-		t, err := time.Parse(time.RFC3339Nano, p.Since)
-		if err != nil {
-			return f, &ParamError{"since", "must be an RFC 3339 time, got " + strconv.Quote(p.Since)}
-		}
-		f.Since = t
-	}
-	if p.Limit < 0 {
-		return f, &ParamError{"limit", "must not be negative"}
-	}
-	return f, nil
+	return s.fullState(), nil
 }
 
 // handleTape answers admit/tape; reading a long tape must not hold the
 // read loop.
-func (s *Server) handleTape(ctx context.Context, g *Gate, raw []byte) (any, error) {
-	var p TapeParams
+func (s *Server) handleTape(_ context.Context, g *gate.Gate, raw []byte) (any, error) {
+	var p gate.TapeParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, err := p.Filter()
+	recs, err := g.Tape(p)
 	if err != nil {
 		return nil, err
-	}
-	if g.cfg.Tape == nil {
-		return map[string]any{"records": []tape.Record{}}, nil
-	}
-	recs, err := tape.Query(g.cfg.Tape.Path(), f)
-	if err != nil {
-		return nil, err
-	}
-	if recs == nil {
-		recs = []tape.Record{}
 	}
 	return map[string]any{"records": recs}, nil
 }

@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"admit/approvals"
 	"admit/policy"
 	"admit/policy/tape"
+	"admit/rpc/gate"
 	"admit/workspace"
 )
 
@@ -32,10 +34,11 @@ type InitOptions struct {
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
-// starts the watcher, the tape and the approvals broker.
+// starts the gate with its tape, the watcher, the approvals broker and the
+// socket for other local agents.
 func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	if s.initialized.Load() {
-		return nil, &ParamError{"initialize", "the server is already initialized"}
+		return nil, &gate.ParamError{Field: "initialize", Msg: "the server is already initialized"}
 	}
 	if s.hub != nil {
 		return s.join()
@@ -43,40 +46,27 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	var o InitOptions
 	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
 		if err := decode(p.InitializationOptions, &o); err != nil {
-			pe := err.(*ParamError)
-			return nil, &ParamError{"initializationOptions." + pe.Field, pe.Msg}
+			return nil, prefixed("initializationOptions.", err)
 		}
 	}
-	o.Mode = orDefault(o.Mode, "warn")
-	o.Effects = orDefault(o.Effects, s.cfg.Bounds.Effects)
-	o.Effects = orDefault(o.Effects, "read-only")
-	o.Shell = orDefault(o.Shell, "analyze")
 	var file *policy.File
 	if len(o.Policy) > 0 && string(o.Policy) != "null" {
 		f, err := policy.ParseFile("initializationOptions.policy", o.Policy)
 		if err != nil {
-			return nil, &ParamError{"initializationOptions.policy", err.Error()}
+			return nil, &gate.ParamError{Field: "initializationOptions.policy", Msg: err.Error()}
 		}
 		file = f
 	}
 	sync, err := tape.ParseSync(o.Sync)
 	if err != nil {
-		return nil, &ParamError{"initializationOptions.sync", err.Error()}
+		return nil, &gate.ParamError{Field: "initializationOptions.sync", Msg: err.Error()}
+	}
+	if o.TapeRotateBytes < 0 {
+		return nil, &gate.ParamError{Field: "initializationOptions.tapeRotateBytes", Msg: fmt.Sprintf("must not be negative, got %d", o.TapeRotateBytes)}
 	}
 	dirs, err := folders(p)
 	if err != nil {
 		return nil, err
-	}
-	roots, err := workspace.NewRoots(dirs...)
-	if err != nil {
-		return nil, &ParamError{"workspaceFolders", err.Error()}
-	}
-	s.approve, s.showMsg = clientRendersApprovals(p)
-
-	gcfg := GateConfig{Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Logger: s.log, Now: s.cfg.Now, Home: s.cfg.Home, Bounds: s.cfg.Bounds, Policy: file, Headless: o.Headless}
-	if err := validateSettings(o.Mode, o.Effects, o.Shell); err != nil {
-		pe := err.(*ParamError)
-		return nil, &ParamError{"initializationOptions." + pe.Field, pe.Msg}
 	}
 	tapePath := o.Tape
 	if tapePath == "" {
@@ -84,40 +74,40 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			s.log.Error("no tape path", "err", err)
 		}
 	}
-	if o.TapeRotateBytes < 0 {
-		return nil, &ParamError{"initializationOptions.tapeRotateBytes", fmt.Sprintf("must not be negative, got %d", o.TapeRotateBytes)}
-	}
-	t, err := tape.Open(tapePath, tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes, Logger: s.log, Now: s.cfg.Now})
-	if err != nil {
-		// The gate still answers; in enforce every call is refused as
-		// tape-unwritable until the tape can be written.
-		s.log.Error("tape cannot be opened", "path", tapePath, "err", err)
-		gcfg.TapeErr = err
-	} else {
-		gcfg.Tape = t
-	}
-	w, err := workspace.NewWatcher(roots, s.log, s.cfg.WatchOptions)
-	if err != nil {
-		s.log.Error("watcher cannot start; decisions stay correct, staleness is found at decision time", "err", err)
-	}
-	gcfg.Resolver = workspace.NewResolver(roots)
-	st := newStateNotifier(s.conn, s.log)
+	approve, showMsg := clientRendersApprovals(p)
+	st := newStateNotifier(s.conn, s.log, func() (gate.State, bool) {
+		if s.getHost() == nil {
+			return gate.State{}, false
+		}
+		return s.fullState(), true
+	})
 	var asker approvals.Asker
-	if s.approve || s.showMsg {
-		asker = &clientAsker{s: s}
+	if approve || showMsg {
+		asker = &clientAsker{s: s, approve: approve}
 	}
 	b := approvals.New(asker, approvals.Options{Timeout: time.Duration(o.ApprovalTimeoutMs) * time.Millisecond, Now: s.cfg.Now, Logger: s.log, OnChange: st.changed})
-	gcfg.Approvals, gcfg.Notifier = b, &notifier{out: s.out, state: st}
-	g := NewGate(gcfg)
-	st.source = g.State
-	if w != nil {
+	g, err := gate.Open(gate.Options{
+		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
+		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
+		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir),
+		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
+	})
+	if err != nil {
+		st.close()
+		b.Close()
+		return nil, prefixed("initializationOptions.", err)
+	}
+	w, err := workspace.NewWatcher(g.Roots(), s.log, s.cfg.WatchOptions)
+	if err != nil {
+		s.log.Error("watcher cannot start; decisions stay correct, staleness is found at decision time", "err", err)
+	} else {
 		w.OnChange(g.MarkChanged)
 	}
-	h := &host{gate: g, roots: roots, watcher: w, tape: t, broker: b, state: st}
+	h := &host{gate: g, watcher: w, broker: b, state: st}
 	if s.cfg.Listen != "none" {
 		path := s.cfg.Listen
-		if path == "" && len(roots.List()) > 0 {
-			path = DefaultSocket(roots.List()[0])
+		if roots := g.Roots().List(); path == "" && len(roots) > 0 {
+			path = DefaultSocket(roots[0])
 		}
 		if path != "" {
 			l, err := listen(path, s.log, s.cfg, &hub{h: h})
@@ -125,7 +115,6 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 				s.log.Warn("no socket for other agents", "path", path, "err", err)
 			} else {
 				h.listener = l
-				g.socket = path
 			}
 		}
 	}
@@ -133,8 +122,29 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.host = h
 	s.mu.Unlock()
 	s.initialized.Store(true)
-
+	st.changed()
 	return initializeResult(), nil
+}
+
+// trustStore is the store in dir, or nil for the default one.
+func trustStore(dir string) *gate.TrustStore {
+	if dir == "" {
+		return nil
+	}
+	return gate.NewTrustStore(dir)
+}
+
+// prefixed names a ParamError's field from the params' root (the roots
+// become workspaceFolders); any other error passes unchanged.
+func prefixed(prefix string, err error) error {
+	var pe *gate.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	if pe.Field == "roots" {
+		return &gate.ParamError{Field: "workspaceFolders", Msg: pe.Msg}
+	}
+	return &gate.ParamError{Field: prefix + pe.Field, Msg: pe.Msg}
 }
 
 func initializeResult() *protocol.InitializeResult {
@@ -176,7 +186,7 @@ func folders(p *protocol.InitializeParams) ([]string, error) {
 		for i, f := range fs {
 			d, err := uriPath(f.URI)
 			if err != nil {
-				return nil, &ParamError{fmt.Sprintf("workspaceFolders[%d].uri", i), err.Error()}
+				return nil, &gate.ParamError{Field: fmt.Sprintf("workspaceFolders[%d].uri", i), Msg: err.Error()}
 			}
 			out = append(out, d)
 		}
@@ -185,7 +195,7 @@ func folders(p *protocol.InitializeParams) ([]string, error) {
 	if p.RootURI != nil && *p.RootURI != "" {
 		d, err := uriPath(*p.RootURI)
 		if err != nil {
-			return nil, &ParamError{"rootUri", err.Error()}
+			return nil, &gate.ParamError{Field: "rootUri", Msg: err.Error()}
 		}
 		return []string{d}, nil
 	}
@@ -245,7 +255,7 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 	if s.hub != nil {
 		return nil // the editor's folders are the roots, not a socket client's
 	}
-	roots, w, g := h.roots, h.watcher, h.gate
+	roots, w := h.gate.Roots(), h.watcher
 	for _, f := range p.Event.Removed {
 		if d, err := uriPath(f.URI); err == nil {
 			if w != nil {
@@ -270,13 +280,17 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 			s.log.Warn("workspace folder ignored", "uri", f.URI, "err", err)
 		}
 	}
-	g.stateChanged()
+	h.state.changed()
 	return nil
 }
 
 // DidChangeConfiguration applies the editor's admit.* settings: mode,
 // effects and shell profile. Either {"admit": {...}} or the bare object.
 func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	if s.hub != nil {
+		s.log.Warn("workspace/didChangeConfiguration from a socket connection ignored: only the editor configures the gate")
+		return nil
+	}
 	var wrapped struct {
 		Admit *InitOptions `json:"admit"`
 	}

@@ -2,12 +2,13 @@ package rpc
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"admit/rpc/gate"
 )
 
 // stateInterval is the least time between two admit/didChangeState
@@ -17,16 +18,17 @@ const stateInterval = 200 * time.Millisecond
 
 // stateNotifier coalesces state changes into admit/didChangeState.
 type stateNotifier struct {
-	conn   jsonrpc2.Conn
-	log    *slog.Logger
-	source func() State
+	conn jsonrpc2.Conn
+	log  *slog.Logger
+	// source is the state to send; false while there is none yet.
+	source func() (gate.State, bool)
 	kick   chan struct{}
 	stop   chan struct{}
 	wg     sync.WaitGroup
 }
 
-func newStateNotifier(conn jsonrpc2.Conn, log *slog.Logger) *stateNotifier {
-	n := &stateNotifier{conn: conn, log: log, kick: make(chan struct{}, 1), stop: make(chan struct{})}
+func newStateNotifier(conn jsonrpc2.Conn, log *slog.Logger, source func() (gate.State, bool)) *stateNotifier {
+	n := &stateNotifier{conn: conn, log: log, source: source, kick: make(chan struct{}, 1), stop: make(chan struct{})}
 	n.wg.Add(1)
 	go n.loop()
 	return n
@@ -48,8 +50,8 @@ func (n *stateNotifier) loop() {
 			return
 		case <-n.kick:
 		}
-		if n.source != nil {
-			if err := n.conn.Notify(context.Background(), "admit/didChangeState", n.source()); err != nil {
+		if st, ok := n.source(); ok {
+			if err := n.conn.Notify(context.Background(), "admit/didChangeState", st); err != nil {
 				n.log.Debug("didChangeState not sent", "err", err)
 			}
 		}
@@ -66,13 +68,18 @@ func (n *stateNotifier) close() {
 	n.wg.Wait()
 }
 
-// notifier implements Notifier over the connection. admit/didDecide is
-// queued in the outbox and goes out with the decision's reply.
+// notifier implements gate.Notifier over the connection. admit/didDecide
+// is queued in the outbox and goes out with the decision's reply, in the
+// same bytes.
 type notifier struct {
 	out   *outbox
 	state *stateNotifier
 }
 
-func (n *notifier) DidDecide(v json.RawMessage) { n.out.notify("admit/didDecide", v) }
+func (n *notifier) DidDecide(v *gate.Verdict) []byte {
+	wire := appendVerdict(make([]byte, 0, 512), v)
+	n.out.notify("admit/didDecide", wire)
+	return wire
+}
 
 func (n *notifier) StateChanged() { n.state.changed() }

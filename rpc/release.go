@@ -6,6 +6,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"admit/rpc/gate"
 )
 
 // A call is handled on the connection's read loop until it has to wait:
@@ -14,9 +16,6 @@ import (
 // from then on a $/cancelRequest for it cancels its context. A call that
 // never waits, such as most checks, costs the server no goroutine and no
 // fresh stack.
-
-// releaseKey is the context key of a call's *releaser.
-type releaseKey struct{}
 
 // releaser releases one call from the read loop, once.
 type releaser struct {
@@ -28,14 +27,10 @@ type releaser struct {
 	cancel   context.CancelFunc
 }
 
-// released returns ctx after releasing its call from the read loop; the
-// caller is about to wait. For a context that is no call's, it returns
-// ctx.
-func released(ctx context.Context) context.Context {
-	r, ok := ctx.Value(releaseKey{}).(*releaser)
-	if !ok {
-		return ctx
-	}
+// release releases the call from the read loop, once, and returns the
+// context it goes on in; the caller is about to wait. The gate calls it
+// (gate.WithWait) only when a decision has to wait.
+func (r *releaser) release() context.Context {
 	if r.released == nil {
 		jsonrpc2.Async(r.ctx)
 		// After Async the request is never recycled, so a context
@@ -82,7 +77,7 @@ func (c *calls) remove(id jsonrpc2.ID) {
 func (c *calls) cancelRequest(raw []byte) error {
 	var p protocol.CancelParams
 	if err := protocol.Unmarshal(raw, &p); err != nil {
-		return &ParamError{"id", err.Error()}
+		return &gate.ParamError{Field: "id", Msg: err.Error()}
 	}
 	var id jsonrpc2.ID
 	switch v := p.ID.(type) {
@@ -91,7 +86,7 @@ func (c *calls) cancelRequest(raw []byte) error {
 	case protocol.String:
 		id = jsonrpc2.NewStringID(string(v))
 	default:
-		return &ParamError{"id", "must be a number or a string"}
+		return &gate.ParamError{Field: "id", Msg: "must be a number or a string"}
 	}
 	c.mu.Lock()
 	cancel := c.cancel[id]
@@ -100,14 +95,4 @@ func (c *calls) cancelRequest(raw []byte) error {
 		cancel()
 	}
 	return nil
-}
-
-// onReadLoop reports whether a method's handler starts on the read loop:
-// the ones that decide without waiting unless a rule says otherwise.
-func onReadLoop(method string) bool {
-	switch method {
-	case "admit/check", "admit/observe", "admit/state":
-		return true
-	}
-	return false
 }

@@ -6,12 +6,14 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"admit/rpc/gate"
 )
 
 func TestRunThroughTheServer(t *testing.T) {
 	ws := workspaceDir(t)
 	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-	var r RunResult
+	var r gate.RunResult
 	e.call("admit/run", map[string]any{"command": "cat notes.txt | wc -l"}, &r)
 	if !r.Ran || r.ExitCode != 0 || r.Stdout != "1\n" || !r.Verified {
 		t.Fatalf("read: %+v", r)
@@ -43,9 +45,9 @@ func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 	ws := workspaceDir(t)
 	must(t, syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644))
 	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-	done := make(chan RunResult, 1)
+	done := make(chan gate.RunResult, 1)
 	go func() {
-		var r RunResult
+		var r gate.RunResult
 		_ = e.try("admit/run", map[string]any{"command": "cat fifo"}, &r)
 		done <- r
 	}()

@@ -19,7 +19,7 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
-	"admit/policy/tape"
+	"admit/rpc/gate"
 	"admit/workspace"
 )
 
@@ -41,6 +41,9 @@ type ServerConfig struct {
 	// Listen is the unix socket other local agents reach the same gate
 	// through: "" for the default per-workspace path, "none" for no socket.
 	Listen string
+	// TrustDir holds the person's trust records of policy files; "" is
+	// gate.DefaultTrustDir.
+	TrustDir string
 }
 
 // Server is one connection's server. It holds no global state: every
@@ -60,24 +63,20 @@ type Server struct {
 	calls       calls
 
 	// mu guards the fields below.
-	mu      sync.Mutex
-	host    *host
-	approve bool // the client renders admit/approve itself
-	showMsg bool // the client renders window/showMessageRequest
-	closed  bool
+	mu     sync.Mutex
+	host   *host
+	closed bool
 }
 
 // host is what every connection to one server shares: the gate and what
 // feeds it. The editor's connection builds it at initialize; the agents
 // that reach the server through its socket join it.
 type host struct {
-	gate     *Gate
-	roots    *workspace.Roots
+	gate     *gate.Gate
 	watcher  *workspace.Watcher
-	tape     *tape.Tape
 	broker   *approvals.Broker
 	state    *stateNotifier
-	listener *listener
+	listener *listener // nil: no socket
 }
 
 // hub hands the editor's host to socket connections.
@@ -155,10 +154,10 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 		// any other is released at once. Notifications stay in order on
 		// the read loop.
 		r := &releaser{calls: &s.calls, id: req.ID(), ctx: ctx}
-		ctx = context.WithValue(ctx, releaseKey{}, r)
+		ctx = gate.WithWait(ctx, r.release)
 		defer r.done()
-		if !onReadLoop(req.Method()) {
-			ctx = released(ctx)
+		if !methods[req.Method()].readLoop {
+			ctx = r.release()
 		}
 	}
 	// The method and params borrow the read buffer until a release copies
@@ -199,47 +198,62 @@ func wireError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *ParamError
+	var pe *gate.ParamError
 	if errors.As(err, &pe) {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, pe.Error())
 	}
 	return err
 }
 
-// Request routes the admit/* methods, one handler each.
-func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
-	raw, _ := params.(protocol.LSPAny)
-	g := s.getGate()
-	switch method {
-	case "admit/check":
-		return s.handleCheck(ctx, g, raw)
-	case "admit/observe":
-		return s.handleObserve(g, raw)
-	case "admit/openSession":
-		return s.handleOpenSession(g, raw)
-	case "admit/closeSession":
-		return s.handleCloseSession(g, raw)
-	case "admit/setMode":
-		return s.handleSetMode(g, raw)
-	case "admit/state":
-		return s.handleState(g, raw)
-	case "admit/tape":
-		return s.handleTape(ctx, g, raw)
-	case "admit/revoke":
-		return s.handleRevoke(g, raw)
-	case "admit/read":
-		return s.handleRead(ctx, g, raw)
-	case "admit/edit":
-		return s.handleEdit(ctx, g, raw)
-	case "admit/write":
-		return s.handleWrite(ctx, g, raw)
-	case "admit/run":
-		return s.handleRun(ctx, g, raw)
-	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s: method not found", method)
+// method is one admit/* method of the server.
+type method struct {
+	handle func(s *Server, ctx context.Context, g *gate.Gate, raw []byte) (any, error)
+	// readLoop: the handler starts on the connection's read loop, because
+	// it decides without waiting unless a rule says otherwise; the gate
+	// releases the loop before it waits. Every other call is released at
+	// once.
+	readLoop bool
+	// editorOnly: only the editor's own connection may call it. A peer on
+	// the socket (an agent, or any program the gate let run) checks,
+	// observes, runs and asks within the editor's settings; it never
+	// configures the gate, nor reads the tape.
+	editorOnly bool
 }
 
-func (s *Server) getGate() *Gate {
+// methods are the admit/* methods, one handler each (handle_*.go), as
+// docs/protocol.md lists them.
+var methods = map[string]method{
+	"admit/check":          {handle: (*Server).handleCheck, readLoop: true},
+	"admit/observe":        {handle: (*Server).handleObserve, readLoop: true},
+	"admit/state":          {handle: (*Server).handleState, readLoop: true},
+	"admit/openSession":    {handle: (*Server).handleOpenSession},
+	"admit/closeSession":   {handle: (*Server).handleCloseSession},
+	"admit/setMode":        {handle: (*Server).handleSetMode, editorOnly: true},
+	"admit/tape":           {handle: (*Server).handleTape, editorOnly: true},
+	"admit/reviewPolicy":   {handle: (*Server).handleReviewPolicy, editorOnly: true},
+	"admit/trustPolicy":    {handle: (*Server).handleTrustPolicy, editorOnly: true},
+	"admit/distrustPolicy": {handle: (*Server).handleDistrustPolicy, editorOnly: true},
+	"admit/revoke":         {handle: (*Server).handleRevoke},
+	"admit/read":           {handle: (*Server).handleRead},
+	"admit/edit":           {handle: (*Server).handleEdit},
+	"admit/write":          {handle: (*Server).handleWrite},
+	"admit/run":            {handle: (*Server).handleRun},
+}
+
+// Request routes an admit/* method to its handler.
+func (s *Server) Request(ctx context.Context, name string, params any) (any, error) {
+	m, ok := methods[name]
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s: method not found", name)
+	}
+	if m.editorOnly && s.hub != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: only the editor's own connection may call this; a socket connection checks, observes, runs and asks within the editor's settings", name)
+	}
+	raw, _ := params.(protocol.LSPAny)
+	return m.handle(s, ctx, s.getGate(), raw)
+}
+
+func (s *Server) getGate() *gate.Gate {
 	if h := s.getHost(); h != nil {
 		return h.gate
 	}
@@ -287,18 +301,18 @@ func decode(raw []byte, v any) error {
 		field := fieldOf(se.JSONPointer)
 		switch {
 		case errors.Is(se.Err, jsonv2.ErrUnknownName):
-			return &ParamError{field, "unknown field"}
+			return &gate.ParamError{Field: field, Msg: "unknown field"}
 		case se.GoType != nil && se.JSONKind != 0:
-			return &ParamError{field, fmt.Sprintf("must be %s, got JSON %s", se.GoType, kindName(se.JSONKind))}
+			return &gate.ParamError{Field: field, Msg: fmt.Sprintf("must be %s, got JSON %s", se.GoType, kindName(se.JSONKind))}
 		}
-		return &ParamError{field, se.Error()}
+		return &gate.ParamError{Field: field, Msg: se.Error()}
 	case errors.As(err, &syn):
 		if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
-			return &ParamError{fieldOf(syn.JSONPointer), "given twice; parsers disagree on which one counts"}
+			return &gate.ParamError{Field: fieldOf(syn.JSONPointer), Msg: "given twice; parsers disagree on which one counts"}
 		}
-		return &ParamError{fieldOf(syn.JSONPointer), syn.Error()}
+		return &gate.ParamError{Field: fieldOf(syn.JSONPointer), Msg: syn.Error()}
 	}
-	return &ParamError{"params", err.Error()}
+	return &gate.ParamError{Field: "params", Msg: err.Error()}
 }
 
 // fieldOf names a field by its JSON pointer, dotted: "/bounds/steps" is
@@ -367,7 +381,5 @@ func (s *Server) close() {
 	if h.watcher != nil {
 		_ = h.watcher.Close()
 	}
-	if h.tape != nil {
-		_ = h.tape.Close()
-	}
+	_ = h.gate.Close()
 }

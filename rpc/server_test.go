@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"admit/policy/tape"
+	"admit/rpc/gate"
 	"admit/workspace"
 )
 
@@ -45,7 +46,7 @@ func TestLifecycleErrors(t *testing.T) {
 	e.notify("$/cancelRequest", map[string]any{"id": 1})
 	e.notify("$/cancelRequest", map[string]any{"id": "gone"})
 	e.notify("$/cancelRequest", map[string]any{"id": map[string]any{}})
-	var v Verdict
+	var v gate.Verdict
 	e.call("admit/check", map[string]any{"tool": "Read", "args": map[string]any{"file_path": "notes.txt"}}, &v)
 	if !v.Allowed {
 		t.Errorf("check after stray cancellations: %+v", v)
@@ -91,7 +92,7 @@ func TestInitializeResult(t *testing.T) {
 	if res.ServerInfo.Name != "admit" || res.Capabilities.Experimental.Admit.Version != Version || len(res.Capabilities.Experimental.Admit.Modes) != 3 {
 		t.Fatalf("initialize result: %+v", res)
 	}
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if len(st.Roots) != 1 || st.Roots[0] != ws || st.Mode != "warn" || st.Effects != "read-only" || st.Shell != "analyze" {
 		t.Fatalf("state after rootUri initialize: %+v", st)
@@ -129,7 +130,7 @@ func TestModesAndTape(t *testing.T) {
 	if d.ID == "" || d.Tool == "" {
 		t.Fatalf("didDecide: %+v", d)
 	}
-	var st State
+	var st gate.State
 	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
 	if st.Mode != "warn" {
 		t.Fatalf("setMode: %+v", st)
@@ -276,7 +277,7 @@ func TestRootsAddedAndRemoved(t *testing.T) {
 		t.Fatalf("before adding: %+v", v)
 	}
 	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []map[string]string{{"uri": "file://" + other, "name": "other"}}, "removed": []any{}}})
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if len(st.Roots) != 2 {
 		t.Fatalf("roots: %v", st.Roots)
@@ -294,7 +295,7 @@ func TestConfigurationChange(t *testing.T) {
 	ws := workspaceDir(t)
 	e := startEditor(t, editorOptions{roots: []string{ws}})
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"mode": "enforce", "effects": "workspace-write", "shell": "refuse"}}})
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if st.Mode != "enforce" || st.Effects != "workspace-write" || st.Shell != "refuse" {
 		t.Fatalf("state: %+v", st)
@@ -315,7 +316,7 @@ func TestConcurrentChecksAreTapedOnce(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < n; i += 8 {
-				var v Verdict
+				var v gate.Verdict
 				tool := "Read"
 				if i%3 == 0 {
 					tool = "nope"
@@ -367,7 +368,7 @@ func TestTapeUnwritable(t *testing.T) {
 	if v.Allowed || v.Rule != "tape-unwritable" {
 		t.Fatalf("enforce: %+v", v)
 	}
-	var st State
+	var st gate.State
 	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
 	v = e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
 	if !v.Allowed || v.Rule != "allowed" {
@@ -402,12 +403,12 @@ func TestBadPolicyFileKeepsGateClosed(t *testing.T) {
 func TestFileTools(t *testing.T) {
 	ws := workspaceDir(t)
 	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-	var r FileResult
+	var r gate.FileResult
 	e.call("admit/read", map[string]any{"path": "notes.txt"}, &r)
 	if r.Content == nil || *r.Content != "hello notes.txt\n" || r.Hash == "" {
 		t.Fatalf("read: %+v", r)
 	}
-	var w FileResult
+	var w gate.FileResult
 	e.call("admit/edit", map[string]any{"path": "notes.txt", "oldText": "hello", "newText": "goodbye", "expectHash": "0000"}, &w)
 	if w.Allowed || w.Rule != "unobserved-target" {
 		t.Fatalf("edit with a hash never read: %+v", w)
@@ -475,7 +476,7 @@ func TestNoGoroutineLeftAfterExit(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ws := workspaceDir(t)
 	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, listen: filepath.Join(t.TempDir(), "s.sock"), init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}}})
-	go func() { var v Verdict; _ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v) }()
+	go func() { var v gate.Verdict; _ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v) }()
 	within(t, e.asked, "question")
 	var raw json.RawMessage
 	e.call("shutdown", nil, &raw)
@@ -522,7 +523,7 @@ func TestWatchLimitReported(t *testing.T) {
 		must(t, os.MkdirAll(filepath.Join(ws, "deep", fmt.Sprint(i)), 0o755))
 	}
 	e := startEditor(t, editorOptions{roots: []string{ws}, watch: workspace.WatchOptions{MaxWatches: 2}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if st.Watch == nil || !st.Watch.Limited {
 		t.Fatalf("state does not say the watch limit was reached: %+v", st.Watch)
@@ -553,7 +554,7 @@ func TestDefaultSessionRetryBound(t *testing.T) {
 	if v := e.check(call); v.Rule != "budget-exhausted" {
 		t.Fatalf("third try: %+v", v)
 	}
-	var st State
+	var st gate.State
 	e.call("admit/setMode", map[string]any{"effects": "workspace-write"}, &st)
 	var n struct {
 		Observed int `json:"observed"`

@@ -9,13 +9,15 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"admit/rpc/gate"
 )
 
 func TestSocketClientsShareTheGate(t *testing.T) {
 	ws := workspaceDir(t)
 	sock := filepath.Join(t.TempDir(), "run", "admit.sock")
 	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, listen: sock, init: map[string]any{"mode": "enforce", "policy": askingPolicy}})
-	var st State
+	var st gate.State
 	e.call("admit/state", map[string]any{}, &st)
 	if st.Socket != sock {
 		t.Fatalf("state socket %q, want %q", st.Socket, sock)
@@ -37,7 +39,7 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 			}
 			defer c.Close()
 			for j := 0; j < 20; j++ {
-				v, err := c.Check(ctx, CheckParams{Tool: "Read", Args: []byte(`{"path":"README.md"}`)})
+				v, err := c.Check(ctx, gate.CheckParams{Tool: "Read", Args: []byte(`{"path":"README.md"}`)})
 				if err != nil || !v.Allowed {
 					t.Errorf("socket check: %+v %v", v, err)
 					return
@@ -51,7 +53,7 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := oc.Observe(ctx, ObserveParams{Paths: []string{"notes.txt"}}); err != nil || n != 1 {
+	if n, err := oc.Observe(ctx, gate.ObserveParams{Paths: []string{"notes.txt"}}); err != nil || n != 1 {
 		t.Fatalf("observe over the socket: %d %v", n, err)
 	}
 	_ = oc.Close()
@@ -61,7 +63,7 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := c.Check(ctx, CheckParams{Tool: "deploy"})
+	v, err := c.Check(ctx, gate.CheckParams{Tool: "deploy"})
 	if err != nil || !v.Allowed || v.DecidedBy != "person" {
 		t.Fatalf("approval through the editor: %+v %v", v, err)
 	}
@@ -69,14 +71,14 @@ func TestSocketClientsShareTheGate(t *testing.T) {
 	// A client that gives up on a question takes it back.
 	e.setAnswer(nil)
 	cctx, cancel := context.WithCancel(ctx)
-	go func() { _, _ = c.Check(cctx, CheckParams{Tool: "deploy", Args: []byte(`{"n":1}`)}) }()
+	go func() { _, _ = c.Check(cctx, gate.CheckParams{Tool: "deploy", Args: []byte(`{"n":1}`)}) }()
 	q1 := within(t, e.asked, "question to take back")
 	cancel()
 	if id := within(t, e.cancelled, "approvalCancelled after cancel"); id != q1.ID {
 		t.Fatalf("cancelled %q, want %q", id, q1.ID)
 	}
 	// A client that disconnects mid-question has its question refused.
-	go func() { _, _ = c.Check(ctx, CheckParams{Tool: "deploy", Args: []byte(`{"n":2}`)}) }()
+	go func() { _, _ = c.Check(ctx, gate.CheckParams{Tool: "deploy", Args: []byte(`{"n":2}`)}) }()
 	q := within(t, e.asked, "second question")
 	_ = c.Close()
 	if id := within(t, e.cancelled, "approvalCancelled"); id != q.ID {

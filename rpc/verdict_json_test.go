@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"admit/policy/rule"
+	"admit/rpc/gate"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -23,8 +26,9 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 		return string(b)
 	}
 	for i := range 5000 {
-		v := Verdict{ID: str(), Verdict: str(), Allowed: rng.IntN(2) == 0, Mode: str(), Rule: str(), Reason: str(), Kind: str(),
-			ToolError: str(), DecidedBy: str(), Session: str(), Tool: str(), Summary: str()}
+		v := gate.Verdict{ID: str(), Verdict: rule.Verdict(str()), Allowed: rng.IntN(2) == 0, Mode: rule.Mode(str()), Rule: rule.Rule(str()), Reason: str(), Kind: str(),
+			ToolError: str(), DecidedBy: rule.DecidedBy(str()), Session: str(), Tool: str(), Summary: str(), PolicyTrust: str(),
+			Outcome: rule.Outcome(str()), Remedy: str()}
 		for range rng.IntN(3) {
 			v.Targets = append(v.Targets, str())
 		}
@@ -35,7 +39,7 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := v.appendJSON(nil); !bytes.Equal(got, want) {
+		if got := appendVerdict(nil, &v); !bytes.Equal(got, want) {
 			t.Fatalf("verdict %+v:\n got %s\nwant %s", v, got, want)
 		}
 	}

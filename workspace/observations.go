@@ -303,3 +303,26 @@ func (o *Observations) Len() int {
 	defer o.mu.Unlock()
 	return len(o.entries)
 }
+
+// Stamp identifies one version of a file without reading it: size,
+// modification and inode-change times, device and inode. Any write, or a
+// rename over the path, changes it.
+type Stamp struct {
+	Size         int64
+	Mtime, Ctime int64 // UnixNano
+	Dev, Ino     uint64
+}
+
+// StampOf stamps the file at path, following symlinks; ok is false when
+// it cannot be stat'ed (absent, among others).
+func StampOf(path string) (s Stamp, ok bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Stamp{}, false
+	}
+	s = Stamp{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+	if st, isStat := fi.Sys().(*syscall.Stat_t); isStat {
+		s.Dev, s.Ino, s.Ctime = uint64(st.Dev), uint64(st.Ino), statCtime(st).UnixNano()
+	}
+	return s, true
+}

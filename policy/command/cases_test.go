@@ -1,21 +1,21 @@
 package command
 
-// Rule shorthands for the case tables.
+// Rule shorthands for the case tables, as strings: a want may be "ask:rule".
 const (
-	ok     = RuleAllowed
-	syn    = RuleShellSyntax
-	unsup  = RuleUnsupported
-	ro     = RuleReadOnlyEffects
-	flag   = RuleForbiddenFlag
-	gsub   = RuleGitSubcommand
-	out    = RuleOutside
-	notgt  = RuleNoTarget
-	unobs  = RuleUnobserved
-	stale  = RuleStale
-	dyn    = RuleDynamicWord
-	prot   = RuleProtected
-	askP   = "ask:" + RuleProtected
-	askGit = "ask:" + RuleGitConfigExec
+	ok     = string(RuleAllowed)
+	syn    = string(RuleShellSyntax)
+	unsup  = string(RuleUnsupported)
+	ro     = string(RuleReadOnlyEffects)
+	flag   = string(RuleForbiddenFlag)
+	gsub   = string(RuleGitSubcommand)
+	out    = string(RuleOutside)
+	notgt  = string(RuleNoTarget)
+	unobs  = string(RuleUnobserved)
+	stale  = string(RuleStale)
+	dyn    = string(RuleDynamicWord)
+	prot   = string(RuleProtected)
+	askP   = "ask:" + string(RuleProtected)
+	askGit = "ask:" + string(RuleGitConfigExec)
 	W      = true  // workspace-write
 	R      = false // read-only
 )
@@ -486,7 +486,7 @@ var adversarial = []cmdCase{
 	{"function definition", "f() { ls; }", R, "", syn},
 	{"background", "cat a.txt &", R, "", syn},
 	{"process substitution", "cat <(ls)", R, "", dyn},
-	{"empty line", "   ", R, "", RuleEmptyCommand},
+	{"empty line", "   ", R, "", string(RuleEmptyCommand)},
 
 	// git.
 	{"git -c sets config", "git -c core.pager=sh log", R, "", flag},

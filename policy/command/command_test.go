@@ -4,16 +4,32 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
+
+// outcome is d's class, as policy.Decision.Outcome reads it.
+func outcome(d Decision) rule.Outcome {
+	switch {
+	case d.Allowed:
+		return rule.OutcomeAllow
+	case d.Ask:
+		return rule.OutcomeAsk
+	}
+	return rule.OutcomeDeny
+}
 
 func checkDecision(t *testing.T, w *workspace, c cmdCase, d Decision) {
 	t.Helper()
-	got := d.Rule
+	got := string(d.Rule)
 	if d.Ask {
-		got = "ask:" + d.Rule
+		got = "ask:" + string(d.Rule)
 	}
 	if got != c.want {
 		t.Errorf("%s: %q (write=%v obs=%q): got %s (%s), want %s", c.note, c.line, c.write, c.obs, got, d.Reason, c.want)
+	}
+	if want, fixed := rule.OutcomeOf(d.Rule); fixed && outcome(d) != want {
+		t.Errorf("%s: %q: outcome %s with rule %s, whose class the catalogue fixes as %s", c.note, c.line, outcome(d), d.Rule, want)
 	}
 	if d.Allowed != (c.want == ok) {
 		t.Errorf("%s: %q: Allowed=%v with rule %s", c.note, c.line, d.Allowed, d.Rule)
@@ -71,7 +87,7 @@ func TestRefuseProfile(t *testing.T) {
 		ctx := w.context(c.write, c.obs)
 		ctx.Profile = "refuse"
 		d := p.Evaluate(c.line, w.ws, ctx)
-		if c.want == syn && (d.Rule == syn || d.Rule == dyn) {
+		if c.want == syn && (d.Rule == RuleShellSyntax || d.Rule == RuleDynamicWord) {
 			continue
 		}
 		checkDecision(t, w, c, d)
@@ -93,8 +109,8 @@ func TestEvaluateArgv(t *testing.T) {
 		{"a dollar is literal", []string{"cat", "$HOME"}, R, "", ok},
 		{"a star is literal", []string{"ls", "*.go"}, R, "", ok},
 		{"rm read-only", []string{"rm", "-rf", "/"}, R, "", ro},
-		{"empty argv", []string{}, R, "", RuleEmptyCommand},
-		{"empty program", []string{""}, R, "", RuleEmptyCommand},
+		{"empty argv", []string{}, R, "", string(RuleEmptyCommand)},
+		{"empty program", []string{""}, R, "", string(RuleEmptyCommand)},
 		{"git status", []string{"git", "status"}, R, "", ok},
 		{"program path", []string{"/bin/ls"}, R, "", unsup},
 		{"touch a new file", []string{"touch", "x y.txt"}, W, "d:.", ok},

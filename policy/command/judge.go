@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -52,7 +53,7 @@ func (j *judge) command(argv []string, redirs []shell.Redirect, depth int) {
 	}
 }
 
-func (j *judge) refuse(rule, reason, hint string) { j.acc.refuse(rule, reason, hint) }
+func (j *judge) refuse(r rule.Rule, reason, hint string) { j.acc.refuse(r, reason, hint) }
 
 // wrote notes that the command changes files.
 func (j *judge) wrote() {

@@ -6,25 +6,27 @@ import (
 	"strings"
 	"sync"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
-// Rule names, as the design lists them.
+// Rule names, as the design lists them: aliases of the rule package's, so
+// that the judges read short names.
 const (
-	RuleAllowed         = "allowed"
-	RuleShellSyntax     = "shell-syntax"
-	RuleEmptyCommand    = "empty-command"
-	RuleUnsupported     = "unsupported-program"
-	RuleReadOnlyEffects = "read-only-effects"
-	RuleForbiddenFlag   = "forbidden-flag"
-	RuleGitSubcommand   = "git-subcommand"
-	RuleOutside         = "outside-workspace"
-	RuleNoTarget        = "no-target"
-	RuleUnobserved      = "unobserved-target"
-	RuleStale           = "stale-observation"
-	RuleDynamicWord     = "dynamic-word"
-	RuleProtected       = "protected-path"
-	RuleGitConfigExec   = "git-config-exec"
+	RuleAllowed         = rule.Allowed
+	RuleShellSyntax     = rule.ShellSyntax
+	RuleEmptyCommand    = rule.EmptyCommand
+	RuleUnsupported     = rule.UnsupportedProgram
+	RuleReadOnlyEffects = rule.ReadOnlyEffects
+	RuleForbiddenFlag   = rule.ForbiddenFlag
+	RuleGitSubcommand   = rule.GitSubcommand
+	RuleOutside         = rule.OutsideWorkspace
+	RuleNoTarget        = rule.NoTarget
+	RuleUnobserved      = rule.UnobservedTarget
+	RuleStale           = rule.StaleObservation
+	RuleDynamicWord     = rule.DynamicWord
+	RuleProtected       = rule.ProtectedPath
+	RuleGitConfigExec   = rule.GitConfigExec
 )
 
 // maxCwds bounds how many working folders a script's later commands are
@@ -52,9 +54,9 @@ type Decision struct {
 	// repository whose config runs programs, a protected path that asks);
 	// Allowed is false then, and Rule and Reason say why.
 	Ask    bool
-	Rule   string // "allowed", or the rule that refused or asks
-	Reason string // written for a model: the program, option, path, and what would be allowed
-	Kind   string // "write" when the command writes (or would, if refused), else "read"
+	Rule   rule.Rule // rule.Allowed, or the rule that refused or asks
+	Reason string    // written for a model: the program, option, path, and what would be allowed
+	Kind   string    // "write" when the command writes (or would, if refused), else "read"
 	// Reads are the files whose contents the command reads, Writes the
 	// paths it changes, Listed the folders whose listing it shows; all
 	// resolved and absolute, for the gate to record observations.
@@ -104,11 +106,11 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	script, prob := pp.p.Parse(line, c.Profile)
 	p.parsers.Put(pp)
 	if prob != nil {
-		rule := prob.Rule
-		if rule == "" {
-			rule = RuleShellSyntax
+		r := prob.Rule
+		if r == "" {
+			r = RuleShellSyntax
 		}
-		return Decision{Rule: rule, Reason: prob.Reason, Hint: "write the command as plain words, without the constructs named"}
+		return Decision{Rule: r, Reason: prob.Reason, Hint: "write the command as plain words, without the constructs named"}
 	}
 	if script == nil || len(script.Commands) == 0 {
 		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}
@@ -262,23 +264,24 @@ type accum struct {
 	patterns             []int    // the commands whose patterns were expanded
 	refused              bool
 	ask                  bool
-	rule, reason, hint   string
+	rule                 rule.Rule
+	reason, hint         string
 	write                bool
 	reads, writes, lists []string
 }
 
-func (a *accum) refuse(rule, reason, hint string) {
+func (a *accum) refuse(r rule.Rule, reason, hint string) {
 	if a.refused {
 		return
 	}
-	a.refused, a.rule, a.reason, a.hint = true, rule, reason, hint
+	a.refused, a.rule, a.reason, a.hint = true, r, reason, hint
 }
 
-func (a *accum) asks(rule, reason, hint string) {
+func (a *accum) asks(r rule.Rule, reason, hint string) {
 	if a.refused || a.ask {
 		return
 	}
-	a.ask, a.rule, a.reason, a.hint = true, rule, reason, hint
+	a.ask, a.rule, a.reason, a.hint = true, r, reason, hint
 }
 
 func (a *accum) decision() Decision {

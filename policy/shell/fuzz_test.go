@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
 
 // FuzzParse checks properties that hold for any input in either profile:
@@ -48,7 +50,7 @@ func checkResult(t *testing.T, line string, prof Profile, script *Script, prob *
 	}
 	if prob != nil {
 		switch prob.Rule {
-		case RuleShellSyntax, RuleDynamicWord, RuleEmptyCommand:
+		case rule.ShellSyntax, rule.DynamicWord, rule.EmptyCommand:
 		default:
 			t.Fatalf("Parse(%q, %s): unknown rule %q", line, prof, prob.Rule)
 		}

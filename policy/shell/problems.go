@@ -4,13 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-)
 
-// Rules a Problem can carry. They are the command policy's rule names.
-const (
-	RuleShellSyntax  = "shell-syntax"
-	RuleDynamicWord  = "dynamic-word"
-	RuleEmptyCommand = "empty-command"
+	"admit/policy/rule"
 )
 
 // class is what kind of problem one item is; it decides the Problem's Rule.
@@ -82,20 +77,21 @@ func (ps *problems) empty() bool { return len(ps.items) == 0 }
 // shell-syntax if any item is structural, else dynamic-word, else
 // empty-command; the reason names every item either way.
 func (ps *problems) problem() *Problem {
-	var rule, lead string
+	var r rule.Rule
+	var lead string
 	switch ps.worst {
 	case classSyntax:
-		rule, lead = RuleShellSyntax, "needs shell syntax the gate does not run: "
+		r, lead = rule.ShellSyntax, "needs shell syntax the gate does not run: "
 	case classDynamic:
-		rule, lead = RuleDynamicWord, "has words whose value is only known when a shell runs them: "
+		r, lead = rule.DynamicWord, "has words whose value is only known when a shell runs them: "
 	default:
-		rule, lead = RuleEmptyCommand, "names no program to run: "
+		r, lead = rule.EmptyCommand, "names no program to run: "
 	}
 	reason := lead + strings.Join(ps.items, ", ")
 	if ps.dropped > 0 {
 		reason += ", and " + strconv.Itoa(ps.dropped) + " more"
 	}
-	return &Problem{Rule: rule, Items: append([]string(nil), ps.items...), Reason: reason}
+	return &Problem{Rule: r, Items: append([]string(nil), ps.items...), Reason: reason}
 }
 
 // quote shows text between double quotes, cut to maxSnippet bytes, with

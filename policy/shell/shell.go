@@ -21,6 +21,8 @@
 // failglob, posix mode) are assumed to be bash's non-interactive defaults.
 package shell
 
+import "admit/policy/rule"
+
 // Profile is how much shell syntax a command line may use.
 type Profile string
 
@@ -101,9 +103,9 @@ type Redirect struct {
 // is a construct the profile does not run, else dynamic-word if a word's
 // value is only known at run time, else empty-command.
 type Problem struct {
-	Rule   string   // "shell-syntax", "dynamic-word" or "empty-command"
-	Items  []string // every construct found, each named, e.g. `command substitution "$(...)"`
-	Reason string   // one sentence naming every item, written for a model
+	Rule   rule.Rule // rule.ShellSyntax, rule.DynamicWord or rule.EmptyCommand
+	Items  []string  // every construct found, each named, e.g. `command substitution "$(...)"`
+	Reason string    // one sentence naming every item, written for a model
 }
 
 func (p *Problem) Error() string { return p.Reason }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // home is the home directory the tests' parsers expand "~" to.
@@ -26,7 +28,7 @@ type parseCase struct {
 	line string
 	in   string     // inAnalyze, inRefuse or inBoth
 	argv [][]string // the commands' argv when the line is accepted
-	rule string     // the Problem's rule when it is refused
+	rule rule.Rule  // the Problem's rule when it is refused
 	has  []string   // texts the reason must contain
 }
 
@@ -58,22 +60,22 @@ var cases = []parseCase{
 	{note: "HEAD~1 is no tilde", line: `git diff HEAD~1 -- src/a.go`, in: inBoth, argv: one("git", "diff", "HEAD~1", "--", "src/a.go")},
 	{note: "brace-expanded command name", line: `{ls,-la}`, in: inAnalyze, argv: one("ls", "-la")},
 	{note: "$'' without escapes is its text", line: `$'rm' x`, in: inAnalyze, argv: one("rm", "x")},
-	{note: "$'' hides rm", line: `$'\x72m' -rf /`, in: inAnalyze, rule: RuleDynamicWord, has: w(`ANSI-C string with escapes "$'\x72m'"`)},
-	{note: "$'' with an escaped quote", line: `echo $'a\'b'`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "locale string", line: `echo $"hello"`, in: inAnalyze, rule: RuleDynamicWord, has: w("locale-translated string")},
-	{note: "command substitution in double quotes", line: `echo "$(id)"`, in: inAnalyze, rule: RuleDynamicWord, has: w(`command substitution "$(id)"`)},
-	{note: "nested substitutions in double quotes", line: `echo "x$(echo "$(id)")"`, in: inAnalyze, rule: RuleDynamicWord, has: w("command substitution")},
-	{note: "substitution as the program", line: `$(echo rm) -rf /`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "backquotes", line: "echo `id`", in: inAnalyze, rule: RuleDynamicWord, has: w("command substitution \"`id`\"")},
-	{note: "backquotes in double quotes", line: "echo \"`id`\"", in: inAnalyze, rule: RuleDynamicWord},
-	{note: "IFS splits words", line: `ls${IFS}-la`, in: inAnalyze, rule: RuleDynamicWord, has: w(`parameter expansion "${IFS}"`)},
-	{note: "IFS in quotes", line: `echo "${IFS}"`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "positional parameters", line: `echo $@ $0 $1 $$ $? $#`, in: inAnalyze, rule: RuleDynamicWord, has: w(`"$@"`, `"$0"`, `"$1"`, `"$$"`, `"$?"`, `"$#"`)},
-	{note: "default value", line: `echo ${x:-/etc/passwd}`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "arithmetic", line: `echo $((1+2)) $[3]`, in: inAnalyze, rule: RuleDynamicWord, has: w("arithmetic expansion \"$((1+2))\"", `"$[3]"`)},
-	{note: "process substitution", line: `diff <(ls a) <(ls b)`, in: inAnalyze, rule: RuleDynamicWord, has: w(`process substitution "<(ls a)"`, `"<(ls b)"`)},
-	{note: "process substitution as a target", line: `ls > >(tee x)`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "same item once", line: `echo $x $x "$x"`, in: inAnalyze, rule: RuleDynamicWord, has: w(`has words whose value is only known when a shell runs them: parameter expansion "$x"`)},
+	{note: "$'' hides rm", line: `$'\x72m' -rf /`, in: inAnalyze, rule: rule.DynamicWord, has: w(`ANSI-C string with escapes "$'\x72m'"`)},
+	{note: "$'' with an escaped quote", line: `echo $'a\'b'`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "locale string", line: `echo $"hello"`, in: inAnalyze, rule: rule.DynamicWord, has: w("locale-translated string")},
+	{note: "command substitution in double quotes", line: `echo "$(id)"`, in: inAnalyze, rule: rule.DynamicWord, has: w(`command substitution "$(id)"`)},
+	{note: "nested substitutions in double quotes", line: `echo "x$(echo "$(id)")"`, in: inAnalyze, rule: rule.DynamicWord, has: w("command substitution")},
+	{note: "substitution as the program", line: `$(echo rm) -rf /`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "backquotes", line: "echo `id`", in: inAnalyze, rule: rule.DynamicWord, has: w("command substitution \"`id`\"")},
+	{note: "backquotes in double quotes", line: "echo \"`id`\"", in: inAnalyze, rule: rule.DynamicWord},
+	{note: "IFS splits words", line: `ls${IFS}-la`, in: inAnalyze, rule: rule.DynamicWord, has: w(`parameter expansion "${IFS}"`)},
+	{note: "IFS in quotes", line: `echo "${IFS}"`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "positional parameters", line: `echo $@ $0 $1 $$ $? $#`, in: inAnalyze, rule: rule.DynamicWord, has: w(`"$@"`, `"$0"`, `"$1"`, `"$$"`, `"$?"`, `"$#"`)},
+	{note: "default value", line: `echo ${x:-/etc/passwd}`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "arithmetic", line: `echo $((1+2)) $[3]`, in: inAnalyze, rule: rule.DynamicWord, has: w("arithmetic expansion \"$((1+2))\"", `"$[3]"`)},
+	{note: "process substitution", line: `diff <(ls a) <(ls b)`, in: inAnalyze, rule: rule.DynamicWord, has: w(`process substitution "<(ls a)"`, `"<(ls b)"`)},
+	{note: "process substitution as a target", line: `ls > >(tee x)`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "same item once", line: `echo $x $x "$x"`, in: inAnalyze, rule: rule.DynamicWord, has: w(`has words whose value is only known when a shell runs them: parameter expansion "$x"`)},
 
 	// Globs in every position.
 	{note: "star is kept for the command policy to expand", line: `ls *.go`, in: inAnalyze, argv: one("ls", "*.go")},
@@ -85,18 +87,18 @@ var cases = []parseCase{
 	{note: "quoted bracket opens nothing", line: `ls "["a]`, in: inAnalyze, argv: one("ls", "[a]")},
 	{note: "find pattern quoted", line: `find . -name '*.go'`, in: inBoth, argv: one("find", ".", "-name", "*.go")},
 	{note: "find pattern unquoted", line: `find . -name *.go`, in: inAnalyze, argv: one("find", ".", "-name", "*.go")},
-	{note: "glob as the program", line: `/bin/r? x`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "glob as the program", line: `/bin/r? x`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "glob in the middle of a path", line: `cat src/*/x`, in: inAnalyze, argv: one("cat", "src/*/x")},
-	{note: "glob as the program after a brace", line: `{/bin/r?,x} y`, in: inAnalyze, rule: RuleDynamicWord, has: w("unquoted pattern as the program name")},
-	{note: "glob in the refuse profile", line: `ls *.go`, in: inRefuse, rule: RuleShellSyntax},
+	{note: "glob as the program after a brace", line: `{/bin/r?,x} y`, in: inAnalyze, rule: rule.DynamicWord, has: w("unquoted pattern as the program name")},
+	{note: "glob in the refuse profile", line: `ls *.go`, in: inRefuse, rule: rule.ShellSyntax},
 	{note: "a glob in a long option's value is kept, marked for the command policy", line: `grep --include=*.go x`, in: inAnalyze, argv: one("grep", "--include=*.go", "x")},
 	{note: "a glob before the = is a pattern like any other", line: `grep --inc*=x y`, in: inAnalyze, argv: one("grep", "--inc*=x", "y")},
 	{note: "a glob in a short option's value is a pattern", line: `grep -e* x`, in: inAnalyze, argv: one("grep", "-e*", "x")},
-	{note: "a glob option value in a redirection target stays refused", line: `cat a > --x=*.go`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "the refuse profile refuses every pattern", line: `grep --include=*.go x`, in: inRefuse, rule: RuleShellSyntax},
-	{note: "glob in a redirect target", line: `ls > *.txt`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "extglob", line: `ls @(a|b)`, in: inAnalyze, rule: RuleDynamicWord, has: w(`extended glob "@(a|b)"`)},
-	{note: "negated extglob", line: `rm !(keep)`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "a glob option value in a redirection target stays refused", line: `cat a > --x=*.go`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "the refuse profile refuses every pattern", line: `grep --include=*.go x`, in: inRefuse, rule: rule.ShellSyntax},
+	{note: "glob in a redirect target", line: `ls > *.txt`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "extglob", line: `ls @(a|b)`, in: inAnalyze, rule: rule.DynamicWord, has: w(`extended glob "@(a|b)"`)},
+	{note: "negated extglob", line: `rm !(keep)`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "quoted pattern for grep", line: `grep -e 'a*' f`, in: inBoth, argv: one("grep", "-e", "a*", "f")},
 
 	// Brace expansion is static: bash expands it before anything runs.
@@ -114,18 +116,18 @@ var cases = []parseCase{
 	{note: "unclosed brace", line: `echo {a,b`, in: inAnalyze, argv: one("echo", "{a,b")},
 	{note: "find -exec braces", line: `find . -exec cat {} \;`, in: inAnalyze, argv: one("find", ".", "-exec", "cat", "{}", ";")},
 	{note: "brace then tilde", line: `echo {~,x}`, in: inAnalyze, argv: one("echo", home, "x")},
-	{note: "brace with a variable", line: `echo a{b,$x}`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "huge sequence", line: `echo {1..100000}`, in: inAnalyze, rule: RuleShellSyntax, has: w("brace expansion to more than 256 words")},
-	{note: "combinatorial blow-up", line: `echo {1..16}{1..16}{1..2}`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "sequence at the int64 edge", line: `echo {9223372036854775806..9223372036854775807}`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "braces in refuse", line: `mkdir -p src/{a,b}`, in: inRefuse, rule: RuleShellSyntax, has: w(`unquoted pattern "{", unquoted pattern "}"`)},
+	{note: "brace with a variable", line: `echo a{b,$x}`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "huge sequence", line: `echo {1..100000}`, in: inAnalyze, rule: rule.ShellSyntax, has: w("brace expansion to more than 256 words")},
+	{note: "combinatorial blow-up", line: `echo {1..16}{1..16}{1..2}`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "sequence at the int64 edge", line: `echo {9223372036854775806..9223372036854775807}`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "braces in refuse", line: `mkdir -p src/{a,b}`, in: inRefuse, rule: rule.ShellSyntax, has: w(`unquoted pattern "{", unquoted pattern "}"`)},
 
 	// Tilde, as bash expands it.
 	{note: "home prefix", line: `cat ~/x`, in: inAnalyze, argv: one("cat", home+"/x")},
 	{note: "home alone", line: `cd ~`, in: inAnalyze, argv: one("cd", home)},
-	{note: "another user's home", line: `cat ~root/.ssh/id_rsa`, in: inAnalyze, rule: RuleDynamicWord, has: w(`tilde expansion "~root"`)},
-	{note: "PWD", line: `cat ~+/x`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "OLDPWD", line: `cd ~-`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "another user's home", line: `cat ~root/.ssh/id_rsa`, in: inAnalyze, rule: rule.DynamicWord, has: w(`tilde expansion "~root"`)},
+	{note: "PWD", line: `cat ~+/x`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "OLDPWD", line: `cd ~-`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "quoted tilde", line: `cat '~/x' \~/y`, in: inAnalyze, argv: one("cat", "~/x", "~/y")},
 	{note: "quoted prefix is no tilde prefix", line: `cat ~"/x"`, in: inAnalyze, argv: one("cat", "~/x")},
 	{note: "option value keeps its tilde", line: `ls --dir=~/x`, in: inAnalyze, argv: one("ls", "--dir=~/x")},
@@ -133,100 +135,100 @@ var cases = []parseCase{
 	{note: "after a colon in an assignment-like argument", line: `make P=a:~/b`, in: inAnalyze, argv: one("make", "P=a:"+home+"/b")},
 	{note: "append form", line: `make P+=~`, in: inAnalyze, argv: one("make", "P+="+home)},
 	{note: "not a name", line: `echo 1a=~ x:~ a~`, in: inAnalyze, argv: one("echo", "1a=~", "x:~", "a~")},
-	{note: "user after =", line: `echo A=~root`, in: inAnalyze, rule: RuleDynamicWord},
+	{note: "user after =", line: `echo A=~root`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "tilde in a target", line: `ls > ~/o`, in: inAnalyze, argv: one("ls")},
-	{note: "tilde in refuse", line: `ls ~`, in: inRefuse, rule: RuleShellSyntax, has: w(`home directory expansion "~"`)},
-	{note: "assignment tilde in refuse", line: `ls a=~`, in: inRefuse, rule: RuleShellSyntax, has: w(`home directory expansion "~"`)},
+	{note: "tilde in refuse", line: `ls ~`, in: inRefuse, rule: rule.ShellSyntax, has: w(`home directory expansion "~"`)},
+	{note: "assignment tilde in refuse", line: `ls a=~`, in: inRefuse, rule: rule.ShellSyntax, has: w(`home directory expansion "~"`)},
 
 	// Here-documents and here-strings.
 	{note: "plain here-doc", line: "cat <<EOF\nhello\nEOF", in: inAnalyze, argv: one("cat")},
-	{note: "here-doc with a variable", line: "cat <<EOF\n$HOME\nEOF", in: inAnalyze, rule: RuleDynamicWord, has: w(`"$HOME"`)},
-	{note: "here-doc with a substitution", line: "cat <<EOF\n$(id)\nEOF", in: inAnalyze, rule: RuleDynamicWord},
+	{note: "here-doc with a variable", line: "cat <<EOF\n$HOME\nEOF", in: inAnalyze, rule: rule.DynamicWord, has: w(`"$HOME"`)},
+	{note: "here-doc with a substitution", line: "cat <<EOF\n$(id)\nEOF", in: inAnalyze, rule: rule.DynamicWord},
 	{note: "quoted delimiter keeps the body literal", line: "cat <<'EOF'\n$HOME `id`\nEOF", in: inAnalyze, argv: one("cat")},
 	{note: "double-quoted delimiter", line: "cat <<\"EOF\"\n$(id)\nEOF", in: inAnalyze, argv: one("cat")},
 	{note: "escaped delimiter", line: "cat <<\\EOF\n$x\nEOF", in: inAnalyze, argv: one("cat")},
 	{note: "tab-stripping here-doc", line: "cat <<-EOF\n\thi\n\tEOF", in: inAnalyze, argv: one("cat")},
-	{note: "unclosed here-doc", line: "cat <<EOF", in: inAnalyze, rule: RuleShellSyntax, has: w("does not parse")},
+	{note: "unclosed here-doc", line: "cat <<EOF", in: inAnalyze, rule: rule.ShellSyntax, has: w("does not parse")},
 	{note: "here-string", line: `cat <<<hello`, in: inAnalyze, argv: one("cat")},
 	{note: "here-string is not globbed", line: `cat <<< '*' <<< *`, in: inAnalyze, argv: one("cat")},
-	{note: "here-string with a variable", line: `cat <<<"$x"`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "here-doc in refuse", line: "cat <<'EOF'\nx\nEOF", in: inRefuse, rule: RuleShellSyntax, has: w(`shell operator "<", shell operator "\n"`)},
+	{note: "here-string with a variable", line: `cat <<<"$x"`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "here-doc in refuse", line: "cat <<'EOF'\nx\nEOF", in: inRefuse, rule: rule.ShellSyntax, has: w(`shell operator "<", shell operator "\n"`)},
 
 	// Redirections (their details are in TestStructure).
-	{note: "dynamic descriptor", line: `ls {fd}>x`, in: inAnalyze, rule: RuleDynamicWord, has: w(`dynamic file descriptor "{fd}>x"`)},
-	{note: "variable target", line: `ls > $out`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "variable duplication", line: `ls >&$fd`, in: inAnalyze, rule: RuleDynamicWord},
-	{note: "two targets", line: `ls >{a,b}`, in: inAnalyze, rule: RuleShellSyntax, has: w(`ambiguous redirection ">{a,b}"`)},
-	{note: "redirection alone truncates a file", line: `> out`, in: inAnalyze, rule: RuleShellSyntax, has: w("redirection without a command")},
-	{note: "descriptor out of range", line: `ls 99999999999999999999>x`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "input duplication from a file", line: `cat <&file`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "redirections in refuse", line: `cat a.txt 2>/dev/null`, in: inRefuse, rule: RuleShellSyntax, has: w(`shell operator ">"`)},
+	{note: "dynamic descriptor", line: `ls {fd}>x`, in: inAnalyze, rule: rule.DynamicWord, has: w(`dynamic file descriptor "{fd}>x"`)},
+	{note: "variable target", line: `ls > $out`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "variable duplication", line: `ls >&$fd`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "two targets", line: `ls >{a,b}`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`ambiguous redirection ">{a,b}"`)},
+	{note: "redirection alone truncates a file", line: `> out`, in: inAnalyze, rule: rule.ShellSyntax, has: w("redirection without a command")},
+	{note: "descriptor out of range", line: `ls 99999999999999999999>x`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "input duplication from a file", line: `cat <&file`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "redirections in refuse", line: `cat a.txt 2>/dev/null`, in: inRefuse, rule: rule.ShellSyntax, has: w(`shell operator ">"`)},
 
 	// Lists, pipelines, groups.
 	{note: "pipeline", line: `git log --oneline -5 | head -3`, in: inAnalyze, argv: many(w("git", "log", "--oneline", "-5"), w("head", "-3"))},
 	{note: "and list", line: `cd src && ls`, in: inAnalyze, argv: many(w("cd", "src"), w("ls"))},
 	{note: "newline list", line: "ls\npwd\n", in: inAnalyze, argv: many(w("ls"), w("pwd"))},
 	{note: "negation", line: `! grep -q x f`, in: inAnalyze, argv: one("grep", "-q", "x", "f")},
-	{note: "background", line: `sleep 100 &`, in: inAnalyze, rule: RuleShellSyntax, has: w(`background "&"`)},
-	{note: "background in a list", line: `rm -rf x & ls`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "background in a group", line: `(ls &)`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "pipeline in refuse", line: `ls | wc`, in: inRefuse, rule: RuleShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|"`)},
+	{note: "background", line: `sleep 100 &`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`background "&"`)},
+	{note: "background in a list", line: `rm -rf x & ls`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "background in a group", line: `(ls &)`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "pipeline in refuse", line: `ls | wc`, in: inRefuse, rule: rule.ShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|"`)},
 
 	// Control flow and other constructs analyze does not flatten.
-	{note: "if", line: `if true; then rm x; fi`, in: inAnalyze, rule: RuleShellSyntax, has: w("if clause")},
-	{note: "while", line: `while true; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("while loop")},
-	{note: "until", line: `until false; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("until loop")},
-	{note: "for names the words inside", line: `for f in a b; do rm $f; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("for loop", `parameter expansion "$f"`)},
-	{note: "select", line: `select x in a; do ls; done`, in: inAnalyze, rule: RuleShellSyntax, has: w("select loop")},
-	{note: "case", line: `case x in a) ls;; esac`, in: inAnalyze, rule: RuleShellSyntax, has: w("case clause")},
-	{note: "function", line: `f() { ls; }`, in: inAnalyze, rule: RuleShellSyntax, has: w("function definition")},
-	{note: "function keyword", line: `function f { ls; }`, in: inAnalyze, rule: RuleShellSyntax, has: w("function definition")},
-	{note: "test clause", line: `[[ -f x ]]`, in: inAnalyze, rule: RuleShellSyntax, has: w(`test clause "[[ -f x ]]"`)},
-	{note: "arithmetic command", line: `(( x = 1 ))`, in: inAnalyze, rule: RuleShellSyntax, has: w("arithmetic command")},
-	{note: "let", line: `let x=1`, in: inAnalyze, rule: RuleShellSyntax, has: w("let builtin")},
-	{note: "export", line: `export A=1`, in: inAnalyze, rule: RuleShellSyntax, has: w(`declaration builtin "export A=1"`)},
-	{note: "declare", line: `declare -x A`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "local", line: `local a`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "readonly", line: `readonly a`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "typeset", line: `typeset a`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "time", line: `time ls`, in: inBoth, rule: RuleShellSyntax, has: w("time clause")},
-	{note: "coproc", line: `coproc ls`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "prefix assignment", line: `PAGER=sh git log`, in: inBoth, rule: RuleShellSyntax, has: w(`assignment "PAGER=sh"`)},
-	{note: "bare assignment", line: `A=1`, in: inBoth, rule: RuleShellSyntax},
-	{note: "append assignment", line: `A+=1 ls`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "array assignment", line: `arr=(a b)`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "negation in refuse", line: `! ls`, in: inRefuse, rule: RuleShellSyntax, has: w(`negation "!"`)},
-	{note: "mixed problems: shell-syntax wins, all named", line: `echo $x; ls &`, in: inAnalyze, rule: RuleShellSyntax, has: w(`parameter expansion "$x", background "&"`)},
+	{note: "if", line: `if true; then rm x; fi`, in: inAnalyze, rule: rule.ShellSyntax, has: w("if clause")},
+	{note: "while", line: `while true; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("while loop")},
+	{note: "until", line: `until false; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("until loop")},
+	{note: "for names the words inside", line: `for f in a b; do rm $f; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop", `parameter expansion "$f"`)},
+	{note: "select", line: `select x in a; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("select loop")},
+	{note: "case", line: `case x in a) ls;; esac`, in: inAnalyze, rule: rule.ShellSyntax, has: w("case clause")},
+	{note: "function", line: `f() { ls; }`, in: inAnalyze, rule: rule.ShellSyntax, has: w("function definition")},
+	{note: "function keyword", line: `function f { ls; }`, in: inAnalyze, rule: rule.ShellSyntax, has: w("function definition")},
+	{note: "test clause", line: `[[ -f x ]]`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`test clause "[[ -f x ]]"`)},
+	{note: "arithmetic command", line: `(( x = 1 ))`, in: inAnalyze, rule: rule.ShellSyntax, has: w("arithmetic command")},
+	{note: "let", line: `let x=1`, in: inAnalyze, rule: rule.ShellSyntax, has: w("let builtin")},
+	{note: "export", line: `export A=1`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`declaration builtin "export A=1"`)},
+	{note: "declare", line: `declare -x A`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "local", line: `local a`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "readonly", line: `readonly a`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "typeset", line: `typeset a`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "time", line: `time ls`, in: inBoth, rule: rule.ShellSyntax, has: w("time clause")},
+	{note: "coproc", line: `coproc ls`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "prefix assignment", line: `PAGER=sh git log`, in: inBoth, rule: rule.ShellSyntax, has: w(`assignment "PAGER=sh"`)},
+	{note: "bare assignment", line: `A=1`, in: inBoth, rule: rule.ShellSyntax},
+	{note: "append assignment", line: `A+=1 ls`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "array assignment", line: `arr=(a b)`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "negation in refuse", line: `! ls`, in: inRefuse, rule: rule.ShellSyntax, has: w(`negation "!"`)},
+	{note: "mixed problems: shell-syntax wins, all named", line: `echo $x; ls &`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`parameter expansion "$x", background "&"`)},
 
 	// Parse errors carry mvdan's message.
-	{note: "unterminated quote", line: `ls "abc`, in: inAnalyze, rule: RuleShellSyntax, has: w("the line does not parse: 1:4:")},
-	{note: "stray paren", line: `ls )`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "dangling pipe", line: `ls |`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "leading operator", line: `&& ls`, in: inAnalyze, rule: RuleShellSyntax},
-	{note: "lone keyword", line: `if`, in: inBoth, rule: RuleShellSyntax, has: w("does not parse")},
+	{note: "unterminated quote", line: `ls "abc`, in: inAnalyze, rule: rule.ShellSyntax, has: w("the line does not parse: 1:4:")},
+	{note: "stray paren", line: `ls )`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "dangling pipe", line: `ls |`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "leading operator", line: `&& ls`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "lone keyword", line: `if`, in: inBoth, rule: rule.ShellSyntax, has: w("does not parse")},
 
 	// Empty lines.
-	{note: "empty", line: ``, in: inBoth, rule: RuleEmptyCommand},
-	{note: "blanks", line: "  \t ", in: inBoth, rule: RuleEmptyCommand},
-	{note: "only newlines", line: "\n\n", in: inAnalyze, rule: RuleEmptyCommand},
-	{note: "only a comment", line: `# just a comment`, in: inAnalyze, rule: RuleEmptyCommand},
-	{note: "empty program name", line: `'' x`, in: inBoth, rule: RuleEmptyCommand},
+	{note: "empty", line: ``, in: inBoth, rule: rule.EmptyCommand},
+	{note: "blanks", line: "  \t ", in: inBoth, rule: rule.EmptyCommand},
+	{note: "only newlines", line: "\n\n", in: inAnalyze, rule: rule.EmptyCommand},
+	{note: "only a comment", line: `# just a comment`, in: inAnalyze, rule: rule.EmptyCommand},
+	{note: "empty program name", line: `'' x`, in: inBoth, rule: rule.EmptyCommand},
 
 	// Comments, line continuations, control bytes, unicode, size.
 	{note: "trailing comment", line: `ls -la # list`, in: inAnalyze, argv: one("ls", "-la")},
 	{note: "hash inside a word", line: `ls a#b`, in: inBoth, argv: one("ls", "a#b")},
-	{note: "comment in refuse", line: `#ls`, in: inRefuse, rule: RuleShellSyntax, has: w(`comment "#"`)},
+	{note: "comment in refuse", line: `#ls`, in: inRefuse, rule: rule.ShellSyntax, has: w(`comment "#"`)},
 	{note: "line continuation", line: "ls \\\n-la", in: inAnalyze, argv: one("ls", "-la")},
 	{note: "continuation inside a word", line: "l\\\ns", in: inAnalyze, argv: one("ls")},
-	{note: "continuation in refuse", line: "ls \\\n-la", in: inRefuse, rule: RuleShellSyntax, has: w("line continuation")},
+	{note: "continuation in refuse", line: "ls \\\n-la", in: inRefuse, rule: rule.ShellSyntax, has: w("line continuation")},
 	{note: "trailing backslash", line: `ls \`, in: inAnalyze, argv: one("ls", `\`)},
-	{note: "carriage return", line: "git status\r", in: inAnalyze, rule: RuleShellSyntax, has: w(`carriage return "\r"`)},
-	{note: "CRLF", line: "ls\r\nrm -rf x", in: inAnalyze, rule: RuleShellSyntax},
-	{note: "quoted carriage return", line: "echo 'a\rb'", in: inAnalyze, rule: RuleShellSyntax},
-	{note: "NUL byte", line: "rm\x00 -rf x", in: inBoth, rule: RuleShellSyntax},
+	{note: "carriage return", line: "git status\r", in: inAnalyze, rule: rule.ShellSyntax, has: w(`carriage return "\r"`)},
+	{note: "CRLF", line: "ls\r\nrm -rf x", in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "quoted carriage return", line: "echo 'a\rb'", in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "NUL byte", line: "rm\x00 -rf x", in: inBoth, rule: rule.ShellSyntax},
 	{note: "unicode", line: `cat 'ünï cødé.txt' 日本`, in: inBoth, argv: one("cat", "ünï cødé.txt", "日本")},
 	{note: "newline inside quotes is literal", line: "echo 'a\nb'", in: inAnalyze, argv: one("echo", "a\nb")},
-	{note: "unknown profile", line: `ls`, in: "x", rule: RuleShellSyntax, has: w(`unknown shell profile "bogus"`)},
+	{note: "unknown profile", line: `ls`, in: "x", rule: rule.ShellSyntax, has: w(`unknown shell profile "bogus"`)},
 
 	// Ordinary agent commands must pass (over-refusal matters too).
 	{note: "grep", line: `grep -rn TODO src`, in: inBoth, argv: one("grep", "-rn", "TODO", "src")},
@@ -236,10 +238,10 @@ var cases = []parseCase{
 	{note: "sed script in quotes", line: `sed -n '1,20p' a.go`, in: inBoth, argv: one("sed", "-n", "1,20p", "a.go")},
 	{note: "go test", line: `go test -run 'TestX|TestY' ./...`, in: inBoth, argv: one("go", "test", "-run", "TestX|TestY", "./...")},
 	{note: "commit message with symbols", line: `git commit -m "fix: a > b; c & d"`, in: inBoth, argv: one("git", "commit", "-m", "fix: a > b; c & d")},
-	{note: "refuse names every problem in order", line: `ls | grep * > x`, in: inRefuse, rule: RuleShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|", unquoted pattern "*", shell operator ">"`)},
-	{note: "refuse: expansion in double quotes", line: `echo "$HOME"`, in: inRefuse, rule: RuleShellSyntax, has: w(`expansion "$"`)},
-	{note: "refuse: unterminated quote", line: `ls 'abc`, in: inRefuse, rule: RuleShellSyntax, has: w("unterminated quote")},
-	{note: "refuse: trailing backslash", line: `ls \`, in: inRefuse, rule: RuleShellSyntax, has: w("line continuation")},
+	{note: "refuse names every problem in order", line: `ls | grep * > x`, in: inRefuse, rule: rule.ShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|", unquoted pattern "*", shell operator ">"`)},
+	{note: "refuse: expansion in double quotes", line: `echo "$HOME"`, in: inRefuse, rule: rule.ShellSyntax, has: w(`expansion "$"`)},
+	{note: "refuse: unterminated quote", line: `ls 'abc`, in: inRefuse, rule: rule.ShellSyntax, has: w("unterminated quote")},
+	{note: "refuse: trailing backslash", line: `ls \`, in: inRefuse, rule: rule.ShellSyntax, has: w("line continuation")},
 }
 
 func TestParse(t *testing.T) {
@@ -371,7 +373,7 @@ func TestStructure(t *testing.T) {
 func TestTildeWithoutHome(t *testing.T) {
 	p := NewParser("")
 	for _, line := range []string{`cat ~/x`, `cd ~`, `make P=~/x`} {
-		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != RuleDynamicWord {
+		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != rule.DynamicWord {
 			t.Errorf("Parse(%q) with no home = %v, want dynamic-word", line, prob)
 		}
 	}
@@ -502,7 +504,7 @@ func TestBraceFidelity(t *testing.T) {
 			t.Errorf("Parse(%q) = %q, want %q", tt.line, got, tt.want)
 		}
 	}
-	if _, prob := p.Parse(`{,} `, Analyze); prob == nil || prob.Rule != RuleEmptyCommand {
+	if _, prob := p.Parse(`{,} `, Analyze); prob == nil || prob.Rule != rule.EmptyCommand {
 		t.Errorf("a command that expands to no word: %v", prob)
 	}
 }
@@ -510,7 +512,7 @@ func TestBraceFidelity(t *testing.T) {
 func TestStrayBraces(t *testing.T) {
 	p := NewParser(home)
 	for _, line := range []string{`cmd {{a,c}s\{1..3}`, `cmd {{a..c..2}"s"\{1..3}`, `cmd {a,b}}`, `cmd {a,b}{}`} {
-		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != RuleShellSyntax {
+		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != rule.ShellSyntax {
 			t.Errorf("Parse(%q) = %v, want shell-syntax", line, prob)
 		}
 	}

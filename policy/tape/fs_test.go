@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // mountTmpfs mounts a tmpfs of the given size ("256k") on a new temporary
@@ -284,7 +286,7 @@ func TestRepairOnFullFileSystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0].Rule != RuleRepaired || !strings.Contains(got[0].Reason, "cut 143 bytes") || got[1].ID != "r101" {
+	if got[0].Rule != rule.TapeRepaired || !strings.Contains(got[0].Reason, "cut 143 bytes") || got[1].ID != "r101" {
 		t.Errorf("tail of the tape: %+v", got)
 	}
 }

@@ -16,14 +16,16 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // Filter selects records for Query. Zero fields select everything.
 type Filter struct {
 	Since   time.Time // records at or after this time
 	Limit   int       // keep only the newest Limit records (0: all)
-	Verdict string
-	Rule    string
+	Verdict rule.Verdict
+	Rule    rule.Rule
 	Tool    string
 	Session string
 }
@@ -100,7 +102,7 @@ func Query(path string, f Filter) ([]Record, error) {
 func (f *Filter) prefilter() [][]byte {
 	var pre [][]byte
 	for _, kv := range [][2]string{
-		{`"verdict":`, f.Verdict}, {`"rule":`, f.Rule}, {`"tool":`, f.Tool}, {`"session":`, f.Session},
+		{`"verdict":`, string(f.Verdict)}, {`"rule":`, string(f.Rule)}, {`"tool":`, f.Tool}, {`"session":`, f.Session},
 	} {
 		if kv[1] != "" && len(kv[1]) <= MaxString {
 			pre = append(pre, appendQuoted([]byte(kv[0]), kv[1]))

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"admit/policy/rule"
 )
 
 // Record is one line of the tape. The json tags are the line's field names
@@ -16,10 +18,10 @@ type Record struct {
 	Time      time.Time       `json:"time"` // RFC 3339 with nanoseconds, UTC
 	ID        string          `json:"id,omitempty"`
 	Session   string          `json:"session,omitempty"`
-	Mode      string          `json:"mode,omitempty"`
-	Verdict   string          `json:"verdict,omitempty"` // "allow" or "deny"
+	Mode      rule.Mode       `json:"mode,omitempty"`
+	Verdict   rule.Verdict    `json:"verdict,omitempty"` // "allow" or "deny"
 	Allowed   bool            `json:"allowed"`           // what the agent was told to do
-	Rule      string          `json:"rule,omitempty"`
+	Rule      rule.Rule       `json:"rule,omitempty"`
 	Reason    string          `json:"reason,omitempty"`
 	Tool      string          `json:"tool,omitempty"`
 	Args      json.RawMessage `json:"args,omitempty"` // bounded by MaxArgs
@@ -28,7 +30,7 @@ type Record struct {
 	Targets   []string        `json:"targets,omitempty"`
 	Context   json.RawMessage `json:"context,omitempty"` // bounded by MaxContext
 	Policy    string          `json:"policy,omitempty"`  // hash of the policy that decided
-	DecidedBy string          `json:"decidedBy,omitempty"`
+	DecidedBy rule.DecidedBy  `json:"decidedBy,omitempty"`
 	AskedAt   time.Time       `json:"askedAt,omitzero"`
 	WaitedMs  int64           `json:"waitedMs,omitempty"`
 	Effects   json.RawMessage `json:"effects,omitempty"` // bounded by MaxEffects
@@ -61,11 +63,11 @@ func appendBody(b []byte, r *Record) []byte {
 	b = append(b, '"')
 	b = appendString(b, `,"id":`, r.ID)
 	b = appendString(b, `,"session":`, r.Session)
-	b = appendString(b, `,"mode":`, r.Mode)
-	b = appendString(b, `,"verdict":`, r.Verdict)
+	b = appendString(b, `,"mode":`, string(r.Mode))
+	b = appendString(b, `,"verdict":`, string(r.Verdict))
 	b = append(b, `,"allowed":`...)
 	b = strconv.AppendBool(b, r.Allowed)
-	b = appendString(b, `,"rule":`, r.Rule)
+	b = appendString(b, `,"rule":`, string(r.Rule))
 	b = appendString(b, `,"reason":`, r.Reason)
 	b = appendString(b, `,"tool":`, r.Tool)
 	b = appendRaw(b, `,"args":`, r.Args, MaxArgs)
@@ -88,7 +90,7 @@ func appendBody(b []byte, r *Record) []byte {
 	}
 	b = appendRaw(b, `,"context":`, r.Context, MaxContext)
 	b = appendString(b, `,"policy":`, r.Policy)
-	b = appendString(b, `,"decidedBy":`, r.DecidedBy)
+	b = appendString(b, `,"decidedBy":`, string(r.DecidedBy))
 	if !r.AskedAt.IsZero() {
 		b = append(b, `,"askedAt":"`...)
 		b = r.AskedAt.UTC().AppendFormat(b, time.RFC3339Nano)

@@ -30,7 +30,7 @@
 // SyncAlways syncs after each line; SyncNone only writes.
 //
 // A crash can leave a torn last line. Readers skip it; Open cuts it off and
-// appends a record with rule "tape-repaired" saying what was cut, so the cut
+// appends a record with rule tape-repaired (rule.TapeRepaired) saying what was cut, so the cut
 // is itself on the record and the chain goes on from the last whole line.
 //
 // When the tape cannot be written (a full or read-only file system, an I/O
@@ -122,10 +122,6 @@ var (
 	ErrClosed = errors.New("tape: closed")
 )
 
-// RuleRepaired is the rule of the record Open appends after cutting off a
-// torn last line.
-const RuleRepaired = "tape-repaired"
-
 // DefaultPath is $XDG_STATE_HOME/admit/tape.jsonl, or
 // ~/.local/state/admit/tape.jsonl when XDG_STATE_HOME is unset or not
 // absolute (as the XDG spec says): outside every workspace, so an agent
@@ -192,7 +188,7 @@ const maxPooledBody = 64 << 10
 
 // Open opens the tape at path for appending, creating its directory (0700)
 // and file (0600) if needed. If the file ends in a torn line, Open cuts it
-// off and appends a RuleRepaired record about the cut. The chain continues
+// off and appends a rule.TapeRepaired record about the cut. The chain continues
 // from the last line on the tape, in this file or the newest rotated one.
 func Open(path string, o Options) (*Tape, error) {
 	s, err := ParseSync(string(o.Sync))

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 func openT(t testing.TB, path string, o Options) *Tape {
@@ -412,7 +414,7 @@ func TestTornLineRepaired(t *testing.T) {
 			if !bytes.HasPrefix(now, good) {
 				t.Fatal("repair changed the good lines")
 			}
-			got, err := Query(path, Filter{Rule: RuleRepaired})
+			got, err := Query(path, Filter{Rule: rule.TapeRepaired})
 			if err != nil || len(got) != 1 {
 				t.Fatalf("repair records: %d, %v", len(got), err)
 			}
@@ -434,7 +436,7 @@ func TestTornOnlyLine(t *testing.T) {
 	appendN(t, tp, 1, rec)
 	tp.Close()
 	got, err := Query(path, Filter{})
-	if err != nil || len(got) != 2 || got[0].Rule != RuleRepaired || got[0].Prev != "" {
+	if err != nil || len(got) != 2 || got[0].Rule != rule.TapeRepaired || got[0].Prev != "" {
 		t.Fatalf("Query = %+v, %v", got, err)
 	}
 	mustVerify(t, path, 2)
@@ -753,4 +755,30 @@ func TestReadWhileWriting(t *testing.T) {
 	wg.Wait()
 	files, _ := rotated(path)
 	t.Logf("%d records in %d files", last, len(files)+1)
+}
+
+// TestRecordBytes pins the exact line of a record whose vocabulary fields
+// (mode, verdict, rule, decidedBy) are set, so that typing those fields
+// cannot change a byte of what is taped or hashed.
+func TestRecordBytes(t *testing.T) {
+	code, ok := 0, false
+	r := Record{
+		Time: time.Date(2026, 11, 30, 5, 0, 0, 5, time.UTC), ID: "c-9", Session: "s", Mode: "enforce",
+		Verdict: "deny", Allowed: false, Rule: "stale-observation", Reason: "the file changed", Tool: "Edit",
+		Kind: "write", Targets: []string{"/w/a.go"}, DecidedBy: "timeout", AskedAt: time.Date(2026, 11, 30, 5, 0, 1, 0, time.UTC),
+		WaitedMs: 60000, ExitCode: &code, Verified: &ok, Detail: "d",
+	}
+	want := `{"time":"2026-11-30T05:00:00.000000005Z","id":"c-9","session":"s","mode":"enforce","verdict":"deny","allowed":false,` +
+		`"rule":"stale-observation","reason":"the file changed","tool":"Edit","kind":"write","targets":["/w/a.go"],` +
+		`"decidedBy":"timeout","askedAt":"2026-11-30T05:00:01Z","waitedMs":60000,"exitCode":0,"verified":false,"detail":"d"}`
+	if got := string(appendBody(nil, &r)); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	var back Record
+	if err := json.Unmarshal([]byte(want), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Mode != r.Mode || back.Verdict != r.Verdict || back.Rule != r.Rule || back.DecidedBy != r.DecidedBy {
+		t.Fatalf("read back %+v", back)
+	}
 }

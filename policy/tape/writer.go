@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"admit/policy/rule"
 )
 
 // writer is the file side of a Tape. Only the holder of Tape.commit uses
@@ -37,7 +39,7 @@ type writer struct {
 	// is the file's size just after that failure (-1: unknown).
 	dirty     bool
 	dirtySize int64
-	// repair is a RuleRepaired record not yet on the tape.
+	// repair is a rule.TapeRepaired record not yet on the tape.
 	repair *Record
 
 	buf  []byte // the batch being written, reused
@@ -197,8 +199,8 @@ func (w *writer) load() error {
 		// Written before the next batch; kept until it is on the tape.
 		w.repair = &Record{
 			Time:      w.t.now().UTC(),
-			Rule:      RuleRepaired,
-			DecidedBy: "tape",
+			Rule:      rule.TapeRepaired,
+			DecidedBy: rule.ByTape,
 			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
 				cut, line, filepath.Base(w.t.path)),
 		}
@@ -215,7 +217,7 @@ func (w *writer) load() error {
 	return w.writeRepair()
 }
 
-// writeRepair puts a pending RuleRepaired record on the tape, synced
+// writeRepair puts a pending rule.TapeRepaired record on the tape, synced
 // whatever the Sync setting: it is the only trace of the cut.
 func (w *writer) writeRepair() error {
 	if w.repair == nil {

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"admit/internal/bench"
+	"admit/policy/tape"
+)
+
+// benchCmd is `admit bench`: the load command. It measures admit/check
+// round trips over real stdio pipes against a child `admit serve`, beside a
+// bare jsonrpc2 echo server in the same run, and the tape's appends per
+// second for each sync setting.
+func benchCmd(args []string, std Stdio) int {
+	stdout := std.Out
+	d := 2 * time.Second
+	if len(args) > 0 {
+		v, err := time.ParseDuration(args[0])
+		if err != nil {
+			return usageError(std, fmt.Errorf("admit bench [DURATION per run]: %v", err))
+		}
+		d = v
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return failed(std, err)
+	}
+	dir, err := os.MkdirTemp("", "admit-bench-")
+	if err != nil {
+		return failed(std, err)
+	}
+	defer os.RemoveAll(dir)
+	root := filepath.Join(dir, "ws")
+	_ = os.MkdirAll(root, 0o755)
+	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644)
+	method, params := bench.LoadCall()
+
+	fmt.Fprintf(stdout, "round trips over stdio pipes, %s per run in %d interleaved rounds (%s)\n", d, loadRounds, method)
+	fmt.Fprintf(stdout, "%-22s %7s %9s %9s %10s\n", "target", "callers", "p50", "p99", "calls/s")
+	for _, callers := range []int{1, 8, 64} {
+		rs, err := interleaved(self, root, dir, method, params, callers, d)
+		if err != nil {
+			return failed(std, err)
+		}
+		row(stdout, "jsonrpc2 echo", rs[0])
+		row(stdout, "admit (tape none)", rs[1])
+		fmt.Fprintf(stdout, "%-22s %7s %8.2fx %8.2fx\n", "  admit / echo", "", ratio(rs[1].P50, rs[0].P50), ratio(rs[1].P99, rs[0].P99))
+		row(stdout, "admit (tape batch)", rs[2])
+	}
+	alone, err := gateAlone(root, dir, d)
+	if err != nil {
+		return failed(std, err)
+	}
+	fmt.Fprintf(stdout, "\nthe same check through the gate alone, no transport (tape none):\n")
+	row(stdout, "admit gate", alone)
+
+	fmt.Fprintf(stdout, "\ntape appends, 64 writers, %s per setting\n", d)
+	for _, s := range []tape.Sync{tape.SyncAlways, tape.SyncBatch, tape.SyncNone} {
+		n, err := tapeRate(filepath.Join(dir, "tape-only-"+string(s)+".jsonl"), s, 64, d)
+		if err != nil {
+			return failed(std, err)
+		}
+		fmt.Fprintf(stdout, "%-8s %10.0f lines/s\n", s, n)
+	}
+	return exitOK
+}
+
+// loadRounds is how many slices each run is cut into. The echo and the
+// two gates take turns, slice by slice, so that a machine that is slower
+// for a while slows all three alike and the ratio stays fair.
+const loadRounds = 10
+
+// interleaved measures the echo, admit with the tape not syncing and admit
+// with group commit, in turns, and returns their results in that order.
+func interleaved(self, root, dir, method string, params any, callers int, d time.Duration) ([]bench.LoadResult, error) {
+	starts := []struct {
+		args []string
+		init any
+	}{
+		{[]string{"__echo"}, nil},
+		{[]string{"serve", "--listen", "none"}, bench.LoadInit(root, dir, "none")},
+		{[]string{"serve", "--listen", "none"}, bench.LoadInit(root, dir, "batch")},
+	}
+	var targets []*bench.LoadTarget
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
+	for _, st := range starts {
+		t, err := bench.StartLoad(self, st.args, st.init, method, params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", st.args[0], err)
+		}
+		targets = append(targets, t)
+		if _, err := t.Run(callers, d/loadRounds); err != nil { // warm up
+			return nil, fmt.Errorf("%s: %w", st.args[0], err)
+		}
+	}
+	lat := make([][]time.Duration, len(targets))
+	for range loadRounds {
+		for i, t := range targets {
+			l, err := t.Run(callers, d/loadRounds)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", starts[i].args[0], err)
+			}
+			lat[i] = append(lat[i], l...)
+		}
+	}
+	out := make([]bench.LoadResult, len(targets))
+	for i := range targets {
+		r, err := bench.Summarize(lat[i], callers, d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", starts[i].args[0], err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func row(w io.Writer, name string, r bench.LoadResult) {
+	fmt.Fprintf(w, "%-22s %7d %9s %9s %10.0f\n", name, r.Callers, r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.CallsPerSec)
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(max(b, 1)) }
+
+// tapeRate appends from writers goroutines for d and returns lines/s.
+func tapeRate(path string, s tape.Sync, writers int, d time.Duration) (float64, error) {
+	t, err := tape.Open(path, tape.Options{Sync: s})
+	if err != nil {
+		return 0, err
+	}
+	defer t.Close()
+	stop := time.Now().Add(d)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	total := 0
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := 0
+			for time.Now().Before(stop) {
+				if err := t.Append(context.Background(), &tape.Record{ID: "bench", Verdict: "allow", Allowed: true, Rule: "allowed", Tool: "Read"}); err != nil {
+					return
+				}
+				n++
+			}
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return float64(total) / d.Seconds(), nil
+}
+
+// gateAlone times the load's check through the gate in this process, with
+// no transport: the least the server adds to the echo's round trip.
+func gateAlone(root, dir string, d time.Duration) (bench.LoadResult, error) {
+	g, err := bench.LoadGate(root, filepath.Join(dir, "tape-alone.jsonl"))
+	if err != nil {
+		return bench.LoadResult{}, err
+	}
+	defer g.Close()
+	_, p := bench.LoadCall()
+	var lat []time.Duration
+	for stop := time.Now().Add(d); time.Now().Before(stop); {
+		t0 := time.Now()
+		v, err := g.Check(context.Background(), p)
+		if err != nil || !v.Allowed {
+			return bench.LoadResult{}, fmt.Errorf("gate alone: %+v, %v", v, err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return bench.Summarize(lat, 1, d)
+}

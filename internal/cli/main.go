@@ -1,0 +1,91 @@
+// Package cli holds admit's commands, one file each: serve (the server),
+// check and run (one decision, and a run, without a server), tape, bench,
+// hook (the agents' pre-tool hooks) and mcp (the MCP gateway). Each builds
+// its gate with gate.Open; hook and mcp reach it through one door
+// (door.go): the editor's server when one answers, else a gate of their
+// own that says it decided alone. Start at Main.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"admit/rpc"
+)
+
+// Stdio is a command's standard streams.
+type Stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// command is one of admit's commands: it runs with the arguments after its
+// name and returns the exit status.
+type command func(args []string, std Stdio) int
+
+// commands is the switchboard: each command's name and its function.
+var commands = map[string]command{
+	"serve": serve,
+	"check": check,
+	"run":   runCmd,
+	"tape":  tapeCmd,
+	"bench": benchCmd,
+	"hook":  hookCmd,
+	"mcp":   mcpCmd,
+	"__echo": func([]string, Stdio) int { // the bare jsonrpc2 server admit bench measures against
+		rpc.Echo(context.Background(), stdio{})
+		return exitOK
+	},
+	"version": version, "--version": version,
+	"help": help, "--help": help, "-h": help,
+}
+
+// Main runs the command args name (serve when none) and returns its exit
+// status.
+func Main(args []string, std Stdio) int {
+	name := "serve"
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(std.Err, "admit: unknown command %q\n%s", name, usage)
+		return exitUsage
+	}
+	return cmd(args, std)
+}
+
+const usage = `usage:
+  admit serve [--listen unix:PATH]    the stdio JSON-RPC server (default)
+  admit check [flags] -c 'LINE'       one decision, printed as a Verdict (JSON)
+  admit check [flags] -- WORD...      the same for an argv, each word literal
+  admit check [flags] --tool NAME --args JSON
+  admit run [flags] -c 'LINE'         check, run without a system shell, verify
+  admit tape [filters] [--verify]     query the tape, or verify its hash chain
+  admit bench [DURATION]              measure round trips and tape appends
+  admit hook HOST                     answer an agent host's pre-tool hook (event on stdin):
+                                      claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf
+  admit mcp [flags] -- COMMAND...     gate an MCP server's tool calls
+exit codes: 0 allowed, 64 usage, 70 unverified effect (or an internal error),
+77 refused, 78 bad configuration, 124 bound spent, 128+N killed by signal N.
+`
+
+func version(_ []string, std Stdio) int {
+	fmt.Fprintln(std.Out, "admit", rpc.Version)
+	return exitOK
+}
+
+func help(_ []string, std Stdio) int {
+	fmt.Fprint(std.Out, usage)
+	return exitOK
+}
+
+// stdio is the server's stream: stdin and stdout; stdout carries only the
+// wire.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return os.Stdin.Close() }

@@ -1,0 +1,194 @@
+package rule
+
+// catalogue is every rule in decision order: by Stage, and within a stage
+// in the order its checks run (where the checks of one stage are
+// alternatives, as the command policy's are, in the order the docs name
+// them). Meanings say what happened; remedies say what to do instead, to a
+// model first and then to the person who owns the policy.
+var catalogue = []Info{
+	{
+		Rule: CapsOff, Stage: StageMode, Outcome: OutcomeAllow,
+		Meaning: "The gate is off: the call was allowed without any check, and nothing was taped.",
+		Remedy:  "Nothing to do for the call; to have calls checked again, set the mode to warn or enforce (admit.mode, admit/setMode).",
+	},
+	{
+		Rule: PolicyInvalid, Stage: StagePolicyFile, Outcome: OutcomeDeny,
+		Meaning: "The workspace policy file (.admit/policy.json) cannot be used, so the gate stays closed: every call of the editor's session is refused until the file is fixed.",
+		Remedy:  "Ask the person to fix the file at the line and field the reason names (unknown fields are errors) or to remove it; an agent may not write under .admit/.",
+	},
+	{
+		Rule: OutsideWorkspace, Stage: StageRequest, Also: []Stage{StageCommand, StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "A folder the call runs in, or a path it reads, lists or names, resolves outside the workspace roots (symlinks are resolved first).",
+		Remedy:  "Work on paths inside the workspace folders, relative to the workspace and without \"..\" or \"~\"; to reach another folder, ask the person to open it as a workspace folder.",
+	},
+	{
+		Rule: NoTool, Stage: StageRequest, Outcome: OutcomeDeny,
+		Meaning: "The call names no tool.",
+		Remedy:  "Send the call again with the name of the tool it is for.",
+	},
+	{
+		Rule: RequestTooLarge, Stage: StageRequest, Also: []Stage{StageArguments}, Outcome: OutcomeDeny,
+		Meaning: "The call is over the size bound (a command line over ADMIT_MAX_REQUEST_CHARS characters, arguments over 256 times that), or its arguments nest deeper than 16 levels.",
+		Remedy:  "Split the work into smaller calls with flatter arguments; the person can raise ADMIT_MAX_REQUEST_CHARS or the session's bounds.maxRequestChars.",
+	},
+	{
+		Rule: NotInAllowList, Stage: StageAllowList, Outcome: OutcomeDeny,
+		Meaning: "The session's capability set does not grant the tool; its arguments were not read.",
+		Remedy:  "Use a tool the session grants (the reason lists them); the person can add the tool to \"allow\" in .admit/policy.json or the session's capability set.",
+	},
+	{
+		Rule: BudgetExhausted, Stage: StageBudget, Outcome: OutcomeDeny,
+		Meaning: "The session's steps or time are spent, or it retried the same refused call more than maxRetries times with nothing else in between.",
+		Remedy:  "Stop, and report what is done and what is left; the person can raise bounds.maxSteps, bounds.timeoutMs or bounds.maxRetries (changing the mode or effects resets the retry count).",
+	},
+	{
+		Rule: BadArguments, Stage: StageArguments, Outcome: OutcomeDeny,
+		Meaning: "The arguments cannot be read without ambiguity: not a JSON object, a key given twice, invalid UTF-8, or a path argument that is not a string.",
+		Remedy:  "Pass the arguments as one JSON object with every key once, each path argument as a string and each path list as a list of strings.",
+	},
+	{
+		Rule: ShellSyntax, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command line uses shell syntax the shell profile does not run (the reason names each construct: an operator, a loop, an assignment, a redirection, a parse error).",
+		Remedy:  "Write the command as plain words, one simple command or a pipeline or list of them, without the constructs the reason names; or send it as an argv.",
+	},
+	{
+		Rule: DynamicWord, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "A word's value is only known when a shell runs it ($VAR, $(...), backquotes, a pattern that cannot be expanded where it runs), so the gate cannot judge it.",
+		Remedy:  "Spell every word out literally: write the value instead of the variable or substitution, name the files instead of a pattern, or run the pattern on a line of its own.",
+	},
+	{
+		Rule: EmptyCommand, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command line, or the argv, names no program to run (or the shell tool's args.command is not a string).",
+		Remedy:  "Send the command line as a string in command (or args.command), starting with the program to run.",
+	},
+	{
+		Rule: UnsupportedProgram, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The program is not in the command policy's table (interpreters, env, xargs, package managers and build tools are not), or the gate has no command policy.",
+		Remedy:  "Use a program the table supports (the reason lists them) or a tool of the session; the person can describe the program under \"programs\" in .admit/policy.json (docs/policy-programs.md).",
+	},
+	{
+		Rule: ForbiddenFlag, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The program is supported, but an option or script it was given could run a program, write a file or read beyond its operands (the reason names it).",
+		Remedy:  "Drop the option or script part the reason names and use the program's plain reading form; the person can change the program's options under \"programs\".",
+	},
+	{
+		Rule: GitSubcommand, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The git subcommand is not one the policy runs: only reading subcommands (status, diff, log, show, ...) run.",
+		Remedy:  "Use a reading subcommand (status, diff, log, show, ls-files, ...); for a change to the repository, ask the person to run git themselves.",
+	},
+	{
+		Rule: ReadOnlyEffects, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "The call changes files and the effect mode is read-only.",
+		Remedy:  "Only read, or ask the person to switch the effect mode to workspace-write (admit.effects, ADMIT_EFFECTS).",
+	},
+	{
+		Rule: NoTarget, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "A write names no target the gate can check: a write program without an explicit path, a mutator without a path argument, a file tool asked to change more than one file.",
+		Remedy:  "Name the one file to change explicitly: as the program's operand, or as the tool's path argument.",
+	},
+	{
+		Rule: ProtectedPath, Stage: StageCommand, Also: []Stage{StageMutators},
+		Meaning: "The write targets a protected path: under .admit/ it is refused; settings that make the editor, an agent or git run code (.git/, .vscode/, .github/workflows/, agent settings, ...) are asked of a person.",
+		Remedy:  "Leave the gate's own files under .admit/ alone; for the other protected files, wait for the person's answer, or ask the user to make the change themselves.",
+	},
+	{
+		Rule: UnobservedTarget, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "The write changes a file this session has not read (for a new file: a folder it has not listed), or gives an expectHash the session never read.",
+		Remedy:  "Read the file first (for a new file, list its folder or the nearest folder that exists), then retry the change, passing the hash admit/read returned.",
+	},
+	{
+		Rule: StaleObservation, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "The file changed, appeared or disappeared since the session read it, so a change based on that read could undo someone else's work.",
+		Remedy:  "Read the file again, then redo the change on what it holds now.",
+	},
+	{
+		Rule: GitConfigExec, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "git would run in a repository whose configuration (or a file git reads as configuration) can run programs or read outside the workspace, so a person decides.",
+		Remedy:  "Wait for the person's answer; without one, ask the user to run the git command themselves or to remove the settings the reason names.",
+	},
+	{
+		Rule: NoWriteRoot, Stage: StageMutators, Outcome: OutcomeDeny,
+		Meaning: "The tool writes to the workspace, but the session's capability set grants no write root.",
+		Remedy:  "Use a session that has writeRoots, or ask the person to open one; until then, only read.",
+	},
+	{
+		Rule: OutsideWriteRoot, Stage: StageMutators, Outcome: OutcomeDeny,
+		Meaning: "A write target resolves outside the session's write roots (symlinks are resolved first).",
+		Remedy:  "Write only inside the write roots the reason lists; the person can add the folder to the session's writeRoots.",
+	},
+	{
+		Rule: EditMismatch, Stage: StageMutators, Outcome: OutcomeDeny,
+		Meaning: "admit/edit's oldText does not occur in the file as it was read, or occurs more than once without replaceAll.",
+		Remedy:  "Read the file again and quote oldText exactly, with enough of the lines around it to occur once, or set replaceAll.",
+	},
+	{
+		Rule: NeedsHuman, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "The policy says the tool always needs a person's approval (needsHuman).",
+		Remedy:  "Wait for the person's answer; with no one to ask it is refused: do the task without the tool, or ask the user to do that step.",
+	},
+	{
+		Rule: UnexpectedEffect, Stage: StagePerson, Also: []Stage{StageResult}, Outcome: OutcomeAsk,
+		Meaning: "An earlier run in the session changed files it was not admitted to change, so the session's next write waits for a person to acknowledge it; on a run's own record, the paths it changed outside its admitted targets.",
+		Remedy:  "Tell the user which paths changed unexpectedly (the reason lists them) and let them check the workspace; the next change runs once a person approves it.",
+	},
+	{
+		Rule: HumanApproved, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "A person allowed the call, now or earlier in the session (an allow-session grant).",
+		Remedy:  "Nothing to do: the call may run.",
+	},
+	{
+		Rule: HumanDenied, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "A person refused the call, or dismissed the prompt without allowing it.",
+		Remedy:  "Do not retry it: ask the user what they want instead, or take another approach.",
+	},
+	{
+		Rule: ApprovalTimeout, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "No one answered the approval request before its deadline.",
+		Remedy:  "Do not retry it until the user is back; take an approach that needs no approval. The person can lengthen approvalTimeoutMs.",
+	},
+	{
+		Rule: ApprovalCancelled, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "The question was withdrawn before anyone answered: the request was cancelled, the session was closed, or the gate shut down.",
+		Remedy:  "If the call is still needed, send it again once the session and the gate are up.",
+	},
+	{
+		Rule: NoApprover, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "The call needs a person and there is no one to ask: the gate is headless, or the connection to the editor failed.",
+		Remedy:  "Do the task without the call, or ask the user to run it themselves (or to reconnect the editor).",
+	},
+	{
+		Rule: Allowed, Stage: StageAllowed, Outcome: OutcomeAllow,
+		Meaning: "Every check passed: the call is admitted by rule, with no person.",
+		Remedy:  "Nothing to do: the call may run.",
+	},
+	{
+		Rule: TapeUnwritable, Stage: StageTape, Outcome: OutcomeDeny,
+		Meaning: "In enforce mode the decision could not be written to the tape, so the call may not run (in warn mode the failure is reported in the state and the call goes on).",
+		Remedy:  "Ask the person to make the tape writable: fix the tape path (admit.tape) or its folder's permissions, or free space; the state's tapeError says what failed.",
+	},
+	{
+		Rule: TapeRepaired, Stage: StageTape,
+		Meaning: "A record the tape writes itself: an unclean stop left a torn last line, which was cut off when the tape was opened; the reason says what was cut.",
+		Remedy:  "Nothing to do for a call; admit tape --verify checks that the chain of records is whole.",
+	},
+	{
+		Rule: RunResult, Stage: StageResult,
+		Meaning: "The record of what an admitted admit/run did: its exit code, its effects, and whether reading them back verified them.",
+		Remedy:  "When verified is false, read the detail and check the listed effects before relying on them.",
+	},
+	{
+		Rule: WriteResult, Stage: StageResult,
+		Meaning: "The record of what an admitted admit/edit or admit/write did: the hash written, and whether reading the file back found it.",
+		Remedy:  "When verified is false, read the file again before the next change.",
+	},
+	{
+		Rule: HookFailed, Stage: StageAdapter, Outcome: OutcomeDeny,
+		Meaning: "An agent host's hook could not get a decision (a bad event, no gate, a gate error, a timeout), so it refused the call.",
+		Remedy:  "Ask the person to check that admit is installed and that its gate runs; the reason says what went wrong. Until it is fixed, the hook refuses every call.",
+	},
+	{
+		Rule: AdmitUnavailable, Stage: StageAdapter, Outcome: OutcomeDeny,
+		Meaning: "The MCP gateway could not get a decision from the gate (or could not pass the call on unchanged), so it did not run the call.",
+		Remedy:  "Ask the person to check that the gate behind admit mcp is running; the reason says what failed.",
+	},
+}

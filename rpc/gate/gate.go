@@ -1,0 +1,465 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"admit/approvals"
+	"admit/policy"
+	"admit/policy/command"
+	"admit/policy/rule"
+	"admit/policy/shell"
+	"admit/policy/tape"
+	"admit/workspace"
+)
+
+// Notifier tells the client what changed. The server implements it; the
+// command line leaves it nil.
+type Notifier interface {
+	// DidDecide announces a verdict and returns it as it went on the
+	// wire: marshalled once, for the notification and the reply.
+	DidDecide(v *Verdict) []byte
+	StateChanged()
+}
+
+// Config holds a Gate's dependencies. New checks it.
+type Config struct {
+	Mode, Effects, Shell string
+	Roots                *workspace.Roots
+	Resolver             *workspace.Resolver // nil: one over Roots
+	Tape                 *tape.Tape          // nil: decisions are not taped (admit check without --tape)
+	TapeErr              error               // the tape could not be opened: every decision reports it
+	Approvals            *approvals.Broker
+	Notifier             Notifier
+	Logger               *slog.Logger
+	Now                  func() time.Time
+	Home                 string
+	Bounds               policy.Bounds // for opened sessions and command-line runs
+	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
+	// Trust records the policy files the person trusted; nil trusts none,
+	// so a file that would widen the gate only tightens it.
+	Trust    *TrustStore
+	Headless bool
+}
+
+// Gate is the one door: mode, policy, approvals and the tape, in order.
+// One value serves every connection of a server; it is safe for
+// concurrent use.
+type Gate struct {
+	cfg      Config
+	commands *command.Policy
+	nobody   *approvals.Broker // answers for a gate with no one to ask
+	idPrefix string
+	seq      atomic.Int64
+	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+
+	// mu guards the settings, the sessions and the loaded policy file below.
+	mu         sync.Mutex
+	mode       rule.Mode
+	effects    string
+	shell      string
+	sessions   map[string]*session
+	file       loadedPolicy
+	tapeErr    string
+	sessionSeq int64
+}
+
+// New builds a gate from cfg, or says which setting is wrong: the mode,
+// effect mode and shell profile must be valid, and the roots given.
+func New(cfg Config) (*Gate, error) {
+	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
+		return nil, err
+	}
+	if cfg.Mode == "" || cfg.Effects == "" || cfg.Shell == "" {
+		return nil, errors.New("gate: the mode, effect mode and shell profile must all be set")
+	}
+	if cfg.Roots == nil {
+		return nil, errors.New("gate: no workspace roots (an empty set is allowed, a missing one is not)")
+	}
+	if cfg.Resolver == nil {
+		cfg.Resolver = workspace.NewResolver(cfg.Roots)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	g := &Gate{
+		cfg:      cfg,
+		commands: command.New(nil),
+		nobody:   approvals.New(nil, approvals.Options{Now: cfg.Now}),
+		idPrefix: strconv.FormatInt(cfg.Now().UnixMilli(), 36),
+		mode:     rule.Mode(cfg.Mode),
+		effects:  cfg.Effects,
+		shell:    cfg.Shell,
+		sessions: map[string]*session{},
+	}
+	def := newSession(defaultSession, "default", cfg.Now())
+	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
+	g.sessions[defaultSession] = def
+	return g, nil
+}
+
+// Roots are the workspace roots the gate decides under.
+func (g *Gate) Roots() *workspace.Roots { return g.cfg.Roots }
+
+// Close closes the tape the gate writes to.
+func (g *Gate) Close() error {
+	if g.cfg.Tape != nil {
+		return g.cfg.Tape.Close()
+	}
+	return nil
+}
+
+// waitKey is the context key of the function that prepares a call to wait.
+type waitKey struct{}
+
+// WithWait returns ctx carrying wait, which the gate calls just before a
+// decision waits for a person or for the disk, and whose context it then
+// waits in. The server uses it to release its read loop only when a call
+// has to wait.
+func WithWait(ctx context.Context, wait func() context.Context) context.Context {
+	return context.WithValue(ctx, waitKey{}, wait)
+}
+
+// waiting is ctx prepared for waiting: see WithWait.
+func waiting(ctx context.Context) context.Context {
+	if wait, ok := ctx.Value(waitKey{}).(func() context.Context); ok {
+		return wait()
+	}
+	return ctx
+}
+
+// Check decides one call: it runs the decision order, asks a person when a
+// rule says so, tapes the decision and notifies the client.
+func (g *Gate) Check(ctx context.Context, p CheckParams) (Verdict, error) {
+	d, err := g.Decide(ctx, p, nil)
+	if err != nil {
+		return Verdict{}, err
+	}
+	return d.Verdict, nil
+}
+
+// Decide is Check returning what the acting tools need. amend, when given,
+// may refuse a decision the policy admitted, before anyone is asked and
+// before the tape: the file tools bind a change to the bytes read.
+func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision)) (*Decided, error) {
+	mode := g.Mode()
+	if mode == rule.Off {
+		return &Decided{Verdict: Verdict{ID: g.newID(), Verdict: rule.Allow, Allowed: true, Mode: mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}}, nil
+	}
+	s, err := g.session(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	env, lp, err := g.env(s)
+	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
+	var d policy.Decision
+	if err != nil {
+		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
+	} else {
+		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
+		if err != nil {
+			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
+		} else {
+			env.Budget = s.spend(p, g.cfg.Now())
+			d = policy.Decide(call, env)
+			if amend != nil && (d.Allowed || d.Ask) {
+				amend(&d)
+			}
+			if why := s.tainted(); why != "" && d.Kind == "write" && (d.Allowed || d.Ask) {
+				// An earlier run changed what it was not admitted to: a
+				// person acknowledges that before the session writes again.
+				d.Allowed, d.Ask, d.Rule = false, true, "unexpected-effect"
+				d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
+			}
+		}
+	}
+	out := &Decided{Decision: d, session: s, cwd: call.Cwd}
+	if env != nil {
+		out.roots = env.Roots
+	}
+	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
+	if lp.path != "" {
+		v.PolicyTrust = string(lp.trust)
+	}
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
+	switch {
+	case d.Allowed:
+		v.Verdict, v.Allowed = rule.Allow, true
+	case d.Ask && mode == rule.Enforce:
+		ctx = waiting(ctx)
+		o := g.ask(ctx, s, p, v, d)
+		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
+		v.DecidedBy = o.DecidedBy
+		if o.Allowed && d.Rule == "unexpected-effect" {
+			s.acknowledge()
+		}
+		v.Allowed = o.Allowed
+		v.Verdict = rule.VerdictOf(o.Allowed)
+		if o.DecidedBy == rule.ByHeadless {
+			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
+		} else {
+			v.Rule, v.Reason = o.Rule, o.Reason
+		}
+	default:
+		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
+	}
+	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
+	if err := g.tape(ctx, rec); err != nil {
+		if mode == rule.Enforce {
+			v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, false, rule.TapeUnwritable, rule.OutcomeDeny
+			v.Reason = "the decision could not be written to the tape, so the call may not run: " + err.Error()
+		}
+	}
+	if v.Verdict == rule.Deny {
+		v.Remedy = rule.Remedy(v.Rule, d.Hint)
+		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
+		s.refused(p)
+	}
+	if v.Verdict == rule.Allow {
+		s.forgetRefusals()
+	}
+	if v.Allowed {
+		g.observe(s, d)
+	}
+	out.Wire = g.count(&v)
+	out.Verdict, out.record = v, rec
+	return out, nil
+}
+
+// ask puts the call to a person, or refuses it when a grant or a rule says.
+func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d policy.Decision) approvals.Outcome {
+	b := g.cfg.Approvals
+	if b == nil || g.headless() {
+		b = g.nobody
+	}
+	return b.Decide(ctx, approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant})
+}
+
+func (g *Gate) headless() bool {
+	if g.cfg.Headless {
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.file.file != nil && g.file.file.Headless
+}
+
+// tape writes the record; a failure is logged and reported in the state.
+func (g *Gate) tape(ctx context.Context, rec *tape.Record) error {
+	err := g.cfg.TapeErr
+	if g.cfg.Tape != nil {
+		if g.cfg.Tape.Sync() != tape.SyncNone {
+			ctx = waiting(ctx) // the record waits for the disk
+		}
+		err = g.cfg.Tape.Append(context.WithoutCancel(ctx), rec)
+	} else if err == nil {
+		return nil
+	}
+	g.mu.Lock()
+	changed := (err == nil) != (g.tapeErr == "")
+	if err != nil {
+		g.tapeErr = err.Error()
+	} else {
+		g.tapeErr = ""
+	}
+	g.mu.Unlock()
+	if err != nil {
+		g.cfg.Logger.Error("tape write failed", "err", err, "id", rec.ID)
+	}
+	if changed {
+		g.stateChanged()
+	}
+	return err
+}
+
+// retape appends a follow-up record for an acting tool (a run's effects, a
+// file tool's readback), chained like any other.
+func (g *Gate) retape(ctx context.Context, d *Decided, fill func(r *tape.Record)) {
+	if d.record == nil {
+		return
+	}
+	r := *d.record
+	r.Time, r.Prev = time.Time{}, ""
+	fill(&r)
+	_ = g.tape(ctx, &r)
+}
+
+func (g *Gate) observe(s *session, d policy.Decision) {
+	for _, p := range d.Reads {
+		s.obs.RecordFile(p)
+	}
+	for _, p := range d.Listed {
+		s.obs.RecordDir(p)
+	}
+}
+
+// count counts the verdict and tells the client; it returns the verdict
+// as the notifier put it on the wire (nil without a notifier).
+func (g *Gate) count(v *Verdict) []byte {
+	switch {
+	case v.Verdict == rule.Allow:
+		g.counts.allowed.Add(1)
+	case v.Allowed:
+		g.counts.wouldDeny.Add(1)
+	default:
+		g.counts.denied.Add(1)
+	}
+	wire := g.notifyDecided(v)
+	g.stateChanged()
+	return wire
+}
+
+// notifyDecided announces v to the client, if there is one.
+func (g *Gate) notifyDecided(v *Verdict) []byte {
+	if n := g.cfg.Notifier; n != nil {
+		return n.DidDecide(v)
+	}
+	return nil
+}
+
+func (g *Gate) stateChanged() {
+	if n := g.cfg.Notifier; n != nil {
+		n.StateChanged()
+	}
+}
+
+func (g *Gate) newID() string {
+	return g.idPrefix + "-" + strconv.FormatInt(g.seq.Add(1), 10)
+}
+
+// callKey identifies identical calls for the retry bound.
+func callKey(p CheckParams) string {
+	return p.Tool + "\x00" + p.Command + "\x00" + strings.Join(p.Argv, "\x00") + "\x00" + string(p.Args) + "\x00" + p.Cwd
+}
+
+func commandOf(p CheckParams) string {
+	if p.Command != "" {
+		return p.Command
+	}
+	if len(p.Argv) > 0 {
+		return strings.Join(p.Argv, " ")
+	}
+	if !bytes.Contains(p.Args, []byte(`"command"`)) {
+		return ""
+	}
+	var a struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal(p.Args, &a)
+	return a.Command
+}
+
+// session finds a session by id; "" is the default session.
+func (g *Gate) session(id string) (*session, error) {
+	if id == "" {
+		id = defaultSession
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s, ok := g.sessions[id]
+	if !ok {
+		return nil, &ParamError{"session", fmt.Sprintf("unknown session %q (open one with admit/openSession)", id)}
+	}
+	return s, nil
+}
+
+// env assembles what a decision for s depends on, and the policy file it
+// came from.
+func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
+	roots := g.cfg.Roots.List()
+	lp := g.loadPolicy(roots)
+	g.mu.Lock()
+	effects, profile := g.effects, g.shell
+	g.mu.Unlock()
+	if s.effects == string(command.ReadOnly) {
+		// A session may narrow the person's effect mode, never widen it.
+		effects = s.effects
+	}
+	e := &policy.Env{
+		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools,
+		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
+	}
+	if lp.err != nil {
+		return e, lp, lp.err
+	}
+	if lp.table != nil {
+		e.Commands, e.Baseline = lp.table, lp.baseline
+	}
+	if s.caps != nil {
+		e.Caps = s.caps
+		if s.budgeted {
+			e.MaxRequestChars = s.bounds.MaxRequestChars
+		}
+		return e, lp, nil
+	}
+	e.Caps = g.defaultCaps(lp, roots)
+	return e, lp, nil
+}
+
+// cwd resolves the working directory of a call: the request's, else the
+// session's, else the first root.
+func (g *Gate) cwd(s *session, reqCwd string, roots []string) (string, error) {
+	dir := reqCwd
+	if dir == "" {
+		dir = s.cwd
+	}
+	if dir == "" {
+		if len(roots) == 0 {
+			return "", errors.New("the workspace has no roots, so there is no working directory")
+		}
+		return roots[0], nil
+	}
+	if !filepath.IsAbs(dir) {
+		base := s.cwd
+		if base == "" && len(roots) > 0 {
+			base = roots[0]
+		}
+		dir = filepath.Join(base, dir)
+	}
+	r, err := g.cfg.Resolver.Resolve(filepath.Clean(dir))
+	if err != nil {
+		return "", fmt.Errorf("cwd %q: %w", reqCwd, err)
+	}
+	if !g.cfg.Roots.Contains(r.Path) {
+		return "", fmt.Errorf("cwd %q resolves to %q, outside the workspace roots", dir, r.Path)
+	}
+	return r.Path, nil
+}
+
+// ShellTool names the tool a bare command line (admit check -c) is judged
+// as in session: bash when the session grants it, else the first shell
+// tool it grants, so a policy that allows only Bash judges the line as
+// Bash; bash when none is granted (and the refusal says so).
+func (g *Gate) ShellTool(session string) string {
+	s, err := g.session(session)
+	if err != nil {
+		return "bash"
+	}
+	env, _, err := g.env(s)
+	if err != nil || env.Caps == nil {
+		return "bash"
+	}
+	if env.Caps.Grants("bash") {
+		return "bash"
+	}
+	for _, t := range env.ShellTools {
+		if t != runTool && env.Caps.Grants(t) {
+			return t
+		}
+	}
+	return "bash"
+}

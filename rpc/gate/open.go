@@ -1,0 +1,109 @@
+package gate
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"admit/approvals"
+	"admit/policy"
+	"admit/policy/tape"
+	"admit/workspace"
+)
+
+// Options are what Open builds a gate from. Every command of admit (serve,
+// check, run, hook, mcp, bench) makes its gate this one way; only what
+// feeds it (a person to ask, a client to notify) differs.
+type Options struct {
+	// Dirs are the workspace folders, absolute; they become the roots,
+	// symlinks resolved. None is a gate that can write nowhere.
+	Dirs []string
+	// Mode, Effects and Shell start the gate's settings: "" is enforce,
+	// Bounds.Effects (else read-only) and analyze.
+	Mode, Effects, Shell string
+	// Policy replaces the workspace's .admit/policy.json when not nil.
+	Policy *policy.File
+	// TapePath is where decisions are taped; "" tapes nothing.
+	TapePath string
+	Tape     tape.Options
+	// TapeRequired makes a tape that cannot be opened an error (the
+	// command line's choice); otherwise the gate runs and every decision
+	// reports it, refused as tape-unwritable in enforce (the server's).
+	TapeRequired bool
+	// Trust records the policy files the person trusted; nil is the
+	// person's own records (DefaultTrustDir), read by every command and
+	// written only through the editor.
+	Trust *TrustStore
+	// Headless: nobody is at the keyboard; what needs a person is refused.
+	Headless  bool
+	Bounds    policy.Bounds
+	Home      string
+	Approvals *approvals.Broker // nil: nobody to ask
+	Notifier  Notifier          // nil: nobody to tell
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Open builds a gate from o: the roots, the resolver, the tape and the
+// settings, each checked. A setting that is wrong is a *ParamError naming
+// it.
+func Open(o Options) (*Gate, error) {
+	roots, err := workspace.NewRoots(o.Dirs...)
+	if err != nil {
+		return nil, &ParamError{"roots", err.Error()}
+	}
+	if o.Mode == "" {
+		o.Mode = "enforce"
+	}
+	if o.Effects == "" {
+		o.Effects = o.Bounds.Effects
+	}
+	if o.Effects == "" {
+		o.Effects = "read-only"
+	}
+	if o.Shell == "" {
+		o.Shell = "analyze"
+	}
+	if err := validateSettings(o.Mode, o.Effects, o.Shell); err != nil {
+		return nil, err
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Trust == nil {
+		if dir, err := DefaultTrustDir(); err == nil {
+			o.Trust = NewTrustStore(dir)
+		}
+	}
+	cfg := Config{
+		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
+		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Headless: o.Headless,
+	}
+	if o.TapePath != "" {
+		opts := o.Tape
+		if opts.Logger == nil {
+			opts.Logger = o.Logger
+		}
+		if opts.Now == nil {
+			opts.Now = o.Now
+		}
+		t, err := tape.Open(o.TapePath, opts)
+		switch {
+		case err != nil && o.TapeRequired:
+			return nil, fmt.Errorf("tape %s: %w", o.TapePath, err)
+		case err != nil:
+			// The gate still answers; in enforce every call is refused as
+			// tape-unwritable until the tape can be written.
+			o.Logger.Error("tape cannot be opened", "path", o.TapePath, "err", err)
+			cfg.TapeErr = err
+		default:
+			cfg.Tape = t
+		}
+	}
+	g, err := New(cfg)
+	if err != nil && cfg.Tape != nil {
+		_ = cfg.Tape.Close()
+	}
+	return g, err
+}

@@ -1,0 +1,39 @@
+package gate_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"admit/policy/rule"
+	"admit/rpc/gate"
+)
+
+// TestVerdictOutcome: the verdict says its outcome class in a field of its
+// own, so a client never infers it from a rule name, and a refusal says
+// what to do instead.
+func TestVerdictOutcome(t *testing.T) {
+	h := newHostile(t, "")
+	g := h.open(t, "read-only")
+	for _, c := range []struct {
+		name    string
+		call    gate.CheckParams
+		outcome rule.Outcome
+		verdict rule.Verdict
+	}{
+		{"an allowed read", gate.CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"README.md"}`)}, rule.OutcomeAllow, rule.Allow},
+		{"a refused read", gate.CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"/etc/passwd"}`)}, rule.OutcomeDeny, rule.Deny},
+		{"an ask with nobody to ask", gate.CheckParams{Tool: "WebFetch", Args: json.RawMessage(`{"url":"https://example.com"}`)}, rule.OutcomeAsk, rule.Deny},
+		{"a tool not granted", gate.CheckParams{Tool: "deploy"}, rule.OutcomeDeny, rule.Deny},
+	} {
+		v := check(t, g, c.call)
+		if v.Outcome != c.outcome || v.Verdict != c.verdict {
+			t.Errorf("%s: outcome %q verdict %q (%s: %s)", c.name, v.Outcome, v.Verdict, v.Rule, v.Reason)
+		}
+		if v.Verdict == rule.Deny && v.Remedy == "" {
+			t.Errorf("%s: a refusal without a remedy: %+v", c.name, v)
+		}
+		if v.Verdict == rule.Allow && v.Remedy != "" {
+			t.Errorf("%s: a remedy on an allow: %+v", c.name, v)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package gate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"admit/policy"
+	"admit/policy/command"
+	"admit/workspace"
+)
+
+// loadedPolicy is the workspace policy file as last read, keyed by its
+// identity so a change is noticed at decision time without the watcher.
+type loadedPolicy struct {
+	path  string
+	stamp workspace.Stamp
+	file  *policy.File // as it takes effect: policy.File.Effective
+	sum   string       // policy.Sum of path and content; "" for the built-in
+	trust policy.Trust
+	// widens is what the file would widen beyond the built-in policy.
+	widens []string
+	table  *command.Policy // the file's programs merged over the built-in table, or nil
+	// baseline is the built-in command policy a command must also pass
+	// while an untrusted file redefines programs (policy.Env.Baseline).
+	baseline *command.Policy
+	hash     string // the tape's policy field: a short hash of the content
+	err      error
+	caps     *policy.Caps // the default session's, for rootsKey
+	roots    string
+	// shellTools are the tools whose calls carry a command line: the
+	// built-in list, the file's, and admit.run.
+	shellTools []string
+}
+
+// The gate's own tools: admit/read, admit/edit, admit/write and admit/run
+// go through the door under these names, in every session.
+const (
+	readTool  = "admit.read"
+	editTool  = "admit.edit"
+	writeTool = "admit.write"
+	runTool   = "admit.run"
+)
+
+var (
+	builtinTools    = []string{readTool, editTool, writeTool, runTool}
+	builtinMutators = []string{editTool, writeTool}
+)
+
+func withBuiltins(list, add []string) []string {
+	out := slices.Clone(list)
+	for _, a := range add {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// loadPolicy reads .admit/policy.json from the first root that has one, or
+// the policy given in the configuration, or the built-in. The file is
+// stat'ed on every decision and re-read when it changed, so a decision
+// never rests on a stale policy, nor on a trust given to other content.
+func (g *Gate) loadPolicy(roots []string) loadedPolicy {
+	if g.cfg.Policy != nil {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.file.file == nil && g.file.err == nil {
+			// The editor's own settings: the person's, so trusted.
+			g.file = g.compilePolicy("initializationOptions.policy", g.cfg.Policy, nil, policy.Trusted)
+		}
+		return g.file
+	}
+	path, stamp := "", workspace.Stamp{}
+	for _, r := range roots {
+		p := r + "/.admit/policy.json" // roots are clean and absolute
+		if st, ok := workspace.StampOf(p); ok {
+			path, stamp = p, st
+			break
+		}
+	}
+	g.mu.Lock()
+	cur := g.file
+	g.mu.Unlock()
+	if cur.file != nil && cur.path == path && cur.stamp == stamp || cur.err != nil && cur.path == path && cur.stamp == stamp && path != "" {
+		return cur
+	}
+	var lp loadedPolicy
+	if path == "" {
+		lp = g.compilePolicy("built-in", policy.DefaultFile(), nil, policy.BuiltIn)
+	} else if data, err := os.ReadFile(path); err != nil {
+		lp = loadedPolicy{err: fmt.Errorf("%s: %w", path, err)}
+	} else if f, err := policy.ParseFile(path, data); err != nil {
+		lp = loadedPolicy{err: err}
+	} else {
+		sum := policy.Sum(path, data)
+		widens := f.Widens(policy.DefaultFile(), g.cfg.Bounds)
+		trust := policy.Untrusted
+		switch {
+		case len(widens) == 0:
+			trust = policy.Tightening
+		case g.cfg.Trust.Trusted(sum):
+			trust = policy.Trusted
+		}
+		lp = g.compilePolicy(path, f, data, trust)
+		lp.sum, lp.widens = sum, widens
+	}
+	lp.path, lp.stamp = path, stamp
+	g.mu.Lock()
+	g.file = lp
+	g.mu.Unlock()
+	switch {
+	case lp.err != nil:
+		g.cfg.Logger.Error("policy file unusable; the gate stays closed", "err", lp.err)
+	case lp.trust == policy.Untrusted:
+		g.cfg.Logger.Warn("policy file not trusted: only what it tightens takes effect", "path", path, "widens", lp.widens)
+	}
+	g.stateChanged()
+	return lp
+}
+
+// forgetPolicy drops the loaded policy file, so the next decision reads
+// it again (its trust changed).
+func (g *Gate) forgetPolicy() {
+	g.mu.Lock()
+	g.file = loadedPolicy{}
+	g.mu.Unlock()
+}
+
+// compilePolicy prepares a policy file as it takes effect under trust.
+func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust policy.Trust) loadedPolicy {
+	if data == nil {
+		data, _ = json.Marshal(f)
+	}
+	sum := sha256.Sum256(data)
+	eff := f.Effective(policy.DefaultFile(), g.cfg.Bounds, trust != policy.Untrusted)
+	lp := loadedPolicy{file: eff, trust: trust, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(eff.ShellTools, []string{runTool})}
+	if len(f.Programs) > 0 {
+		t, err := command.ParseTable(f.Programs)
+		if err != nil {
+			return loadedPolicy{err: fmt.Errorf("%s: programs: %w", where, err), hash: lp.hash}
+		}
+		lp.table = command.New(t)
+		if trust == policy.Untrusted {
+			lp.baseline = g.commands
+		}
+	}
+	return lp
+}
+
+// defaultCaps is the default session's capability set: the policy file's
+// grants, with the workspace roots as write roots. It is built once per
+// policy version and set of roots.
+func (g *Gate) defaultCaps(lp loadedPolicy, roots []string) *policy.Caps {
+	key := strings.Join(roots, "\x00")
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.file.caps != nil && g.file.roots == key && g.file.path == lp.path && g.file.stamp == lp.stamp {
+		return g.file.caps
+	}
+	f := lp.file
+	c := &policy.Caps{
+		Label: f.Label, Allow: withBuiltins(f.Allow, builtinTools), NeedsHuman: f.NeedsHuman,
+		Mutators: withBuiltins(f.Mutators, builtinMutators), WriteRoots: roots,
+	}
+	if g.file.path == lp.path && g.file.stamp == lp.stamp {
+		g.file.caps, g.file.roots = c, key
+	}
+	return c
+}

@@ -1,0 +1,99 @@
+package gate
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"admit/policy"
+	"admit/workspace"
+)
+
+// defaultSession is the id of the session used by callers that name none.
+const defaultSession = "default"
+
+// session is one agent task: its capability set, observations, counters
+// and bounds.
+type session struct {
+	id, label string
+	caps      *policy.Caps // nil: the default session, whose caps follow the policy file and the roots
+	effects   string       // "" follows the gate's effect mode
+	budgeted  bool         // the editor's default session has no step budget
+	bounds    policy.Bounds
+	cwd       string // "" follows the first root
+	obs       *workspace.Observations
+	started   time.Time
+
+	// mu guards the counters below.
+	mu         sync.Mutex
+	steps      int64
+	refusals   map[string]int64 // identical refused calls, by call key
+	unexpected string           // an unexpected effect a person has not acknowledged yet
+}
+
+func newSession(id, label string, now time.Time) *session {
+	return &session{id: id, label: label, obs: workspace.NewObservations(0), started: now, refusals: map[string]int64{}}
+}
+
+// spend counts one step and says why the session's bounds are spent, or "".
+// The editor's default session has no step or time budget, but its
+// retries are bounded like any session's.
+func (s *session) spend(p CheckParams, now time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.budgeted {
+		s.steps++
+		if s.steps > s.bounds.MaxSteps {
+			return fmt.Sprintf("session %q has used its %d steps (maxSteps)", policy.Identifier(s.label), s.bounds.MaxSteps)
+		}
+		if el := now.Sub(s.started); el > time.Duration(s.bounds.TimeoutMs)*time.Millisecond {
+			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", policy.Identifier(s.label), el.Round(time.Millisecond), s.bounds.TimeoutMs)
+		}
+	}
+	if len(s.refusals) == 0 {
+		return "" // the common case: no call to compare, so no key to build
+	}
+	if n := s.refusals[callKey(p)]; n > s.bounds.MaxRetries {
+		return fmt.Sprintf("the same refused call was retried %d times, over maxRetries %d; retrying it again will not change the answer", n, s.bounds.MaxRetries)
+	}
+	return ""
+}
+
+// refused remembers a refused call so identical retries are counted.
+func (s *session) refused(p CheckParams) {
+	key := callKey(p)
+	s.mu.Lock()
+	s.refusals[key]++
+	s.mu.Unlock()
+}
+
+// forgetRefusals clears the retry counts. The bound stops blind retries:
+// once the session does something else (an allowed call, an observation)
+// or the person changes the mode, the same call may rightly be tried again.
+func (s *session) forgetRefusals() {
+	s.mu.Lock()
+	clear(s.refusals)
+	s.mu.Unlock()
+}
+
+// taint records an unexpected effect: in enforce mode the session's next
+// mutating call needs a person's acknowledgement.
+func (s *session) taint(why string) {
+	s.mu.Lock()
+	s.unexpected = why
+	s.mu.Unlock()
+}
+
+// tainted returns the unexpected effect awaiting acknowledgement, if any.
+func (s *session) tainted() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unexpected
+}
+
+// acknowledge clears the unexpected effect once a person has seen it.
+func (s *session) acknowledge() {
+	s.mu.Lock()
+	s.unexpected = ""
+	s.mu.Unlock()
+}

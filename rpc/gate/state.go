@@ -1,0 +1,202 @@
+package gate
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"admit/policy"
+	"admit/policy/rule"
+	"admit/policy/tape"
+	"admit/workspace"
+)
+
+// Mode is the gate's current mode.
+func (g *Gate) Mode() rule.Mode {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.mode
+}
+
+// State is what admit/state and admit/didChangeState carry.
+type State struct {
+	Mode        rule.Mode `json:"mode"`
+	Effects     string    `json:"effects"`
+	Shell       string    `json:"shell"`
+	Roots       []string  `json:"roots"`
+	Counts      Counts    `json:"counts"`
+	Tape        string    `json:"tape"`
+	TapeError   string    `json:"tapeError,omitempty"`
+	PolicyError string    `json:"policyError,omitempty"`
+	Policy      string    `json:"policy,omitempty"` // the policy file in force, or "built-in"
+	PolicyTrust string    `json:"policyTrust,omitempty"`
+	// PolicyWidens says what an untrusted policy file would widen, were
+	// the person to trust it (admit/reviewPolicy shows the file).
+	PolicyWidens []string               `json:"policyWidens,omitempty"`
+	Sessions     []string               `json:"sessions"`
+	Grants       map[string][]string    `json:"grants,omitempty"`
+	Watch        *workspace.WatchStatus `json:"watch,omitempty"`
+	Socket       string                 `json:"socket,omitempty"`
+	Confinement  string                 `json:"confinement,omitempty"`
+}
+
+// Counts are the decisions since the server started.
+type Counts struct {
+	Allowed   int64 `json:"allowed"`
+	Denied    int64 `json:"denied"`
+	WouldDeny int64 `json:"wouldDeny"`
+	Pending   int   `json:"pending"`
+}
+
+// State reports the gate's state. What only the server knows (the
+// watcher, the socket) the server adds.
+func (g *Gate) State() State {
+	g.loadPolicy(g.cfg.Roots.List()) // a stat: the state names the file in force now
+	st := State{Roots: g.cfg.Roots.List(), Counts: Counts{
+		Allowed: g.counts.allowed.Load(), Denied: g.counts.denied.Load(), WouldDeny: g.counts.wouldDeny.Load(),
+	}}
+	if g.cfg.Tape != nil {
+		st.Tape = g.cfg.Tape.Path()
+	}
+	if b := g.cfg.Approvals; b != nil {
+		st.Counts.Pending = b.Pending()
+		st.Grants = b.AllGrants()
+	}
+	g.mu.Lock()
+	st.Mode, st.Effects, st.Shell, st.TapeError = g.mode, g.effects, g.shell, g.tapeErr
+	if g.file.err != nil {
+		st.PolicyError = g.file.err.Error()
+	}
+	st.Policy, st.PolicyTrust = g.file.path, string(g.file.trust)
+	if st.Policy == "" {
+		st.Policy = "built-in"
+	}
+	if g.file.trust == policy.Untrusted {
+		st.PolicyWidens = g.file.widens
+	}
+	for id := range g.sessions {
+		st.Sessions = append(st.Sessions, id)
+	}
+	g.mu.Unlock()
+	slices.Sort(st.Sessions)
+	return st
+}
+
+// SetMode changes the mode, the effect mode or the shell profile; empty
+// values keep the current ones.
+func (g *Gate) SetMode(mode, effects, shellProfile string) error {
+	if err := validateSettings(mode, effects, shellProfile); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	if mode != "" {
+		g.mode = rule.Mode(mode)
+	}
+	if effects != "" {
+		g.effects = effects
+	}
+	if shellProfile != "" {
+		g.shell = shellProfile
+	}
+	list := make([]*session, 0, len(g.sessions))
+	for _, s := range g.sessions {
+		list = append(list, s)
+	}
+	g.mu.Unlock()
+	for _, s := range list {
+		s.forgetRefusals()
+	}
+	g.stateChanged()
+	return nil
+}
+
+// validateSettings checks a mode, effect mode and shell profile; empty
+// values are not checked.
+func validateSettings(mode, effects, shellProfile string) error {
+	if mode != "" {
+		if _, err := rule.ParseMode(mode); err != nil {
+			return &ParamError{"mode", err.Error()}
+		}
+	}
+	if effects != "" {
+		if err := policy.CheckEffects("effects", effects); err != nil {
+			return &ParamError{"effects", err.Error()}
+		}
+	}
+	if shellProfile != "" && shellProfile != "analyze" && shellProfile != "refuse" {
+		return &ParamError{"shell", fmt.Sprintf("must be one of analyze, refuse, got %q", shellProfile)}
+	}
+	return nil
+}
+
+// MarkChanged makes every session's observation of the changed paths
+// stale; the watcher calls it, ahead of the check at decision time.
+func (g *Gate) MarkChanged(paths []string) {
+	g.mu.Lock()
+	list := make([]*session, 0, len(g.sessions))
+	for _, s := range g.sessions {
+		list = append(list, s)
+	}
+	g.mu.Unlock()
+	for _, s := range list {
+		for _, p := range paths {
+			s.obs.MarkChanged(p)
+		}
+	}
+	for _, p := range paths {
+		if filepath.Base(p) == "policy.json" && filepath.Base(filepath.Dir(p)) == ".admit" && g.cfg.Roots.Contains(filepath.Dir(filepath.Dir(p))) {
+			// The client shows the policy's trust and errors: tell it now,
+			// not at the next decision (State reads the file again).
+			g.stateChanged()
+			break
+		}
+	}
+}
+
+// TapeParams filter admit/tape.
+type TapeParams struct {
+	Since   string `json:"since,omitempty"` // RFC 3339
+	Limit   int    `json:"limit,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Session string `json:"session,omitempty"`
+}
+
+// Filter turns the params into a tape filter; a bad since names the field.
+func (p TapeParams) Filter() (tape.Filter, error) {
+	f := tape.Filter{Limit: p.Limit, Verdict: rule.Verdict(p.Verdict), Rule: rule.Rule(p.Rule), Tool: p.Tool, Session: p.Session}
+	if p.Since != "" {
+		t, err := time.Parse(time.RFC3339Nano, p.Since)
+		if err != nil {
+			return f, &ParamError{"since", "must be an RFC 3339 time, got " + strconv.Quote(p.Since)}
+		}
+		f.Since = t
+	}
+	if p.Limit < 0 {
+		return f, &ParamError{"limit", "must not be negative"}
+	}
+	return f, nil
+}
+
+// Tape returns the records of the gate's tape that p selects; none for a
+// gate without a tape.
+func (g *Gate) Tape(p TapeParams) ([]tape.Record, error) {
+	f, err := p.Filter()
+	if err != nil {
+		return nil, err
+	}
+	if g.cfg.Tape == nil {
+		return []tape.Record{}, nil
+	}
+	recs, err := tape.Query(g.cfg.Tape.Path(), f)
+	if err != nil {
+		return nil, err
+	}
+	if recs == nil {
+		recs = []tape.Record{}
+	}
+	return recs, nil
+}

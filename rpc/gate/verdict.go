@@ -1,0 +1,74 @@
+package gate
+
+import (
+	"encoding/json"
+
+	"admit/policy/rule"
+
+	"admit/policy"
+	"admit/policy/tape"
+)
+
+// Verdict is the door's answer to one call, as docs/protocol.md has it.
+type Verdict struct {
+	ID        string         `json:"id"`
+	Verdict   rule.Verdict   `json:"verdict"` // allow or deny
+	Allowed   bool           `json:"allowed"` // what the agent must do: true when allowed, or when the mode is not enforce
+	Mode      rule.Mode      `json:"mode"`
+	Rule      rule.Rule      `json:"rule"`
+	Reason    string         `json:"reason"`
+	Kind      string         `json:"kind,omitempty"`
+	Targets   []string       `json:"targets,omitempty"`
+	ToolError string         `json:"toolError,omitempty"`
+	DecidedBy rule.DecidedBy `json:"decidedBy,omitempty"`
+	Session   string         `json:"session,omitempty"`
+	Tool      string         `json:"tool,omitempty"`
+	Summary   string         `json:"summary,omitempty"`
+	// PolicyTrust is the trust of the workspace policy file that took
+	// part in the decision (policy.Trust), or "" for the built-in policy.
+	PolicyTrust string `json:"policyTrust,omitempty"`
+	// Outcome is the policy's answer class: allow (by rule), ask (a person
+	// decided, or would have: DecidedBy says who), deny (refused by a rule,
+	// never put to a person). Verdict is the final answer.
+	Outcome rule.Outcome `json:"outcome,omitempty"`
+	// Remedy is what the agent or the person can do instead, on a
+	// refusal: the decision's own hint, else the rule's (rule.Remedy).
+	Remedy string `json:"remedy,omitempty"`
+}
+
+// CheckParams is one call put to the door.
+type CheckParams struct {
+	Session string          `json:"session,omitempty"`
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Command string          `json:"command,omitempty"`
+	Argv    []string        `json:"argv,omitempty"` // a command as literal words, judged without a shell
+	Cwd     string          `json:"cwd,omitempty"`
+	Context json.RawMessage `json:"context,omitempty"`
+}
+
+// ParamError is a call the gate cannot take as given: a field that is
+// missing, malformed or out of range. The server answers it with -32602,
+// the command line with a usage error.
+type ParamError struct{ Field, Msg string }
+
+func (e *ParamError) Error() string {
+	if e.Field == "" {
+		return e.Msg // the message names the field itself
+	}
+	return e.Field + ": " + e.Msg
+}
+
+// Decided is a verdict with what the gate learnt deciding it, for the
+// tools that act on an admitted call (run, read, edit, write).
+type Decided struct {
+	Verdict  Verdict
+	Decision policy.Decision
+	// Wire is the Verdict as the notifier put it on the wire, or nil: the
+	// server replies with the same bytes.
+	Wire    []byte
+	session *session
+	cwd     string
+	roots   []string
+	record  *tape.Record
+}

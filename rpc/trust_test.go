@@ -1,0 +1,107 @@
+package rpc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"admit/rpc/gate"
+)
+
+// TestSocketPeerCannotConfigure: a program the gate let run can reach the
+// editor's socket. Through it, it may check, observe, run and ask; it can
+// never switch the gate off or widen it, nor read the tape.
+func TestSocketPeerCannotConfigure(t *testing.T) {
+	ws := workspaceDir(t)
+	sock := filepath.Join(t.TempDir(), "run", "admit.sock")
+	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, listen: sock, init: map[string]any{"mode": "enforce", "effects": "read-only"}})
+	ctx := context.Background()
+	c, err := Dial(ctx, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, call := range []struct {
+		method string
+		params any
+	}{
+		{"admit/setMode", map[string]any{"mode": "off"}},
+		{"admit/setMode", map[string]any{"effects": "workspace-write"}},
+		{"admit/tape", map[string]any{}},
+		{"admit/trustPolicy", map[string]any{"path": filepath.Join(ws, ".admit", "policy.json"), "sum": strings.Repeat("0", 64)}},
+		{"admit/distrustPolicy", map[string]any{}},
+		{"admit/reviewPolicy", map[string]any{}},
+	} {
+		err := c.Call(ctx, call.method, call.params, nil)
+		if errCode(err) != jsonrpc2.InvalidRequest {
+			t.Errorf("%s from the socket: %v", call.method, err)
+		}
+	}
+	// The settings notification is ignored, not applied.
+	if err := c.conn.Notify(ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"mode": "off", "effects": "workspace-write"}}}); err != nil {
+		t.Fatal(err)
+	}
+	// A session opened from the socket is no wider than the editor's.
+	id, err := c.OpenSession(ctx, gate.OpenSessionParams{CapsSpec: policyCaps("peer", "Write"), Effects: "workspace-write"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Check(ctx, gate.CheckParams{Session: id, Tool: "Write", Args: []byte(`{"file_path":"README.md","content":"x"}`)})
+	if err != nil || v.Allowed || v.Rule != "read-only-effects" {
+		t.Errorf("write through a peer's session: %+v %v", v, err)
+	}
+	var st gate.State
+	e.call("admit/state", map[string]any{}, &st)
+	if st.Mode != "enforce" || st.Effects != "read-only" {
+		t.Fatalf("a socket peer changed the settings: %s %s", st.Mode, st.Effects)
+	}
+	// The editor itself still may.
+	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
+	if st.Mode != "warn" {
+		t.Fatalf("the editor's setMode: %s", st.Mode)
+	}
+}
+
+// TestPolicyTrustThroughTheEditor: the editor shows an untrusted file with
+// what it widens, the person trusts it, and a commit that changes it makes
+// it untrusted again.
+func TestPolicyTrustThroughTheEditor(t *testing.T) {
+	ws := workspaceDir(t)
+	file := `{"allow":["Read","deploy_prod"]}`
+	must(t, os.MkdirAll(filepath.Join(ws, ".admit"), 0o755))
+	path := filepath.Join(ws, ".admit", "policy.json")
+	must(t, os.WriteFile(path, []byte(file), 0o644))
+	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, trustDir: filepath.Join(t.TempDir(), "trust"), init: map[string]any{"mode": "enforce"}})
+	if v := e.check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
+		t.Fatalf("untrusted: %+v", v)
+	}
+	var st gate.State
+	e.call("admit/state", map[string]any{}, &st)
+	if st.PolicyTrust != "untrusted" || len(st.PolicyWidens) != 1 || !strings.Contains(st.PolicyWidens[0], "deploy_prod") {
+		t.Fatalf("state: %+v", st)
+	}
+	var r gate.PolicyReview
+	e.call("admit/reviewPolicy", map[string]any{}, &r)
+	if r.Path != path || r.Content != file || r.Sum == "" {
+		t.Fatalf("review: %+v", r)
+	}
+	e.call("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, &st)
+	if st.PolicyTrust != "trusted" {
+		t.Fatalf("after trust: %+v", st)
+	}
+	if v := e.check(map[string]any{"tool": "deploy_prod"}); !v.Allowed || v.PolicyTrust != "trusted" {
+		t.Fatalf("trusted: %+v", v)
+	}
+	must(t, os.WriteFile(path, []byte(`{"allow":["Read","deploy_prod","rm_everything"]}`), 0o644))
+	if v := e.check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
+		t.Fatalf("changed file: %+v", v)
+	}
+	err := e.try("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, nil)
+	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "changed since it was shown") {
+		t.Fatalf("trusting a stale review: %v", err)
+	}
+}
