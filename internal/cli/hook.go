@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"admit/hook"
+	"admit/policy/rule"
 	"admit/rpc/gate"
 )
 
@@ -140,6 +141,18 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call) (hook.Decisi
 }
 
 func hookDecision(v gate.Verdict, alone string) hook.Decision {
-	return hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason,
+	d := hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason,
 		ToolError: v.ToolError, DecidedBy: string(v.DecidedBy), Alone: alone}
+	if v.Outcome == rule.OutcomeAsk && v.DecidedBy == rule.ByHeadless {
+		// Nobody could be asked here (no editor is running), but the host
+		// may have a person at its own prompt: the adapter hands it the
+		// question where the host can ask, and refuses it where it cannot.
+		// The person reads why it asks, not the refusal a model would have
+		// read: the gate put that after the policy's reason.
+		d.Outcome = hook.Asked
+		if i := strings.LastIndex(d.Reason, "; This "); i > 0 && strings.Contains(d.Reason[i:], "no one to ask (headless)") {
+			d.Reason = d.Reason[:i]
+		}
+	}
+	return d
 }

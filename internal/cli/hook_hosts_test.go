@@ -17,7 +17,7 @@ import (
 
 	"admit/hook"
 	"admit/internal/golden"
-	"admit/internal/servertest"
+	"admit/rpc/rpctest"
 )
 
 // hostFixture is one recorded event of a host: hook/testdata/HOST/NAME.json,
@@ -76,9 +76,9 @@ func TestHookHostsProcess(t *testing.T) {
 		t.Run(host, func(t *testing.T) {
 			w := newHookWorkspace(t)
 			t.Setenv("HOME", w.home)
-			e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Home: w.home,
+			e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Approve: true, Listen: rpctest.Socket(t),
 				Init:   map[string]any{"mode": "enforce", "effects": "workspace-write"},
-				Answer: func(tool, summary string) string { return "allow-once" }})
+				Answer: rpctest.Always("allow-once")})
 			var out bytes.Buffer
 			for _, fx := range hostFixtures(t, host) {
 				for _, side := range []struct{ label, socket string }{{"alone", w.socket}, {"server", e.Socket}} {
@@ -136,9 +136,9 @@ func TestHookHostsPersonTooSlow(t *testing.T) {
 	w := newHookWorkspace(t)
 	t.Setenv("HOME", w.home)
 	shells := []string{"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command"}
-	e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Home: w.home,
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Approve: true, Listen: rpctest.Socket(t),
 		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": shells, "needsHuman": shells}},
-		Answer: func(string, string) string {
+		Answer: func(rpctest.Question) string {
 			time.Sleep(3 * time.Second)
 			return "allow-once"
 		}})
@@ -269,7 +269,7 @@ func TestHookMissingBinary(t *testing.T) {
 // recorded event.
 func BenchmarkHookHostsProcess(b *testing.B) {
 	w := newHookWorkspace(b)
-	e := servertest.Start(b, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"}})
+	e := rpctest.Start(b, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(b), Init: map[string]any{"mode": "enforce"}})
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
