@@ -109,6 +109,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now stamps records whose Time is zero (nil: time.Now).
 	Now func() time.Time
+	// SealDir holds the key that seals the tape's head, and the tape's
+	// mark ("" : DefaultSealDir). Open creates the folder and a key when
+	// there is none.
+	SealDir string
 }
 
 var (
@@ -144,11 +148,12 @@ func DefaultPath() (string, error) {
 
 // Tape is an open tape. Its methods are safe for concurrent use.
 type Tape struct {
-	path   string
-	sync   Sync
-	rotate int64
-	log    *slog.Logger
-	now    func() time.Time
+	path    string
+	sync    Sync
+	rotate  int64
+	log     *slog.Logger
+	now     func() time.Time
+	sealDir string
 
 	// mu guards the fields below it. Append queues under it; the leader
 	// takes the whole queue under it and never holds it while writing or
@@ -207,11 +212,12 @@ func Open(path string, o Options) (*Tape, error) {
 		return nil, fmt.Errorf("tape: open: %w", err)
 	}
 	t := &Tape{
-		path:   path,
-		sync:   s,
-		rotate: o.RotateBytes,
-		log:    o.Logger,
-		now:    o.Now,
+		path:    path,
+		sync:    s,
+		rotate:  o.RotateBytes,
+		log:     o.Logger,
+		now:     o.Now,
+		sealDir: o.SealDir,
 	}
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
