@@ -31,7 +31,8 @@ type Env struct {
 	Effects    command.Effects
 	Profile    shell.Profile
 	Home       string
-	ShellTools []string // tool names whose call carries a command line
+	Personal   []command.Place // the person's own places; nil: command.PersonalPlaces(Home, nil)
+	ShellTools []string        // tool names whose call carries a command line
 	Commands   *command.Policy
 	FS         command.FS
 	Obs        command.Observations
@@ -217,7 +218,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.Commands == nil {
 		return refuse(d, "unsupported-program", "this gate has no command policy", "")
 	}
-	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs}
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal}
 	var cd command.Decision
 	if len(c.Argv) > 0 {
 		cd = e.Commands.EvaluateArgv(c.Argv, cwd, cctx)
@@ -254,6 +255,10 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		}
 	}
 	var asks []string
+	personal := e.Personal
+	if personal == nil {
+		personal = command.PersonalPlaces(e.Home, nil)
+	}
 	for _, p := range raw {
 		abs, err := absolute(p, cwd, e.Home)
 		if err != nil {
@@ -277,7 +282,12 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		if !inside(r.Path, e.Caps.WriteRoots) {
 			return refuse(d, "outside-write-root", fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
 		}
-		prot := command.Protect(r.Path, e.Roots)
+		// Both the path as written and where it lands, as the command
+		// policy does: a refusal of either wins over an ask.
+		prot := command.ProtectFor(r.Path, e.Roots, personal)
+		if lit := command.ProtectFor(abs, e.Roots, personal); lit.Protected && (!lit.Ask || !prot.Protected) {
+			prot = lit
+		}
 		if prot.Protected && !prot.Ask {
 			return refuse(d, "protected-path", fmt.Sprintf("%q is protected: %s", p, prot.Why), "")
 		}

@@ -737,8 +737,9 @@ func (j *judge) write(prog string, a access) {
 	// itself a link elsewhere. A refusal wins over an ask.
 	lit := path.Clean(j.abs(a.word))
 	var ask Protection
+	personal := j.c.personal()
 	for _, p := range []string{lit, r.Path} {
-		pr := Protect(p, j.c.Roots)
+		pr := ProtectFor(p, j.c.Roots, personal)
 		if !pr.Protected {
 			continue
 		}

@@ -43,6 +43,17 @@ type Context struct {
 	Home    string        // the home directory "~" stands for
 	FS      FS            // nil: every path is refused, nothing can be resolved
 	Obs     Observations  // nil means nothing observed
+	// Personal are the person's own places (PersonalPlaces), refused as
+	// write targets wherever they are; nil: PersonalPlaces(Home, nil).
+	Personal []Place
+}
+
+// personal is c.Personal, or the places under Home when it is not set.
+func (c *Context) personal() []Place {
+	if c.Personal != nil {
+		return c.Personal
+	}
+	return PersonalPlaces(c.Home, nil)
 }
 
 // Decision is the policy's answer about one command line or argv.
