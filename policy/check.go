@@ -31,8 +31,8 @@ type Env struct {
 	Effects    command.Effects
 	Profile    shell.Profile
 	Home       string
-	Personal   []command.Place // the person's own places; nil: command.PersonalPlaces(Home, nil)
-	ShellTools []string        // tool names whose call carries a command line
+	Personal   *command.Personal // the person's own places; nil: those under Home
+	ShellTools []string          // tool names whose call carries a command line
 	Commands   *command.Policy
 	FS         command.FS
 	Obs        command.Observations
@@ -256,8 +256,12 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 	}
 	var asks []string
 	personal := e.Personal
-	if personal == nil {
-		personal = command.PersonalPlaces(e.Home, nil)
+	switch {
+	case personal != nil:
+	case e.Commands != nil:
+		personal = e.Commands.Personal(e.Home)
+	default:
+		personal = command.ScanPersonal(command.PersonalPlaces(e.Home, nil))
 	}
 	for _, p := range raw {
 		abs, err := absolute(p, cwd, e.Home)

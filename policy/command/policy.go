@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"admit/policy/shell"
 )
@@ -43,17 +44,10 @@ type Context struct {
 	Home    string        // the home directory "~" stands for
 	FS      FS            // nil: every path is refused, nothing can be resolved
 	Obs     Observations  // nil means nothing observed
-	// Personal are the person's own places (PersonalPlaces), refused as
-	// write targets wherever they are; nil: PersonalPlaces(Home, nil).
-	Personal []Place
-}
-
-// personal is c.Personal, or the places under Home when it is not set.
-func (c *Context) personal() []Place {
-	if c.Personal != nil {
-		return c.Personal
-	}
-	return PersonalPlaces(c.Home, nil)
+	// Personal are the person's own places (NewPersonal of
+	// PersonalPlaces), refused as write targets wherever they are; nil:
+	// Policy.Personal(Home), the places under Home.
+	Personal *Personal
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -82,6 +76,25 @@ type Policy struct {
 	find    map[string]predicate
 	names   string // the supported programs, for reasons
 	parsers sync.Pool
+	home    atomic.Pointer[homePlaces] // Personal's last answer
+}
+
+// homePlaces are the person's places under one home folder.
+type homePlaces struct {
+	home string
+	ps   *Personal
+}
+
+// Personal is NewPersonal(PersonalPlaces(home, nil)): the person's places
+// under home, without the XDG variables (the gate passes its own in
+// Context.Personal). It is made once per home folder and shared.
+func (p *Policy) Personal(home string) *Personal {
+	if hp := p.home.Load(); hp != nil && hp.home == home {
+		return hp.ps
+	}
+	ps := NewPersonal(PersonalPlaces(home, nil))
+	p.home.Store(&homePlaces{home: home, ps: ps})
+	return ps
 }
 
 // pooled is a shell parser with the home directory it expands "~" to.

@@ -176,13 +176,13 @@ func Protect(p string, roots []string) Protection {
 
 // ProtectFor is Protect, and refuses (never asks) a change to one of the
 // person's own places (see PersonalPlaces) or to a folder that holds one,
-// inside the roots or not.
-func ProtectFor(p string, roots []string, personal []Place) Protection {
+// inside the roots or not. personal may be nil.
+func ProtectFor(p string, roots []string, personal *Personal) Protection {
 	if !path.IsAbs(p) {
 		return Protection{Protected: true, Why: "it is not an absolute path, so what it names cannot be told"}
 	}
 	p = path.Clean(p)
-	if pr := protectPersonal(p, personal); pr.Protected {
+	if pr := personal.protect(p); pr.Protected {
 		return pr
 	}
 	for _, root := range roots {
@@ -325,15 +325,28 @@ func shortAlias(name, pat string) bool {
 // ".Git", and with U+017F also ".vſcode") compare
 // equal to the protected ones.
 func foldName(s string) string {
-	ascii := true
+	ascii, upper := true, false
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || ('A' <= s[i] && s[i] <= 'Z') {
+		switch c := s[i]; {
+		case c >= 0x80:
 			ascii = false
-			break
+		case 'A' <= c && c <= 'Z':
+			upper = true
 		}
 	}
 	if ascii {
-		return s
+		if !upper {
+			return s
+		}
+		// ASCII letters fold to their lower case (K and S too: the Kelvin
+		// sign and the long s fold to k and s, not the other way).
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
 	}
 	var b strings.Builder
 	b.Grow(len(s))

@@ -24,7 +24,7 @@ func outcome(pr Protection) string {
 	return refused
 }
 
-func checkProtect(t *testing.T, p string, roots []string, personal []Place, want string) {
+func checkProtect(t *testing.T, p string, roots []string, personal *Personal, want string) {
 	t.Helper()
 	pr := ProtectFor(p, roots, personal)
 	if got := outcome(pr); got != want {
@@ -172,7 +172,7 @@ func TestPersonalPlaces(t *testing.T) {
 
 	// The person works in their home folder: their own places are refused,
 	// not asked, even where the workspace rule would ask (.claude).
-	def := PersonalPlaces("/home/u", nil)
+	def := NewPersonal(PersonalPlaces("/home/u", nil))
 	roots := []string{"/home/u"}
 	for want, paths := range map[string][]string{
 		refused: {
@@ -283,7 +283,7 @@ func must(t *testing.T, err error) {
 
 func BenchmarkProtect(b *testing.B) {
 	roots := []string{"/home/u/src/project"}
-	personal := PersonalPlaces("/home/u", nil)
+	personal := NewPersonal(PersonalPlaces("/home/u", nil))
 	paths := []string{"/home/u/src/project/src/pkg/file.go", "/home/u/src/project/.github/workflows/ci.yml", "/home/u/src/project/node_modules/a/b/c/index.js"}
 	for b.Loop() {
 		for _, p := range paths {
@@ -303,5 +303,19 @@ func TestProtectReasonsNameThePlace(t *testing.T) {
 		if pr := Protect(p, []string{"/w"}); !strings.Contains(pr.Why, want) {
 			t.Errorf("Protect(%q).Why = %q, want it to say %q", p, pr.Why, want)
 		}
+	}
+}
+
+// BenchmarkEvaluateWritePersonal is BenchmarkEvaluateWrite with the
+// person's places made ready once, as the gate does.
+func BenchmarkEvaluateWritePersonal(b *testing.B) {
+	w := newWorkspace(b)
+	p := New(nil)
+	c := w.context(true, "d:. d:build")
+	c.Personal = NewPersonal(PersonalPlaces(c.Home, nil))
+	lines := []string{"mkdir -p build/out", "echo hi > out.txt", "rm -f build/x.o", "cp a.txt a.bak"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.Evaluate(lines[i%len(lines)], w.ws, c)
 	}
 }
