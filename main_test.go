@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,16 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The tapes' seal (key and marks, under XDG_DATA_HOME) in a folder of
+	// the test run's own; children inherit it.
+	data, err := os.MkdirTemp("", "admit-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
 
 // admitCmd is the admit binary (this test binary) with args.
@@ -344,8 +354,12 @@ func TestServerKilledMidBurst(t *testing.T) {
 	stop()
 	_ = cmd.Wait()
 	wg.Wait()
+	// Lines written but not yet durable when the kill came are on the tape
+	// but not anchored by its head: Verify names them, the restart below
+	// records them.
 	n, err := tape.Verify(tp)
-	if err != nil || n < 200 {
+	var he *tape.HeadError
+	if err != nil && !(errors.As(err, &he) && he.Unanchored) || n < 200 {
 		t.Fatalf("after SIGKILL: %d records, %v", n, err)
 	}
 	cmd, p = startServe(t, ws, tp)

@@ -140,5 +140,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The tapes' seal (key and marks, under XDG_DATA_HOME) in a folder of
+	// the test run's own.
+	data, err := os.MkdirTemp("", "admit-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
