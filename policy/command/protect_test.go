@@ -319,3 +319,44 @@ func BenchmarkEvaluateWritePersonal(b *testing.B) {
 		p.Evaluate(lines[i%len(lines)], w.ws, c)
 	}
 }
+
+// FuzzProtect checks properties of Protect over any path below a root:
+// it never panics, path noise and case never change the outcome, and a
+// path with a folder spelled as .admit is refused.
+func FuzzProtect(f *testing.F) {
+	for _, s := range []string{".admit/policy.json", "sub/.ADMIT./x", ".git/hooks/pre-commit", "src/a.go", "ADMIT~1/x",
+		".venv/lib/python3.12/site-packages/x.pth", "a//b/./c", ".admit::$DATA", "lefthook-local.yml", "x/../.admit"} {
+		f.Add(s)
+	}
+	roots := []string{"/w"}
+	f.Fuzz(func(t *testing.T, rel string) {
+		if strings.ContainsRune(rel, 0) {
+			return
+		}
+		p := "/w/" + rel
+		got := Protect(p, roots)
+		if noisy := Protect("/w/./"+strings.ReplaceAll(rel, "/", "//"), roots); outcome(noisy) != outcome(got) {
+			t.Fatalf("%q is %q but with ./ and // %q", p, outcome(got), outcome(noisy))
+		}
+		if up := strings.ToUpper(rel); isASCII(rel) && outcome(Protect("/w/"+up, roots)) != outcome(got) {
+			t.Fatalf("%q is %q but %q is %q", p, outcome(got), up, outcome(Protect("/w/"+up, roots)))
+		}
+		clean := strings.TrimPrefix(filepath.Clean(p), "/w/")
+		if strings.HasPrefix(filepath.Clean(p), "/w/") {
+			for _, n := range strings.Split(clean, "/") {
+				if canonicalName(n) == ".admit" && outcome(got) != refused {
+					t.Fatalf("%q holds .admit but is %q", p, outcome(got))
+				}
+			}
+		}
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
