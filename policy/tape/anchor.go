@@ -24,7 +24,7 @@ func (w *writer) reopenAnchors() error {
 	if err != nil {
 		return fmt.Errorf("%w: open head: %w", ErrUnwritable, err)
 	}
-	mf, mino, err := openAnchor(w.seal.markPath(w.t.path))
+	mf, mino, err := openAnchor(w.markName)
 	if err != nil {
 		hf.Close()
 		return fmt.Errorf("%w: open mark: %w", ErrUnwritable, err)
@@ -60,7 +60,7 @@ func (w *writer) anchorsMoved() bool {
 	for _, a := range []struct {
 		name string
 		ino  uint64
-	}{{w.t.path + HeadSuffix, w.hino}, {w.seal.markPath(w.t.path), w.mino}} {
+	}{{w.t.path + HeadSuffix, w.hino}, {w.markName, w.mino}} {
 		fi, err := os.Lstat(a.name)
 		if err != nil || inode(fi) != a.ino {
 			return true

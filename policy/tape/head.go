@@ -148,9 +148,14 @@ func makeKey(dir, name string) error {
 }
 
 // markPath is where the mark of the tape at the absolute path tape lives:
-// one file per tape, named by the hash of its path.
+// one file per tape, named by the hash of its path with the folder's
+// symlinks resolved, so that every spelling of the path finds it.
 func (s *seal) markPath(tape string) string {
-	sum := sha256.Sum256([]byte(tape))
+	dir := filepath.Dir(tape)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	sum := sha256.Sum256([]byte(filepath.Join(dir, filepath.Base(tape))))
 	return filepath.Join(s.dir, hex.EncodeToString(sum[:16])+markSuffix)
 }
 

@@ -519,3 +519,40 @@ func FuzzHeadDecode(f *testing.F) {
 		}
 	})
 }
+
+// A last line made unreadable is cut as a torn line would be, but the
+// repair record keeps what was cut, and the head shows the record was
+// anchored: both are on the tape.
+func TestUnreadableLastLineKeepsEvidence(t *testing.T) {
+	path := smallTape(t, 3, 0)
+	ls := lines(t, path)
+	ls[2] = append([]byte("#"), ls[2]...)
+	writeFile(t, path, bytes.Join(ls, nil))
+	tp := openT(t, path, Options{})
+	tp.Close()
+	got, err := Query(path, Filter{Rule: RuleRepaired})
+	if err != nil || len(got) != 1 || !strings.HasPrefix(got[0].Detail, `cut: #{"time"`) || !strings.Contains(got[0].Detail, `"id":"r2"`) {
+		t.Fatalf("repair records: %+v, %v", got, err)
+	}
+	if r := reanchors(t, path); len(r) != 1 || !strings.Contains(r[0].Reason, "cut from the end") {
+		t.Fatalf("reanchor records: %+v", r)
+	}
+	mustVerify(t, path, 4)
+}
+
+// The mark is found whatever spelling of the tape's folder is used.
+func TestMarkFollowsTheFolder(t *testing.T) {
+	path := smallTape(t, 2, 0)
+	link := filepath.Join(t.TempDir(), "via")
+	if err := os.Symlink(filepath.Dir(path), link); err != nil {
+		t.Fatal(err)
+	}
+	mustVerify(t, filepath.Join(link, "tape.jsonl"), 2)
+	tp := openT(t, filepath.Join(link, "tape.jsonl"), Options{})
+	appendN(t, tp, 1, rec)
+	tp.Close()
+	if r := reanchors(t, path); len(r) != 0 {
+		t.Fatalf("reanchor records through the link: %+v", r)
+	}
+	mustVerify(t, path, 3)
+}

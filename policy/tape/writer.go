@@ -46,6 +46,7 @@ type writer struct {
 	// hold is older than size, head and records.
 	seal       *seal
 	base       string // the tape file's name, in every head
+	markName   string // the tape's mark in the seal folder
 	hf, mf     *os.File
 	hino, mino uint64
 	records    int64
@@ -68,7 +69,7 @@ func (w *writer) open() error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUnwritable, err)
 	}
-	w.seal, w.base = s, filepath.Base(path)
+	w.seal, w.base, w.markName = s, filepath.Base(path), s.markPath(path)
 	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: open lock: %w", ErrUnwritable, err)
@@ -227,18 +228,25 @@ func (w *writer) load() error {
 		if err != nil {
 			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 		}
+		torn := make([]byte, min(size-good, maxTornDetail))
+		if _, err := w.f.ReadAt(torn, good); err != nil && err != io.EOF {
+			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+		}
 		if err := w.f.Truncate(good); err != nil {
 			return fmt.Errorf("%w: cut torn line: %w", ErrUnwritable, err)
 		}
 		cut := size - good
 		w.t.log.Warn("tape: cut a torn last line", "path", w.t.path, "bytes", cut, "line", line)
-		// Written before the next batch; kept until it is on the tape.
+		// Written before the next batch; kept until it is on the tape,
+		// with (the start of) what was cut: a crash leaves a fragment,
+		// but a last line made unreadable on purpose is evidence.
 		w.pending = append(w.pending, &Record{
 			Time:      w.t.now().UTC(),
 			Rule:      RuleRepaired,
 			DecidedBy: "tape",
-			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
+			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop, or by an edit that made the last line unreadable",
 				cut, line, filepath.Base(w.t.path)),
+			Detail: "cut: " + string(torn),
 		})
 	}
 	w.size = good
@@ -259,6 +267,9 @@ func (w *writer) load() error {
 	w.loaded = true
 	return w.writeRepair()
 }
+
+// maxTornDetail bounds how much of a cut tail its repair record keeps.
+const maxTornDetail = 1 << 10
 
 // writeRepair puts the pending RuleRepaired and RuleReanchored records on
 // the tape, synced whatever the Sync setting: they are the only trace of
