@@ -200,8 +200,10 @@ func (s *seal) mac(file string, a anchor) []byte {
 }
 
 // headWidth is the length of every head of the tape file named file, so
-// that a new head written in place covers the old one entirely.
-func headWidth(file string) int { return 320 + len(file) }
+// that a new head written in place covers the old one entirely: more than
+// the fixed fields (about 250 bytes with the largest numbers) and the
+// name quoted with every byte escaped.
+func headWidth(file string) int { return 320 + 6*len(file) }
 
 // encode appends the head line for an anchor, padded with spaces to
 // headWidth.
