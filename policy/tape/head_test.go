@@ -556,3 +556,20 @@ func TestMarkFollowsTheFolder(t *testing.T) {
 	}
 	mustVerify(t, path, 3)
 }
+
+// A head written in place stays one head when it gets shorter (fewer
+// digits after a rotation), whatever the tape's name.
+func TestHeadShrinksInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t\"\x01\\é.jsonl")
+	tp := openT(t, path, Options{RotateBytes: 3000})
+	appendN(t, tp, 40, rec)
+	tp.Close()
+	if files := tapeFiles(t, path); len(files) < 2 {
+		t.Fatalf("%d files, want a rotation", len(files))
+	}
+	b, _ := os.ReadFile(path + HeadSuffix)
+	if len(b) != headWidth(filepath.Base(path)) {
+		t.Errorf("head is %d bytes, want %d", len(b), headWidth(filepath.Base(path)))
+	}
+	mustVerify(t, path, 40)
+}
