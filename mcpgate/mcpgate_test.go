@@ -29,7 +29,16 @@ func TestMain(m *testing.M) {
 	if log := os.Getenv("MCPGATE_FAKE_SERVER_LOG"); log != "" {
 		os.Exit(fakeServer(log))
 	}
-	os.Exit(m.Run())
+	// The tapes' seal (key and marks, under XDG_DATA_HOME) in a folder of
+	// the test run's own.
+	data, err := os.MkdirTemp("", "admit-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
 
 // fakeServer speaks NDJSON MCP on stdio: initialize, tools/list with two

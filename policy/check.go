@@ -32,7 +32,8 @@ type Env struct {
 	Effects    command.Effects
 	Profile    shell.Profile
 	Home       string
-	ShellTools []string // tool names whose call carries a command line
+	Personal   *command.Personal // the person's own places; nil: those under Home
+	ShellTools []string          // tool names whose call carries a command line
 	Commands   *command.Policy
 	// Baseline, when set, is a second command policy a command line must
 	// also pass: the built-in one, while an untrusted policy file
@@ -223,7 +224,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.Commands == nil {
 		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
-	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs}
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -279,6 +280,14 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		}
 	}
 	var asks []string
+	personal := e.Personal
+	switch {
+	case personal != nil:
+	case e.Commands != nil:
+		personal = e.Commands.Personal(e.Home)
+	default:
+		personal = command.ScanPersonal(command.PersonalPlaces(e.Home, nil))
+	}
 	for _, p := range raw {
 		abs, err := absolute(p, cwd, e.Home)
 		if err != nil {
@@ -302,7 +311,12 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		if !inside(r.Path, e.Caps.WriteRoots) {
 			return refuse(d, rule.OutsideWriteRoot, fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
 		}
-		prot := command.Protect(r.Path, e.Roots)
+		// Both the path as written and where it lands, as the command
+		// policy does: a refusal of either wins over an ask.
+		prot := command.ProtectFor(r.Path, e.Roots, personal)
+		if lit := command.ProtectFor(abs, e.Roots, personal); lit.Protected && (!lit.Ask || !prot.Protected) {
+			prot = lit
+		}
 		if prot.Protected && !prot.Ask {
 			return refuse(d, rule.ProtectedPath, fmt.Sprintf("%q is protected: %s", p, prot.Why), "")
 		}

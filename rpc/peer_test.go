@@ -65,7 +65,19 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The person's folders (the tapes' seal: key and marks, under
+	// XDG_DATA_HOME; trust records; rules) in a folder of the test run's
+	// own.
+	dir, err := os.MkdirTemp("", "admit-rpc-test-")
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+		_ = os.Setenv(v, filepath.Join(dir, v))
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func must(t *testing.T, err error) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -357,8 +358,12 @@ func TestServerKilledMidBurst(t *testing.T) {
 	stop()
 	_ = cmd.Wait()
 	wg.Wait()
+	// Lines written but not yet durable when the kill came are on the tape
+	// but not anchored by its head: Verify names them, the restart below
+	// records them.
 	n, err := tape.Verify(tp)
-	if err != nil || n < 200 {
+	var he *tape.HeadError
+	if err != nil && !(errors.As(err, &he) && he.Unanchored) || n < 200 {
 		t.Fatalf("after SIGKILL: %d records, %v", n, err)
 	}
 	cmd, p = startServe(t, ws, tp)

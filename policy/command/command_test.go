@@ -17,6 +17,8 @@ const (
 	flag  = string(RuleForbiddenFlag)
 	out   = string(RuleOutside)
 	notgt = string(RuleNoTarget)
+	prot  = string(RuleProtected)
+	askP  = "ask:" + prot
 	W     = true  // workspace-write
 	R     = false // read-only
 )

@@ -738,8 +738,12 @@ func (j *judge) write(prog string, a access) {
 	// itself a link elsewhere. A refusal wins over an ask.
 	lit := path.Clean(j.abs(a.word))
 	var ask Protection
+	personal := j.c.Personal
+	if personal == nil {
+		personal = j.p.Personal(j.c.Home)
+	}
 	for _, p := range []string{lit, r.Path} {
-		pr := Protect(p, j.c.Roots)
+		pr := ProtectFor(p, j.c.Roots, personal)
 		if !pr.Protected {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"admit/policy/rule"
 	"admit/policy/shell"
@@ -45,6 +46,10 @@ type Context struct {
 	Home    string        // the home directory "~" stands for
 	FS      FS            // nil: every path is refused, nothing can be resolved
 	Obs     Observations  // nil means nothing observed
+	// Personal are the person's own places (NewPersonal of
+	// PersonalPlaces), refused as write targets wherever they are; nil:
+	// Policy.Personal(Home), the places under Home.
+	Personal *Personal
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -73,6 +78,25 @@ type Policy struct {
 	find    map[string]predicate
 	names   string // the supported programs, for reasons
 	parsers sync.Pool
+	home    atomic.Pointer[homePlaces] // Personal's last answer
+}
+
+// homePlaces are the person's places under one home folder.
+type homePlaces struct {
+	home string
+	ps   *Personal
+}
+
+// Personal is NewPersonal(PersonalPlaces(home, nil)): the person's places
+// under home, without the XDG variables (the gate passes its own in
+// Context.Personal). It is made once per home folder and shared.
+func (p *Policy) Personal(home string) *Personal {
+	if hp := p.home.Load(); hp != nil && hp.home == home {
+		return hp.ps
+	}
+	ps := NewPersonal(PersonalPlaces(home, nil))
+	p.home.Store(&homePlaces{home: home, ps: ps})
+	return ps
 }
 
 // pooled is a shell parser with the home directory it expands "~" to.

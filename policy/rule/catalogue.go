@@ -192,6 +192,11 @@ var catalogue = []Info{
 		Remedy:  "Nothing to do for a call; admit tape --verify checks that the chain of records is whole.",
 	},
 	{
+		Rule: TapeReanchored, Stage: StageTape,
+		Meaning: "A record the tape writes itself: the tape did not match its anchored head (lines written but not anchored before a crash, a head that was missing or changed, records cut or put back), so the head now anchors the tape as it was found; the reason says what was found.",
+		Remedy:  "Nothing to do for a call; if the reason names records cut or changed, someone altered the tape: admit tape --verify names the line.",
+	},
+	{
 		Rule: RunResult, Stage: StageResult,
 		Meaning: "The record of what an admitted admit/run did: its exit code, its effects, and whether reading them back verified them.",
 		Remedy:  "When verified is false, read the detail and check the listed effects before relying on them.",

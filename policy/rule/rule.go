@@ -128,6 +128,9 @@ const (
 	TapeUnwritable Rule = "tape-unwritable"
 	// TapeRepaired: the record of a torn last line cut off the tape.
 	TapeRepaired Rule = "tape-repaired"
+	// TapeReanchored: the record of a tape that did not match its anchored
+	// head, anchored again as it was found.
+	TapeReanchored Rule = "tape-reanchored"
 	// RunResult: the record of an admitted admit/run's outcome.
 	RunResult Rule = "run-result"
 	// WriteResult: the record of an admitted admit/edit or admit/write.

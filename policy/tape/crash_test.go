@@ -3,6 +3,7 @@ package tape
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,10 +20,20 @@ const crashChildEnv = "ADMIT_TAPE_CRASH_CHILD"
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv(crashChildEnv); path != "" {
-		crashChild(path)
+		crashChild(path) // the seal folder comes from the parent's environment
 		return
 	}
-	os.Exit(m.Run())
+	// Every Tape opened with the default seal folder keeps its key and its
+	// mark under XDG_DATA_HOME: a folder of the test run's own.
+	data, err := os.MkdirTemp("", "admit-tape-data-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
 
 // crashChild appends from several goroutines as fast as it can and prints
@@ -107,10 +118,17 @@ func TestCrashMidBurst(t *testing.T) {
 		cmd.Wait()
 		<-reading
 
-		// Readers cope before any repair; the writer repairs on Open.
+		// Readers cope before any repair: the chain is whole, and lines
+		// written but not yet anchored (the kill came between the write
+		// and the head) are named as such. The writer repairs on Open.
 		before, err := Verify(path)
-		if err != nil {
+		var he *HeadError
+		if err != nil && !(errors.As(err, &he) && he.Unanchored) {
 			t.Fatalf("round %d: Verify before repair: %v", round, err)
+		}
+		unanchored := 0
+		if err != nil {
+			unanchored = 1
 		}
 		tp, err := Open(path, Options{})
 		if err != nil {
@@ -123,10 +141,11 @@ func TestCrashMidBurst(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: Verify after repair: %v", round, err)
 		}
-		if after != before && after != before+1 {
-			t.Errorf("round %d: %d records before Open, %d after", round, before, after)
+		// At most a torn-line repair and a reanchor record were added.
+		if after < before+unanchored || after > before+2 {
+			t.Errorf("round %d: %d records before Open (unanchored: %v), %d after", round, before, he, after)
 		}
-		t.Logf("round %d: %d acked, %d records on the tape", round, n, after)
+		t.Logf("round %d: %d acked, %d records on the tape, unanchored before repair: %v", round, n, after, unanchored == 1)
 	}
 	recs, err := Query(path, Filter{})
 	if err != nil {
@@ -147,6 +166,7 @@ func TestCrashMidBurst(t *testing.T) {
 		}
 	}
 	// SIGKILL can stop a write between pages, so a batch larger than a
-	// page can leave a torn line; say how often that happened.
-	t.Logf("%d torn lines were repaired", on[""])
+	// page can leave a torn line; say how often that and a reanchor
+	// happened.
+	t.Logf("%d torn lines were repaired or unanchored lines reanchored", on[""])
 }

@@ -111,22 +111,97 @@ func (f *Filter) prefilter() [][]byte {
 	return pre
 }
 
-// Verify checks the hash chain of the tape at path across its rotated
-// files, oldest first, and returns how many records it checked. The first
-// record must have prev ""; each later one the hash of the line before it,
-// also across files. A torn last line is skipped, as readers do. The error
-// for a broken chain is a *BrokenError naming the first broken line.
+// ErrNoTape is Verify's error for a path with no tape at all (no file and
+// no rotated files): there is nothing to vouch for.
+var ErrNoTape = errors.New("tape: no tape")
+
+// HeadError says that the tape does not match its head or its mark, or
+// that they cannot be checked: what the chain alone cannot show (a changed
+// last line, records cut from the end, a tape put back to an older state).
+type HeadError struct {
+	File string // the tape file, head or mark concerned
+	Line int    // 1-based line of File, 0 when the error is about a head
+	Why  string
+	// Unanchored is set when the chain is whole and goes on past the head:
+	// the lines after it were written but not anchored. A crash between
+	// writing lines and updating the head leaves this, and so does a
+	// writer without the key; the next Open records them and anchors them.
+	Unanchored bool
+}
+
+func (e *HeadError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("tape: %s:%d: %s", e.File, e.Line, e.Why)
+	}
+	return fmt.Sprintf("tape: %s: %s", e.File, e.Why)
+}
+
+// VerifyOptions configure VerifyWith.
+type VerifyOptions struct {
+	// SealDir holds the key that checks the head, and the tape's mark (""
+	// : DefaultSealDir). Verify never creates it.
+	SealDir string
+}
+
+// Verify is VerifyWith with the default seal folder.
+func Verify(path string) (n int, err error) { return VerifyWith(path, VerifyOptions{}) }
+
+// VerifyWith checks the tape at path, with its rotated files, oldest first,
+// and returns how many records it checked. A torn last line is skipped, as
+// readers do.
 //
-// The chain shows that no line was changed, removed or moved, except at
-// the end: cutting off the newest records leaves a valid chain. Compare
-// Tape.Head with a copy kept elsewhere to catch that.
-func Verify(path string) (n int, err error) {
+// The chain: the first record must have prev ""; each later one the hash
+// of the line before it, also across files. A broken chain is a
+// *BrokenError naming the first broken line: a line changed, removed or
+// moved anywhere but at the end.
+//
+// The head (path + HeadSuffix) and the mark (in the seal folder) must be
+// sealed with the key and agree with the tape: as many records as they
+// anchor, the last one hashing to what they say, the current file ending
+// where they say. Otherwise the error is a *HeadError: the last line
+// changed, records cut from the end, a head or mark missing, changed or
+// older than the other. A path with no tape at all is ErrNoTape.
+func VerifyWith(path string, o VerifyOptions) (n int, err error) {
+	if path, err = filepath.Abs(path); err != nil {
+		return 0, fmt.Errorf("tape: verify: %w", err)
+	}
+	headName := path + HeadSuffix
+	s, serr := openSeal(o.SealDir, false)
+	var hb, mb []byte
+	var herr, merr error
+	files, err := snapshot(path, func() {
+		hb, herr = readSmallFile(headName)
+		if s != nil {
+			mb, merr = readSmallFile(s.markPath(path))
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	defer closeAll(files)
+	if len(files) == 0 {
+		return 0, fmt.Errorf("%w at %s", ErrNoTape, path)
+	}
+	var want int64 = -1 // the records the head anchors, once it is read
+	var h anchor
+	if serr == nil && herr == nil {
+		if h, herr = s.decode(hb, filepath.Base(path)); herr == nil {
+			want = h.records
+		}
+	}
+
+	type place struct {
+		file string
+		line int
+	}
 	var (
-		prev     [64]byte // hex hash of the line before
-		prevLine int
-		prevFile string
+		prev           [64]byte // hex hash of the line before
+		last, anchored [32]byte
+		lastAt, after  place // the last record; the first one past the head
+		prevLine       int
+		prevFile       string
 	)
-	err = walk(path, func(file string, line int, b []byte) error {
+	err = walkFiles(files, func(file string, line int, b []byte) error {
 		p, ok := prevField(b)
 		if !ok {
 			var r struct {
@@ -154,13 +229,82 @@ func Verify(path string) (n int, err error) {
 				"prev is %s but line %d of %s hashes to %s: that line was changed, or lines were removed or moved",
 				short(string(p)), prevLine, filepath.Base(prevFile), short(string(prev[:])))}
 		}
-		sum := sha256.Sum256(b)
-		hex.Encode(prev[:], sum[:])
+		last = sha256.Sum256(b)
+		hex.Encode(prev[:], last[:])
 		prevLine, prevFile = line, file
 		n++
+		lastAt = place{file, line}
+		switch int64(n) {
+		case want:
+			anchored = last
+		case want + 1:
+			after = place{file, line}
+		}
 		return nil
 	})
-	return n, err
+	if err != nil {
+		return n, err
+	}
+
+	// The head and the mark.
+	switch {
+	case serr != nil:
+		return n, &HeadError{File: headName, Why: "cannot check the head: " + serr.Error()}
+	case herr == errNoHead:
+		return n, &HeadError{File: headName, Why: "the head is missing: nothing vouches for the end of the tape (a tape from before heads, or a head that was removed)"}
+	case herr != nil:
+		return n, &HeadError{File: headName, Why: "the head cannot be trusted: " + herr.Error()}
+	}
+	markName := s.markPath(path)
+	m, err := s.decode(mb, filepath.Base(path))
+	switch {
+	case merr != nil:
+		return n, &HeadError{File: markName, Why: "cannot read the mark: " + merr.Error()}
+	case err == errNoHead && h.records > 0:
+		return n, &HeadError{File: markName, Why: "the mark is missing, so an older tape put back in place would not show"}
+	case err != nil && err != errNoHead:
+		return n, &HeadError{File: markName, Why: "the mark cannot be trusted: " + err.Error()}
+	case err == nil && (m.records > h.records || m.records == h.records && m != h):
+		return n, &HeadError{File: headName, Why: fmt.Sprintf(
+			"the head anchors %d records but the mark in %s anchors %d: the tape and its head were put back to an older state",
+			h.records, s.dir, m.records)}
+	}
+
+	// Where the head says the tape ends: in the current file, or at the end
+	// of the newest rotated one when the current file is empty or missing
+	// (a crash in the middle of a rotation, before the head saw it).
+	cur, rot := files[len(files)-1], tapeFile{end: -1}
+	if !cur.current {
+		cur, rot = tapeFile{}, cur
+	} else if len(files) > 1 {
+		rot = files[len(files)-2]
+	}
+	endOK := cur.current && cur.end == h.size ||
+		cur.end == 0 && (h.size == 0 || h.size == rot.end)
+	switch got := int64(n); {
+	case got == h.records && (got == 0 || last == h.last) && endOK:
+		return n, nil
+	case got > h.records && (h.records == 0 || anchored == h.last):
+		return n, &HeadError{File: after.file, Line: after.line, Unanchored: true, Why: fmt.Sprintf(
+			"%d records from here on are not anchored by the head (it anchors %d): a crash between writing them and updating the head leaves this, and so does a writer without the key; the next writer records and anchors them",
+			got-h.records, h.records)}
+	case got < h.records:
+		return n, &HeadError{File: lastAt.file, Line: lastAt.line, Why: fmt.Sprintf(
+			"the tape ends after %d records but its head anchors %d: records were cut from the end", got, h.records)}
+	case got == h.records && last != h.last:
+		return n, &HeadError{File: lastAt.file, Line: lastAt.line, Why: fmt.Sprintf(
+			"the last record hashes to %s but the head anchors %s: the last record was changed",
+			short(hex.EncodeToString(last[:])), short(h.lastHex()))}
+	case got == h.records && !cur.current:
+		return n, &HeadError{File: path, Why: fmt.Sprintf("the current file is missing; its head anchors %d bytes of it", h.size)}
+	case got == h.records:
+		return n, &HeadError{File: path, Why: fmt.Sprintf(
+			"the current file ends at byte %d but its head anchors %d bytes", cur.end, h.size)}
+	default:
+		return n, &HeadError{File: path, Why: fmt.Sprintf(
+			"record %d, which the head anchors, hashes to %s and not %s: the tape was rewritten from there on",
+			h.records, short(hex.EncodeToString(anchored[:])), short(h.lastHex()))}
+	}
 }
 
 func short(h string) string {
@@ -216,9 +360,10 @@ type tapeFile struct {
 // snapshot opens the files of the tape at path, oldest first. It holds the
 // writers' lock (shared) while it lists and opens them, so that no writer
 // is between a write and a rotation, then lets go: the open files stay
-// what they were even if a writer renames them. A tape that was never
-// written has no lock file and nothing to race with.
-func snapshot(path string) ([]tapeFile, error) {
+// what they were even if a writer renames them. locked (if not nil) runs
+// while the lock is held, to read the head that goes with the files. A
+// tape that was never written has no lock file and nothing to race with.
+func snapshot(path string, locked func()) ([]tapeFile, error) {
 	if lock, err := os.Open(path + ".lock"); err == nil {
 		defer lock.Close() // closing drops the lock
 		for {
@@ -227,6 +372,9 @@ func snapshot(path string) ([]tapeFile, error) {
 				break // without the lock the read is merely less careful
 			}
 		}
+	}
+	if locked != nil {
+		defer locked() // before the lock is dropped
 	}
 	names, err := rotated(path)
 	if err != nil {
@@ -268,11 +416,15 @@ func closeAll(files []tapeFile) {
 // oldest first, stopping at the first error. The current file is read up
 // to its last whole line; a rotated file must end in a newline.
 func walk(path string, fn func(file string, line int, b []byte) error) error {
-	files, err := snapshot(path)
+	files, err := snapshot(path, nil)
 	if err != nil {
 		return err
 	}
 	defer closeAll(files)
+	return walkFiles(files, fn)
+}
+
+func walkFiles(files []tapeFile, fn func(file string, line int, b []byte) error) error {
 	for _, tf := range files {
 		if err := walkFile(tf, fn); err != nil {
 			return err
@@ -322,7 +474,7 @@ var backChunk = 256 << 10
 // until fn returns false or an error. line computes the line's number in
 // its file, which takes a read of the file up to it: only errors need it.
 func walkBack(path string, fn func(file string, line func() int, b []byte) (bool, error)) error {
-	files, err := snapshot(path)
+	files, err := snapshot(path, nil)
 	if err != nil {
 		return err
 	}

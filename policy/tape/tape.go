@@ -18,6 +18,49 @@
 // ("" on the very first line), so `sed -n 1p tape.jsonl | tr -d '\n' |
 // sha256sum` prints line 2's prev. Verify walks the chain.
 //
+// # The head
+//
+// A chain shows a changed, removed or moved line, but not a change at its
+// end: an edited last line, or lines cut off, leave a valid chain. So the
+// end is anchored outside the chain, in the head (path + HeadSuffix, one
+// JSON line written in place):
+//
+//	{"v":1,"file":"tape.jsonl","records":1234,"size":456789,"last":"<sha256 of the last line>","key":"<key id>","mac":"<HMAC-SHA256>"}
+//
+// records counts the lines of every file of the tape, size is where the
+// last whole line of the current file ends, last is the chain's head. mac
+// is the HMAC-SHA256, under a 32-byte key, of "admit tape head v1" and
+// file, records, size and last, a line each. The key lives in the seal
+// folder (Options.SealDir, default DefaultSealDir:
+// $XDG_DATA_HOME/admit/tape-seal), outside the tape's folder; the seal
+// folder also keeps the tape's mark, a copy of its latest head.
+//
+// A synced batch is anchored before its callers return: its head is
+// encoded with the batch and written just after the fdatasync, so only
+// the gap between two system calls separates durable lines from their
+// anchor. Unsynced batches (SyncNone), and the mark, are written when the
+// writer gives the lock back (at most LockLease later) and at Close.
+// Readers read the head under the shared lock, so it matches the files.
+//
+// Verify checks the head and the mark against the tape: the last line
+// changed, records cut, a tape missing, a head missing, changed, forged
+// without the key, or older than the mark (the tape and its head put back
+// to an earlier copy) are all named. A writer that finds the tape not
+// matching its head (a crash between a write and its anchor leaves
+// unanchored lines; so does anything that edits the tape) appends a
+// rule.TapeReanchored record saying what it found, then anchors the tape as it
+// is: the finding is on the record, and anchored from then on.
+//
+// What this stops, and what it cannot: rewriting the tape without being
+// caught takes rewriting the head, which takes the key, and rewriting the
+// mark, in another folder. A program that can write the tape's folder but
+// not read the key or write the seal folder (a sandbox that grants the
+// state folder, another account with access to it, a tool that edits
+// files by name) is caught. A program running as the person, unconfined,
+// can read the key and rewrite all three: only a copy of the head kept
+// where it cannot write (another account, another machine) catches that.
+// See docs/tape.md.
+//
 // # Durability
 //
 // Append queues its encoded line and then commits the queue itself,
@@ -109,6 +152,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now stamps records whose Time is zero (nil: time.Now).
 	Now func() time.Time
+	// SealDir holds the key that seals the tape's head, and the tape's
+	// mark ("" : DefaultSealDir). Open creates the folder and a key when
+	// there is none.
+	SealDir string
 }
 
 var (
@@ -140,11 +187,12 @@ func DefaultPath() (string, error) {
 
 // Tape is an open tape. Its methods are safe for concurrent use.
 type Tape struct {
-	path   string
-	sync   Sync
-	rotate int64
-	log    *slog.Logger
-	now    func() time.Time
+	path    string
+	sync    Sync
+	rotate  int64
+	log     *slog.Logger
+	now     func() time.Time
+	sealDir string
 
 	// mu guards the fields below it. Append queues under it; the leader
 	// takes the whole queue under it and never holds it while writing or
@@ -203,11 +251,12 @@ func Open(path string, o Options) (*Tape, error) {
 		return nil, fmt.Errorf("tape: open: %w", err)
 	}
 	t := &Tape{
-		path:   path,
-		sync:   s,
-		rotate: o.RotateBytes,
-		log:    o.Logger,
-		now:    o.Now,
+		path:    path,
+		sync:    s,
+		rotate:  o.RotateBytes,
+		log:     o.Logger,
+		now:     o.Now,
+		sealDir: o.SealDir,
 	}
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)

@@ -497,8 +497,8 @@ func TestQuery(t *testing.T) {
 	if err != nil || got != nil {
 		t.Errorf("Query of a missing tape = %v, %v", got, err)
 	}
-	if n, err := Verify(filepath.Join(t.TempDir(), "none.jsonl")); err != nil || n != 0 {
-		t.Errorf("Verify of a missing tape = %d, %v", n, err)
+	if n, err := Verify(filepath.Join(t.TempDir(), "none.jsonl")); !errors.Is(err, ErrNoTape) || n != 0 {
+		t.Errorf("Verify of a missing tape = %d, %v; want ErrNoTape", n, err)
 	}
 }
 
@@ -535,15 +535,21 @@ func TestRotation(t *testing.T) {
 	if err != nil || len(got) != 40 || got[0].ID != "r0" || got[39].ID != "r39" {
 		t.Fatalf("Query across files: %d records, %v", len(got), err)
 	}
-	// Reopen continues the chain, also when the current file is gone
-	// (cutting records off the end is the one change a chain cannot show).
+	// Without the current file the chain is whole but the head shows the
+	// cut; the next writer records it and the chain goes on.
 	cur := len(lines(t, path))
 	os.Remove(path)
-	mustVerify(t, path, 40-cur)
+	var he *HeadError
+	if n, err := Verify(path); !errors.As(err, &he) || !strings.Contains(he.Why, "cut from the end") || n != 40-cur {
+		t.Fatalf("Verify without the current file = %d, %v; want the cut named", n, err)
+	}
 	tp = openT(t, path, Options{RotateBytes: 1000})
 	appendN(t, tp, 5, func(i int) *Record { return rec(100 + i) })
 	tp.Close()
-	mustVerify(t, path, 45-cur)
+	mustVerify(t, path, 45-cur+1)
+	if got, err := Query(path, Filter{Rule: rule.TapeReanchored}); err != nil || len(got) != 1 || !strings.Contains(got[0].Reason, "cut from the end") {
+		t.Errorf("reanchor records: %+v, %v", got, err)
+	}
 }
 
 func TestRotationAfterCrash(t *testing.T) {

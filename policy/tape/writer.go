@@ -39,8 +39,22 @@ type writer struct {
 	// is the file's size just after that failure (-1: unknown).
 	dirty     bool
 	dirtySize int64
-	// repair is a rule.TapeRepaired record not yet on the tape.
-	repair *Record
+	// pending are RuleRepaired and RuleReanchored records not yet on the
+	// tape; they go out before the next batch.
+	pending []*Record
+
+	// The head and the mark (head.go), written in place. records counts
+	// the records up to size; headDirty and markDirty say that what they
+	// hold is older than size, head and records.
+	seal       *seal
+	base       string // the tape file's name, in every head
+	markName   string // the tape's mark in the seal folder
+	hf, mf     *os.File
+	hino, mino uint64
+	records    int64
+	headDirty  bool
+	markDirty  bool
+	headBuf    []byte
 
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
@@ -53,6 +67,11 @@ func (w *writer) open() error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("%w: create directory: %w", ErrUnwritable, err)
 	}
+	s, err := openSeal(w.t.sealDir, true)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnwritable, err)
+	}
+	w.seal, w.base, w.markName = s, filepath.Base(path), s.markPath(path)
 	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: open lock: %w", ErrUnwritable, err)
@@ -64,6 +83,9 @@ func (w *writer) open() error {
 	}
 	err = w.reopen()
 	if err == nil {
+		err = w.reopenAnchors()
+	}
+	if err == nil {
 		err = w.load()
 		if err != nil && w.loaded {
 			// Only the repair record failed (a full disk, say): the tape
@@ -72,10 +94,15 @@ func (w *writer) open() error {
 			err = nil
 		}
 	}
+	if err == nil {
+		w.flushAnchors()
+	}
 	w.funlock()
 	if err != nil {
-		if w.f != nil {
-			w.f.Close()
+		for _, f := range []*os.File{w.f, w.hf, w.mf} {
+			if f != nil {
+				f.Close()
+			}
 		}
 		lock.Close()
 		return err
@@ -93,6 +120,14 @@ func (w *writer) close() error {
 			}
 		}
 		errs = append(errs, w.f.Close())
+	}
+	for _, f := range []*os.File{w.hf, w.mf} {
+		if w.t.sync != SyncNone {
+			if err := fdatasync(f); err != nil {
+				errs = append(errs, fmt.Errorf("tape: close: sync %s: %w", f.Name(), err))
+			}
+		}
+		errs = append(errs, f.Close())
 	}
 	errs = append(errs, w.lock.Close())
 	return errors.Join(errs...)
@@ -130,9 +165,12 @@ func (w *writer) acquire() error {
 	return nil
 }
 
-// unlock gives the flock back: from now on another process may write.
+// unlock brings the head and the mark up to date and gives the flock
+// back: from now on another process may write, and readers see a head
+// that matches the tape.
 func (w *writer) unlock() {
 	if w.locked {
+		w.flushAnchors()
 		w.funlock()
 		w.locked, w.current = false, false
 	}
@@ -172,9 +210,10 @@ func (w *writer) reopen() error {
 }
 
 // load takes the file as it is now: cuts a torn tail (and records the
-// cut), and reads the head from the last line, or from the newest rotated
-// file when this one is empty. The lock is held. Until load succeeds the
-// writer writes nothing (refresh calls it again).
+// cut), reads the chain's head from the last line, or from the newest
+// rotated file when this one is empty, and checks the tape against its
+// head and mark (recording what does not match). The lock is held. Until
+// load succeeds the writer writes nothing (refresh calls it again).
 func (w *writer) load() error {
 	w.loaded = false
 	fi, err := w.f.Stat()
@@ -191,74 +230,106 @@ func (w *writer) load() error {
 		if err != nil {
 			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 		}
+		torn := make([]byte, min(size-good, maxTornDetail))
+		if _, err := w.f.ReadAt(torn, good); err != nil && err != io.EOF {
+			return fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+		}
 		if err := w.f.Truncate(good); err != nil {
 			return fmt.Errorf("%w: cut torn line: %w", ErrUnwritable, err)
 		}
 		cut := size - good
 		w.t.log.Warn("tape: cut a torn last line", "path", w.t.path, "bytes", cut, "line", line)
-		// Written before the next batch; kept until it is on the tape.
-		w.repair = &Record{
+		// Written before the next batch; kept until it is on the tape,
+		// with (the start of) what was cut: a crash leaves a fragment,
+		// but a last line made unreadable on purpose is evidence.
+		w.pending = append(w.pending, &Record{
 			Time:      w.t.now().UTC(),
 			Rule:      rule.TapeRepaired,
 			DecidedBy: rule.ByTape,
-			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop",
+			Reason: fmt.Sprintf("cut %d bytes of a torn last line (line %d of %s) left by an unclean stop, or by an edit that made the last line unreadable",
 				cut, line, filepath.Base(w.t.path)),
-		}
+			Detail: "cut: " + string(torn),
+		})
 	}
 	w.size = good
 	w.dirty = false
 	w.hasHead = false
 	if last != nil {
 		w.head, w.hasHead = sha256.Sum256(last), true
-	} else if err := w.headFromRotated(); err != nil {
+	} else {
+		r, err := newestRotated(w.t.path)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrUnwritable, err)
+		}
+		w.head, w.hasHead = r.last, r.ok
+	}
+	if err := w.checkAnchors(); err != nil {
 		return err
 	}
 	w.loaded = true
 	return w.writeRepair()
 }
 
-// writeRepair puts a pending rule.TapeRepaired record on the tape, synced
-// whatever the Sync setting: it is the only trace of the cut.
+// maxTornDetail bounds how much of a cut tail its repair record keeps.
+const maxTornDetail = 1 << 10
+
+// writeRepair puts the pending rule.TapeRepaired and rule.TapeReanchored records on
+// the tape, synced whatever the Sync setting: they are the only trace of
+// what was found.
 func (w *writer) writeRepair() error {
-	if w.repair == nil {
+	if len(w.pending) == 0 {
 		return nil
 	}
-	q := &request{body: appendBody(nil, w.repair), rec: w.repair}
-	if err := w.write([]*request{q}, true); err != nil {
+	reqs := make([]*request, len(w.pending))
+	for i, r := range w.pending {
+		reqs[i] = &request{body: appendBody(nil, r), rec: r}
+	}
+	if err := w.write(reqs, true); err != nil {
 		return err
 	}
-	w.repair.Prev = q.prev
-	w.repair = nil
+	for i, r := range w.pending {
+		r.Prev = reqs[i].prev
+	}
+	w.pending = nil
 	return nil
 }
 
-// headFromRotated takes the head from the last line of the newest rotated
-// file, for a current file that is empty.
-func (w *writer) headFromRotated() error {
-	files, err := rotated(w.t.path)
+// rotatedTail is the end of the newest rotated file.
+type rotatedTail struct {
+	name string
+	size int64    // the file's size
+	last [32]byte // the hash of its last line
+	ok   bool     // there is a rotated file with a last line
+}
+
+// newestRotated reads the last line of the newest rotated file.
+func newestRotated(path string) (rotatedTail, error) {
+	files, err := rotated(path)
 	if err != nil {
-		return fmt.Errorf("%w: list rotated files: %w", ErrUnwritable, err)
+		return rotatedTail{}, fmt.Errorf("list rotated files: %w", err)
 	}
 	if len(files) == 0 {
-		return nil
+		return rotatedTail{}, nil
 	}
-	f, err := os.Open(files[len(files)-1])
+	r := rotatedTail{name: files[len(files)-1]}
+	f, err := os.Open(r.name)
 	if err != nil {
-		return fmt.Errorf("%w: open rotated file: %w", ErrUnwritable, err)
+		return r, fmt.Errorf("open rotated file: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("%w: stat rotated file: %w", ErrUnwritable, err)
+		return r, fmt.Errorf("stat rotated file: %w", err)
 	}
-	_, last, err := scanTail(f, fi.Size())
+	r.size = fi.Size()
+	_, last, err := scanTail(f, r.size)
 	if err != nil {
-		return fmt.Errorf("%w: read rotated file: %w", ErrUnwritable, err)
+		return r, fmt.Errorf("read rotated file: %w", err)
 	}
 	if last != nil {
-		w.head, w.hasHead = sha256.Sum256(last), true
+		r.last, r.ok = sha256.Sum256(last), true
 	}
-	return nil
+	return r, nil
 }
 
 // refresh brings the writer up to date with the file under the lock:
@@ -285,6 +356,13 @@ func (w *writer) look() error {
 		if err := w.reopen(); err != nil {
 			return err
 		}
+	}
+	if w.anchorsMoved() {
+		// A head or mark replaced under us: take them as they are now.
+		if err := w.reopenAnchors(); err != nil {
+			return err
+		}
+		w.loaded = false
 	}
 	if !w.loaded {
 		return w.load()
@@ -364,6 +442,14 @@ func (w *writer) write(reqs []*request, sync bool) error {
 		}
 	}
 
+	// A synced batch is anchored before its callers hear of it: the head
+	// is encoded (MAC and all) before the write, so that only the gap
+	// between two system calls separates the durable lines from their
+	// anchor. Unsynced batches are anchored when the lock is given back.
+	next := anchor{records: w.records + int64(len(reqs)), size: w.size + int64(len(buf)), last: head}
+	if sync {
+		w.headBuf = w.seal.encode(w.headBuf[:0], w.base, next)
+	}
 	if _, err := w.f.WriteAt(buf, w.size); err != nil {
 		w.cutBack()
 		return fmt.Errorf("%w: write: %w", ErrUnwritable, err)
@@ -375,7 +461,12 @@ func (w *writer) write(reqs []*request, sync bool) error {
 			w.cutBack()
 			return fmt.Errorf("%w: sync: %w", ErrUnwritable, err)
 		}
+		w.headDirty = !w.writeHead(w.headBuf)
+	} else {
+		w.headDirty = true
 	}
+	w.records = next.records
+	w.markDirty = true
 	// Durable: hand out the prev of every line.
 	start := 0
 	for i, q := range reqs {

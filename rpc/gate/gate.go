@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,6 +62,10 @@ type Config struct {
 type Gate struct {
 	cfg      Config
 	commands *command.Policy
+	// personal are the person's own places (admit's folders, the editors'
+	// and agents' user settings, the trust records and rules): no tool
+	// call may write them, and none is asked about.
+	personal *command.Personal
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
@@ -108,6 +113,14 @@ func New(cfg Config) (*Gate, error) {
 		shell:    cfg.Shell,
 		sessions: map[string]*session{},
 	}
+	places := command.PersonalPlaces(cfg.Home, os.Getenv)
+	if cfg.Trust != nil {
+		places = append(places, command.Place{Path: cfg.Trust.Dir(), What: "the person's trust records of policy files"})
+	}
+	if cfg.Rules != nil {
+		places = append(places, command.Place{Path: filepath.Dir(cfg.Rules.Files().User), What: "the person's rules"})
+	}
+	g.personal = command.NewPersonal(places)
 	def := newSession(defaultSession, "default", cfg.Now())
 	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
 	g.sessions[defaultSession] = def
@@ -425,7 +438,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {

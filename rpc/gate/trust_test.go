@@ -274,3 +274,31 @@ func TestSessionKeepsDefaults(t *testing.T) {
 		t.Errorf("WebFetch without a person: %+v", v)
 	}
 }
+
+// TestAgentCannotWriteThePersonsRules: even in a workspace that holds the
+// person's rules and trust records (a person who opened their config
+// folder), a tool call that writes them is refused, not asked.
+func TestAgentCannotWriteThePersonsRules(t *testing.T) {
+	h := newHostile(t, "")
+	rulesDir := filepath.Join(h.root, "admit-config")
+	trustDir := filepath.Join(h.root, "admit-trust")
+	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: "workspace-write", Home: h.home,
+		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(trustDir), Rules: gate.NewRuleStore(rulesDir, h.root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.Observe(gate.ObserveParams{Dirs: []string{"."}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []gate.CheckParams{
+		{Tool: "Write", Args: json.RawMessage(`{"file_path":"admit-config/rules.json","content":"{\"allow\":[\"curl *\"]}"}`)},
+		{Tool: "Write", Args: json.RawMessage(`{"file_path":"admit-trust/` + strings.Repeat("a", 64) + `","content":"{}"}`)},
+		{Tool: "Bash", Command: `echo '{"allow":["curl *"]}' > admit-config/rules.json`},
+	} {
+		v := check(t, g, c)
+		if v.Allowed || string(v.Rule) != "protected-path" || v.Outcome != "deny" {
+			t.Errorf("%s %s: %s %s (%s)", c.Tool, c.Args, v.Verdict, v.Rule, v.Reason)
+		}
+	}
+}
