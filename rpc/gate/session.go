@@ -31,7 +31,7 @@ type session struct {
 	// mu guards the counters below.
 	mu         sync.Mutex
 	steps      int64
-	recent     []time.Time // the steps of the last minute, oldest first, for the rate bound
+	recent     []time.Time      // the steps of the last minute, oldest first, for the rate bound
 	refusals   map[string]int64 // identical refused calls, by call key
 	unexpected string           // an unexpected effect a person has not acknowledged yet
 }
