@@ -242,6 +242,10 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 			d.Argv = append(d.Argv, sc.Argv)
 		}
 		d.Grant = commandGrant(c.Tool, cd.Script)
+	} else if len(c.Argv) > 0 {
+		// An argv is judged without a shell: it is the one command that
+		// runs, word for word (admit run's recheck holds it to this).
+		d.Argv = [][]string{slices.Clone(c.Argv)}
 	}
 	return d
 }

@@ -145,3 +145,14 @@ func FuzzSchemaPathArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestArgvIsTheCommandThatRuns: a command given as an argv is admitted as
+// that one argv, so a run can hold what starts to what was judged.
+func TestArgvIsTheCommandThatRuns(t *testing.T) {
+	w := newToolWorld(t)
+	argv := []string{"grep", "-rnI", "-e", "x", "--", "src"}
+	d := policy.Decide(policy.Call{Tool: "bash", Argv: argv, Cwd: w.root}, w.env)
+	if !d.Allowed || len(d.Argv) != 1 || !slices.Equal(d.Argv[0], argv) {
+		t.Fatalf("got %s %q, want %q admitted", d.Rule, d.Argv, argv)
+	}
+}
