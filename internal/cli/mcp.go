@@ -43,9 +43,19 @@ func mcpCmd(args []string, std Stdio) int {
 		return exitUsage
 	}
 	argv := fs.Args()
-	// "serve" names admit's own server unless it follows "--": admit mcp
-	// -- serve gates a program called serve.
-	serveOwn := len(argv) == 0 || (len(argv) == 1 && argv[0] == "serve" && !slices.Contains(args, "--"))
+	// "serve" names admit's own server (its flags may follow it) unless it
+	// comes after "--": admit mcp -- serve gates a program called serve.
+	serveOwn := len(argv) == 0
+	if len(argv) > 0 && argv[0] == "serve" && !slices.Contains(args[:len(args)-len(argv)], "--") {
+		if err := fs.Parse(argv[1:]); err != nil {
+			return exitUsage
+		}
+		if rest := fs.Args(); len(rest) > 0 {
+			fmt.Fprintf(std.Err, "admit mcp serve: unexpected arguments %q (to gate an MCP server, put its command after --)\n", rest)
+			return exitUsage
+		}
+		serveOwn, argv = true, nil
+	}
 	bounds, err := sessionBounds(*rate)
 	if err != nil {
 		return failed(std, configError{err})
