@@ -108,13 +108,13 @@ func fakeServer(log string) int {
 
 // client is the test's MCP client on the gateway's stdio.
 type client struct {
-	t     *testing.T
+	t     testing.TB
 	in    *io.PipeWriter // the gateway's stdin
 	lines chan map[string]any
 	done  chan error
 }
 
-func startGateway(t *testing.T, door Door, cwd string) (*client, string, *bytes.Buffer) {
+func startGateway(t testing.TB, door Door, cwd string) (*client, string, *bytes.Buffer) {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), "calls.log")
 	exe, err := os.Executable()
@@ -258,7 +258,7 @@ func rpcErr(t *testing.T, m map[string]any) map[string]any {
 	return e
 }
 
-func workspaceDir(t *testing.T) string {
+func workspaceDir(t testing.TB) string {
 	t.Helper()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -270,7 +270,7 @@ func workspaceDir(t *testing.T) string {
 	return ws
 }
 
-func localDoor(t *testing.T, ws string) Door {
+func localDoor(t testing.TB, ws string) Door {
 	t.Helper()
 	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
 	if err != nil {
