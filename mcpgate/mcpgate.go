@@ -74,7 +74,7 @@ const (
 	listTimeout  = 30 * time.Second // one tools/list page from the child
 	maxListPages = 100              // a child that pages forever is not believed
 	ourIDPrefix  = "admit-mcp-"     // ids of the requests the gateway itself sends the child
-	maxLine      = 64 << 20         // the longest message either side may send
+	maxLine      = 256 << 20        // the longest message either side may send (a resource of images, say)
 )
 
 type gateway struct {
