@@ -16,21 +16,24 @@ import (
 // Answer is what a person said to a question.
 type Answer string
 
-// The three answers a person can give. The strings are the wire values of
+// The answers a person can give. The strings are the wire values of
 // admit/approve.
 const (
 	AllowOnce    Answer = "allow-once"
 	AllowSession Answer = "allow-session"
-	Deny         Answer = "deny"
+	// AllowAlways allows the call and keeps the question's Rule as one of
+	// the person's rules, so calls it matches are not asked again.
+	AllowAlways Answer = "allow-always"
+	Deny        Answer = "deny"
 )
 
 // ParseAnswer returns the Answer spelled by s, or an error that names s.
 func ParseAnswer(s string) (Answer, error) {
 	switch a := Answer(s); a {
-	case AllowOnce, AllowSession, Deny:
+	case AllowOnce, AllowSession, AllowAlways, Deny:
 		return a, nil
 	}
-	return "", fmt.Errorf("approvals: unknown answer %q (want allow-once, allow-session or deny)", s)
+	return "", fmt.Errorf("approvals: unknown answer %q (want allow-once, allow-session, allow-always or deny)", s)
 }
 
 // DefaultTimeout is how long a question waits when neither the Question nor
@@ -49,6 +52,14 @@ type Question struct {
 	// session; the caller builds it (tool and canonical arguments, or program,
 	// subcommand and option set). "" means a session grant is not offered.
 	Grant string
+	// Rule is the person's rule an allow-always answer writes (its match,
+	// e.g. "npm test *"); "" means "always allow" is not offered.
+	Rule string
+	// What the prompt shows besides the summary, for a person to judge by:
+	// the agent that asked, the whole command line, the folder it runs in,
+	// the paths it touches, and what a run would be confined by.
+	Agent, Command, Cwd, Confinement string
+	Targets                          []string
 	// Timeout bounds the wait; 0 (or negative) means the broker's default.
 	Timeout time.Duration
 }
@@ -275,11 +286,16 @@ func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
 	}
 	out.DecidedBy = rule.ByPerson
 	switch r.answer {
-	case AllowOnce, AllowSession:
+	case AllowOnce, AllowSession, AllowAlways:
 		out.Allowed, out.Rule = true, rule.HumanApproved
 		out.Answer = AllowOnce
 		out.Reason = fmt.Sprintf("A person allowed %s once.", callName(q))
-		if r.answer == AllowSession && q.Grant != "" {
+		if r.answer == AllowAlways && q.Rule != "" {
+			out.Answer = AllowAlways
+			out.Reason = fmt.Sprintf("A person allowed %s, and always allows commands matching %q in this workspace.", callName(q), q.Rule)
+		} else if r.answer == AllowAlways {
+			b.log.Warn("allow-always answered to a question that offered no rule; counted as allow-once", "id", q.ID)
+		} else if r.answer == AllowSession && q.Grant != "" {
 			out.Answer = AllowSession
 			out.Reason = fmt.Sprintf("A person allowed %s, and calls like it for the rest of the session.", callName(q))
 		} else if r.answer == AllowSession {
@@ -385,6 +401,9 @@ func upperFirst(s string) string {
 }
 
 // Pending returns how many questions are waiting for an answer.
+func (b *Broker) Headless() bool { return b.asker == nil }
+
+// Pending is the number of questions waiting for a person.
 func (b *Broker) Pending() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()

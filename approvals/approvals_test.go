@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -698,7 +699,7 @@ func TestAskerSeesTheQuestionWithItsDeadline(t *testing.T) {
 	got := recv(t, f.asked, "the question")
 	want := qq
 	want.Timeout = 7 * time.Second
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("asked %+v, want %+v", got, want)
 	}
 	if d := New(nil, Options{}).timeout; d != DefaultTimeout {
@@ -726,5 +727,26 @@ func TestDisconnectMidQuestion(t *testing.T) {
 	}
 	if b.Pending() != 0 {
 		t.Errorf("Pending() = %d", b.Pending())
+	}
+}
+
+// TestAllowAlways: "always allow" counts only when the question offered a
+// rule; otherwise it is an allow-once.
+func TestAllowAlways(t *testing.T) {
+	f := newFake()
+	f.script("r", script{how: answerNow, answer: AllowAlways})
+	f.script("n", script{how: answerNow, answer: AllowAlways})
+	b := New(f, Options{})
+	defer b.Close()
+	withRule := q("r", "s1")
+	withRule.Rule = "npm test *"
+	if o := b.Decide(context.Background(), withRule); !o.Allowed || o.Answer != AllowAlways || !strings.Contains(o.Reason, "npm test *") {
+		t.Errorf("with a rule: %+v", o)
+	}
+	if o := b.Decide(context.Background(), q("n", "s1")); !o.Allowed || o.Answer != AllowOnce {
+		t.Errorf("without a rule: %+v", o)
+	}
+	if _, err := ParseAnswer("allow-always"); err != nil {
+		t.Error(err)
 	}
 }

@@ -40,6 +40,16 @@ export interface AdmitContext {
   agent?: string;
 }
 
+/** The policy's answer to a call, before the mode and any person: allowed, asked of a person, or denied. */
+export type AdmitOutcome = 'allow' | 'ask' | 'deny';
+
+/**
+ * Who settled a call: `rule` (the policy alone), or for an asked call `person`,
+ * `grant` (an earlier allow-for-this-session), `timeout`, `cancelled`,
+ * `session-closed`, `shutdown`, `disconnected`, `headless` (nobody to ask).
+ */
+export type AdmitDecidedBy = 'rule' | 'person' | 'grant' | 'timeout' | 'cancelled' | 'session-closed' | 'shutdown' | 'disconnected' | 'headless' | (string & {});
+
 /** The decision on one syscall. */
 export interface Verdict {
   /** The tape record's id. */
@@ -52,11 +62,17 @@ export interface Verdict {
   rule: string;
   /** Written so a model can act on it. */
   reason: string;
+  /** The policy's answer class; `verdict` and `allowed` say what came of it (a person, the mode). */
+  outcome?: AdmitOutcome;
+  /** Who settled the call. */
+  decidedBy?: AdmitDecidedBy;
+  /** What a person or a model can do about this rule (from the server's rule catalogue). */
+  remedy?: string;
   kind?: 'read' | 'write';
   targets?: string[];
   /** On a refusal: the JSON text to hand back to the model (nothing was executed). */
   toolError?: string;
-  /** The server may add fields (e.g. decidedBy). */
+  /** The server may add fields. */
   [extra: string]: unknown;
 }
 
@@ -168,6 +184,12 @@ export interface AdmitState {
   roots: string[];
   counts: { allowed: number; denied: number; wouldDeny: number; pending: number };
   tape: string;
+  /** Why the tape cannot be written; every call is refused in enforce mode while it is set. */
+  tapeError?: string;
+  /** Why the workspace policy file cannot be used; every call is refused (policy-invalid) while it is set. */
+  policyError?: string;
+  /** The policy file in force, or `built-in`. */
+  policy?: string;
   /** The unix socket other local agents reach this gate through (ADMIT_SOCKET in terminals). */
   socket?: string;
   [extra: string]: unknown;

@@ -1,89 +1,132 @@
-// Package hook maps the pre-tool hooks of command-line coding agents
-// (Claude Code's PreToolUse, Gemini CLI's BeforeTool) to admit calls, and
-// formats the gate's answer the way each agent reads it.
+// Package hook speaks the pre-tool hooks of the coding agents people run
+// beside the editor: Claude Code, Gemini CLI, GitHub Copilot (VS Code's
+// Local harness and the Copilot CLI, which is also VS Code's Copilot
+// harness), OpenAI Codex, Cursor, Windsurf, Kiro and Cline. Each host is
+// one Adapter, and every adapter has the same shape, so `admit hook NAME`
+// has one code path:
 //
-// It is pure: no I/O, no clock, no connection. The command `admit hook`
-// (cmd_hook.go) reads the event, asks the gate (the editor's server over
-// its socket, or a local gate when none is reachable) and prints what
-// Answer returns. Start with ParseEvent, Map and Answer.
+//	a, ok := hook.Lookup(name)          // unknown name: exit 2, nothing else to say
+//	ev, err := a.Parse(stdin, event)    // err: print a.Failure(ev, err.Error())
+//	calls, err := a.Map(ev)             // err: print a.Failure(ev, err.Error())
+//	d := hook.Strictest(decide(calls)...) // the gate, one decision per call
+//	print a.Answer(ev, d)               // or a.Failure(ev, why) on any error
 //
-// Whatever goes wrong, the answer is a deny with a reason, never an allow:
-// an agent that runs a hook which fails open is not gated at all.
+// Printing a Reply means writing Stdout, writing Stderr and exiting with
+// Exit. The package is pure: no I/O, no clock, no connection.
+//
+// Whatever goes wrong, the answer is a deny in the host's own form, with
+// the exit status that blocks where the host blocks on one: every host
+// lets the call run when its hook fails to answer in time, and most let
+// it run when the hook crashes, so an adapter that fails open is no gate.
 package hook
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
+	"time"
 )
 
-// The agents this package speaks for, as named on the command line.
-const (
-	ClaudeCode = "claude-code"
-	GeminiCLI  = "gemini-cli"
-)
-
-// Agents lists the agent names Answer and Map accept.
-var Agents = []string{ClaudeCode, GeminiCLI}
-
-// eventName is the hook event each agent fires before a tool runs.
-var eventName = map[string]string{ClaudeCode: "PreToolUse", GeminiCLI: "BeforeTool"}
-
-// MaxEventBytes bounds the event read from stdin. A Write of a large file
+// MaxEventBytes bounds the event read from stdin. A write of a large file
 // carries its content; the gate's own bound on arguments (256 times
 // ADMIT_MAX_REQUEST_CHARS, 1 MiB by default) refuses it long before this.
 const MaxEventBytes = 16 << 20
 
-// Event is a pre-tool hook event as both agents send it on stdin. Fields
-// neither agent documents are ignored, so a newer agent version that adds
-// some still gets a decision.
-type Event struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id,omitempty"`     // Claude Code
-	PermissionMode string          `json:"permission_mode,omitempty"` // Claude Code
-	Timestamp      string          `json:"timestamp,omitempty"`       // Gemini CLI
-	MCPContext     json.RawMessage `json:"mcp_context,omitempty"`     // Gemini CLI, for MCP tools
-	AgentID        string          `json:"agent_id,omitempty"`        // Claude Code subagents
-	AgentType      string          `json:"agent_type,omitempty"`      // Claude Code subagents
+// Adapter is one host's hook door. The fields say what the host is and
+// how it fails; the methods turn its event into admit's calls and the
+// gate's decision into the host's answer.
+type Adapter struct {
+	// Name is the host as named on the command line (admit hook NAME).
+	Name string
+	// Host is the product, for messages ("GitHub Copilot").
+	Host string
+	// Events are the hook events the adapter answers, as the host spells
+	// them in its configuration. Anything else is refused.
+	Events []string
+	// Timeout is how long the host waits for a hook by default. Every
+	// host runs the call when the hook takes longer, so admit must answer
+	// first: see Budget.
+	Timeout time.Duration
+	// TimeoutSource says where Timeout comes from, or that the host
+	// documents none and Timeout is the shortest default of its peers.
+	TimeoutSource string
+	// CrashBlocks says whether the host refuses the call when the hook
+	// cannot run (the configured binary is missing: the shell exits 127)
+	// or exits with a status other than the one that blocks. Where it is
+	// false, a missing admit means no gate at all.
+	CrashBlocks bool
+
+	impl host
 }
 
-// ParseEvent decodes and checks one event for agent. The event must be the
-// agent's pre-tool event, name a tool, and carry its input as an object.
-func ParseEvent(agent string, data []byte) (Event, error) {
-	want, ok := eventName[agent]
-	if !ok {
-		return Event{}, fmt.Errorf("hook: unknown agent %q (want %s)", agent, strings.Join(Agents, " or "))
-	}
-	var ev Event
-	if len(bytes.TrimSpace(data)) == 0 {
-		return ev, errors.New("hook: the event on stdin is empty")
-	}
-	if len(data) > MaxEventBytes {
-		return ev, fmt.Errorf("hook: the event is %d bytes, over the %d byte bound", len(data), MaxEventBytes)
-	}
-	if err := json.Unmarshal(data, &ev); err != nil {
-		return ev, fmt.Errorf("hook: the event is not a JSON object: %v", err)
-	}
-	if ev.HookEventName != want {
-		return ev, fmt.Errorf("hook: hook_event_name is %q; admit hook %s answers %s events only", ev.HookEventName, agent, want)
-	}
-	if strings.TrimSpace(ev.ToolName) == "" {
-		return ev, errors.New("hook: the event names no tool (tool_name)")
-	}
-	in := bytes.TrimSpace(ev.ToolInput)
-	if len(in) == 0 || string(in) == "null" {
-		ev.ToolInput = json.RawMessage(`{}`)
-	} else if in[0] != '{' {
-		return ev, fmt.Errorf("hook: tool_input of %q must be a JSON object", ev.ToolName)
-	}
-	return ev, nil
+// host is what each adapter implements.
+type host interface {
+	// parse decodes and checks an event; on error the returned event
+	// holds what was learnt (its Name, Shape), for failure to pick a form.
+	parse(data []byte, event string) (Event, error)
+	// calls maps a parsed event to the gate's calls.
+	calls(ev Event) ([]Call, error)
+	// answer formats a resolved decision; rewrite is the tool's whole
+	// input with the command line replaced, or nil.
+	answer(ev Event, r resolved, rewrite json.RawMessage) Reply
+	// failure is the refusal when nothing could be decided.
+	failure(ev Event, reason string) Reply
+	// rewrites says whether an allowed call of ev may be answered with a
+	// replaced command line that the host will run instead.
+	rewrites(ev Event) bool
+	// ask says whether the host can put ev's call to its own user.
+	ask(ev Event) bool
+}
+
+// Reply is what `admit hook` prints: Stdout, then Stderr, and exit status
+// Exit. An empty Stdout means no output at all.
+type Reply struct {
+	Stdout []byte
+	Stderr string
+	Exit   int
+}
+
+// exitBlock is the exit status the exit-code hosts (Claude Code, Codex,
+// VS Code, Cursor, Windsurf, Kiro) read as "block this call".
+const exitBlock = 2
+
+// Event is one hook event, decoded. Fields the host does not send are
+// empty; Input is never nil.
+type Event struct {
+	// Host is the adapter's Name.
+	Host string
+	// Name is the event as the host names it ("PreToolUse",
+	// "preToolUse", "beforeShellExecution", "pre_run_command", ...).
+	Name string
+	// Permission marks an event the host fires when it is about to ask
+	// its user (Claude Code's and Codex's PermissionRequest, Copilot's
+	// permissionRequest), as opposed to one before every call.
+	Permission bool
+	// Shape names the payload dialect where a host has several: for
+	// copilot "vscode" (VS Code's Local harness), "cli" (the Copilot
+	// CLI's camelCase payload) or "cli-vscode" (its PascalCase payload).
+	Shape string
+	// Tool is the tool as the host names it.
+	Tool string
+	// Input is the tool's input, an object.
+	Input map[string]json.RawMessage
+	// Cwd is the folder the host says the call runs in, or "".
+	Cwd string
+	// Session is the host's session (conversation, task) id.
+	Session string
+	// Turn is the host's turn (generation, execution) id.
+	Turn string
+	// ToolUseID is the host's id of this tool call.
+	ToolUseID string
+	// MCPServer and MCPTool name an MCP tool's server and its own name,
+	// when the host says them apart from Tool.
+	MCPServer, MCPTool string
+
+	// rawInput is the tool's input as sent, when Input is that object
+	// unchanged: it is passed on (and taped) in the agent's own order.
+	rawInput json.RawMessage
 }
 
 // Call is what an adapter puts to the gate: admit/check's params, without
@@ -92,6 +135,7 @@ type Call struct {
 	Tool    string          `json:"tool"`
 	Args    json.RawMessage `json:"args,omitempty"`
 	Command string          `json:"command,omitempty"`
+	Argv    []string        `json:"argv,omitempty"` // words run without a shell
 	Cwd     string          `json:"cwd,omitempty"`
 	Context json.RawMessage `json:"context,omitempty"`
 }
@@ -100,66 +144,158 @@ type Call struct {
 // so a decision can be traced to the agent's session and tool use.
 type CallContext struct {
 	Agent     string `json:"agent"`
-	Task      string `json:"task,omitempty"`      // the agent's session id
-	ToolUseID string `json:"toolUseId,omitempty"` // Claude Code's tool_use_id
+	Task      string `json:"task,omitempty"`      // the host's session id
+	Turn      string `json:"turn,omitempty"`      // the host's turn id
+	ToolUseID string `json:"toolUseId,omitempty"` // the host's id of the tool call
+	Event     string `json:"event,omitempty"`     // the hook event, when not the adapter's first
+	HostTool  string `json:"hostTool,omitempty"`  // the host's tool name, when admit's differs
 }
 
-// Map turns an event into the gate's call. Tool names stay the agent's
-// own (the built-in policy and policy files name them), with one
-// exception: Gemini CLI's legacy search_file_content is its grep_search.
-// A shell tool's command line goes in Command, and its working folder
-// (Gemini's dir_path) in args.cwd, which the command policy checks. Every
-// other tool keeps its input as args: the policy finds path arguments
-// (file_path, path, notebook_path, dir_path, ...) by name.
-func Map(agent string, ev Event) (Call, error) {
-	c := Call{Tool: strings.TrimSpace(ev.ToolName), Cwd: ev.Cwd}
-	ctx, _ := json.Marshal(CallContext{Agent: agent, Task: ev.SessionID, ToolUseID: ev.ToolUseID})
-	c.Context = ctx
-	var in map[string]json.RawMessage
-	if err := json.Unmarshal(ev.ToolInput, &in); err != nil {
-		return c, fmt.Errorf("hook: tool_input of %q: %v", c.Tool, err)
-	}
-	switch agent {
-	case ClaudeCode:
-		if c.Tool == "Bash" {
-			return shellCall(c, in, "")
+// all are the adapters, one per host; adapters indexes them by name.
+var (
+	all      = []*Adapter{claudeCode, geminiCLI, copilot, codex, cursor, windsurf, kiro, cline}
+	adapters = index(all)
+)
+
+func index(list []*Adapter) map[string]*Adapter {
+	m := make(map[string]*Adapter, len(list))
+	for _, a := range list {
+		if _, dup := m[a.Name]; dup {
+			panic("hook: two adapters named " + a.Name)
 		}
-	case GeminiCLI:
-		switch c.Tool {
-		case "run_shell_command":
-			return shellCall(c, in, firstString(in, "dir_path", "directory"))
-		case "search_file_content":
-			c.Tool = "grep_search"
-		}
-	default:
-		return c, fmt.Errorf("hook: unknown agent %q", agent)
+		m[a.Name] = a
 	}
-	c.Args = ev.ToolInput
-	return c, nil
+	return m
 }
 
-// shellCall maps a shell tool: the command line, and the folder it runs in
-// when the tool names one.
-func shellCall(c Call, in map[string]json.RawMessage, dir string) (Call, error) {
-	raw, ok := in["command"]
-	if !ok {
-		return c, fmt.Errorf("hook: %s names no command (tool_input.command)", c.Tool)
-	}
-	if err := json.Unmarshal(raw, &c.Command); err != nil {
-		return c, fmt.Errorf("hook: %s: tool_input.command must be a string", c.Tool)
-	}
-	if dir != "" {
-		c.Args, _ = json.Marshal(map[string]string{"cwd": dir})
-	}
-	return c, nil
+// Lookup returns the adapter named on the command line.
+func Lookup(name string) (*Adapter, bool) {
+	a, ok := adapters[name]
+	return a, ok
 }
 
-func firstString(in map[string]json.RawMessage, keys ...string) string {
-	for _, k := range keys {
-		var s string
-		if raw, ok := in[k]; ok && json.Unmarshal(raw, &s) == nil && s != "" {
-			return s
+// Names lists the adapters' names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(adapters))
+	for n := range adapters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Agents lists the adapters' names (the same as Names).
+var Agents = Names()
+
+// Parse decodes and checks one event from stdin. event is the event named
+// on the command line, or "" to take it from the payload; only the
+// Copilot CLI's camelCase payload does not name its event, and there ""
+// means preToolUse. Malformed input is an error: an empty or truncated
+// event, one that is not a JSON object, has a duplicate key or invalid
+// UTF-8, is not one of a.Events, names no tool, or carries a tool input
+// that is not an object. On error the event holds what was learnt, for
+// Failure.
+func (a *Adapter) Parse(data []byte, event string) (Event, error) {
+	if event != "" && !a.answers(event) {
+		return Event{Host: a.Name}, fmt.Errorf("hook: admit hook %s answers %s, not %q", a.Name, strings.Join(a.Events, ", "), event)
+	}
+	ev, err := a.impl.parse(data, event)
+	ev.Host = a.Name
+	if err == nil && ev.Input == nil {
+		ev.Input = map[string]json.RawMessage{}
+	}
+	return ev, err
+}
+
+func (a *Adapter) answers(event string) bool {
+	return slices.Contains(a.Events, event)
+}
+
+// Map turns a parsed event into the gate's calls: almost always one; a
+// host tool that runs several command lines gives one call per line, and
+// the command judges each (see Strictest). Tool names become admit's where
+// the built-in policy knows the tool under another name (the host's name
+// is kept in the context as hostTool); shell tools give a command line
+// and the folder it runs in, file tools their path arguments (the policy
+// finds them by key: path, file_path, filePath, ...), MCP tools their
+// server and tool name (mcp__SERVER__TOOL) and arguments.
+func (a *Adapter) Map(ev Event) ([]Call, error) {
+	calls, err := a.impl.calls(ev)
+	if err != nil {
+		return nil, err
+	}
+	if len(calls) == 0 {
+		return nil, fmt.Errorf("hook: %s: the event maps to no call", ev.Tool)
+	}
+	return calls, nil
+}
+
+// CanRewrite says whether an allowed call of ev may be answered with a
+// replacement command line (Decision.Rewrite), which the host then runs
+// instead of the agent's: true only for a shell call in a host that
+// replaces the tool's input before it runs (Claude Code's and VS Code's
+// updatedInput, the Copilot CLI's modifiedArgs, Gemini CLI's
+// hookSpecificOutput.tool_input). The gate hands out a handle only where
+// this is true, so that a handle given out is used.
+func (a *Adapter) CanRewrite(ev Event) bool {
+	return a.impl.rewrites(ev) && hasCommand(ev)
+}
+
+// CanAsk says whether the host can put ev's call to its own user. Where
+// it cannot, a call that needs a person must be asked in the editor
+// before the answer, and one nobody could be asked about is refused.
+func (a *Adapter) CanAsk(ev Event) bool {
+	return a.impl.ask(ev)
+}
+
+// Answer formats the gate's decision as ev's host reads it. A Decision
+// that carries a Rewrite the host cannot use, or that is not an allowed
+// shell call, is refused as a failure: a handle handed out for nothing
+// would be taped as a rewrite that never happened.
+func (a *Adapter) Answer(ev Event, d Decision) Reply {
+	r := resolve(d)
+	var rewrite json.RawMessage
+	if d.Rewrite != "" {
+		switch {
+		case r.kind != kindAllow:
+			return a.Failure(ev, fmt.Sprintf("the decision carries a rewrite but is %s, not allowed", r.kind))
+		case !a.CanRewrite(ev):
+			return a.Failure(ev, fmt.Sprintf("%s cannot rewrite a %s call of %s, yet the decision carries a rewrite", a.Host, ev.Tool, ev.Name))
+		}
+		var err error
+		if rewrite, err = rewriteInput(ev, d.Rewrite); err != nil {
+			return a.Failure(ev, err.Error())
 		}
 	}
-	return ""
+	return a.impl.answer(ev, r, rewrite)
+}
+
+// Failure is the answer when nothing could be decided (a bad event, an
+// unreachable or failing gate, a timeout): a deny in ev's host's form,
+// with the reason, and the exit status that blocks. ev may be the partial
+// event a failed Parse returned, or the zero Event.
+func (a *Adapter) Failure(ev Event, what string) Reply {
+	return a.impl.failure(ev, failureBody(what))
+}
+
+// Budget is how long `admit hook` may take to answer, a person's answer in
+// the editor included, when the host gives the hook hostTimeout (0: the
+// host's default). It leaves a tenth of the host's time, at least 2 s and
+// at most 10 s, for starting the process and printing the answer, so a
+// deny always arrives before the host gives up and runs the call.
+func (a *Adapter) Budget(hostTimeout time.Duration) time.Duration {
+	if hostTimeout <= 0 {
+		hostTimeout = a.Timeout
+	}
+	margin := min(max(hostTimeout/10, 2*time.Second), 10*time.Second)
+	if hostTimeout <= margin {
+		return hostTimeout / 2
+	}
+	return hostTimeout - margin
+}
+
+// LateReason is the Failure text when no decision came within budget
+// (typically a question to the person still open in the editor).
+func (a *Adapter) LateReason(budget time.Duration) string {
+	return fmt.Sprintf("no decision within %v, so the call is refused before %s's own hook timeout (%v by default), after which it would run the call unchecked", budget, a.Host, a.Timeout)
 }

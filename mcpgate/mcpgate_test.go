@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"admit/internal/servertest"
 	"admit/policy"
 	"admit/policy/tape"
 	"admit/rpc"
 	"admit/rpc/gate"
+	"admit/rpc/rpctest"
 )
 
 const waitFor = 10 * time.Second
@@ -272,7 +272,8 @@ func workspaceDir(t testing.TB) string {
 
 func localDoor(t testing.TB, ws string) Door {
 	t.Helper()
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true,
+		Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), ws)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,8 +345,8 @@ func TestGatewayLocal(t *testing.T) {
 // to the person in the editor, and their yes lets it through.
 func TestGatewayServer(t *testing.T) {
 	ws := workspaceDir(t)
-	e := servertest.Start(t, servertest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"},
-		Answer: func(tool, summary string) string { return "allow-once" }})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce", "effects": "workspace-write"},
+		Answer: rpctest.Always("allow-once")})
 	rc, err := rpc.Dial(context.Background(), e.Socket)
 	if err != nil {
 		t.Fatal(err)
@@ -365,8 +366,8 @@ func TestGatewayServer(t *testing.T) {
 	}
 	select {
 	case q := <-e.Asked:
-		if !strings.Contains(q, "erase_note") {
-			t.Errorf("the editor was asked about %q", q)
+		if !strings.Contains(q.Summary, "erase_note") {
+			t.Errorf("the editor was asked about %q", q.Summary)
 		}
 	case <-time.After(waitFor):
 		t.Fatal("no question in the editor")
@@ -385,15 +386,15 @@ func TestGatewayServer(t *testing.T) {
 	}
 	select {
 	case q := <-e.Asked:
-		if !strings.Contains(q, "mcp:sampling/createMessage") {
-			t.Errorf("the editor was asked about %q", q)
+		if q.Tool != "mcp:sampling/createMessage" {
+			t.Errorf("the editor was asked about %q", q.Tool)
 		}
 	case <-time.After(waitFor):
 		t.Fatal("no question about sampling in the editor")
 	}
 	c.close()
 	if calls := calledTools(recorded(t, log)); len(calls) != 3 {
-		t.Fatalf("the server received %d calls, want 2: %q", len(calls), calls)
+		t.Fatalf("the server received %d calls, want 3: %q", len(calls), calls)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"admit/policy/rules"
 )
 
 // File is the workspace policy file, .admit/policy.json. It is versioned
@@ -21,7 +23,10 @@ type File struct {
 	Headless   bool             `json:"headless,omitempty"` // nobody is at the keyboard: what needs a person is refused
 	Bounds     map[string]int64 `json:"bounds,omitempty"`   // for opened sessions
 	Programs   json.RawMessage  `json:"programs,omitempty"` // extends the program tables; see docs/policy.md
-	Schema     string           `json:"$schema,omitempty"`
+	// Rules are the repository's ask and deny rules over commands (an
+	// allow rule here is an error: only the person's rules allow).
+	Rules  *rules.File `json:"rules,omitempty"`
+	Schema string      `json:"$schema,omitempty"`
 }
 
 // FileError is a policy file that cannot be used; it names the line and the
@@ -79,6 +84,11 @@ func ParseFile(path string, data []byte) (*File, error) {
 	}{{"allow", f.Allow}, {"needsHuman", f.NeedsHuman}, {"mutators", f.Mutators}, {"shellTools", f.ShellTools}} {
 		if err := checkPatterns(l.name, l.list); err != nil {
 			return nil, fail(fieldOffset(data, l.name), "", err)
+		}
+	}
+	if f.Rules != nil {
+		if _, err := f.Rules.Set("rules", false); err != nil {
+			return nil, fail(fieldOffset(data, "rules"), "", err)
 		}
 	}
 	if _, err := DefaultBounds().Override(f.Bounds); err != nil {

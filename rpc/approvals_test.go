@@ -1,4 +1,4 @@
-package rpc
+package rpc_test
 
 import (
 	"context"
@@ -12,19 +12,20 @@ import (
 
 	"admit/policy/tape"
 	"admit/rpc/gate"
+	"admit/rpc/rpctest"
 )
 
 // askingPolicy makes "deploy" a tool that always needs a person.
 var askingPolicy = map[string]any{"allow": []string{"deploy", "Read"}, "needsHuman": []string{"deploy"}}
 
-func askingEditor(t *testing.T, approve bool, extra map[string]any) (*fakeEditor, string) {
+func askingEditor(t *testing.T, approve bool, extra map[string]any) (*rpctest.Editor, string) {
 	ws := workspaceDir(t)
 	tp := filepath.Join(t.TempDir(), "tape.jsonl")
 	init := map[string]any{"mode": "enforce", "tape": tp, "policy": askingPolicy}
 	for k, v := range extra {
 		init[k] = v
 	}
-	return startEditor(t, editorOptions{roots: []string{ws}, approve: approve, showMsg: !approve, init: init}), tp
+	return rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: approve, ShowMessage: !approve, Init: init}), tp
 }
 
 func TestApprovalAnswers(t *testing.T) {
@@ -38,12 +39,12 @@ func TestApprovalAnswers(t *testing.T) {
 	} {
 		t.Run(c.answer, func(t *testing.T) {
 			e, tp := askingEditor(t, true, nil)
-			e.setAnswer(func(approveParams) (string, bool) { return c.answer, true })
-			v := e.check(map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}})
+			e.SetAnswer(rpctest.Always(c.answer))
+			v := e.Check(map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}})
 			if v.Allowed != c.allowed || string(v.Rule) != c.rule || string(v.DecidedBy) != c.by {
 				t.Fatalf("verdict: %+v", v)
 			}
-			q := within(t, e.asked, "admit/approve")
+			q := rpctest.Within(t, e.Asked, "admit/approve")
 			if q.ID != v.ID || q.Tool != "deploy" || q.Summary == "" || q.Reason == "" || q.TimeoutMs <= 0 {
 				t.Fatalf("question: %+v", q)
 			}
@@ -58,46 +59,46 @@ func TestApprovalAnswers(t *testing.T) {
 
 func TestAllowSessionGrantStaysInItsSession(t *testing.T) {
 	e, _ := askingEditor(t, true, nil)
-	e.setAnswer(func(approveParams) (string, bool) { return "allow-session", true })
+	e.SetAnswer(rpctest.Always("allow-session"))
 	call := map[string]any{"tool": "deploy", "args": map[string]any{"target": "prod"}}
-	if v := e.check(call); !v.Allowed {
+	if v := e.Check(call); !v.Allowed {
 		t.Fatalf("first: %+v", v)
 	}
-	within(t, e.asked, "first question")
-	e.setAnswer(func(approveParams) (string, bool) { return "deny", true })
-	if v := e.check(call); !v.Allowed || v.DecidedBy != "grant" {
+	rpctest.Within(t, e.Asked, "first question")
+	e.SetAnswer(rpctest.Always("deny"))
+	if v := e.Check(call); !v.Allowed || v.DecidedBy != "grant" {
 		t.Fatalf("granted call: %+v", v)
 	}
 	var st gate.State
-	e.call("admit/state", map[string]any{}, &st)
+	e.Call("admit/state", map[string]any{}, &st)
 	if len(st.Grants["default"]) != 1 {
 		t.Fatalf("grants in state: %+v", st.Grants)
 	}
 	var out struct {
 		Session string `json:"session"`
 	}
-	e.call("admit/openSession", map[string]any{"label": "other", "allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}, &out)
+	e.Call("admit/openSession", map[string]any{"label": "other", "allow": []string{"deploy"}, "needsHuman": []string{"deploy"}}, &out)
 	other := map[string]any{"session": out.Session, "tool": "deploy", "args": map[string]any{"target": "prod"}}
-	if v := e.check(other); v.Allowed || v.Rule != "human-denied" {
+	if v := e.Check(other); v.Allowed || v.Rule != "human-denied" {
 		t.Fatalf("grant leaked to another session: %+v", v)
 	}
 	st = gate.State{}
-	e.call("admit/revoke", map[string]any{"session": "", "grant": ""}, &st)
+	e.Call("admit/revoke", map[string]any{"session": "", "grant": ""}, &st)
 	if len(st.Grants["default"]) != 0 {
 		t.Fatalf("revoke: %+v", st.Grants)
 	}
-	if v := e.check(call); v.Allowed {
+	if v := e.Check(call); v.Allowed {
 		t.Fatalf("after revoke: %+v", v)
 	}
 }
 
 func TestApprovalTimeout(t *testing.T) {
 	e, tp := askingEditor(t, true, map[string]any{"approvalTimeoutMs": 200})
-	v := e.check(map[string]any{"tool": "deploy"})
+	v := e.Check(map[string]any{"tool": "deploy"})
 	if v.Allowed || v.Rule != "approval-timeout" || v.DecidedBy != "timeout" {
 		t.Fatalf("timeout: %+v", v)
 	}
-	if id := within(t, e.cancelled, "approvalCancelled"); id != v.ID {
+	if id := rpctest.Within(t, e.Cancelled, "approvalCancelled"); id != v.ID {
 		t.Fatalf("cancelled %q, want %q", id, v.ID)
 	}
 	recs, _ := tape.Query(tp, tape.Filter{Rule: "approval-timeout"})
@@ -112,15 +113,15 @@ func TestApprovalCancelledByClient(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		var v gate.Verdict
-		done <- protocol.Call(ctx, e.conn, "admit/check", map[string]any{"tool": "deploy"}, &v)
+		done <- protocol.Call(ctx, e.Conn, "admit/check", map[string]any{"tool": "deploy"}, &v)
 	}()
-	q := within(t, e.asked, "question")
+	q := rpctest.Within(t, e.Asked, "question")
 	cancel()
-	if id := within(t, e.cancelled, "approvalCancelled"); id != q.ID {
+	if id := rpctest.Within(t, e.Cancelled, "approvalCancelled"); id != q.ID {
 		t.Fatalf("cancelled %q, want %q", id, q.ID)
 	}
 	<-done
-	deadline := time.Now().Add(waitFor)
+	deadline := time.Now().Add(rpctest.WaitFor)
 	for {
 		recs, _ := tape.Query(tp, tape.Filter{Rule: "approval-cancelled"})
 		if len(recs) == 1 && !recs[0].Allowed {
@@ -143,25 +144,25 @@ func TestHundredPendingWhileChecksFlow(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var v gate.Verdict
-			_ = e.try("admit/check", map[string]any{"tool": "deploy", "args": map[string]any{"n": i}}, &v)
+			_ = e.Try("admit/check", map[string]any{"tool": "deploy", "args": map[string]any{"n": i}}, &v)
 			results <- v
 		}()
 	}
 	for i := 0; i < n; i++ {
-		within(t, e.asked, "question")
+		rpctest.Within(t, e.Asked, "question")
 	}
 	for i := 0; i < 20; i++ {
-		if v := e.check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}}); !v.Allowed {
+		if v := e.Check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}}); !v.Allowed {
 			t.Fatalf("a read while 100 wait: %+v", v)
 		}
 	}
 	var st gate.State
-	e.call("admit/state", map[string]any{}, &st)
+	e.Call("admit/state", map[string]any{}, &st)
 	if st.Counts.Pending != n {
 		t.Fatalf("pending = %d", st.Counts.Pending)
 	}
 	var raw json.RawMessage
-	e.call("shutdown", nil, &raw)
+	e.Call("shutdown", nil, &raw)
 	wg.Wait()
 	close(results)
 	for v := range results {
@@ -177,12 +178,12 @@ func TestHundredPendingWhileChecksFlow(t *testing.T) {
 
 func TestShowMessageRequestFallback(t *testing.T) {
 	e, _ := askingEditor(t, false, nil)
-	e.setAnswer(func(approveParams) (string, bool) { return "allow-once", true })
-	v := e.check(map[string]any{"tool": "deploy"})
+	e.SetAnswer(rpctest.Always("allow-once"))
+	v := e.Check(map[string]any{"tool": "deploy"})
 	if !v.Allowed || v.Rule != "human-approved" {
 		t.Fatalf("fallback: %+v", v)
 	}
-	q := within(t, e.asked, "showMessageRequest")
+	q := rpctest.Within(t, e.Asked, "showMessageRequest")
 	if q.Summary == "" {
 		t.Fatal("empty message")
 	}
@@ -191,8 +192,8 @@ func TestShowMessageRequestFallback(t *testing.T) {
 func TestHeadlessRefusesWhatNeedsAPerson(t *testing.T) {
 	ws := workspaceDir(t)
 	// A client that renders neither approvals nor messages.
-	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "policy": askingPolicy}})
-	v := e.check(map[string]any{"tool": "deploy"})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "policy": askingPolicy}})
+	v := e.Check(map[string]any{"tool": "deploy"})
 	if v.Allowed || v.Rule != "needs-human" || v.DecidedBy != "headless" {
 		t.Fatalf("headless: %+v", v)
 	}
@@ -202,11 +203,11 @@ func TestDisconnectMidQuestion(t *testing.T) {
 	e, tp := askingEditor(t, true, nil)
 	go func() {
 		var v gate.Verdict
-		_ = e.try("admit/check", map[string]any{"tool": "deploy"}, &v)
+		_ = e.Try("admit/check", map[string]any{"tool": "deploy"}, &v)
 	}()
-	within(t, e.asked, "question")
-	_ = e.pipe.Close() // the editor is gone, as when its process dies
-	within(t, e.exitCode, "server exit")
+	rpctest.Within(t, e.Asked, "question")
+	e.Disconnect() // the editor is gone, as when its process dies
+	rpctest.Within(t, e.Exited, "server exit")
 	recs, err := tape.Query(tp, tape.Filter{Tool: "deploy"})
 	if err != nil || len(recs) != 1 || recs[0].Allowed {
 		t.Fatalf("after disconnect: %+v %v", recs, err)

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
+	"admit/rpc/gate"
 )
 
 // clientAsker puts questions to the person at the editor: with
@@ -20,12 +21,25 @@ type clientAsker struct {
 
 // approveParams are the params of the admit/approve request.
 type approveParams struct {
-	ID        string `json:"id"`
-	Session   string `json:"session"`
-	Tool      string `json:"tool"`
-	Summary   string `json:"summary"`
-	Reason    string `json:"reason"`
-	TimeoutMs int64  `json:"timeoutMs"`
+	ID          string       `json:"id"`
+	Session     string       `json:"session"`
+	Tool        string       `json:"tool"`
+	Summary     string       `json:"summary"`
+	Reason      string       `json:"reason"`
+	TimeoutMs   int64        `json:"timeoutMs"`
+	Agent       string       `json:"agent,omitempty"`
+	Command     string       `json:"command,omitempty"`
+	Cwd         string       `json:"cwd,omitempty"`
+	Targets     []string     `json:"targets,omitempty"`
+	Confinement string       `json:"confinement,omitempty"`
+	Rule        *offeredRule `json:"rule,omitempty"`
+}
+
+// offeredRule is the rule an "always allow" answer writes.
+type offeredRule struct {
+	Match    string `json:"match"`
+	Decision string `json:"decision"`
+	Scope    string `json:"scope"`
 }
 
 // fallbackActions are the buttons of the showMessageRequest fallback, in
@@ -50,7 +64,12 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 			Answer string `json:"answer"`
 		}
 		// protocol.Call sends $/cancelRequest for the question when ctx ends.
-		err := protocol.Call(ctx, s.conn, "admit/approve", approveParams{q.ID, q.Session, q.Tool, q.Summary, q.Reason, timeoutMs}, &res)
+		p := approveParams{ID: q.ID, Session: q.Session, Tool: q.Tool, Summary: q.Summary, Reason: q.Reason, TimeoutMs: timeoutMs,
+			Agent: q.Agent, Command: q.Command, Cwd: q.Cwd, Targets: q.Targets, Confinement: q.Confinement}
+		if q.Rule != "" {
+			p.Rule = &offeredRule{Match: q.Rule, Decision: "allow", Scope: gate.ScopeWorkspace}
+		}
+		err := protocol.Call(ctx, s.conn, "admit/approve", p, &res)
 		if ctx.Err() != nil {
 			// The question no longer stands: let the client take it down.
 			_ = s.conn.Notify(context.WithoutCancel(ctx), "admit/approvalCancelled", map[string]string{"id": q.ID})

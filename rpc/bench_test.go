@@ -14,37 +14,15 @@ import (
 	"admit/internal/bench"
 	"admit/policy"
 	"admit/rpc"
+	"admit/rpc/rpctest"
 )
-
-// pipePair is one end of two os pipes: real file descriptors, as stdio.
-type pipePair struct {
-	r *os.File
-	w *os.File
-}
-
-func (p pipePair) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p pipePair) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipePair) Close() error                { p.r.Close(); return p.w.Close() }
-
-func pipes(b *testing.B) (client, server pipePair) {
-	r1, w1, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r2, w2, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return pipePair{r1, w2}, pipePair{r2, w1}
-}
 
 // benchConn connects a client to serve over os pipes.
 func benchConn(b *testing.B, serve func(io.ReadWriteCloser)) jsonrpc2.Conn {
-	cli, srv := pipes(b)
+	cli, srv := rpctest.OSPipes(b)
 	go serve(srv)
 	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(cli))
 	conn.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
-	b.Cleanup(func() { _ = cli.Close() })
 	return conn
 }
 

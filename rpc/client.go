@@ -51,6 +51,11 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	return protocol.Call(ctx, c.conn, method, params, result)
 }
 
+// Notify sends a notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	return c.conn.Notify(ctx, method, params)
+}
+
 // Check asks the door about one call.
 func (c *Client) Check(ctx context.Context, p gate.CheckParams) (gate.Verdict, error) {
 	var v gate.Verdict

@@ -89,7 +89,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir),
+		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -132,6 +132,19 @@ func trustStore(dir string) *gate.TrustStore {
 		return nil
 	}
 	return gate.NewTrustStore(dir)
+}
+
+// ruleStore is the store in dir for the first of dirs, or nil for the
+// default one.
+func ruleStore(dir string, dirs []string) *gate.RuleStore {
+	if dir == "" {
+		return nil
+	}
+	first := ""
+	if len(dirs) > 0 {
+		first = dirs[0]
+	}
+	return gate.NewRuleStore(dir, first)
 }
 
 // prefixed names a ParamError's field from the params' root (the roots

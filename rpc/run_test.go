@@ -1,4 +1,4 @@
-package rpc
+package rpc_test
 
 import (
 	"os"
@@ -8,31 +8,32 @@ import (
 	"testing"
 
 	"admit/rpc/gate"
+	"admit/rpc/rpctest"
 )
 
 func TestRunThroughTheServer(t *testing.T) {
 	ws := workspaceDir(t)
-	e := startEditor(t, editorOptions{roots: []string{ws}, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
 	var r gate.RunResult
-	e.call("admit/run", map[string]any{"command": "cat notes.txt | wc -l"}, &r)
+	e.Call("admit/run", map[string]any{"command": "cat notes.txt | wc -l"}, &r)
 	if !r.Ran || r.ExitCode != 0 || r.Stdout != "1\n" || !r.Verified {
 		t.Fatalf("read: %+v", r)
 	}
 	// A pattern is expanded by the gate and again by the run, which must
 	// find the same names.
-	e.call("admit/run", map[string]any{"command": "cat src/*.go *.txt"}, &r)
+	e.Call("admit/run", map[string]any{"command": "cat src/*.go *.txt"}, &r)
 	if !r.Ran || r.ExitCode != 0 || r.Stdout != "hello src/a.go\nhello notes.txt\n" {
 		t.Fatalf("pattern: %+v", r)
 	}
-	e.call("admit/run", map[string]any{"command": "cat /etc/passwd"}, &r)
+	e.Call("admit/run", map[string]any{"command": "cat /etc/passwd"}, &r)
 	if r.Ran || r.Allowed || r.Rule != "outside-workspace" {
 		t.Fatalf("refused command: %+v", r)
 	}
 	var n struct {
 		Observed int `json:"observed"`
 	}
-	e.call("admit/observe", map[string]any{"dirs": []string{"."}}, &n)
-	e.call("admit/run", map[string]any{"command": "mkdir -p build/out && touch build/out/x"}, &r)
+	e.Call("admit/observe", map[string]any{"dirs": []string{"."}}, &n)
+	e.Call("admit/run", map[string]any{"command": "mkdir -p build/out && touch build/out/x"}, &r)
 	if !r.Ran || r.ExitCode != 0 || !r.Verified || !slices.Contains(r.Effects.Added, filepath.Join(ws, "build/out/x")) {
 		t.Fatalf("write: %+v", r)
 	}
@@ -44,36 +45,36 @@ func TestRunThroughTheServer(t *testing.T) {
 func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 	ws := workspaceDir(t)
 	must(t, syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644))
-	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
 	done := make(chan gate.RunResult, 1)
 	go func() {
 		var r gate.RunResult
-		_ = e.try("admit/run", map[string]any{"command": "cat fifo"}, &r)
+		_ = e.Try("admit/run", map[string]any{"command": "cat fifo"}, &r)
 		done <- r
 	}()
 	w, err := os.OpenFile(filepath.Join(ws, "fifo"), os.O_WRONLY, 0) // waits for cat to open it
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("changed during the run\n"), 0o644))
 	must(t, w.Close())
-	r := within(t, done, "run")
+	r := rpctest.Within(t, done, "run")
 	if r.Verified || !slices.Contains(r.Unexpected, filepath.Join(ws, "README.md")) {
 		t.Fatalf("run: %+v", r)
 	}
-	d := within(t, e.decided, "didDecide")
+	d := rpctest.Within(t, e.Decided, "didDecide")
 	for d.Rule != "unexpected-effect" {
-		d = within(t, e.decided, "unexpected-effect notification")
+		d = rpctest.Within(t, e.Decided, "unexpected-effect notification")
 	}
-	e.setAnswer(func(approveParams) (string, bool) { return "allow-once", true })
+	e.SetAnswer(rpctest.Always("allow-once"))
 	var n struct {
 		Observed int `json:"observed"`
 	}
-	e.call("admit/observe", map[string]any{"paths": []string{"notes.txt"}}, &n)
-	v := e.check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt"}})
-	q := within(t, e.asked, "acknowledgement")
+	e.Call("admit/observe", map[string]any{"paths": []string{"notes.txt"}}, &n)
+	v := e.Check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt"}})
+	q := rpctest.Within(t, e.Asked, "acknowledgement")
 	if !v.Allowed || v.DecidedBy != "person" || q.ID != v.ID {
 		t.Fatalf("acknowledged change: %+v", v)
 	}
-	v = e.check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt"}})
+	v = e.Check(map[string]any{"tool": "Write", "args": map[string]any{"file_path": "notes.txt"}})
 	if !v.Allowed || v.DecidedBy != "rule" {
 		t.Fatalf("after acknowledgement: %+v", v)
 	}

@@ -44,6 +44,8 @@ type ServerConfig struct {
 	// TrustDir holds the person's trust records of policy files; "" is
 	// gate.DefaultTrustDir.
 	TrustDir string
+	// RulesDir holds the person's rules; "" is gate.DefaultRulesDir.
+	RulesDir string
 }
 
 // Server is one connection's server. It holds no global state: every
@@ -233,6 +235,10 @@ var methods = map[string]method{
 	"admit/reviewPolicy":   {handle: (*Server).handleReviewPolicy, editorOnly: true},
 	"admit/trustPolicy":    {handle: (*Server).handleTrustPolicy, editorOnly: true},
 	"admit/distrustPolicy": {handle: (*Server).handleDistrustPolicy, editorOnly: true},
+	"admit/rules":          {handle: (*Server).handleRules, editorOnly: true},
+	"admit/addRule":        {handle: (*Server).handleAddRule, editorOnly: true},
+	"admit/removeRule":     {handle: (*Server).handleRemoveRule, editorOnly: true},
+	"admit/suggestRules":   {handle: (*Server).handleSuggestRules, editorOnly: true},
 	"admit/revoke":         {handle: (*Server).handleRevoke},
 	"admit/read":           {handle: (*Server).handleRead},
 	"admit/edit":           {handle: (*Server).handleEdit},

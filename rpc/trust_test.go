@@ -1,4 +1,4 @@
-package rpc
+package rpc_test
 
 import (
 	"context"
@@ -9,7 +9,10 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"admit/policy"
+	"admit/rpc"
 	"admit/rpc/gate"
+	"admit/rpc/rpctest"
 )
 
 // TestSocketPeerCannotConfigure: a program the gate let run can reach the
@@ -17,10 +20,10 @@ import (
 // never switch the gate off or widen it, nor read the tape.
 func TestSocketPeerCannotConfigure(t *testing.T) {
 	ws := workspaceDir(t)
-	sock := filepath.Join(t.TempDir(), "run", "admit.sock")
-	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, listen: sock, init: map[string]any{"mode": "enforce", "effects": "read-only"}})
+	sock := rpctest.Socket(t)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: sock, Init: map[string]any{"mode": "enforce", "effects": "read-only"}})
 	ctx := context.Background()
-	c, err := Dial(ctx, sock)
+	c, err := rpc.Dial(ctx, sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,16 +40,16 @@ func TestSocketPeerCannotConfigure(t *testing.T) {
 		{"admit/reviewPolicy", map[string]any{}},
 	} {
 		err := c.Call(ctx, call.method, call.params, nil)
-		if errCode(err) != jsonrpc2.InvalidRequest {
+		if rpctest.ErrCode(err) != jsonrpc2.InvalidRequest {
 			t.Errorf("%s from the socket: %v", call.method, err)
 		}
 	}
 	// The settings notification is ignored, not applied.
-	if err := c.conn.Notify(ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"mode": "off", "effects": "workspace-write"}}}); err != nil {
+	if err := c.Notify(ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"mode": "off", "effects": "workspace-write"}}}); err != nil {
 		t.Fatal(err)
 	}
 	// A session opened from the socket is no wider than the editor's.
-	id, err := c.OpenSession(ctx, gate.OpenSessionParams{CapsSpec: policyCaps("peer", "Write"), Effects: "workspace-write"})
+	id, err := c.OpenSession(ctx, gate.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: "peer", Allow: []string{"Write"}}, Effects: "workspace-write"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +58,12 @@ func TestSocketPeerCannotConfigure(t *testing.T) {
 		t.Errorf("write through a peer's session: %+v %v", v, err)
 	}
 	var st gate.State
-	e.call("admit/state", map[string]any{}, &st)
+	e.Call("admit/state", map[string]any{}, &st)
 	if st.Mode != "enforce" || st.Effects != "read-only" {
 		t.Fatalf("a socket peer changed the settings: %s %s", st.Mode, st.Effects)
 	}
 	// The editor itself still may.
-	e.call("admit/setMode", map[string]any{"mode": "warn"}, &st)
+	e.Call("admit/setMode", map[string]any{"mode": "warn"}, &st)
 	if st.Mode != "warn" {
 		t.Fatalf("the editor's setMode: %s", st.Mode)
 	}
@@ -75,33 +78,33 @@ func TestPolicyTrustThroughTheEditor(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(ws, ".admit"), 0o755))
 	path := filepath.Join(ws, ".admit", "policy.json")
 	must(t, os.WriteFile(path, []byte(file), 0o644))
-	e := startEditor(t, editorOptions{roots: []string{ws}, approve: true, trustDir: filepath.Join(t.TempDir(), "trust"), init: map[string]any{"mode": "enforce"}})
-	if v := e.check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce"}})
+	if v := e.Check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
 		t.Fatalf("untrusted: %+v", v)
 	}
 	var st gate.State
-	e.call("admit/state", map[string]any{}, &st)
+	e.Call("admit/state", map[string]any{}, &st)
 	if st.PolicyTrust != "untrusted" || len(st.PolicyWidens) != 1 || !strings.Contains(st.PolicyWidens[0], "deploy_prod") {
 		t.Fatalf("state: %+v", st)
 	}
 	var r gate.PolicyReview
-	e.call("admit/reviewPolicy", map[string]any{}, &r)
+	e.Call("admit/reviewPolicy", map[string]any{}, &r)
 	if r.Path != path || r.Content != file || r.Sum == "" {
 		t.Fatalf("review: %+v", r)
 	}
-	e.call("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, &st)
+	e.Call("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, &st)
 	if st.PolicyTrust != "trusted" {
 		t.Fatalf("after trust: %+v", st)
 	}
-	if v := e.check(map[string]any{"tool": "deploy_prod"}); !v.Allowed || v.PolicyTrust != "trusted" {
+	if v := e.Check(map[string]any{"tool": "deploy_prod"}); !v.Allowed || v.PolicyTrust != "trusted" {
 		t.Fatalf("trusted: %+v", v)
 	}
 	must(t, os.WriteFile(path, []byte(`{"allow":["Read","deploy_prod","rm_everything"]}`), 0o644))
-	if v := e.check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
+	if v := e.Check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
 		t.Fatalf("changed file: %+v", v)
 	}
-	err := e.try("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, nil)
-	if errCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "changed since it was shown") {
+	err := e.Try("admit/trustPolicy", map[string]any{"path": r.Path, "sum": r.Sum}, nil)
+	if rpctest.ErrCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "changed since it was shown") {
 		t.Fatalf("trusting a stale review: %v", err)
 	}
 }

@@ -5,6 +5,7 @@
 // the pending answer is settled as "deny" at once and the queue moves on; a click on
 // the stale toast later finds the question settled and is ignored.
 import type { ApprovalAnswer, ApproveParams } from './protocol';
+import { plain } from './text';
 
 export const buttons = {
   allowOnce: 'Allow once',
@@ -24,12 +25,16 @@ export function answerFor(choice: string | undefined): ApprovalAnswer {
   }
 }
 
-/** approvalMessage is the prompt's text: who asks, the summary and the reason. */
+/**
+ * approvalMessage is the prompt's text: who asks, the summary and the reason. All three
+ * come from the agent's call, so each is plain text on one line, with no link syntax
+ * VS Code would render in a notification.
+ */
 export function approvalMessage(p: ApproveParams): string {
-  const who = p.session && p.session !== 'default' ? ` (session ${p.session})` : '';
+  const who = p.session && p.session !== 'default' ? ` (session ${plain(p.session)})` : '';
   const what = p.summary && p.summary.length > 0 ? p.summary : p.tool;
-  const reason = p.reason ? ` ${p.reason}` : '';
-  return `admit${who}: ${what}.${reason}`;
+  const reason = p.reason ? ` ${plain(p.reason)}` : '';
+  return `admit${who}: ${plain(String(what ?? ''))}.${reason}`;
 }
 
 /** A Prompter shows one question and resolves with the clicked button, undefined when dismissed. */

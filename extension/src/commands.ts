@@ -3,9 +3,10 @@
 import * as vscode from 'vscode';
 import { classify, describeFilter, type DecisionClass, type DecisionFilter, type DecisionsProvider } from './decisions';
 import type { DocumentStore } from './documents';
-import { Methods, type AdmitEffects, type AdmitMode, type AdmitState, type Decision, type TapeQuery, type TapeRecord } from './protocol';
+import { Methods, type AdmitEffects, type AdmitMode, type Decision, type TapeQuery, type TapeRecord } from './protocol';
 import { groupWouldDeny, renderReport } from './report';
 import type { AdmitServer } from './server';
+import { oneLine, plain } from './text';
 
 export const modeItems: { value: AdmitMode; description: string }[] = [
   { value: 'enforce', description: 'Refused calls do not run; a person is asked where a rule says so.' },
@@ -17,38 +18,66 @@ export const effectsItems: { value: AdmitEffects; description: string }[] = [
   { value: 'workspace-write', description: 'Agents may change files inside the workspace folders.' },
 ];
 
-function target(): vscode.ConfigurationTarget {
-  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+/** A quick pick row for one value: marked when it is in force, and when it is the person's own setting. */
+export function choiceItem<T extends string>(m: { value: T; description: string }, current: T, mine: T): vscode.QuickPickItem & { value: T } {
+  const marks = [m.value === current ? '$(check) current' : '', m.value === mine && mine !== current ? 'your setting' : ''].filter(Boolean);
+  return { label: m.value, description: marks.join(' · '), detail: m.description, value: m.value };
 }
 
-/** selectMode asks for the mode, then the effects, writes them to the workspace setting and tells the server at once. */
+/**
+ * selectMode asks for the mode, then the effects, and writes them to the person's user
+ * settings (never the repository's); the settings change sends them to the server. When
+ * a stricter workspace value or Restricted Mode keeps the gate tighter than the choice,
+ * it says so.
+ */
 export async function selectMode(server: AdmitServer): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('admit');
-  const cur = server.state;
-  const curMode = cur?.mode ?? cfg.get<AdmitMode>('mode', 'warn');
-  const curEffects = cur?.effects ?? cfg.get<AdmitEffects>('effects', 'read-only');
+  const s = server.settings();
+  const mineMode = (cfg.inspect<AdmitMode>('mode')?.globalValue ?? s.mode) as AdmitMode;
+  const mineEffects = (cfg.inspect<AdmitEffects>('effects')?.globalValue ?? s.effects) as AdmitEffects;
+  const curMode = server.state?.mode ?? s.mode;
+  const curEffects = server.state?.effects ?? s.effects;
+  const restricted = s.restricted ? ' (Restricted Mode: enforce and read-only until you trust this workspace)' : '';
   const mode = await vscode.window.showQuickPick(
-    modeItems.map((m) => ({ label: m.value, description: m.value === curMode ? '(current)' : '', detail: m.description, value: m.value })),
-    { title: 'admit: mode', placeHolder: `Mode (now ${curMode})` },
+    modeItems.map((m) => choiceItem(m, curMode, mineMode)),
+    { title: `admit: mode, in your user settings${restricted}`, placeHolder: `Mode (now ${curMode})` },
   );
   if (!mode) return;
-  let effects: AdmitEffects = curEffects;
+  let effects: AdmitEffects = mineEffects;
   if (mode.value !== 'off') {
     const e = await vscode.window.showQuickPick(
-      effectsItems.map((m) => ({ label: m.value, description: m.value === curEffects ? '(current)' : '', detail: m.description, value: m.value })),
-      { title: 'admit: effects', placeHolder: `Effects (now ${curEffects})` },
+      effectsItems.map((m) => choiceItem(m, curEffects, mineEffects)),
+      { title: `admit: effects, in your user settings${restricted}`, placeHolder: `Effects (now ${curEffects})` },
     );
     if (!e) return;
     effects = e.value;
   }
-  // Tell the server first, so the status bar changes at once; the settings follow.
   try {
-    await server.request<AdmitState>(Methods.setMode, { mode: mode.value, effects });
+    await cfg.update('mode', mode.value, vscode.ConfigurationTarget.Global);
+    await cfg.update('effects', effects, vscode.ConfigurationTarget.Global);
   } catch (err) {
-    void vscode.window.showErrorMessage(`admit: could not change the mode: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(plain(`admit: could not write your user settings: ${err instanceof Error ? err.message : String(err)}`));
+    return;
   }
-  await cfg.update('mode', mode.value, target());
-  await cfg.update('effects', effects, target());
+  // The configuration change has told the server; say why the gate is tighter, if it is.
+  await server.settingsChanged();
+  const now = server.settings();
+  if (now.mode !== mode.value || (mode.value !== 'off' && now.effects !== effects)) {
+    const why = now.restricted
+      ? 'this workspace is not trusted (Restricted Mode)'
+      : "the workspace's settings are stricter, and a workspace may tighten the gate (see the admit output)";
+    void vscode.window.showInformationMessage(`admit: your settings say ${mode.value}, ${effects}; the gate runs in ${now.mode}, ${now.effects} because ${why}.`);
+  }
+}
+
+/**
+ * decisionDocument is the read-only document of one decision: JSON, in which every text
+ * is a JSON string (quotes, newlines and controls escaped), so nothing in it is markup;
+ * its name is made of characters that cannot change its path.
+ */
+export function decisionDocument(d: Decision, tapeLine: TapeRecord | undefined): { name: string; text: string } {
+  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
+  return { name: `decision-${(d.id || 'unknown').replace(/[^A-Za-z0-9._-]/g, '_')}.json`, text: JSON.stringify(body, null, 2) + '\n' };
 }
 
 export async function showDecision(server: AdmitServer, docs: DocumentStore, d: Decision | undefined): Promise<void> {
@@ -65,8 +94,8 @@ export async function showDecision(server: AdmitServer, docs: DocumentStore, d: 
       server.output.appendLine(`admit/tape for ${d.id}: ${String(e)}`);
     }
   }
-  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
-  await docs.open(`decision-${d.id || 'unknown'}.json`, JSON.stringify(body, null, 2) + '\n');
+  const doc = decisionDocument(d, tapeLine);
+  await docs.open(doc.name, doc.text);
 }
 
 export async function showTape(server: AdmitServer, docs: DocumentStore): Promise<void> {
@@ -91,7 +120,7 @@ export async function showTape(server: AdmitServer, docs: DocumentStore): Promis
     const res = await server.request<{ records: TapeRecord[] }>(Methods.tape, q);
     await docs.open('tape.json', JSON.stringify({ query: q, records: res.records ?? [] }, null, 2) + '\n');
   } catch (e) {
-    void vscode.window.showErrorMessage(`admit: could not read the tape: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(plain(`admit: could not read the tape: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
 
@@ -103,7 +132,7 @@ export async function campaignReport(server: AdmitServer): Promise<void> {
     const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: md });
     await vscode.window.showTextDocument(doc, { preview: false });
   } catch (e) {
-    void vscode.window.showErrorMessage(`admit: could not build the report: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(plain(`admit: could not build the report: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
 
@@ -118,9 +147,9 @@ export async function filterDecisions(view: vscode.TreeView<Decision>, provider:
     { label: 'verdict', kind: vscode.QuickPickItemKind.Separator },
     ...classes.map((c) => ({ label: c, f: { cls: c } })),
     { label: 'rule', kind: vscode.QuickPickItemKind.Separator },
-    ...rules.map((r) => ({ label: r, description: 'rule', f: { rule: r } })),
+    ...rules.map((r) => ({ label: oneLine(r), description: 'rule', f: { rule: r } })),
     { label: 'tool', kind: vscode.QuickPickItemKind.Separator },
-    ...tools.map((t) => ({ label: t, description: 'tool', f: { tool: t } })),
+    ...tools.map((t) => ({ label: oneLine(t), description: 'tool', f: { tool: t } })),
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'admit: filter decisions' });
   if (!pick) return;

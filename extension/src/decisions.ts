@@ -1,16 +1,30 @@
 // The decisions view: recent decisions from admit/didDecide, newest first.
 import * as vscode from 'vscode';
 import type { Decision } from './protocol';
+import { mdCode, mdText, oneLine, prose, renderProse } from './text';
 
 /** The four ways a decision is drawn. */
 export type DecisionClass = 'allowed' | 'refused' | 'would-deny' | 'asked';
 
-/** classify says how a decision is drawn: asked (a person decided or did not answer), allowed, would-deny (warn), refused. */
-export function classify(d: Pick<Decision, 'verdict' | 'allowed' | 'rule'>): DecisionClass {
-  if (d.rule?.startsWith('human-') || d.rule === 'approval-timeout') return 'asked';
+/** Who settles an asked call (approvals' By* values); `rule` and `tape` settle nothing that was asked. */
+const askers = new Set(['person', 'grant', 'timeout', 'cancelled', 'session-closed', 'shutdown', 'disconnected', 'headless']);
+/** The rules an asked call ends with, for records written before `outcome` and `decidedBy` existed. */
+const askedRules = new Set(['human-approved', 'human-denied', 'approval-timeout', 'approval-cancelled', 'no-approver']);
+
+/**
+ * classify says how a decision is drawn, from what the server says: asked (the policy
+ * asked, and a person answered or the question ended unanswered), allowed, would-deny
+ * (warn mode let a refused or asked call through), refused. It reads `outcome` and
+ * `decidedBy`; only a record without them (an old tape) is classified by its rule.
+ */
+export function classify(d: Pick<Decision, 'verdict' | 'allowed' | 'rule' | 'outcome' | 'decidedBy'>): DecisionClass {
+  if (d.outcome !== undefined) {
+    if (d.outcome === 'ask' && d.decidedBy !== undefined && d.decidedBy !== 'rule') return 'asked';
+  } else if (d.decidedBy !== undefined ? askers.has(d.decidedBy) : askedRules.has(d.rule)) {
+    return 'asked';
+  }
   if (d.verdict === 'allow') return 'allowed';
-  if (d.allowed) return 'would-deny';
-  return 'refused';
+  return d.allowed ? 'would-deny' : 'refused';
 }
 
 export const classIcons: Record<DecisionClass, { icon: string; color?: string }> = {
@@ -37,7 +51,7 @@ export function matches(d: Decision, f: DecisionFilter | undefined): boolean {
 
 export function describeFilter(f: DecisionFilter | undefined): string {
   if (!f) return '';
-  return [f.cls, f.rule && `rule ${f.rule}`, f.tool && `tool ${f.tool}`].filter(Boolean).join(', ');
+  return oneLine([f.cls, f.rule && `rule ${f.rule}`, f.tool && `tool ${f.tool}`].filter(Boolean).join(', '));
 }
 
 /** DecisionStore keeps the newest `cap` decisions, newest first. Pure, no VS Code. */
@@ -71,11 +85,29 @@ export class DecisionStore {
   }
 }
 
-/** decisionLabel is the row's label: the tool, then the summary as its description. */
+/** decisionLabel is the row's label and description: plain text, each on one line. */
 export function decisionLabel(d: Decision): { label: string; description: string } {
   const cls = classify(d);
   const rule = d.rule && d.rule !== cls ? ` · ${d.rule}` : '';
-  return { label: d.tool || '(no tool)', description: `${cls}${rule}${d.summary ? ` · ${d.summary}` : ''}` };
+  return { label: oneLine(d.tool || '(no tool)'), description: oneLine(`${cls}${rule}${d.summary ? ` · ${d.summary}` : ''}`) };
+}
+
+/** At most this many targets are listed in a tooltip. */
+const maxTargets = 20;
+
+/** decisionTooltip is the row's tooltip, Markdown in which every text the server passed on is literal. */
+export function decisionTooltip(d: Decision): string {
+  const cls = classify(d);
+  const lines = [`**${cls}** ${mdCode(d.tool ?? '')} — rule ${mdCode(d.rule ?? '')}, mode ${mdCode(d.mode ?? '')}${d.decidedBy && d.decidedBy !== 'rule' ? `, decided by ${mdCode(d.decidedBy)}` : ''}`];
+  if (d.summary) lines.push('', mdCode(d.summary));
+  if (d.reason) lines.push('', mdText(d.reason));
+  const targets = d.targets ?? [];
+  if (targets.length) {
+    const shown = targets.slice(0, maxTargets).map(mdCode).join(', ');
+    lines.push('', `Targets: ${shown}${targets.length > maxTargets ? `, and ${targets.length - maxTargets} more` : ''}`);
+  }
+  if (d.remedy) lines.push('', `Remedy: ${renderProse(prose(d.remedy))}`);
+  return lines.join('\n');
 }
 
 export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vscode.Disposable {
@@ -110,9 +142,10 @@ export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vsc
     const cls = classify(d);
     const ic = classIcons[cls];
     item.iconPath = new vscode.ThemeIcon(ic.icon, ic.color ? new vscode.ThemeColor(ic.color) : undefined);
-    item.tooltip = new vscode.MarkdownString(
-      `**${cls}** \`${d.tool}\` — rule \`${d.rule}\`, mode \`${d.mode}\`\n\n${d.reason ?? ''}${d.targets?.length ? `\n\nTargets: ${d.targets.map((t) => `\`${t}\``).join(', ')}` : ''}`,
-    );
+    const tooltip = new vscode.MarkdownString(decisionTooltip(d));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
     item.contextValue = `admit.decision.${cls}`;
     item.command = { command: 'admit.showDecision', title: 'Show Decision', arguments: [d] };
     return item;

@@ -1,8 +1,9 @@
 // Method names of the admit protocol (DESIGN.md, "Protocol"). The types live in
 // ../api.d.ts, which is published to agents.
 export type {
-  AdmitApi, AdmitEffects, AdmitMode, AdmitShell, AdmitState, Decision, Verdict,
+  AdmitApi, AdmitDecidedBy, AdmitEffects, AdmitMode, AdmitOutcome, AdmitShell, AdmitState, Decision, Verdict,
 } from '../api';
+import type { AdmitDecidedBy, AdmitOutcome } from '../api';
 
 export const Methods = {
   check: 'admit/check',
@@ -56,6 +57,11 @@ export interface TapeRecord {
   allowed?: boolean;
   rule?: string;
   reason?: string;
+  /** The policy's answer class (absent on tapes written before the field existed). */
+  outcome?: AdmitOutcome;
+  decidedBy?: AdmitDecidedBy;
+  /** The rule's remedy, from the server's catalogue (absent on old tapes). */
+  remedy?: string;
   tool?: string;
   args?: unknown;
   command?: string;

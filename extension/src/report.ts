@@ -1,8 +1,11 @@
 // The campaign report: after running agents in warn mode, what would have been refused,
-// grouped by rule and tool, each with the smallest policy change that would admit it.
-// Pure: tape records in, Markdown out. The suggestions only name which policy field
-// would change; the server alone decides.
+// grouped by rule and tool, each with the remedy the server's rule catalogue gives
+// (the verdict's `remedy` field). Pure: tape records in, Markdown out. Every text from
+// the tape (commands, paths, tool names, the server's remedies) is drawn literal: no
+// link, markup or HTML in it can take effect. Records from tapes written before the
+// server sent remedies get the extension's older suggestion for their rule.
 import type { TapeRecord } from './protocol';
+import { mdCell, mdCode, mdText, prose, renderProse, type Prose } from './text';
 
 export interface ReportGroup {
   rule: string;
@@ -14,8 +17,14 @@ export interface ReportGroup {
   programs: string[];
   first?: string;
   last?: string;
-  suggestion: string;
+  /** The server's remedies for the group's records (distinct, at most 3), or the fallback for an old tape. */
+  remedies: Prose[];
+  /** Whether the remedies came from the server (false: every record lacked `remedy`). */
+  fromServer: boolean;
 }
+
+/** At most this many distinct remedies are shown per group. */
+const maxRemedies = 3;
 
 /** wouldDeny is a record that warn mode let through although a rule refused it. */
 export function isWouldDeny(r: TapeRecord): boolean {
@@ -45,54 +54,59 @@ function programOf(r: TapeRecord): string | undefined {
 
 const json = (v: unknown) => JSON.stringify(v);
 
-/** suggest names the smallest policy change (or agent behaviour) that would admit a group. */
-export function suggest(rule: string, tool: string, programs: string[]): string {
+/**
+ * fallbackRemedy is the suggestion for a record that carries no `remedy` (a tape
+ * written before the server sent one). The server's catalogue is the authority; this
+ * table only reads old tapes.
+ */
+export function fallbackRemedy(rule: string, tool: string, programs: string[]): Prose {
   switch (rule) {
     case 'not-in-allow-list':
-      return `add the tool to the allow list: \`"allow": [${json(tool)}]\``;
+      return ['add the tool to the allow list: ', { code: `"allow": [${json(tool)}]` }];
     case 'read-only-effects':
-      return 'let agents change the workspace: `"effects": "workspace-write"`';
+      return ['let agents change the workspace: ', { code: '"effects": "workspace-write"' }];
     case 'unsupported-program':
     case 'forbidden-flag':
     case 'git-subcommand':
-      return programs.length
-        ? `describe the program${programs.length > 1 ? 's' : ''} in \`programs\`: ${programs.map((p) => `\`${json(p)}: {...}\``).join(', ')}`
-        : 'describe the program in `programs`';
+      if (!programs.length) return ['describe the program in ', { code: 'programs' }];
+      return [`describe the program${programs.length > 1 ? 's' : ''} in `, { code: 'programs' }, ': ', ...programs.flatMap((p, i) => [...(i ? [', '] : []), { code: `${json(p)}: {...}` }])];
     case 'unobserved-target':
     case 'stale-observation':
-      return 'no policy change: the agent should read (or `admit/observe`) the file before changing it, and read it again after it changed';
+      return ['no policy change: the agent should read (or ', { code: 'admit/observe' }, ') the file before changing it, and read it again after it changed'];
     case 'no-write-root':
     case 'outside-write-root':
     case 'outside-workspace':
-      return 'add the folder to `writeRoots` (or open it as a workspace folder)';
+      return ['add the folder to ', { code: 'writeRoots' }, ' (or open it as a workspace folder)'];
     case 'protected-path':
-      return 'move the path from `protect.deny` to `protect.ask` (a person decides each time)';
+      return ['move the path from ', { code: 'protect.deny' }, ' to ', { code: 'protect.ask' }, ' (a person decides each time)'];
     case 'budget-exhausted':
-      return 'raise `bounds.maxSteps` / `bounds.timeoutMs` / `bounds.maxRetries` for the session';
+      return ['raise ', { code: 'bounds.maxSteps' }, ' / ', { code: 'bounds.timeoutMs' }, ' / ', { code: 'bounds.maxRetries' }, ' for the session'];
     case 'request-too-large':
-      return 'raise `bounds.maxRequestChars`';
+      return ['raise ', { code: 'bounds.maxRequestChars' }];
     case 'dynamic-word':
-      return 'no policy change: the agent should spell out the words (no `$VAR` or `$(...)`, and the file names where a pattern could not be expanded)';
+      return ['no policy change: the agent should spell out the words (no ', { code: '$VAR' }, ' or ', { code: '$(...)' }, ', and the file names where a pattern could not be expanded)'];
     case 'shell-syntax':
-      return 'use `"shell": "analyze"`, or have the agent send a plain argv';
+      return ['use ', { code: '"shell": "analyze"' }, ', or have the agent send a plain argv'];
     case 'no-target':
-      return 'no policy change: the command should name its target path';
+      return ['no policy change: the command should name its target path'];
     case 'empty-command':
     case 'no-tool':
-      return 'no policy change: the agent sent an empty call';
+      return ['no policy change: the agent sent an empty call'];
     case 'human-denied':
     case 'approval-timeout':
-      return 'no policy change: a person refused or did not answer';
+    case 'approval-cancelled':
+    case 'no-approver':
+      return ['no policy change: a person refused or did not answer'];
     case 'tape-unwritable':
-      return 'fix the tape path (`admit.tape`) or its folder permissions';
+      return ['fix the tape path (', { code: 'admit.tape' }, ') or its folder permissions'];
     default:
-      return 'no automatic suggestion; read the reasons on the tape';
+      return ['no remedy on this old tape record; read the reasons on the tape'];
   }
 }
 
 /** groupWouldDeny groups warn-mode would-deny records by rule and tool, largest group first. */
 export function groupWouldDeny(records: readonly TapeRecord[]): ReportGroup[] {
-  const groups = new Map<string, ReportGroup & { ex: Set<string>; progs: Set<string> }>();
+  const groups = new Map<string, Omit<ReportGroup, 'remedies' | 'fromServer'> & { ex: Set<string>; progs: Set<string>; rem: Set<string> }>();
   for (const r of records) {
     if (!isWouldDeny(r)) continue;
     const rule = r.rule ?? '(no rule)';
@@ -100,7 +114,7 @@ export function groupWouldDeny(records: readonly TapeRecord[]): ReportGroup[] {
     const key = `${rule}\u0000${tool}`;
     let g = groups.get(key);
     if (!g) {
-      g = { rule, tool, count: 0, examples: [], programs: [], suggestion: '', ex: new Set(), progs: new Set() };
+      g = { rule, tool, count: 0, examples: [], programs: [], ex: new Set(), progs: new Set(), rem: new Set() };
       groups.set(key, g);
     }
     g.count++;
@@ -108,6 +122,7 @@ export function groupWouldDeny(records: readonly TapeRecord[]): ReportGroup[] {
     if (e && g.ex.size < 5) g.ex.add(e);
     const p = programOf(r);
     if (p) g.progs.add(p);
+    if (typeof r.remedy === 'string' && r.remedy.trim() && g.rem.size < maxRemedies) g.rem.add(r.remedy.trim());
     if (r.time) {
       if (!g.first || r.time < g.first) g.first = r.time;
       if (!g.last || r.time > g.last) g.last = r.time;
@@ -116,37 +131,41 @@ export function groupWouldDeny(records: readonly TapeRecord[]): ReportGroup[] {
   const out: ReportGroup[] = [];
   for (const g of groups.values()) {
     const programs = [...g.progs].sort();
+    const fromServer = g.rem.size > 0;
     out.push({
-      rule: g.rule, tool: g.tool, count: g.count, examples: [...g.ex], programs,
-      first: g.first, last: g.last, suggestion: suggest(g.rule, g.tool, programs),
+      rule: g.rule, tool: g.tool, count: g.count, examples: [...g.ex], programs, first: g.first, last: g.last,
+      remedies: fromServer ? [...g.rem].map(prose) : [fallbackRemedy(g.rule, g.tool, programs)], fromServer,
     });
   }
   out.sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule) || a.tool.localeCompare(b.tool));
   return out;
 }
 
-/** renderReport renders the groups as a Markdown document. */
+/** renderReport renders the groups as a Markdown document in which nothing from the tape can be a link or markup. */
 export function renderReport(groups: readonly ReportGroup[], scanned: number, tapePath?: string): string {
   const total = groups.reduce((n, g) => n + g.count, 0);
   const lines = [
     '# admit campaign report',
     '',
-    `${total} call${total === 1 ? '' : 's'} would have been refused in enforce mode, in ${groups.length} group${groups.length === 1 ? '' : 's'} (${scanned} tape records read${tapePath ? ` from \`${tapePath}\`` : ''}).`,
+    `${total} call${total === 1 ? '' : 's'} would have been refused in enforce mode, in ${groups.length} group${groups.length === 1 ? '' : 's'} (${scanned} tape records read${tapePath ? ` from ${mdCode(tapePath)}` : ''}).`,
     '',
   ];
   if (groups.length === 0) {
     lines.push('Nothing to change: no warn-mode call was refused by a rule.');
     return lines.join('\n') + '\n';
   }
-  lines.push('| calls | rule | tool | smallest change |', '| ---: | --- | --- | --- |');
-  for (const g of groups) lines.push(`| ${g.count} | \`${g.rule}\` | \`${g.tool}\` | ${g.suggestion.replace(/\|/g, '\\|')} |`);
+  lines.push('| calls | rule | tool | remedy |', '| ---: | --- | --- | --- |');
+  for (const g of groups) {
+    lines.push(`| ${g.count} | ${mdCell(g.rule)} | ${mdCell(g.tool)} | ${g.remedies.map((r) => renderProse(r, true)).join(' / ')} |`);
+  }
   lines.push('');
   for (const g of groups) {
-    lines.push(`## \`${g.rule}\` · \`${g.tool}\` (${g.count})`, '', `Smallest change: ${g.suggestion}.`, '');
-    if (g.first) lines.push(`Seen ${g.first === g.last ? g.first : `${g.first} – ${g.last}`}.`, '');
+    lines.push(`## ${mdCode(g.rule)} · ${mdCode(g.tool)} (${g.count})`, '');
+    for (const r of g.remedies) lines.push(`${g.fromServer ? 'Remedy' : 'Suggestion (old tape, no remedy recorded)'}: ${renderProse(r)}`, '');
+    if (g.first) lines.push(`Seen ${mdText(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}.`, '');
     if (g.examples.length) {
       lines.push('Examples:', '');
-      for (const e of g.examples) lines.push(`- \`${e.replace(/`/g, "'")}\``);
+      for (const e of g.examples) lines.push(`- ${mdCode(e)}`);
       lines.push('');
     }
   }

@@ -1,7 +1,9 @@
 // Starting and keeping the admit server: vscode-languageclient over stdio, the
-// admit.* settings as initialization options, the custom notifications and the
-// approval request wired to the views, and a bounded number of restarts after a crash.
+// admit.* settings as initialization options (read from the person's settings, see
+// settings.ts), the custom notifications and the approval request wired to the views,
+// and a bounded number of restarts after a crash.
 import * as fs from 'fs';
+import * as os from 'os';
 import * as vscode from 'vscode';
 import {
   CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, State, TransportKind,
@@ -11,8 +13,12 @@ import {
 import type { ApprovalQueue } from './approvals';
 import { Methods, type AdmitState, type ApproveParams, type Decision } from './protocol';
 import { RestartPolicy } from './restart';
-import { readSettings, resolveServerPath, serverOptions, type Settings } from './settings';
-import type { StatusBar } from './status';
+import {
+  bundledServer, readSettings, resolveServer, serverOptions,
+  type FileProbe, type LayerSource, type PathContext, type ServerBinary, type ServerOptions, type Settings,
+} from './settings';
+import { errorNotices, type StatusBar } from './status';
+import { plain } from './text';
 
 /** ApproveFeature declares capabilities.experimental.admit.approve: this client renders admit/approve. */
 class ApproveFeature implements StaticFeature {
@@ -28,24 +34,88 @@ class ApproveFeature implements StaticFeature {
   clear(): void {}
 }
 
-export function settings(): Settings {
-  const cfg = vscode.workspace.getConfiguration('admit');
-  return readSettings(<T>(key: string, fallback: T) => cfg.get<T>(key, fallback));
+/**
+ * layerSource reads each admit.* key's layers from VS Code: the person's value
+ * (`globalValue`: user and machine settings), the default, and what the repository
+ * wrote (the workspace's value, and each folder's in a multi-root workspace).
+ */
+export function layerSource(): LayerSource {
+  const root = vscode.workspace.getConfiguration('admit');
+  // In a single-folder window the folder's settings are the workspace's: read them once.
+  const folders = vscode.workspace.workspaceFile ? vscode.workspace.workspaceFolders ?? [] : [];
+  const where = vscode.workspace.workspaceFile ? `the workspace file ${vscode.workspace.workspaceFile.fsPath}` : "the workspace's .vscode/settings.json";
+  return (key) => {
+    const i = root.inspect(key);
+    const repo: { where: string; value: unknown }[] = [];
+    if (i?.workspaceValue !== undefined) repo.push({ where, value: i.workspaceValue });
+    for (const f of folders) {
+      const fi = vscode.workspace.getConfiguration('admit', f.uri).inspect(key);
+      if (fi?.workspaceFolderValue !== undefined) repo.push({ where: `the folder ${f.name}'s .vscode/settings.json`, value: fi.workspaceFolderValue });
+    }
+    return { person: i?.globalValue, default: i?.defaultValue, repo };
+  };
 }
 
+/** settings are the admit.* settings in force now (the notes are dropped; AdmitServer logs them). */
+export function settings(): Settings {
+  return readSettings(layerSource(), vscode.workspace.isTrusted).settings;
+}
+
+function pathContext(): PathContext {
+  return {
+    home: os.homedir(),
+    folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath })),
+  };
+}
+
+const probe: FileProbe = {
+  realpath: (p) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  },
+  isFile: (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  isExecutable: (p) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
 /** ensureExecutable restores the execute bit of the bundled binary, which some unzippers drop. */
-function ensureExecutable(command: string, extensionPath: string): void {
-  if (!command.startsWith(extensionPath) || process.platform === 'win32') return;
+function ensureExecutable(bundled: string): void {
+  if (process.platform === 'win32' || !fs.existsSync(bundled)) return;
   try {
-    fs.accessSync(command, fs.constants.X_OK);
+    fs.accessSync(bundled, fs.constants.X_OK);
   } catch {
     try {
-      fs.chmodSync(command, 0o755);
+      fs.chmodSync(bundled, 0o755);
     } catch {
       // start() reports the failure
     }
   }
 }
+
+/** What a start was made from: a change in any of these restarts the server. */
+interface StartedFrom {
+  serverPath: string;
+  tape: string;
+  approvalTimeoutMs: number;
+  command?: string;
+}
+
+type Posture = Pick<ServerOptions, 'mode' | 'effects' | 'shell'>;
 
 export class ServerUnavailableError extends Error {}
 
@@ -61,6 +131,20 @@ export class AdmitServer implements vscode.Disposable {
   readonly onDidDecide = this.decideEmitter.event;
   private disposables: vscode.Disposable[] = [];
   private lastState: AdmitState | undefined;
+  /** The settings the last start was made from. */
+  private startedFrom: StartedFrom | undefined;
+  /** The mode, effects and shell the server was last given (initialize or admit/setMode). */
+  private sent: Posture | undefined;
+  /** Why the server was not started, while it is not. */
+  private startError: string | undefined;
+  /** The settings notes already logged, so a standing one is logged once. */
+  private notes = new Set<string>();
+  private pathNotes = new Set<string>();
+  private shownErrors = { policy: '', tape: '' };
+  /** The foreign mode/effects/shell last set back, so each is set back once. */
+  private reasserted: string | undefined;
+  /** The settings changes being followed, in order. */
+  private changes: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -70,8 +154,13 @@ export class AdmitServer implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('admit')) void this.configurationChanged(e);
+        if (e.affectsConfiguration('admit')) void this.settingsChanged();
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log('the workspace is trusted now: your settings apply');
+        void this.settingsChanged();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.settingsChanged()),
     );
   }
 
@@ -87,10 +176,39 @@ export class AdmitServer implements vscode.Disposable {
     this.output.appendLine(`[client ${new Date().toISOString()}] ${msg}`);
   }
 
-  private createClient(): LanguageClient {
-    const s = settings();
-    const command = resolveServerPath(s.serverPath, this.context.extensionPath, (p) => fs.existsSync(p));
-    ensureExecutable(command, this.context.extensionPath);
+  /** settings reads the settings in force and logs each note (an ignored or tightened value) the first time it stands. */
+  settings(): Settings {
+    const r = readSettings(layerSource(), vscode.workspace.isTrusted);
+    const now = new Set(r.notes);
+    for (const n of now) if (!this.notes.has(n)) this.log(`settings: ${n}`);
+    this.notes = now;
+    this.status.setRestricted(r.settings.restricted);
+    return r.settings;
+  }
+
+  private resolve(s: Settings): ServerBinary {
+    const bundled = bundledServer(this.context.extensionPath);
+    ensureExecutable(bundled);
+    const bin = resolveServer(s.serverPath, { ...pathContext(), extensionPath: this.context.extensionPath, pathEnv: process.env.PATH ?? '', probe });
+    const now = new Set(bin.notes);
+    for (const n of now) if (!this.pathNotes.has(n)) this.log(n);
+    this.pathNotes = now;
+    return bin;
+  }
+
+  /** initOptions are the initialization options of every (re)start: the settings in force, the tape and timeout of this start. */
+  private initOptions(fixed: ServerOptions): ServerOptions {
+    const o = this.optionsNow(fixed);
+    this.sent = { mode: o.mode, effects: o.effects, shell: o.shell };
+    return o;
+  }
+
+  private optionsNow(fixed: ServerOptions): ServerOptions {
+    const s = this.settings();
+    return { ...fixed, mode: s.mode, effects: s.effects, shell: s.shell };
+  }
+
+  private createClient(command: string, options: ServerOptions): LanguageClient {
     this.log(`starting ${command} serve`);
     const serverOpts: LspServerOptions = {
       run: { command, args: ['serve'], transport: TransportKind.stdio },
@@ -99,8 +217,16 @@ export class AdmitServer implements vscode.Disposable {
     const clientOpts: LanguageClientOptions = {
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: () => serverOptions(settings()),
+      initializationOptions: () => this.initOptions(options),
       workspaceFolder: undefined,
+      // The server gets its settings from initializationOptions and admit/setMode. Should
+      // it ever pull them (workspace/configuration), it gets the same: the settings in
+      // force, never VS Code's merged view, which holds the repository's values.
+      middleware: {
+        workspace: {
+          configuration: (params) => params.items.map((it) => (it.section === 'admit' ? this.optionsNow(options) : null)),
+        },
+      },
       errorHandler: {
         error: (_e, _m, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
         closed: () => this.onClosed(),
@@ -154,6 +280,8 @@ export class AdmitServer implements vscode.Disposable {
     this.lastState = st;
     this.status.setState(st);
     this.stateEmitter.fire(st);
+    this.announceErrors(st);
+    this.holdPosture(st);
     // Agents in the editor's terminals (Claude Code, Gemini CLI hooks, MCP
     // gateways) reach the same gate through the socket the server names.
     const env = this.context.environmentVariableCollection;
@@ -161,6 +289,54 @@ export class AdmitServer implements vscode.Disposable {
       if (env.get('ADMIT_SOCKET')?.value !== st.socket) env.replace('ADMIT_SOCKET', st.socket);
     } else if (env.get('ADMIT_SOCKET')) {
       env.delete('ADMIT_SOCKET');
+    }
+  }
+
+  /**
+   * holdPosture puts the person's mode, effects and shell back when the server reports
+   * others than the editor gave it (only the editor's connection may configure the gate;
+   * this holds even against a server that lets another client do it). Once per foreign
+   * state, so a server that keeps its own answer is not asked in a loop.
+   */
+  private holdPosture(st: AdmitState): void {
+    const want = this.sent;
+    if (!want || !this.running) return;
+    if (st.mode === want.mode && st.effects === want.effects && st.shell === want.shell) {
+      this.reasserted = undefined;
+      return;
+    }
+    const key = `${st.mode}/${st.effects}/${st.shell}`;
+    if (this.reasserted === key) return;
+    this.reasserted = key;
+    this.log(`the server reports ${key}, not the ${want.mode}/${want.effects}/${want.shell} the editor gave it; setting it back`);
+    this.request<AdmitState>(Methods.setMode, want).then(
+      (res) => {
+        if (res && typeof res === 'object' && 'mode' in res) this.setState(res);
+      },
+      (err) => this.log(`admit/setMode ${JSON.stringify(want)}: ${String(err)}`),
+    );
+  }
+
+  /** announceErrors shows a notification when the policy file or the tape becomes unusable (once per error text). */
+  private announceErrors(st: AdmitState): void {
+    const notices = errorNotices(st);
+    const policy = typeof st.policyError === 'string' ? st.policyError : '';
+    if (policy !== this.shownErrors.policy) {
+      this.shownErrors.policy = policy;
+      if (notices.policy) {
+        this.log(notices.policy);
+        void vscode.window.showErrorMessage(notices.policy);
+      } else {
+        this.log('the policy file is usable again');
+      }
+    }
+    const tape = typeof st.tapeError === 'string' ? st.tapeError : '';
+    if (tape !== this.shownErrors.tape) {
+      this.shownErrors.tape = tape;
+      if (notices.tape) {
+        this.log(notices.tape);
+        void vscode.window.showErrorMessage(notices.tape);
+      }
     }
   }
 
@@ -173,15 +349,33 @@ export class AdmitServer implements vscode.Disposable {
     }
   }
 
+  /** refuseToStart says why nothing was started: in the output, the status bar and a notification. */
+  private refuseToStart(message: string): void {
+    this.startError = message;
+    this.log(message);
+    this.status.setStopped(message);
+    void vscode.window.showErrorMessage(plain(`admit: ${message}`), 'Open User Settings').then((c) => {
+      if (c === 'Open User Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'admit.');
+    });
+  }
+
   async start(): Promise<void> {
     this.gaveUp = false;
+    this.startError = undefined;
     this.status.setStarting();
-    const client = this.createClient();
+    const s = this.settings();
+    const bin = this.resolve(s);
+    this.startedFrom = { serverPath: s.serverPath, tape: s.tape, approvalTimeoutMs: s.approvalTimeoutMs, command: 'command' in bin ? bin.command : undefined };
+    if ('error' in bin) return this.refuseToStart(bin.error);
+    const opts = serverOptions(s, pathContext());
+    if ('error' in opts) return this.refuseToStart(opts.error);
+    const client = this.createClient(bin.command, opts.options);
     this.client = client;
     try {
       await client.start();
     } catch (e) {
-      const message = `Could not start the admit server: ${e instanceof Error ? e.message : String(e)}. Set admit.server.path or put admit on PATH.`;
+      const message = `Could not start the admit server ${bin.command}: ${e instanceof Error ? e.message : String(e)}. Set admit.server.path in your user settings, or put admit on PATH.`;
+      this.startError = message;
       this.log(message);
       this.status.setStopped(message);
     }
@@ -197,6 +391,7 @@ export class AdmitServer implements vscode.Disposable {
   async stop(): Promise<void> {
     const c = this.client;
     this.client = undefined;
+    this.sent = undefined;
     this.approvals.cancelAll();
     if (!c) return;
     try {
@@ -215,7 +410,8 @@ export class AdmitServer implements vscode.Disposable {
   async request<R>(method: string, params: unknown): Promise<R> {
     const c = this.client;
     if (!c || this.gaveUp || (c.state !== State.Running && c.state !== State.Starting)) {
-      throw new ServerUnavailableError(this.gaveUp ? 'the admit server is stopped after repeated crashes' : 'the admit server is not running');
+      const why = this.gaveUp ? 'the admit server is stopped after repeated crashes' : `the admit server is not running${this.startError ? `: ${this.startError}` : ''}`;
+      throw new ServerUnavailableError(why);
     }
     try {
       return await c.sendRequest<R>(method, params);
@@ -227,23 +423,46 @@ export class AdmitServer implements vscode.Disposable {
     }
   }
 
-  private async configurationChanged(e: vscode.ConfigurationChangeEvent): Promise<void> {
-    const c = this.client;
-    if (e.affectsConfiguration('admit.server.path')) {
-      this.log('admit.server.path changed; restarting');
-      await this.restart();
-      return;
-    }
-    if (!c || c.state !== State.Running) return;
-    const opts = serverOptions(settings());
-    try {
-      await c.sendNotification('workspace/didChangeConfiguration', { settings: { admit: opts } });
-      if (e.affectsConfiguration('admit.mode') || e.affectsConfiguration('admit.effects')) {
-        const st = await this.request<AdmitState>(Methods.setMode, { mode: opts.mode, effects: opts.effects });
-        if (st && typeof st === 'object' && 'mode' in st) this.setState(st);
+  /**
+   * settingsChanged follows a change of the settings, of Workspace Trust or of the
+   * folders: a different binary, tape or approval timeout restarts the server; a
+   * different mode, effects or shell is sent with admit/setMode, and nothing else is.
+   */
+  settingsChanged(): Promise<void> {
+    // One at a time: two changes in a row must not start two servers.
+    const next = this.changes.then(() => this.followSettings());
+    this.changes = next.catch((e) => this.log(`following the settings: ${String(e)}`));
+    return next;
+  }
+
+  private async followSettings(): Promise<void> {
+    const s = this.settings();
+    const from = this.startedFrom;
+    if (from) {
+      const bin = this.resolve(s);
+      const command = 'command' in bin ? bin.command : undefined;
+      if (s.serverPath !== from.serverPath || s.tape !== from.tape || s.approvalTimeoutMs !== from.approvalTimeoutMs || command !== from.command) {
+        this.log('the server binary, the tape or the approval timeout changed; restarting');
+        await this.restart();
+        return;
       }
+    }
+    await this.applyPosture({ mode: s.mode, effects: s.effects, shell: s.shell });
+  }
+
+  /** applyPosture sends the mode, effects and shell with admit/setMode when they differ from what the server was given. */
+  private async applyPosture(want: Posture): Promise<void> {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const had = this.sent;
+    if (had && had.mode === want.mode && had.effects === want.effects && had.shell === want.shell) return;
+    this.sent = want;
+    try {
+      const st = await this.request<AdmitState>(Methods.setMode, want);
+      if (st && typeof st === 'object' && 'mode' in st) this.setState(st);
     } catch (err) {
-      this.log(`sending the changed settings: ${String(err)}`);
+      this.sent = had;
+      this.log(`admit/setMode ${JSON.stringify(want)}: ${String(err)}`);
     }
   }
 

@@ -2,11 +2,12 @@
 // server pushes with admit/didChangeState. No policy here: the extension draws.
 import * as vscode from 'vscode';
 import type { AdmitMode, AdmitState, Decision } from './protocol';
+import { mdCode, mdText, plain, trustedCommands } from './text';
 
 /** What the status item shows: the server's state, or where the client is. */
 export type StatusInput =
   | { kind: 'starting' }
-  | { kind: 'running'; state: AdmitState; lastDecision?: Decision }
+  | { kind: 'running'; state: AdmitState; lastDecision?: Decision; restricted?: boolean }
   | { kind: 'stopped'; message: string };
 
 export const modeIcons: Record<AdmitMode, string> = {
@@ -15,7 +16,7 @@ export const modeIcons: Record<AdmitMode, string> = {
   off: '$(circle-slash)',
 };
 
-/** statusText renders the item's text, e.g. `$(shield) admit: enforce · workspace-write · 2 pending`. */
+/** statusText renders the item's text, e.g. `$(shield) admit: enforce · workspace-write · 2 pending`. Only fixed words and the server's enum values, each checked. */
 export function statusText(input: StatusInput): string {
   switch (input.kind) {
     case 'starting':
@@ -24,44 +25,90 @@ export function statusText(input: StatusInput): string {
       return '$(error) admit: stopped';
     case 'running': {
       const s = input.state;
-      const icon = modeIcons[s.mode] ?? '$(question)';
-      const parts = [`${icon} admit: ${s.mode}`];
-      if (s.mode !== 'off') parts.push(s.effects);
+      const mode = known(s.mode, ['enforce', 'warn', 'off']);
+      const icon = modeIcons[mode as AdmitMode] ?? '$(question)';
+      const parts = [`${icon} admit: ${mode}`];
+      if (s.mode !== 'off') parts.push(known(s.effects, ['read-only', 'workspace-write']));
+      if (s.policyError) parts.push('$(error) policy invalid');
+      if (s.tapeError) parts.push('$(error) tape unwritable');
       const pending = s.counts?.pending ?? 0;
-      if (pending > 0) parts.push(`${pending} pending`);
+      if (pending > 0) parts.push(`${count(pending)} pending`);
       const wouldDeny = s.counts?.wouldDeny ?? 0;
-      if (s.mode === 'warn' && wouldDeny > 0) parts.push(`${wouldDeny} would-deny`);
+      if (s.mode === 'warn' && wouldDeny > 0) parts.push(`${count(wouldDeny)} would-deny`);
       return parts.join(' · ');
     }
   }
 }
 
-/** statusTooltip renders the tooltip as Markdown: roots, tape, counts and the last decision. */
-export function statusTooltip(input: StatusInput): string {
+/** known keeps a value the protocol defines and shows anything else as `?`: the status text has no room for escapes. */
+function known(v: unknown, values: readonly string[]): string {
+  return typeof v === 'string' && values.includes(v) ? v : '?';
+}
+
+function count(n: unknown): string {
+  return typeof n === 'number' && Number.isFinite(n) ? String(Math.trunc(n)) : '?';
+}
+
+/** A tooltip: Markdown, and the commands of the extension's own links in it (the only ones trusted). */
+export interface Tooltip {
+  markdown: string;
+  commands: string[];
+}
+
+/** statusTooltip renders the tooltip: roots, tape, counts, errors and the last decision, every text from the server literal. */
+export function statusTooltip(input: StatusInput): Tooltip {
   switch (input.kind) {
     case 'starting':
-      return 'admit: starting the server…';
+      return { markdown: 'admit: starting the server…', commands: [] };
     case 'stopped':
-      return `admit: the server is stopped. ${input.message}\n\n[Restart](command:admit.restartServer)`;
+      return {
+        markdown: `admit: the server is stopped. ${mdText(input.message)}\n\n[Restart](command:admit.restartServer)`,
+        commands: ['admit.restartServer'],
+      };
     case 'running': {
       const s = input.state;
       const lines = [
-        `**admit** — mode \`${s.mode}\`, effects \`${s.effects}\`, shell \`${s.shell}\``,
+        `**admit** — mode ${mdCode(String(s.mode))}, effects ${mdCode(String(s.effects))}, shell ${mdCode(String(s.shell))}`,
+      ];
+      if (input.restricted) {
+        lines.push('', 'Restricted Mode: this workspace is not trusted, so the gate runs in enforce and read-only until you trust it.');
+      }
+      if (s.policyError) {
+        lines.push('', `**The policy file cannot be used**${s.policy && s.policy !== 'built-in' ? ` (${mdCode(s.policy)})` : ''}: ${mdText(s.policyError)}`);
+      }
+      if (s.tapeError) lines.push('', `**The tape cannot be written**: ${mdText(s.tapeError)}`);
+      lines.push(
         '',
         'Roots:',
-        ...(s.roots?.length ? s.roots.map((r) => `- \`${r}\``) : ['- (none: nothing may be written)']),
+        ...(s.roots?.length ? s.roots.map((r) => `- ${mdCode(r)}`) : ['- (none: nothing may be written)']),
         '',
-        `Allowed ${s.counts?.allowed ?? 0} · denied ${s.counts?.denied ?? 0} · would-deny ${s.counts?.wouldDeny ?? 0} · pending ${s.counts?.pending ?? 0}`,
-      ];
-      if (s.tape) lines.push('', `Tape: \`${s.tape}\``);
+        `Allowed ${count(s.counts?.allowed ?? 0)} · denied ${count(s.counts?.denied ?? 0)} · would-deny ${count(s.counts?.wouldDeny ?? 0)} · pending ${count(s.counts?.pending ?? 0)}`,
+      );
+      if (s.tape) lines.push('', `Tape: ${mdCode(s.tape)}`);
       const d = input.lastDecision;
       if (d) {
-        lines.push('', `Last: ${d.verdict} \`${d.tool}\`${d.summary ? ` ${d.summary}` : ''} — \`${d.rule}\``);
+        lines.push('', `Last: ${mdText(String(d.verdict))} ${mdCode(d.tool ?? '')}${d.summary ? ` ${mdCode(d.summary)}` : ''} — ${mdCode(d.rule ?? '')}`);
       }
       lines.push('', 'Click to change the mode and effects.');
-      return lines.join('\n');
+      return { markdown: lines.join('\n'), commands: [] };
     }
   }
+}
+
+/**
+ * errorNotices are the notifications for a policy file or a tape that cannot be used:
+ * plain text (the error quotes the repository's file), one line, no link syntax.
+ */
+export function errorNotices(st: AdmitState): { policy?: string; tape?: string } {
+  const out: { policy?: string; tape?: string } = {};
+  if (typeof st.policyError === 'string' && st.policyError) {
+    const file = typeof st.policy === 'string' && st.policy && st.policy !== 'built-in' ? ` ${st.policy}` : '';
+    out.policy = plain(`admit: the policy file${file} cannot be used, so every call is refused (policy-invalid) until it is fixed: ${st.policyError}`);
+  }
+  if (typeof st.tapeError === 'string' && st.tapeError) {
+    out.tape = plain(`admit: the tape cannot be written, so in enforce mode every call is refused: ${st.tapeError}`);
+  }
+  return out;
 }
 
 /** statusCommand is what a click does: choose the mode, or restart a stopped server. */
@@ -74,6 +121,7 @@ export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private input: StatusInput = { kind: 'starting' };
   private last?: Decision;
+  private restricted = false;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('admit.status', vscode.StatusBarAlignment.Left, 100);
@@ -92,8 +140,17 @@ export class StatusBar implements vscode.Disposable {
   }
 
   setState(state: AdmitState): void {
-    this.input = { kind: 'running', state, lastDecision: this.last };
+    this.input = { kind: 'running', state, lastDecision: this.last, restricted: this.restricted };
     this.render();
+  }
+
+  /** setRestricted says whether the workspace is in Restricted Mode (not trusted). */
+  setRestricted(restricted: boolean): void {
+    this.restricted = restricted;
+    if (this.input.kind === 'running') {
+      this.input = { ...this.input, restricted };
+      this.render();
+    }
   }
 
   setStopped(message: string): void {
@@ -112,12 +169,14 @@ export class StatusBar implements vscode.Disposable {
   private render(): void {
     const i = this.input;
     this.item.text = statusText(i);
-    const md = new vscode.MarkdownString(statusTooltip(i));
-    md.isTrusted = true;
+    const t = statusTooltip(i);
+    const md = new vscode.MarkdownString(t.markdown);
+    md.isTrusted = trustedCommands(t.commands);
+    md.supportHtml = false;
     this.item.tooltip = md;
     this.item.command = statusCommand(i);
     this.item.backgroundColor =
-      i.kind === 'stopped'
+      i.kind === 'stopped' || (i.kind === 'running' && (i.state.policyError || i.state.tapeError))
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
         : i.kind === 'running' && (i.state.counts?.pending ?? 0) > 0
           ? new vscode.ThemeColor('statusBarItem.warningBackground')

@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import * as vscode from 'vscode';
 import { makeApi, unavailableVerdict } from '../src/api';
 import type { Decision } from '../src/protocol';
-import { readSettings, resolveServerPath, serverOptions } from '../src/settings';
 
 class Unavailable extends Error {}
 
@@ -45,18 +44,4 @@ test('onDidDecide is the server event', () => {
   em.fire({ id: 'x', verdict: 'allow', allowed: true, mode: 'warn', rule: 'allowed', reason: '', tool: 't' });
   assert.deepEqual(got, ['x']);
   assert.match(unavailableVerdict('admit/check', new Error('boom')).reason, /boom.*Nothing was executed/);
-});
-
-test('settings become initialization options', () => {
-  const vals: Record<string, unknown> = { mode: 'enforce', tape: '~/t.jsonl', approvalTimeoutMs: 5000 };
-  const s = readSettings(<T>(k: string, f: T) => (k in vals ? (vals[k] as T) : f));
-  assert.deepEqual(serverOptions(s, '/home/u'), { mode: 'enforce', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 5000, tape: '/home/u/t.jsonl' });
-  assert.deepEqual(serverOptions(readSettings(<T>(_k: string, f: T) => f)), { mode: 'warn', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 120000 });
-});
-
-test('server binary: setting, else bundled, else PATH', () => {
-  assert.equal(resolveServerPath('/opt/admit', '/ext', () => true), '/opt/admit');
-  assert.equal(resolveServerPath('~/bin/admit', '/ext', () => true, '/h'), '/h/bin/admit');
-  assert.equal(resolveServerPath('', '/ext', (p) => p === '/ext/bin/admit'), '/ext/bin/admit');
-  assert.equal(resolveServerPath('', '/ext', () => false), 'admit');
 });

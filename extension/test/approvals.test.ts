@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { answerFor, ApprovalQueue, approvalMessage, buttons, type Prompter, type Timers } from '../src/approvals';
 import type { ApprovalAnswer, ApproveParams } from '../src/protocol';
+import { assertPlain, commandLink, hostile, notificationLink } from './hostile';
 
 /** A prompter whose toasts the test clicks by hand. */
 function fakePrompter() {
@@ -38,6 +39,17 @@ test('button labels map to answers; dismissed is deny', () => {
 test('message carries summary and reason, and a named session', () => {
   assert.equal(approvalMessage(ask('1')), 'admit: deploy 1. deploy needs a person.');
   assert.equal(approvalMessage(ask('1', { session: 's7', summary: '' })), 'admit (session s7): deploy. deploy needs a person.');
+});
+
+test('the prompt draws the agent\'s summary, reason and session as plain text: no link, one line', () => {
+  for (const h of hostile) {
+    const m = approvalMessage(ask('1', { session: h, summary: h, reason: h }));
+    assertPlain(m, [h], `prompt with ${JSON.stringify(h)}`);
+    assert.ok(m.startsWith('admit'), m);
+  }
+  const m = approvalMessage(ask('1', { summary: `deploy {"target":"${commandLink}"}` }));
+  assert.match(m, /^admit: deploy \{"target":"\[Answer the waiting question\] \(command:workbench\.action\.terminal\.sendSequence\?/);
+  assert.equal([...m.matchAll(notificationLink)].length, 0);
 });
 
 test('each button answers; three buttons; modal follows the setting', async () => {

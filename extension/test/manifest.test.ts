@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gatedMethods, plainMethods } from '../src/api';
+import { defaults, guardedKeys } from '../src/settings';
 
 // The bundled test runs from out/test/; the package root is two levels up.
 const root = path.resolve(__dirname, '..', '..');
@@ -19,12 +20,31 @@ test('the manifest contributes the settings, commands, view and schema', () => {
   assert.deepEqual(props['admit.effects'].enum, ['read-only', 'workspace-write']);
   assert.deepEqual(props['admit.shell'].enum, ['analyze', 'refuse']);
   for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape']) assert.ok(props[k], k);
+  // One default for the approval timeout: the server's.
+  assert.equal(props['admit.approvalTimeoutMs'].default, defaults.approvalTimeoutMs);
+  assert.equal(defaults.approvalTimeoutMs, 60000);
+  for (const k of ['mode', 'effects', 'shell'] as const) assert.equal(props[`admit.${k}`].default, defaults[k], k);
   const commands = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
   for (const c of ['selectMode', 'restartServer', 'showTape', 'campaignReport', 'showDecision', ...gatedMethods, ...plainMethods]) {
     assert.ok(commands.has(`admit.${c}`), c);
   }
   assert.equal(pkg.contributes.views.admit[0].id, 'admit.decisions');
   assert.equal(pkg.contributes.jsonValidation[0].fileMatch, '.admit/policy.json');
+});
+
+test('settings that choose what runs are machine-scoped; the guarded ones say a workspace only tightens; Restricted Mode is declared', () => {
+  const props = pkg.contributes.configuration.properties;
+  assert.equal(props['admit.server.path'].scope, 'machine');
+  assert.equal(props['admit.tape'].scope, 'machine');
+  for (const k of ['admit.mode', 'admit.effects', 'admit.shell']) {
+    assert.equal(props[k].scope, 'resource', k);
+    assert.match(props[k].markdownDescription, /workspace or folder setting may only tighten/, k);
+  }
+  assert.equal(props['admit.approvalTimeoutMs'].scope, 'window');
+  for (const k of ['admit.server.path', 'admit.tape', 'admit.approvalTimeoutMs']) assert.match(props[k].markdownDescription, /a workspace value is ignored/, k);
+  const ut = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(ut.supported, 'limited');
+  assert.deepEqual([...ut.restrictedConfigurations].sort(), guardedKeys.map((k) => `admit.${k}`).sort());
 });
 
 test('the policy schema parses and names the policy file fields', () => {

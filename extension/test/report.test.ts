@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TapeRecord } from '../src/protocol';
-import { groupWouldDeny, isWouldDeny, renderReport, suggest } from '../src/report';
+import { fallbackRemedy, groupWouldDeny, isWouldDeny, renderReport } from '../src/report';
+import { proseText } from '../src/text';
+import { assertInert, hostile, links, render, tags } from './hostile';
 
 const rec = (over: Partial<TapeRecord>): TapeRecord => ({ mode: 'warn', verdict: 'deny', allowed: true, rule: 'not-in-allow-list', tool: 'bash', ...over });
 
@@ -12,7 +14,7 @@ test('only warn-mode would-deny records count', () => {
   assert.equal(isWouldDeny(rec({ mode: 'off' })), false);
 });
 
-test('groups by rule and tool, largest first, with examples and programs', () => {
+test('old tapes (no remedy): groups by rule and tool, largest first, with examples, programs and the fallback', () => {
   const groups = groupWouldDeny([
     rec({ tool: 'deploy', time: '2025-01-02T00:00:00Z' }),
     rec({ tool: 'deploy', time: '2025-01-01T00:00:00Z' }),
@@ -33,14 +35,32 @@ test('groups by rule and tool, largest first, with examples and programs', () =>
   const prog = groups[0];
   assert.deepEqual(prog.programs, ['kubectl', 'terraform']);
   assert.deepEqual(prog.examples, ['terraform apply -auto-approve', '/usr/bin/kubectl get pods', 'terraform plan']);
-  assert.match(prog.suggestion, /programs/);
-  assert.match(prog.suggestion, /"terraform"/);
+  assert.equal(prog.fromServer, false);
+  const text = (g: (typeof groups)[number]) => g.remedies.map(proseText).join(' / ');
+  assert.match(text(prog), /programs/);
+  assert.match(text(prog), /"terraform"/);
   const allow = groups[1];
   assert.equal(allow.first, '2025-01-01T00:00:00Z');
   assert.equal(allow.last, '2025-01-02T00:00:00Z');
-  assert.equal(allow.suggestion, 'add the tool to the allow list: `"allow": ["deploy"]`');
-  assert.match(groups[2].suggestion, /"effects": "workspace-write"/);
-  assert.match(groups[3].suggestion, /read .* before changing it/);
+  assert.equal(text(allow), 'add the tool to the allow list: `"allow": ["deploy"]`');
+  assert.match(text(groups[2]), /"effects": "workspace-write"/);
+  assert.match(text(groups[3]), /read .* before changing it/);
+});
+
+test('the remedy comes from the server\'s field, not from a table of rule names', () => {
+  const groups = groupWouldDeny([
+    rec({ rule: 'not-in-allow-list', tool: 'deploy', remedy: 'ask the person to grant `deploy`' }),
+    rec({ rule: 'not-in-allow-list', tool: 'deploy', remedy: 'ask the person to grant `deploy`' }),
+    rec({ rule: 'brand-new-rule', tool: 'x', remedy: 'do the new thing' }),
+    rec({ rule: 'brand-new-rule', tool: 'x' }), // an old record beside new ones: the server's remedy stands
+  ]);
+  assert.deepEqual(groups.map((g) => [g.rule, g.fromServer, g.remedies.map(proseText)]), [
+    ['brand-new-rule', true, ['do the new thing']],
+    ['not-in-allow-list', true, ['ask the person to grant `deploy`']],
+  ]);
+  const md = renderReport(groups, 4);
+  assert.match(md, /Remedy: ask the person to grant `deploy`/);
+  assert.doesNotMatch(md, /allow list/, 'the fallback is not used when the server sent a remedy');
 });
 
 test('examples are capped at five distinct', () => {
@@ -50,11 +70,28 @@ test('examples are capped at five distinct', () => {
   assert.equal(g.examples.length, 5);
 });
 
-test('every known rule has a suggestion; unknown rules say so', () => {
-  for (const r of ['no-write-root', 'outside-write-root', 'protected-path', 'budget-exhausted', 'request-too-large', 'dynamic-word', 'shell-syntax', 'forbidden-flag', 'git-subcommand']) {
-    assert.doesNotMatch(suggest(r, 't', []), /no automatic suggestion/, r);
+test('the fallback covers the rules old tapes hold; unknown rules say so', () => {
+  for (const r of ['no-write-root', 'outside-write-root', 'protected-path', 'budget-exhausted', 'request-too-large', 'dynamic-word', 'shell-syntax', 'forbidden-flag', 'git-subcommand', 'approval-cancelled', 'no-approver']) {
+    assert.doesNotMatch(proseText(fallbackRemedy(r, 't', [])), /no remedy/, r);
   }
-  assert.match(suggest('brand-new-rule', 't', []), /no automatic suggestion/);
+  assert.match(proseText(fallbackRemedy('brand-new-rule', 't', [])), /no remedy on this old tape record/);
+});
+
+test('the report draws every text from the tape inert: commands, tools, rules, remedies, times', () => {
+  for (const h of hostile) {
+    const records = (x: string) => [
+      rec({ rule: x, tool: x, command: x, time: x, remedy: 'grant `deploy` in the allow list' }),
+      rec({ rule: 'not-in-allow-list', tool: x, args: { path: x } }), // an old record: the fallback quotes the tool
+      rec({ rule: 'unsupported-program', tool: 'bash', command: `terraform ${x}` }),
+    ];
+    const md = (x: string) => renderReport(groupWouldDeny(records(x)), 3, x);
+    assertInert(md(h), md('x'), [h], `report with ${JSON.stringify(h)}`);
+    // The server's remedy is prose with code spans: whatever it holds, no link and no markup but code.
+    const remedy = renderReport(groupWouldDeny([rec({ remedy: h })]), 1);
+    const html = render(remedy);
+    assert.deepEqual(links(html), [], JSON.stringify(h));
+    assert.deepEqual(tags(html).filter((t) => !/^<\/?code$/.test(t)), tags(render(renderReport(groupWouldDeny([rec({ remedy: 'x' })]), 1))).filter((t) => !/^<\/?code$/.test(t)), JSON.stringify(h));
+  }
 });
 
 test('the Markdown report has a table and a section per group', () => {

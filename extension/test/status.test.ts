@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as vscode from 'vscode';
-import type { AdmitState } from '../src/protocol';
-import { StatusBar, statusCommand, statusText, statusTooltip } from '../src/status';
+import type { AdmitState, Decision } from '../src/protocol';
+import { errorNotices, StatusBar, statusCommand, statusText, statusTooltip } from '../src/status';
+import { mdCode } from '../src/text';
+import { assertInert, assertPlain, commandLink, hostile } from './hostile';
 import type { MockStatusBarItem, ThemeColor as MockThemeColor } from './vscode-mock';
 
 const state = (over: Partial<AdmitState> = {}): AdmitState => ({
@@ -29,11 +31,42 @@ test('tooltip lists roots, tape and the last decision', () => {
     kind: 'running', state: state(),
     lastDecision: { id: '1', verdict: 'deny', allowed: false, mode: 'enforce', rule: 'not-in-allow-list', reason: 'r', tool: 'bash', summary: 'rm -rf /' },
   });
-  assert.match(t, /`\/w\/a`/);
-  assert.match(t, /`\/w\/b`/);
-  assert.match(t, /Tape: `\/s\/tape.jsonl`/);
-  assert.match(t, /Last: deny `bash` rm -rf \/ — `not-in-allow-list`/);
-  assert.match(statusTooltip({ kind: 'stopped', message: 'crashed' }), /command:admit.restartServer/);
+  assert.deepEqual(t.commands, []);
+  assert.match(t.markdown, /`\/w\/a`/);
+  assert.match(t.markdown, /`\/w\/b`/);
+  assert.match(t.markdown, /Tape: `\/s\/tape.jsonl`/);
+  assert.match(t.markdown, /Last: deny `bash` `rm -rf \/` — `not-in-allow-list`/);
+  const stopped = statusTooltip({ kind: 'stopped', message: 'crashed' });
+  assert.match(stopped.markdown, /\[Restart\]\(command:admit\.restartServer\)/);
+  assert.deepEqual(stopped.commands, ['admit.restartServer']);
+});
+
+test('tooltip: every text from the server or an agent is inert; only our own Restart link is a link', () => {
+  for (const h of hostile) {
+    const decision = (x: string): Decision => ({ id: '1', verdict: 'deny', allowed: false, mode: 'enforce', rule: x, reason: x, tool: x, summary: x });
+    const st = (x: string) => state({ roots: [x, '/w/b'], tape: x, policy: x, policyError: x, tapeError: x });
+    const running = (x: string) => statusTooltip({ kind: 'running', state: st(x), lastDecision: decision(x), restricted: true }).markdown;
+    assertInert(running(h), running('x'), [h], `running tooltip with ${JSON.stringify(h)}`);
+    const stopped = (x: string) => statusTooltip({ kind: 'stopped', message: x }).markdown;
+    assertInert(stopped(h), stopped('x'), [h], `stopped tooltip with ${JSON.stringify(h)}`, ['command:admit.restartServer']);
+    // The status text itself shows only fixed words and the protocol's values.
+    const text = statusText({ kind: 'running', state: { ...st(h), mode: h as never, effects: h as never } });
+    assert.equal(text, '$(question) admit: ? · ? · $(error) policy invalid · $(error) tape unwritable', JSON.stringify(h));
+  }
+});
+
+test('an invalid policy file shows in the text, the tooltip and the colour', () => {
+  const st = state({ policy: '/w/a/.admit/policy.json', policyError: 'allow: want a list of names, got 5' });
+  assert.equal(statusText({ kind: 'running', state: st }), '$(shield) admit: enforce · workspace-write · $(error) policy invalid');
+  assert.match(statusTooltip({ kind: 'running', state: st }).markdown, /\*\*The policy file cannot be used\*\* \(`\/w\/a\/\.admit\/policy\.json`\): allow\\: want a list of names, got 5/);
+  const bar = new StatusBar();
+  bar.setState(st);
+  assert.equal(((bar.item as unknown as MockStatusBarItem).backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.errorBackground');
+});
+
+test('Restricted Mode is said in the tooltip', () => {
+  assert.match(statusTooltip({ kind: 'running', state: state(), restricted: true }).markdown, /Restricted Mode: this workspace is not trusted/);
+  assert.doesNotMatch(statusTooltip({ kind: 'running', state: state() }).markdown, /Restricted Mode/);
 });
 
 test('click selects the mode, or restarts a stopped server', () => {
@@ -53,11 +86,28 @@ test('StatusBar draws one left item with id admit.status and follows state', () 
   assert.equal(item.text, '$(warning) admit: warn · workspace-write');
   assert.equal(item.command, 'admit.selectMode');
   bar.setLastDecision({ id: '9', verdict: 'allow', allowed: true, mode: 'warn', rule: 'allowed', reason: '', tool: 'read_file' });
-  assert.match((item.tooltip as vscode.MarkdownString).value, /Last: allow `read_file`/);
+  const tip = item.tooltip as vscode.MarkdownString;
+  assert.match(tip.value, /Last: allow `read_file`/);
+  assert.equal(tip.isTrusted, false, 'a tooltip with agent text in it is not trusted');
+  assert.equal(tip.supportHtml, false);
+  bar.setLastDecision({ id: '10', verdict: 'deny', allowed: false, mode: 'warn', rule: 'x', reason: '', tool: commandLink });
+  assert.equal((item.tooltip as vscode.MarkdownString).isTrusted, false);
+  assertInert((item.tooltip as vscode.MarkdownString).value, (item.tooltip as vscode.MarkdownString).value.replace(mdCode(commandLink), '`x`'), [commandLink], 'status bar');
   bar.setStopped('gave up');
+  assert.deepEqual((item.tooltip as vscode.MarkdownString).isTrusted, { enabledCommands: ['admit.restartServer'] });
   assert.equal(item.text, '$(error) admit: stopped');
   assert.equal(item.command, 'admit.restartServer');
   assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.errorBackground');
   bar.setState(state({ counts: { allowed: 0, denied: 0, wouldDeny: 0, pending: 1 } }));
   assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.warningBackground');
+});
+
+test('the policy and tape notifications are plain text: the repository\'s error cannot make a link', () => {
+  for (const h of hostile) {
+    const n = errorNotices(state({ policy: `/w/a/.admit/${h}`, policyError: h, tapeError: h }));
+    assertPlain(n.policy ?? '', [h], `policy notice with ${JSON.stringify(h)}`);
+    assertPlain(n.tape ?? '', [h], `tape notice with ${JSON.stringify(h)}`);
+  }
+  assert.deepEqual(errorNotices(state()), {});
+  assert.match(errorNotices(state({ policy: '/w/a/.admit/policy.json', policyError: 'bad' })).policy ?? '', /^admit: the policy file \/w\/a\/\.admit\/policy\.json cannot be used, so every call is refused \(policy-invalid\) until it is fixed: bad$/);
 });

@@ -6,7 +6,8 @@ export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
 export enum ConfigurationTarget { Global = 1, Workspace = 2, WorkspaceFolder = 3 }
 
 export class MarkdownString {
-  isTrusted = false;
+  isTrusted?: boolean | { readonly enabledCommands: readonly string[] };
+  supportHtml?: boolean;
   constructor(public value = '') {}
 }
 export class ThemeColor {

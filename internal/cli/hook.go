@@ -7,30 +7,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"admit/hook"
+	"admit/policy/rule"
 	"admit/rpc/gate"
 )
 
-// defaultHookTimeout bounds one hook call, an approval in the editor
-// included. It stays under the 60 s both Claude Code and Gemini CLI give a
-// hook by default: an agent that kills a slow hook treats it as a
-// non-blocking error and runs the call, so the hook must answer deny first.
-const defaultHookTimeout = 50 * time.Second
-
 // hookOptions are admit hook's flags.
 type hookOptions struct {
-	agent    string
-	socket   string
-	timeout  time.Duration
-	tapePath string
+	agent       *hook.Adapter
+	event       string
+	socket      string
+	timeout     time.Duration
+	hostTimeout time.Duration
+	tapePath    string
 }
 
-// hookCmd is `admit hook claude-code|gemini-cli`: one pre-tool event on
-// stdin, the agent's answer on stdout, exit 0. It asks the editor's server
-// over its socket, or decides alone with the workspace policy when no
-// server is reachable (and says so). Whatever fails, the answer is deny.
+// hookCmd is `admit hook HOST`: one hook event on stdin, the host's answer
+// on stdout (and stderr, and the exit status the host reads). It asks the
+// editor's server over its socket, or decides alone with the workspace
+// policy when no server is reachable (and says so). Whatever fails, the
+// answer is a deny in the host's own form, before the host's own timeout.
 func hookCmd(args []string, std Stdio) int {
 	o, err := parseHook(args, std)
 	if err != nil {
@@ -41,31 +40,34 @@ func hookCmd(args []string, std Stdio) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
-	out := runHook(ctx, o, std.In)
-	if _, err := std.Out.Write(out); err != nil {
+	r := runHook(ctx, o, std.In)
+	if _, err := std.Out.Write(r.Stdout); err != nil {
 		fmt.Fprintln(std.Err, "admit hook: writing the answer:", err)
 		return exitHookBlock
 	}
-	return exitOK
+	if r.Stderr != "" {
+		fmt.Fprintln(std.Err, r.Stderr)
+	}
+	return r.Exit
 }
 
 func parseHook(args []string, std Stdio) (hookOptions, error) {
 	var o hookOptions
+	hosts := strings.Join(hook.Names(), "|")
 	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
-		return o, fmt.Errorf("usage: admit hook claude-code|gemini-cli [--socket PATH] [--timeout D] [--tape PATH]")
+		return o, fmt.Errorf("usage: admit hook %s [--event E] [--socket PATH] [--timeout D] [--host-timeout D] [--tape PATH]", hosts)
 	}
-	o.agent = args[0]
-	known := false
-	for _, a := range hook.Agents {
-		known = known || a == o.agent
+	a, ok := hook.Lookup(args[0])
+	if !ok {
+		return o, fmt.Errorf("unknown agent %q (want one of %s)", args[0], hosts)
 	}
-	if !known {
-		return o, fmt.Errorf("unknown agent %q (want claude-code or gemini-cli)", o.agent)
-	}
-	fs := flag.NewFlagSet("admit hook "+o.agent, flag.ContinueOnError)
+	o.agent = a
+	fs := flag.NewFlagSet("admit hook "+a.Name, flag.ContinueOnError)
 	fs.SetOutput(std.Err)
+	fs.StringVar(&o.event, "event", "", "the hook event this entry is configured for (default: the one the payload names; the Copilot CLI's camelCase payload names none: preToolUse)")
 	fs.StringVar(&o.socket, "socket", os.Getenv("ADMIT_SOCKET"), "the editor's admit socket (default: $ADMIT_SOCKET, else the workspace's default socket)")
-	fs.DurationVar(&o.timeout, "timeout", defaultHookTimeout, "give up (and refuse) after this long, an approval in the editor included")
+	fs.DurationVar(&o.timeout, "timeout", 0, "give up (and refuse) after this long, an approval in the editor included (default: before --host-timeout runs out)")
+	fs.DurationVar(&o.hostTimeout, "host-timeout", a.Timeout, "the hook timeout the host's configuration gives this hook")
 	fs.StringVar(&o.tapePath, "tape", "", "the tape a decision taken alone is written to (default: $XDG_STATE_HOME/admit/tape.jsonl)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return o, err
@@ -73,39 +75,54 @@ func parseHook(args []string, std Stdio) (hookOptions, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if o.hostTimeout <= 0 {
+		return o, fmt.Errorf("--host-timeout must be positive, got %v", o.hostTimeout)
+	}
+	if o.timeout == 0 {
+		o.timeout = a.Budget(o.hostTimeout)
+	}
 	if o.timeout <= 0 {
 		return o, fmt.Errorf("--timeout must be positive, got %v", o.timeout)
+	}
+	if o.timeout >= o.hostTimeout {
+		return o, fmt.Errorf("--timeout %v is not below the host's %v: the host would run the call before admit refuses it", o.timeout, o.hostTimeout)
 	}
 	return o, nil
 }
 
-// runHook turns one event into the answer to print.
-func runHook(ctx context.Context, o hookOptions, stdin io.Reader) []byte {
+// runHook turns one event into the answer to print: parse, map, one
+// decision per call, the strictest of them in the host's form.
+func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
+	a := o.agent
 	data, err := io.ReadAll(io.LimitReader(stdin, hook.MaxEventBytes+1))
 	if err != nil {
-		return hook.Failure(o.agent, "reading the event: "+err.Error())
+		return a.Failure(hook.Event{}, "reading the event: "+err.Error())
 	}
-	ev, err := hook.ParseEvent(o.agent, data)
+	ev, err := a.Parse(data, o.event)
 	if err != nil {
-		return hook.Failure(o.agent, err.Error())
+		return a.Failure(ev, err.Error())
 	}
-	call, err := hook.Map(o.agent, ev)
+	calls, err := a.Map(ev)
 	if err != nil {
-		return hook.Failure(o.agent, err.Error())
+		return a.Failure(ev, err.Error())
 	}
-	if call.Cwd == "" {
-		if call.Cwd, err = os.Getwd(); err != nil {
-			return hook.Failure(o.agent, "the event names no cwd and the working directory is unknown")
+	ds := make([]hook.Decision, 0, len(calls))
+	for _, call := range calls {
+		if call.Cwd == "" {
+			if call.Cwd, err = os.Getwd(); err != nil {
+				return a.Failure(ev, "the event names no cwd and the working directory is unknown")
+			}
 		}
-	}
-	d, err := decideHook(ctx, o, call)
-	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("no decision within %v: %w", o.timeout, err)
+		d, err := decideHook(ctx, o, call)
+		if err != nil {
+			if ctx.Err() != nil {
+				return a.Failure(ev, a.LateReason(o.timeout)+": "+err.Error())
+			}
+			return a.Failure(ev, err.Error())
 		}
-		return hook.Failure(o.agent, err.Error())
+		ds = append(ds, d)
 	}
-	return hook.Answer(o.agent, d)
+	return a.Answer(ev, hook.Strictest(ds...))
 }
 
 // decideHook puts the call through the door: the editor's server, or a
@@ -116,7 +133,7 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call) (hook.Decisi
 		return hook.Decision{}, err
 	}
 	defer d.Close()
-	v, err := d.Check(ctx, gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Cwd: call.Cwd, Context: call.Context})
+	v, err := d.Check(ctx, gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context})
 	if err != nil {
 		return hook.Decision{}, err
 	}
@@ -124,5 +141,18 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call) (hook.Decisi
 }
 
 func hookDecision(v gate.Verdict, alone string) hook.Decision {
-	return hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason, ToolError: v.ToolError, Alone: alone}
+	d := hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason,
+		ToolError: v.ToolError, DecidedBy: string(v.DecidedBy), Alone: alone}
+	if v.Outcome == rule.OutcomeAsk && v.DecidedBy == rule.ByHeadless {
+		// Nobody could be asked here (no editor is running), but the host
+		// may have a person at its own prompt: the adapter hands it the
+		// question where the host can ask, and refuses it where it cannot.
+		// The person reads why it asks, not the refusal a model would have
+		// read: the gate put that after the policy's reason.
+		d.Outcome = hook.Asked
+		if i := strings.LastIndex(d.Reason, "; This "); i > 0 && strings.Contains(d.Reason[i:], "no one to ask (headless)") {
+			d.Reason = d.Reason[:i]
+		}
+	}
+	return d
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"admit/internal/servertest"
+	"admit/rpc/rpctest"
 )
 
 // benchEvents are the events one hook call is measured with: a read and a
@@ -43,7 +43,7 @@ func BenchmarkHookLocal(b *testing.B) {
 // dial the socket, initialize, check, close, answer.
 func BenchmarkHookServer(b *testing.B) {
 	w := newHookWorkspace(b)
-	e := servertest.Start(b, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"}})
+	e := rpctest.Start(b, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(b), Init: map[string]any{"mode": "enforce"}})
 	benchHook(b, e.Socket, w)
 }
 
@@ -52,7 +52,7 @@ func BenchmarkHookServer(b *testing.B) {
 // event, read the answer, with a running server.
 func BenchmarkHookProcess(b *testing.B) {
 	w := newHookWorkspace(b)
-	e := servertest.Start(b, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"}})
+	e := rpctest.Start(b, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(b), Init: map[string]any{"mode": "enforce"}})
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)

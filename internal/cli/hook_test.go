@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"admit/hook"
 	"admit/internal/golden"
-	"admit/internal/servertest"
+	"admit/rpc/rpctest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -96,10 +95,14 @@ func runHookEvents(t *testing.T, w hookWorkspace, agent, socket string) []byte {
 	return all.Bytes()
 }
 
+// jsonAgents are the hosts whose answers these tests read as JSON (every
+// host is driven through the real binary in hook_hosts_test.go).
+var jsonAgents = []string{"claude-code", "gemini-cli"}
+
 // TestHookLocal: no server is listening, so every event is decided by a
 // local gate on the workspace, with nobody to ask, and the answer says so.
 func TestHookLocal(t *testing.T) {
-	for _, agent := range hook.Agents {
+	for _, agent := range jsonAgents {
 		t.Run(agent, func(t *testing.T) {
 			w := newHookWorkspace(t)
 			t.Setenv("HOME", w.home)
@@ -117,13 +120,13 @@ func TestHookLocal(t *testing.T) {
 // observed in the editor's session (so the edit after a read is allowed),
 // and a call that needs a person is asked in the editor.
 func TestHookServer(t *testing.T) {
-	for _, agent := range hook.Agents {
+	for _, agent := range jsonAgents {
 		t.Run(agent, func(t *testing.T) {
 			w := newHookWorkspace(t)
 			t.Setenv("HOME", w.home)
-			e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Home: w.home,
+			e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(t), Home: w.home,
 				Init:   map[string]any{"mode": "enforce", "effects": "workspace-write"},
-				Answer: func(tool, summary string) string { return "allow-once" }})
+				Answer: rpctest.Always("allow-once")})
 			out := runHookEvents(t, w, agent, e.Socket)
 			golden.Check(t, filepath.Join("testdata", agent+".server.golden"), out, *update)
 			select {
@@ -144,28 +147,29 @@ func tapeLines(path string) (int, error) {
 }
 
 // TestHookFailsClosed: whatever goes wrong inside the adapter, the answer
-// is a deny (or, when not even the agent is known, the block exit status).
+// is a deny with the blocking exit status (or, when not even the agent is
+// known, the block exit status alone).
 func TestHookFailsClosed(t *testing.T) {
 	w := newHookWorkspace(t)
 	bad, _ := filepath.Glob(filepath.Join("..", "..", "hook", "testdata", "bad", "*.json"))
-	for _, agent := range hook.Agents {
+	for _, agent := range jsonAgents {
 		for _, f := range bad {
 			var stdout, stderr bytes.Buffer
 			code := hookCmd([]string{agent, "--socket", w.socket, "--tape", w.tape}, Stdio{In: bytes.NewReader(w.event(t, f)), Out: &stdout, Err: &stderr})
-			if code != 0 || !isDeny(stdout.Bytes()) {
+			if code != exitHookBlock || !isDeny(stdout.Bytes()) {
 				t.Errorf("%s %s: exit %d, answer %s", agent, filepath.Base(f), code, stdout.String())
 			}
 		}
 	}
 	// A server that does not answer in time: deny, not a local decision.
 	t.Run("timeout", func(t *testing.T) {
-		e := servertest.Start(t, servertest.Options{Roots: []string{w.root}, Init: map[string]any{"mode": "enforce"},
-			Answer: func(string, string) string { time.Sleep(2 * time.Second); return "allow-once" }})
+		// No Answer: the person never answers, so the server cannot in time.
+		e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce"}})
 		ev := w.event(t, filepath.Join("..", "..", "hook", "testdata", "claude-code", "13-webfetch.json"))
 		var stdout, stderr bytes.Buffer
 		start := time.Now()
 		code := hookCmd([]string{"claude-code", "--socket", e.Socket, "--timeout", "300ms"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
-		if code != 0 || !isDeny(stdout.Bytes()) || !strings.Contains(stdout.String(), "no decision within 300ms") {
+		if code != exitHookBlock || !isDeny(stdout.Bytes()) || !strings.Contains(stdout.String(), "no decision within 300ms") {
 			t.Fatalf("exit %d, answer %s", code, stdout.String())
 		}
 		if d := time.Since(start); d > 2*time.Second {
@@ -173,7 +177,7 @@ func TestHookFailsClosed(t *testing.T) {
 		}
 	})
 	// A hook command that names no known agent blocks with exit status 2.
-	for _, args := range [][]string{nil, {"codex"}, {"claude-code", "--bogus"}, {"gemini-cli", "--timeout", "0s"}} {
+	for _, args := range [][]string{nil, {"claud-code"}, {"claude-code", "--bogus"}, {"gemini-cli", "--timeout", "-1s"}, {"copilot", "--timeout", "40s"}} {
 		var stdout, stderr bytes.Buffer
 		if code := hookCmd(args, Stdio{In: strings.NewReader("{}"), Out: &stdout, Err: &stderr}); code != exitHookBlock || stderr.Len() == 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())

@@ -65,7 +65,8 @@ const usage = `usage:
   admit run [flags] -c 'LINE'         check, run without a system shell, verify
   admit tape [filters] [--verify]     query the tape, or verify its hash chain
   admit bench [DURATION]              measure round trips and tape appends
-  admit hook claude-code|gemini-cli   answer an agent's pre-tool hook (event on stdin)
+  admit hook HOST                     answer an agent host's pre-tool hook (event on stdin):
+                                      claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf
   admit mcp [flags] -- COMMAND...     gate every request to and from an MCP server
   admit mcp [flags] [serve]           admit's own MCP server: read, search, edit, write, run
 exit codes: 0 allowed, 64 usage, 70 unverified effect (or an internal error),

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"admit/internal/servertest"
+	"admit/rpc/rpctest"
 	"admit/policy/tape"
 )
 
@@ -240,8 +240,8 @@ func TestMCPServeRealClient(t *testing.T) {
 func TestMCPServeThroughEditor(t *testing.T) {
 	ws := mcpWorkspace(t)
 	tp := filepath.Join(t.TempDir(), "editor-tape.jsonl")
-	e := servertest.Start(t, servertest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "tape": tp},
-		Answer: func(tool, summary string) string { return "allow-once" }})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "tape": tp},
+		Answer: rpctest.Always("allow-once")})
 	res := runNode(t, "serve-client.mjs", ws, []string{"mcp", "serve", "--cwd", ws}, "ADMIT_SOCKET="+e.Socket)
 	if s, _ := res["instructions"].(string); strings.Contains(s, "alone") || !strings.Contains(s, "editor") {
 		t.Errorf("instructions: %q", s)
@@ -359,8 +359,8 @@ func TestMCPGatewayRealClient(t *testing.T) {
 func TestMCPGatewayRealClientEditor(t *testing.T) {
 	ws := mcpWorkspace(t)
 	tp := filepath.Join(t.TempDir(), "editor-tape.jsonl")
-	e := servertest.Start(t, servertest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "tape": tp},
-		Answer: func(tool, summary string) string { return "allow-once" }})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: rpctest.Socket(t), Init: map[string]any{"mode": "enforce", "tape": tp},
+		Answer: rpctest.Always("allow-once")})
 	args, _, log := gatewayArgs(t, ws)
 	res := runNode(t, "gateway-client.mjs", ws, args, "FAKE_LOG="+log, "ADMIT_SOCKET="+e.Socket)
 	for name, want := range map[string]string{"sampling": "sampled: yes", "elicitation": "elicited: accept", "callInside": "ran read_note"} {
@@ -371,17 +371,12 @@ func TestMCPGatewayRealClientEditor(t *testing.T) {
 	if s := stepOf(t, res, "resourceOutside"); s.OK || s.Data["rule"] != "outside-workspace" {
 		t.Errorf("resourceOutside through the editor: %+v", s)
 	}
-	asked := map[string]bool{}
-	for len(e.Asked) > 0 {
-		asked[<-e.Asked] = true
-	}
 	var questions []string
-	for q := range asked {
-		questions = append(questions, q)
+	for len(e.Asked) > 0 {
+		questions = append(questions, (<-e.Asked).Tool)
 	}
-	if !slices.ContainsFunc(questions, func(q string) bool { return strings.Contains(q, "mcp:sampling/createMessage") }) ||
-		!slices.ContainsFunc(questions, func(q string) bool { return strings.Contains(q, "mcp:elicitation/create") }) {
-		t.Errorf("the editor was asked %q", questions)
+	if !slices.Contains(questions, "mcp:sampling/createMessage") || !slices.Contains(questions, "mcp:elicitation/create") {
+		t.Errorf("the editor was asked about %q", questions)
 	}
 	if recs := tapeByTool(t, tp)["mcp:sampling/createMessage"]; len(recs) != 1 || !recs[0].Allowed || recs[0].DecidedBy != "person" {
 		t.Errorf("sampling on the editor's tape: %+v", recs)

@@ -5,8 +5,30 @@ import (
 	"strings"
 	"testing"
 
+	"admit/internal/cases"
 	"admit/policy/rule"
 )
+
+// Rule shorthands for the case tables of this file. The corpus of cases
+// the policy, the gate and admit check share is internal/cases.
+const (
+	ok    = string(RuleAllowed)
+	unsup = string(RuleUnsupported)
+	flag  = string(RuleForbiddenFlag)
+	out   = string(RuleOutside)
+	notgt = string(RuleNoTarget)
+	W     = true  // workspace-write
+	R     = false // read-only
+)
+
+// cmdCase is one command line judged in base/ws.
+type cmdCase struct {
+	note  string
+	line  string
+	write bool   // workspace-write effects
+	obs   string // observations: "d:dir f:file s:stale-file", relative to ws
+	want  string // the rule; "ask:rule" for a decision that asks
+}
 
 // outcome is d's class, as policy.Decision.Outcome reads it.
 func outcome(d Decision) rule.Outcome {
@@ -45,81 +67,6 @@ func checkDecision(t *testing.T, w *workspace, c cmdCase, d Decision) {
 	}
 	if !d.Allowed && d.Reason == "" {
 		t.Errorf("%s: %q: refused without a reason", c.note, c.line)
-	}
-}
-
-func TestCommands(t *testing.T) {
-	w := newWorkspace(t)
-	p := New(nil)
-	n := 0
-	for _, set := range [][]cmdCase{adversarial, ordinary} {
-		for _, c := range set {
-			d := p.Evaluate(w.expand(c.line), w.ws, w.context(c.write, c.obs))
-			checkDecision(t, w, c, d)
-			n++
-		}
-	}
-	for _, c := range cwdCases {
-		d := p.Evaluate(w.expand(c.line), filepath.Join(w.base, c.cwd), w.context(c.write, c.obs))
-		checkDecision(t, w, c.cmdCase, d)
-		n++
-	}
-	if n < 320 {
-		t.Errorf("only %d command cases", n)
-	}
-	t.Logf("%d command cases (%d adversarial, %d ordinary)", n, len(adversarial), len(ordinary))
-}
-
-// TestRefuseProfile checks the strict profile: one simple command only.
-func TestRefuseProfile(t *testing.T) {
-	w := newWorkspace(t)
-	p := New(nil)
-	cases := []cmdCase{
-		{"a pipe", "cat a.txt | grep x", R, "", syn},
-		{"a list", "ls && ls", R, "", syn},
-		{"a redirect", "ls > x", R, "", syn},
-		{"a tilde", "cat ~/x", R, "", syn},
-		{"a glob", "ls *.go", R, "", syn},
-		{"one command", "git status", R, "", ok},
-		{"one command outside", "cat /etc/passwd", R, "", out},
-	}
-	for _, c := range cases {
-		ctx := w.context(c.write, c.obs)
-		ctx.Profile = "refuse"
-		d := p.Evaluate(c.line, w.ws, ctx)
-		if c.want == syn && (d.Rule == RuleShellSyntax || d.Rule == RuleDynamicWord) {
-			continue
-		}
-		checkDecision(t, w, c, d)
-	}
-}
-
-func TestEvaluateArgv(t *testing.T) {
-	w := newWorkspace(t)
-	p := New(nil)
-	cases := []struct {
-		note  string
-		argv  []string
-		write bool
-		obs   string
-		want  string
-	}{
-		{"tilde is home in an argv", []string{"cat", "~/.bashrc"}, R, "", out},
-		{"a semicolon is part of a file name", []string{"cat", "a.txt;rm"}, R, "", ok},
-		{"a dollar is literal", []string{"cat", "$HOME"}, R, "", ok},
-		{"a star is literal", []string{"ls", "*.go"}, R, "", ok},
-		{"rm read-only", []string{"rm", "-rf", "/"}, R, "", ro},
-		{"empty argv", []string{}, R, "", string(RuleEmptyCommand)},
-		{"empty program", []string{""}, R, "", string(RuleEmptyCommand)},
-		{"git status", []string{"git", "status"}, R, "", ok},
-		{"program path", []string{"/bin/ls"}, R, "", unsup},
-		{"touch a new file", []string{"touch", "x y.txt"}, W, "d:.", ok},
-		{"cd is a builtin, fine alone", []string{"cd", "src"}, R, "", ok},
-		{"absolute path outside", []string{"head", w.base + "/outside/secret.txt"}, R, "", out},
-	}
-	for _, c := range cases {
-		d := p.EvaluateArgv(c.argv, w.ws, w.context(c.write, c.obs))
-		checkDecision(t, w, cmdCase{c.note, strings.Join(c.argv, " "), c.write, c.obs, c.want}, d)
 	}
 }
 
@@ -311,22 +258,29 @@ func TestDefaultTableIsFresh(t *testing.T) {
 	}
 }
 
-// TestConcurrent runs one Policy from many goroutines (go test -race).
+// TestConcurrent runs one Policy from many goroutines (go test -race)
+// over the corpus's allowed command lines.
 func TestConcurrent(t *testing.T) {
 	w := newWorkspace(t)
 	p := New(nil)
+	var allowed []cases.Case
+	for _, c := range lineCases(t) {
+		if c.Want.Outcome == cases.Allowed {
+			allowed = append(allowed, c)
+		}
+	}
 	done := make(chan bool)
 	for g := 0; g < 8; g++ {
 		go func() {
 			defer func() { done <- true }()
-			for _, c := range ordinary {
-				ctx := w.context(c.write, c.obs)
+			for _, c := range allowed {
+				ctx, cwd := w.caseContext(&c)
 				if g%2 == 1 {
 					ctx.Home = "/nonexistent/home" // a second parser flavour in the pool
 				}
-				d := p.Evaluate(w.expand(c.line), w.ws, ctx)
-				if d.Allowed != (c.want == ok) && g%2 == 0 {
-					t.Errorf("%q: %s", c.line, d.Rule)
+				d := p.Evaluate(w.expand(c.Line), cwd, ctx)
+				if !d.Allowed && g%2 == 0 {
+					t.Errorf("%s: %q: %s", c.Pos, c.Line, d.Rule)
 				}
 			}
 		}()

@@ -1,19 +1,13 @@
 package command
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // FuzzEvaluate checks properties of every decision: no panic, and an
-// allowed (or asking) decision never reports a path outside the roots.
+// allowed (or asking) decision never reports a path outside the roots. It
+// is seeded with every command line of the corpus (internal/cases).
 func FuzzEvaluate(f *testing.F) {
-	for _, set := range [][]cmdCase{adversarial, ordinary} {
-		for _, c := range set {
-			f.Add(c.line, c.write)
-		}
+	for _, c := range lineCases(f) {
+		f.Add(c.Line, c.Write())
 	}
 	w := newWorkspace(f)
 	p := New(nil)
@@ -84,26 +78,5 @@ func BenchmarkEvaluateWrite(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		p.Evaluate(lines[i%len(lines)], w.ws, c)
-	}
-}
-
-// TestWriteCorpus writes the case tables as the committed fuzz corpus
-// (testdata/fuzz/FuzzEvaluate) when ADMIT_WRITE_CORPUS=1.
-func TestWriteCorpus(t *testing.T) {
-	if os.Getenv("ADMIT_WRITE_CORPUS") != "1" {
-		t.Skip("set ADMIT_WRITE_CORPUS=1 to rewrite the corpus")
-	}
-	dir := filepath.Join("testdata", "fuzz", "FuzzEvaluate")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i, set := range [][]cmdCase{adversarial, ordinary} {
-		for j, c := range set {
-			body := fmt.Sprintf("go test fuzz v1\nstring(%q)\nbool(%v)\n", c.line, c.write)
-			name := filepath.Join(dir, fmt.Sprintf("case-%d-%03d", i, j))
-			if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
 }

@@ -1,13 +1,17 @@
 package command
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"admit/internal/cases"
+	"admit/policy/shell"
 )
 
-// workspace is a real temporary workspace for the tests:
+// workspace is the corpus's workspace (internal/cases,
+// testdata/workspace.txtar) for the tests inside the package, over the
+// test FS:
 //
 //	base/ws            the main root: files, folders, .git, .vscode, .admit,
 //	                   symlinks inside and to outside, a dangling link
@@ -17,66 +21,19 @@ import (
 //	base/tconv         a root whose .git/config sets diff.bin.textconv
 //	base/inc           a root whose .git/config includes a file that sets core.fsmonitor
 //	base/home          the home directory
+//
+// The corpus's own cases run in TestCases (cases_test.go), over the
+// workspace's real resolver.
 type workspace struct {
-	base, ws string
-	roots    []string
-	fs       *testFS
+	base, ws, home string
+	roots          []string
+	fs             *testFS
 }
 
 func newWorkspace(t testing.TB) *workspace {
 	t.Helper()
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &workspace{base: base, ws: filepath.Join(base, "ws")}
-	files := map[string]string{
-		"ws/README.md": "# readme\n", "ws/a.txt": "a\n", "ws/b.txt": "b\n", "ws/a": "a\n", "ws/b": "b\n", "ws/c": "c\n",
-		"ws/notes.md": "notes\n", "ws/src/a.go": "package a\n", "ws/src/b.go": "package a\n", "ws/src/sub/c.go": "package sub\n",
-		"ws/docs/guide.md": "guide\n", "ws/deep/sub/f": "", "ws/build/x.o": "obj", "ws/vendor/lib.go": "package lib\n", "ws/empty/.keep": "",
-		"ws/-n": "dash\n", "ws/sums.txt": "", "ws/list": "",
-		"ws/.git/config": "[core]\n\tbare = false\n", "ws/.git/HEAD": "ref: refs/heads/main\n",
-		"ws/.vscode/settings.json": "{}", "ws/.admit/policy.json": "{}", "ws/.github/workflows/ci.yml": "on: push\n",
-		"ws/.gitattributes": "*.bin binary\n", "ws/.envrc": "",
-		"ws-evil/secret.txt": "s", "outside/secret.txt": "s", "outside/dir/x": "x",
-		"pager/.git/config": "[core]\n\tpager = less -R\n", "pager/x.txt": "x",
-		"tconv/.git/config": "[diff \"bin\"]\n\ttextconv = hexdump -C\n", "tconv/x.txt": "x",
-		"inc/.git/config": "[include]\n\tpath = extra.cfg\n", "inc/.git/extra.cfg": "[core]\n\tfsmonitor = ./watch\n", "inc/x.txt": "x",
-		"home/.bashrc": "",
-	}
-	for name, body := range files {
-		p := filepath.Join(base, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	links := map[string]string{
-		"ws/link-out":       filepath.Join(base, "outside/secret.txt"),
-		"ws/dirlink-out":    filepath.Join(base, "outside"),
-		"ws/dangling":       filepath.Join(base, "outside/nothere"),
-		"ws/dangling-in":    "new.txt",
-		"ws/link-in":        "src/a.go",
-		"ws/linkdir-in":     "src",
-		"ws/vendor/out":     "../../outside",
-		"ws/link-admit":     ".admit/policy.json",
-		"ws/link-gitcfg":    ".git/config",
-		"ws/.git/evil":      "../.admit/policy.json",
-		"ws/relup":          "../outside/secret.txt",
-		"ws/deep/sub/upper": "../..",
-		"ws/deep/tosrc":     "../src/sub",
-		"ws/docs/to-vendor": "../vendor",
-	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.roots = []string{w.ws, filepath.Join(base, "pager"), filepath.Join(base, "tconv"), filepath.Join(base, "inc")}
-	w.fs = newTestFS(w.roots...)
-	return w
+	cw := cases.Build(t, nil)
+	return &workspace{base: cw.Base, ws: cw.Root, home: cw.Home, roots: cw.Roots, fs: newTestFS(cw.Roots...)}
 }
 
 // obs builds observations from "d:dir f:file s:file" (relative to base/ws,
@@ -106,9 +63,56 @@ func (w *workspace) expand(s string) string {
 }
 
 func (w *workspace) context(write bool, spec string) *Context {
-	c := &Context{Roots: w.roots, Effects: ReadOnly, Home: filepath.Join(w.base, "home"), FS: w.fs, Obs: w.obs(spec)}
+	c := &Context{Roots: w.roots, Effects: ReadOnly, Home: w.home, FS: w.fs, Obs: w.obs(spec)}
 	if write {
 		c.Effects = WorkspaceWrite
 	}
 	return c
+}
+
+// lineCases are the corpus's command-line cases judged in the main root's
+// workspace (themes with roots of their own left out).
+func lineCases(t testing.TB) []cases.Case {
+	t.Helper()
+	themes, err := cases.Themes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []cases.Case
+	for _, th := range themes {
+		if th.Roots != nil {
+			continue
+		}
+		for _, c := range th.Cases {
+			if c.LineSet {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// caseContext is the context of a corpus case over the test FS, with its
+// observations, and the folder it runs in.
+func (w *workspace) caseContext(c *cases.Case) (*Context, string) {
+	cwd := filepath.Join(w.ws, c.Cwd)
+	o := &testObs{files: map[string]ObsState{}, dirs: map[string]bool{}}
+	resolve := func(rel string) string {
+		r, err := w.fs.Resolve(filepath.Join(cwd, rel))
+		if err != nil {
+			return filepath.Join(cwd, rel)
+		}
+		return r.Path
+	}
+	for _, p := range c.Observed {
+		o.files[resolve(p)] = Observed
+	}
+	for _, p := range c.Stale {
+		o.files[resolve(p)] = Stale
+	}
+	for _, p := range c.ObservedDir {
+		o.dirs[resolve(p)] = true
+	}
+	ctx := &Context{Roots: w.roots, Effects: Effects(c.Effects), Profile: shell.Profile(c.Shell), Home: w.home, FS: w.fs, Obs: o}
+	return ctx, cwd
 }

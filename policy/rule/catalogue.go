@@ -17,6 +17,11 @@ var catalogue = []Info{
 		Remedy:  "Ask the person to fix the file at the line and field the reason names (unknown fields are errors) or to remove it; an agent may not write under .admit/.",
 	},
 	{
+		Rule: RulesInvalid, Stage: StagePolicyFile, Outcome: OutcomeDeny,
+		Meaning: "The person's rules file cannot be used (its path and the problem are in the reason), so the gate judges command lines as if no rule of the person's allowed them, and refuses them.",
+		Remedy:  "Ask the person to fix the rules file the reason names (admit: Rules in the editor); an agent cannot write it.",
+	},
+	{
 		Rule: OutsideWorkspace, Stage: StageRequest, Also: []Stage{StageCommand, StageMutators}, Outcome: OutcomeDeny,
 		Meaning: "A folder the call runs in, or a path it reads, lists or names, resolves outside the workspace roots (symlinks are resolved first).",
 		Remedy:  "Work on paths inside the workspace folders, relative to the workspace and without \"..\" or \"~\"; to reach another folder, ask the person to open it as a workspace folder.",
@@ -102,6 +107,11 @@ var catalogue = []Info{
 		Remedy:  "Read the file again, then redo the change on what it holds now.",
 	},
 	{
+		Rule: RuleDenies, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "A deny rule of the person's, or of the repository's policy file, matches one of the line's simple commands.",
+		Remedy:  "Do not run that command; do the task another way, or ask the user to run it themselves if they want it run.",
+	},
+	{
 		Rule: GitConfigExec, Stage: StageCommand, Outcome: OutcomeAsk,
 		Meaning: "git would run in a repository whose configuration (or a file git reads as configuration) can run programs or read outside the workspace, so a person decides.",
 		Remedy:  "Wait for the person's answer; without one, ask the user to run the git command themselves or to remove the settings the reason names.",
@@ -120,6 +130,11 @@ var catalogue = []Info{
 		Rule: EditMismatch, Stage: StageMutators, Outcome: OutcomeDeny,
 		Meaning: "admit/edit's oldText does not occur in the file as it was read, or occurs more than once without replaceAll.",
 		Remedy:  "Read the file again and quote oldText exactly, with enough of the lines around it to occur once, or set replaceAll.",
+	},
+	{
+		Rule: RuleAsks, Stage: StagePerson, Outcome: OutcomeAsk,
+		Meaning: "An ask rule of the person's, or of the repository's policy file, matches one of the line's simple commands, so a person decides.",
+		Remedy:  "Wait for the person's answer; with no one to ask it is refused: ask the user to run the command, or do the task another way.",
 	},
 	{
 		Rule: NeedsHuman, Stage: StagePerson, Outcome: OutcomeAsk,
@@ -160,6 +175,11 @@ var catalogue = []Info{
 		Rule: Allowed, Stage: StageAllowed, Outcome: OutcomeAllow,
 		Meaning: "Every check passed: the call is admitted by rule, with no person.",
 		Remedy:  "Nothing to do: the call may run.",
+	},
+	{
+		Rule: RuleAllows, Stage: StageAllowed, Outcome: OutcomeAllow,
+		Meaning: "A rule of the person's allows a command the policy would have put to a person (a program that runs code); every other check passed.",
+		Remedy:  "Nothing to do: the call may run. The person sees and revokes their rules in the editor (admit: Rules).",
 	},
 	{
 		Rule: TapeUnwritable, Stage: StageTape, Outcome: OutcomeDeny,

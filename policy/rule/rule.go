@@ -29,6 +29,8 @@ const (
 	CapsOff Rule = "caps-off"
 	// PolicyInvalid: the workspace policy file cannot be used.
 	PolicyInvalid Rule = "policy-invalid"
+	// RulesInvalid: the person's rules file cannot be used.
+	RulesInvalid Rule = "rules-invalid"
 )
 
 // The tool check's rules: the request, the allow list, the budget and the
@@ -62,6 +64,9 @@ const (
 	GitSubcommand Rule = "git-subcommand"
 	// GitConfigExec: git in a repository whose configuration runs programs.
 	GitConfigExec Rule = "git-config-exec"
+	// RuleDenies: a rule of the person's, or of the repository's policy,
+	// refuses the command.
+	RuleDenies Rule = "rule-denies"
 )
 
 // The path rules, shared by the command policy, the mutators and the gate's
@@ -91,6 +96,9 @@ const (
 const (
 	// NeedsHuman: the tool always needs a person's approval.
 	NeedsHuman Rule = "needs-human"
+	// RuleAsks: a rule of the person's, or of the repository's policy, puts
+	// the command to a person.
+	RuleAsks Rule = "rule-asks"
 	// UnexpectedEffect: an earlier run changed what it was not admitted to.
 	UnexpectedEffect Rule = "unexpected-effect"
 	// HumanApproved: a person allowed the call.
@@ -105,8 +113,14 @@ const (
 	NoApprover Rule = "no-approver"
 )
 
-// Allowed: every check passed; the call is admitted by rule.
-const Allowed Rule = "allowed"
+// The allowed stage: every check passed.
+const (
+	// Allowed: every check passed; the call is admitted by rule.
+	Allowed Rule = "allowed"
+	// RuleAllows: a rule of the person's allows a command the policy would
+	// have put to a person.
+	RuleAllows Rule = "rule-allows"
+)
 
 // The rules of the tape and of what an admitted call did.
 const (

@@ -18,6 +18,7 @@ import (
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -48,7 +49,9 @@ type Config struct {
 	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
 	// Trust records the policy files the person trusted; nil trusts none,
 	// so a file that would widen the gate only tightens it.
-	Trust    *TrustStore
+	Trust *TrustStore
+	// Rules are the person's rules; nil is none.
+	Rules    *RuleStore
 	Headless bool
 }
 
@@ -245,7 +248,39 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d 
 	if b == nil || g.headless() {
 		b = g.nobody
 	}
-	return b.Decide(ctx, approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant})
+	q := approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant,
+		Agent: agentOf(p.Context), Command: commandOf(p), Cwd: p.Cwd, Targets: d.Targets()}
+	if p.Tool == runTool {
+		q.Confinement = confinementWords()
+	}
+	if g.cfg.Rules != nil && len(d.Argv) == 1 && !b.Headless() {
+		q.Rule = rules.Suggest(d.Argv[0])
+	}
+	o := b.Decide(ctx, q)
+	if o.Answer == approvals.AllowAlways {
+		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
+		if err == nil {
+			r.Examples, r.Note = []string{rules.Quote(d.Argv[0])}, "always allowed in answer to "+v.ID
+			err = g.cfg.Rules.Add(ScopeWorkspace, r)
+		}
+		if err != nil {
+			g.cfg.Logger.Error("the person's rule could not be kept", "rule", q.Rule, "err", err)
+		}
+		g.stateChanged()
+	}
+	return o
+}
+
+// agentOf is the agent a call's context names ({"agent": "claude-code"}).
+func agentOf(ctx json.RawMessage) string {
+	if !bytes.Contains(ctx, []byte(`"agent"`)) {
+		return ""
+	}
+	var c struct {
+		Agent string `json:"agent"`
+	}
+	_ = json.Unmarshal(ctx, &c)
+	return c.Agent
 }
 
 func (g *Gate) headless() bool {

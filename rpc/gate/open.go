@@ -34,6 +34,9 @@ type Options struct {
 	// person's own records (DefaultTrustDir), read by every command and
 	// written only through the editor.
 	Trust *TrustStore
+	// Rules are the person's rules; nil is the person's own files
+	// (DefaultRulesDir), for the first of Dirs.
+	Rules *RuleStore
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -75,10 +78,19 @@ func Open(o Options) (*Gate, error) {
 			o.Trust = NewTrustStore(dir)
 		}
 	}
+	if o.Rules == nil {
+		if dir, err := DefaultRulesDir(); err == nil {
+			first := ""
+			if list := roots.List(); len(list) > 0 {
+				first = list[0]
+			}
+			o.Rules = NewRuleStore(dir, first)
+		}
+	}
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

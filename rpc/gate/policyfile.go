@@ -11,6 +11,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/command"
+	"admit/policy/rules"
 	"admit/workspace"
 )
 
@@ -24,7 +25,9 @@ type loadedPolicy struct {
 	trust policy.Trust
 	// widens is what the file would widen beyond the built-in policy.
 	widens []string
-	table  *command.Policy // the file's programs merged over the built-in table, or nil
+	// rules are the repository's rules (ask and deny only), or nil.
+	rules *rules.Set
+	table *command.Policy // the file's programs merged over the built-in table, or nil
 	// baseline is the built-in command policy a command must also pass
 	// while an untrusted file redefines programs (policy.Env.Baseline).
 	baseline *command.Policy
@@ -139,6 +142,13 @@ func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust po
 	sum := sha256.Sum256(data)
 	eff := f.Effective(policy.DefaultFile(), g.cfg.Bounds, trust != policy.Untrusted)
 	lp := loadedPolicy{file: eff, trust: trust, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(eff.ShellTools, []string{runTool})}
+	if f.Rules != nil {
+		set, err := f.Rules.Set("repository", false)
+		if err != nil {
+			return loadedPolicy{err: fmt.Errorf("%s: %w", where, err), hash: lp.hash}
+		}
+		lp.rules = set
+	}
 	if len(f.Programs) > 0 {
 		t, err := command.ParseTable(f.Programs)
 		if err != nil {

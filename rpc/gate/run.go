@@ -134,6 +134,16 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	return res, nil
 }
 
+// confinementWords says, for a person asked about a run, what the run
+// would be confined by.
+func confinementWords() string {
+	kind, abi := run.Confinement()
+	if kind == "landlock" {
+		return fmt.Sprintf("run by admit without a shell, under Landlock (ABI %d): it may write only the paths admitted", abi)
+	}
+	return "run by admit without a shell; this kernel offers no Landlock, so only admit's own checks hold it"
+}
+
 // writeGrant is what the kernel wall lets a run write: each target, and
 // the nearest existing folder above it, where the entry is created or
 // removed (Landlock grants on what exists, and a folder covers its subtree).

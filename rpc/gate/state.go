@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -142,6 +143,14 @@ func (g *Gate) MarkChanged(paths []string) {
 	for _, s := range list {
 		for _, p := range paths {
 			s.obs.MarkChanged(p)
+		}
+	}
+	for _, p := range paths {
+		if filepath.Base(p) == "policy.json" && filepath.Base(filepath.Dir(p)) == ".admit" && g.cfg.Roots.Contains(filepath.Dir(filepath.Dir(p))) {
+			// The client shows the policy's trust and errors: tell it now,
+			// not at the next decision (State reads the file again).
+			g.stateChanged()
+			break
 		}
 	}
 }

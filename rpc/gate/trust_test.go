@@ -55,7 +55,7 @@ func newHostile(t *testing.T, policyFile string) *hostile {
 func (h *hostile) open(t *testing.T, effects string) *gate.Gate {
 	t.Helper()
 	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: effects, Home: h.home,
-		Bounds: policy.DefaultBounds(), Headless: true, Trust: h.trust})
+		Bounds: policy.DefaultBounds(), Headless: true, Trust: h.trust, Rules: gate.NewRuleStore(filepath.Join(h.home, "..", "rules"), h.root)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,65 @@
+package cases
+
+import (
+	"strings"
+	"testing"
+)
+
+// Got is the decision a level made for a case.
+type Got struct {
+	Outcome Outcome
+	Rule    string // "allowed" for an allowed call
+	Reason  string
+}
+
+// Walk runs fn for every case as the subtest THEME/NAME of t, each theme
+// in a workspace of its own (Build). Run one with
+// go test -run 'TestCases/THEME/NAME', spaces written as underscores.
+func Walk(t *testing.T, fn func(t *testing.T, w *Workspace, c *Case)) {
+	t.Helper()
+	themes, err := Themes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range themes {
+		th := &themes[i]
+		t.Run(th.Name, func(t *testing.T) {
+			w := Build(t, th)
+			for j := range th.Cases {
+				c := &th.Cases[j]
+				t.Run(c.Name, func(t *testing.T) { fn(t, w, c) })
+			}
+		})
+	}
+}
+
+// Check reports a decision that is not the case's want.
+func (c *Case) Check(t testing.TB, got Got) {
+	t.Helper()
+	want := c.Want
+	if got.Outcome == want.Outcome && got.Rule == want.Rule {
+		return
+	}
+	gw := Want{got.Outcome, got.Rule}
+	t.Errorf("%s: %s\n\tgot  %s (%s)\n\twant %s", c.Pos, c, gw, got.Reason, want)
+}
+
+// String is the call, as a message shows it.
+func (c *Case) String() string {
+	var b strings.Builder
+	switch {
+	case c.Tool != "":
+		b.WriteString(c.Tool + " " + c.Args)
+	case c.Argv != nil:
+		b.WriteString("argv " + strings.Join(c.Argv, " "))
+	default:
+		b.WriteString(c.Line)
+	}
+	for _, kv := range [][2]string{{"cwd", c.Cwd}, {"effects", c.Effects}, {"observed", strings.Join(c.Observed, " ")},
+		{"observed-dir", strings.Join(c.ObservedDir, " ")}, {"stale", strings.Join(c.Stale, " ")}, {"shell", c.Shell}} {
+		if kv[1] != "" && kv[1] != "read-only" && kv[1] != "analyze" {
+			b.WriteString(" [" + kv[0] + " " + kv[1] + "]")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,82 @@
+package gate_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"admit/internal/cases"
+	"admit/policy"
+	"admit/policy/rule"
+	"admit/rpc/gate"
+)
+
+// TestCases puts every case of the corpus (internal/cases) to the gate as
+// admit check builds it: Open with the workspace's roots, nobody to ask
+// (what asks a person is refused, and says it was asked), the case's
+// observations made through Observe, then Check. The command policy
+// (policy/command) and admit check (internal/cli) walk the same cases.
+func TestCases(t *testing.T) {
+	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Headless: true,
+			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), w.Root)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		cwd := w.Cwd(c)
+		if len(c.Observed)+len(c.ObservedDir)+len(c.Stale) > 0 {
+			paths := append(append([]string(nil), c.Observed...), c.Stale...)
+			if _, err := g.Observe(gate.ObserveParams{Paths: paths, Dirs: c.ObservedDir, Cwd: cwd}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range c.Stale {
+			// Someone else changes the file after the agent read it.
+			f, err := os.OpenFile(w.Abs(c, p), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.WriteString("changed\n")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := gate.CheckParams{Tool: "bash", Cwd: cwd}
+		switch {
+		case c.Tool != "":
+			p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))
+		case c.Argv != nil:
+			p.Argv = make([]string, len(c.Argv))
+			for i, a := range c.Argv {
+				p.Argv[i] = w.Expand(a)
+			}
+		default:
+			p.Command = w.Expand(c.Line)
+		}
+		v, err := g.Check(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Check(t, verdictOutcome(v))
+		if !v.Allowed && v.ToolError == "" {
+			t.Errorf("refused (%s) without a tool error for the agent", v.Rule)
+		}
+	})
+}
+
+// verdictOutcome reads a verdict of a gate with nobody to ask.
+func verdictOutcome(v gate.Verdict) cases.Got {
+	got := cases.Got{Outcome: cases.Refused, Rule: string(v.Rule), Reason: v.Reason}
+	switch {
+	case v.Allowed:
+		got.Outcome = cases.Allowed
+	case v.Outcome == rule.OutcomeAsk:
+		got.Outcome = cases.Asked
+	}
+	return got
+}

@@ -1,0 +1,368 @@
+package gate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"admit/policy/rule"
+	"admit/policy/rules"
+	"admit/workspace"
+)
+
+// Rule scopes: where a person's rule is kept.
+const (
+	ScopeUser      = "user"      // every workspace
+	ScopeWorkspace = "workspace" // this workspace only, kept outside it
+)
+
+// RuleStore keeps the person's rules in files of the person's, outside
+// every workspace: one for all workspaces and one for this workspace (keyed
+// by its first root). A tool call can never write them (policy/command's
+// Protect names the folder). Each file is read again when it changed, so
+// an edit in the editor reaches the next decision.
+type RuleStore struct {
+	userPath, workspacePath string
+
+	// mu guards the files as last read.
+	mu    sync.Mutex
+	files map[string]loadedRules
+}
+
+// loadedRules is one rules file as last read.
+type loadedRules struct {
+	stamp workspace.Stamp
+	set   *rules.Set
+	err   error
+}
+
+// DefaultRulesDir is $XDG_CONFIG_HOME/admit, else ~/.config/admit.
+func DefaultRulesDir() (string, error) {
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no folder for the person's rules: %w", err)
+		}
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "admit"), nil
+}
+
+// NewRuleStore keeps rules under dir: dir/rules.json for the person's
+// rules everywhere, and dir/workspaces/<hash of root>/rules.json for the
+// workspace whose first root is root ("" for none).
+func NewRuleStore(dir, root string) *RuleStore {
+	s := &RuleStore{userPath: filepath.Join(dir, "rules.json"), files: map[string]loadedRules{}}
+	if root != "" {
+		sum := sha256.Sum256([]byte(root))
+		s.workspacePath = filepath.Join(dir, "workspaces", hex.EncodeToString(sum[:8]), "rules.json")
+	}
+	return s
+}
+
+// RuleFiles are where the rules are kept.
+type RuleFiles struct {
+	User      string `json:"user"`
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// Files says where the rules are kept.
+func (s *RuleStore) Files() RuleFiles {
+	return RuleFiles{User: s.userPath, Workspace: s.workspacePath}
+}
+
+func (s *RuleStore) path(scope string) (string, error) {
+	switch {
+	case scope == ScopeUser:
+		return s.userPath, nil
+	case scope == ScopeWorkspace && s.workspacePath != "":
+		return s.workspacePath, nil
+	case scope == ScopeWorkspace:
+		return "", &ParamError{"scope", "this gate has no workspace to keep rules for"}
+	}
+	return "", &ParamError{"scope", fmt.Sprintf("must be user or workspace, got %q", scope)}
+}
+
+// Set is the person's rules in force: the user's and the workspace's. A
+// file that cannot be used is an error naming it: the gate then decides
+// as if no rule of the person's allowed anything (the error says why).
+func (s *RuleStore) Set() (*rules.Set, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var sets []*rules.Set
+	var errs []error
+	for _, scope := range []string{ScopeUser, ScopeWorkspace} {
+		path, err := s.path(scope)
+		if err != nil {
+			continue
+		}
+		set, err := s.load(path, scope)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sets = append(sets, set)
+	}
+	return rules.Merge(sets...), errors.Join(errs...)
+}
+
+// load reads one file, again only when it changed.
+func (s *RuleStore) load(path, scope string) (*rules.Set, error) {
+	st, exists := workspace.StampOf(path)
+	s.mu.Lock()
+	cur, ok := s.files[path]
+	s.mu.Unlock()
+	if ok && cur.stamp == st {
+		return cur.set, cur.err
+	}
+	lr := loadedRules{stamp: st}
+	if exists {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			lr.err = fmt.Errorf("rules %s: %w", path, err)
+		} else {
+			lr.set, lr.err = rules.Load(data, scope, true)
+		}
+	} else {
+		lr.set = &rules.Set{}
+	}
+	s.mu.Lock()
+	s.files[path] = lr
+	s.mu.Unlock()
+	return lr.set, lr.err
+}
+
+// file reads the rules file of scope as written, for a change.
+func (s *RuleStore) file(scope string) (string, rules.File, error) {
+	path, err := s.path(scope)
+	if err != nil {
+		return "", rules.File{}, err
+	}
+	var f rules.File
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return path, f, nil
+	case err != nil:
+		return "", f, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return "", f, fmt.Errorf("rules %s: %w (fix the file before adding to it)", path, err)
+	}
+	return path, f, nil
+}
+
+// Add keeps r in scope. The rule must load: its match must parse and its
+// examples must hold, or the error names what is wrong.
+func (s *RuleStore) Add(scope string, r rules.Rule) error {
+	if _, err := rules.NewSet([]rules.Rule{r}); err != nil {
+		return &ParamError{"match", err.Error()}
+	}
+	path, f, err := s.file(scope)
+	if err != nil {
+		return err
+	}
+	for _, old := range f.Rules {
+		if old.Match == r.Match && old.Decision == r.Decision {
+			return nil // already kept
+		}
+	}
+	r.Source = ""
+	f.Rules = append(f.Rules, r)
+	return s.write(path, f)
+}
+
+// Remove drops the rules of scope with this match and decision, from the
+// file's lists and its rules.
+func (s *RuleStore) Remove(scope, match string, decision rule.Outcome) error {
+	path, f, err := s.file(scope)
+	if err != nil {
+		return err
+	}
+	n := len(f.Allow) + len(f.Ask) + len(f.Deny) + len(f.Rules)
+	drop := func(list []string, d rule.Outcome) []string {
+		if d != decision {
+			return list
+		}
+		return slices.DeleteFunc(list, func(m string) bool { return m == match })
+	}
+	f.Allow, f.Ask, f.Deny = drop(f.Allow, rule.OutcomeAllow), drop(f.Ask, rule.OutcomeAsk), drop(f.Deny, rule.OutcomeDeny)
+	f.Rules = slices.DeleteFunc(f.Rules, func(r rules.Rule) bool { return r.Match == match && r.Decision == decision })
+	if len(f.Allow)+len(f.Ask)+len(f.Deny)+len(f.Rules) == n {
+		return &ParamError{"match", fmt.Sprintf("no %s rule %q in the %s rules", decision, match, scope)}
+	}
+	return s.write(path, f)
+}
+
+// write replaces a rules file atomically, in a folder only the person can
+// enter.
+func (s *RuleStore) write(path string, f rules.File) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("rules: %w", err)
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
+	if err != nil {
+		return fmt.Errorf("rules: %w", err)
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("rules: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("rules: %w", err)
+	}
+	return nil
+}
+
+// RulesList is what admit/rules answers: every rule in force, with where it
+// is kept.
+type RulesList struct {
+	Rules []rules.Rule `json:"rules"`
+	Files RuleFiles    `json:"files"`
+	// Error says why a rules file cannot be used, when one cannot.
+	Error string `json:"error,omitempty"`
+}
+
+// RuleParams name one of the person's rules: admit/addRule and
+// admit/removeRule.
+type RuleParams struct {
+	Match       string       `json:"match"`
+	Decision    rule.Outcome `json:"decision"`
+	Scope       string       `json:"scope"`
+	Note        string       `json:"note,omitempty"`
+	Examples    []string     `json:"examples,omitempty"`
+	NotExamples []string     `json:"notExamples,omitempty"`
+}
+
+// Rules lists the person's rules and the repository's (ask and deny only).
+func (g *Gate) Rules() RulesList {
+	out := RulesList{Rules: []rules.Rule{}}
+	if g.cfg.Rules == nil {
+		return out
+	}
+	out.Files = g.cfg.Rules.Files()
+	set, err := g.cfg.Rules.Set()
+	if err != nil {
+		out.Error = err.Error()
+	}
+	out.Rules = append(out.Rules, set.Rules()...)
+	if lp := g.loadPolicy(g.cfg.Roots.List()); lp.rules != nil {
+		out.Rules = append(out.Rules, lp.rules.Rules()...)
+	}
+	return out
+}
+
+// AddRule keeps one of the person's rules, checked first: its match must
+// parse and its examples must hold.
+func (g *Gate) AddRule(p RuleParams) error {
+	if g.cfg.Rules == nil {
+		return &ParamError{"scope", "this gate keeps no rules of the person's"}
+	}
+	r, err := rules.Parse(p.Match, p.Decision)
+	if err != nil {
+		field := "match"
+		if strings.Contains(err.Error(), "decision") {
+			field = "decision"
+		}
+		return &ParamError{field, err.Error()}
+	}
+	r.Note, r.Examples, r.NotExamples = p.Note, p.Examples, p.NotExamples
+	if err := g.cfg.Rules.Add(p.Scope, r); err != nil {
+		return err
+	}
+	g.stateChanged()
+	return nil
+}
+
+// RemoveRule drops one of the person's rules.
+func (g *Gate) RemoveRule(p RuleParams) error {
+	if g.cfg.Rules == nil {
+		return &ParamError{"scope", "this gate keeps no rules of the person's"}
+	}
+	if err := g.cfg.Rules.Remove(p.Scope, p.Match, p.Decision); err != nil {
+		return err
+	}
+	g.stateChanged()
+	return nil
+}
+
+// Suggestion is a rule the tape says the person keeps being asked about.
+type Suggestion struct {
+	Match    string       `json:"match"`
+	Decision rule.Outcome `json:"decision"`
+	Count    int          `json:"count"`
+	Examples []string     `json:"examples"`
+}
+
+// maxSuggestionExamples bounds the examples a suggestion carries.
+const maxSuggestionExamples = 3
+
+// SuggestRules reads the tape's questions (asked, or refused because
+// nobody could be asked) and proposes the person's rules that would have
+// answered them: one per program and subcommand, each checked to load, its
+// examples the command lines it would have matched, most frequent first.
+func (g *Gate) SuggestRules(p TapeParams) ([]Suggestion, error) {
+	recs, err := g.Tape(p)
+	if err != nil {
+		return nil, err
+	}
+	byMatch := map[string]*Suggestion{}
+	var order []string
+	for _, rec := range recs {
+		if rec.Command == "" || !(rec.DecidedBy == rule.ByPerson || rec.DecidedBy == rule.ByHeadless || rec.DecidedBy == rule.ByTimeout) {
+			continue
+		}
+		argv, err := rules.Argv(rec.Command)
+		if err != nil {
+			continue // a line of several commands: no one rule answers it
+		}
+		match := rules.Suggest(argv)
+		if match == "" {
+			continue
+		}
+		s := byMatch[match]
+		if s == nil {
+			s = &Suggestion{Match: match, Decision: rule.OutcomeAllow}
+			byMatch[match] = s
+			order = append(order, match)
+		}
+		s.Count++
+		if ex := rules.Quote(argv); len(s.Examples) < maxSuggestionExamples && !slices.Contains(s.Examples, ex) {
+			s.Examples = append(s.Examples, ex)
+		}
+	}
+	out := []Suggestion{}
+	for _, m := range order {
+		s := byMatch[m]
+		r, err := rules.Parse(s.Match, s.Decision)
+		if err != nil {
+			continue
+		}
+		r.Examples = s.Examples
+		if _, err := rules.NewSet([]rules.Rule{r}); err != nil {
+			continue // only rules that load are proposed
+		}
+		out = append(out, *s)
+	}
+	slices.SortStableFunc(out, func(a, b Suggestion) int { return b.Count - a.Count })
+	return out, nil
+}

@@ -1,0 +1,90 @@
+package rpc_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"admit/rpc/gate"
+	"admit/rpc/rpctest"
+)
+
+// TestAlwaysAllowWritesTheRule: a question about one command offers the
+// rule "always allow" would write; the answer keeps it in the workspace's
+// rules, outside the workspace, and admit/rules lists it.
+func TestAlwaysAllowWritesTheRule(t *testing.T) {
+	ws := workspaceDir(t)
+	rulesDir := filepath.Join(t.TempDir(), "rules")
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, RulesDir: rulesDir, Answer: rpctest.Always("allow-always"),
+		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"Bash"}, "needsHuman": []string{"Bash"}}}})
+	v := e.Check(map[string]any{"tool": "Bash", "command": "ls -la src", "context": map[string]any{"agent": "claude-code"}})
+	q := rpctest.Within(t, e.Asked, "the question")
+	if q.Rule == nil || q.Rule.Match != "ls *" || q.Rule.Scope != "workspace" || q.Command != "ls -la src" || q.Agent != "claude-code" {
+		t.Fatalf("question: %+v", q)
+	}
+	if !v.Allowed || v.Rule != "human-approved" {
+		t.Fatalf("verdict: %+v", v)
+	}
+	var list gate.RulesList
+	e.Call("admit/rules", map[string]any{}, &list)
+	if len(list.Rules) != 1 || list.Rules[0].Match != "ls *" || list.Rules[0].Decision != "allow" || list.Rules[0].Source != "workspace" {
+		t.Fatalf("rules: %+v", list)
+	}
+	if !strings.HasPrefix(list.Files.Workspace, rulesDir) || strings.HasPrefix(list.Files.Workspace, ws) {
+		t.Fatalf("the workspace's rules are kept at %q", list.Files.Workspace)
+	}
+	if _, err := os.Stat(list.Files.Workspace); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRulesThroughTheEditor: the person adds and removes rules; a rule
+// whose examples fail, or that is no rule, is refused naming the problem.
+func TestRulesThroughTheEditor(t *testing.T) {
+	ws := workspaceDir(t)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true})
+	var list gate.RulesList
+	e.Call("admit/addRule", map[string]any{"match": "npm test *", "decision": "allow", "scope": "user", "examples": []string{"npm test"}, "notExamples": []string{"npm publish"}}, &list)
+	if len(list.Rules) != 1 || list.Rules[0].Source != "user" {
+		t.Fatalf("after add: %+v", list)
+	}
+	for _, bad := range []map[string]any{
+		{"match": "npm test", "decision": "allow", "scope": "user", "examples": []string{"npm run build"}},
+		{"match": "*", "decision": "allow", "scope": "user"},
+		{"match": "npm test; curl x | sh", "decision": "allow", "scope": "user"},
+		{"match": "npm test", "decision": "sometimes", "scope": "user"},
+		{"match": "npm test", "decision": "allow", "scope": "everywhere"},
+	} {
+		err := e.Try("admit/addRule", bad, nil)
+		if rpctest.ErrCode(err) != jsonrpc2.InvalidParams {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+	e.Call("admit/removeRule", map[string]any{"match": "npm test *", "decision": "allow", "scope": "user"}, &list)
+	if len(list.Rules) != 0 {
+		t.Fatalf("after remove: %+v", list)
+	}
+	if err := e.Try("admit/removeRule", map[string]any{"match": "npm test *", "decision": "allow", "scope": "user"}, nil); rpctest.ErrCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("removing a rule that is not there: %v", err)
+	}
+}
+
+// TestSuggestRules: the questions on the tape become rules that load.
+func TestSuggestRules(t *testing.T) {
+	ws := workspaceDir(t)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Answer: rpctest.Always("allow-once"),
+		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"Bash"}, "needsHuman": []string{"Bash"}}}})
+	for _, line := range []string{"git log", "git log --oneline -3", "cat README.md", "ls && cat notes.txt"} {
+		e.Check(map[string]any{"tool": "Bash", "command": line})
+	}
+	var res struct {
+		Suggestions []gate.Suggestion `json:"suggestions"`
+	}
+	e.Call("admit/suggestRules", map[string]any{}, &res)
+	if len(res.Suggestions) != 2 || res.Suggestions[0].Match != "git log *" || res.Suggestions[0].Count != 2 || res.Suggestions[1].Match != "cat README.md *" {
+		t.Fatalf("suggestions: %+v", res.Suggestions)
+	}
+}
