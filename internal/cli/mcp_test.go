@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"admit/rpc/rpctest"
 	"admit/policy/tape"
+	"admit/rpc/rpctest"
 )
 
 // The tests below drive `admit mcp` with a real MCP client: the official
