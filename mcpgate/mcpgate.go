@@ -2,14 +2,25 @@
 // child and sits between the MCP client (the agent) and it, on the stdio
 // transport (newline-delimited JSON-RPC 2.0).
 //
-// Every message passes through line by line, untouched, except tools/call:
-// each one goes through the door first (the editor's server, or a local
-// gate), and a refused call is answered with an MCP tool result that has
-// isError set and the refusal body as its text; it never reaches the child.
+// Every request either side sends is decided by the door (the editor's
+// server, or a local gate) and taped before it is relayed; only the
+// lifecycle (initialize, ping), notifications and responses pass without
+// a decision (routes.go says which method is judged how). A tools/call is
+// judged as the tool it names; every other method as a tool of its own
+// name, mcp:METHOD, which the session grants: resources/read judges a
+// file: URI as a read of that path, prompts/get and completion/complete
+// judge their arguments as any tool's, and sampling/createMessage and
+// elicitation/create (the server making the client's model or person act
+// for it) always ask a person. A method no route knows is judged under its
+// own name, which nothing grants: refused. A message that repeats a key at
+// any depth (also under another case) is refused and never relayed.
+//
 // The session's capability set is built from the child's own tools/list:
-// every listed tool is granted, a tool not annotated readOnlyHint is a
-// mutator (its path arguments are judged as writes), and a tool annotated
-// destructiveHint always asks a person. Start with Run.
+// every listed tool is granted, its input schema says which arguments are
+// paths, a tool not annotated readOnlyHint is a mutator (its paths are
+// judged as writes), and a tool annotated destructiveHint always asks. The
+// session lasts as long as the client: no step total, a rate per minute
+// and the retry bound (gate.OpenSessionParams.LongLived). Start with Run.
 package mcpgate
 
 import (
@@ -28,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"admit/internal/mcpwire"
 	"admit/policy"
 	"admit/rpc/gate"
 )
@@ -40,18 +52,17 @@ type Door interface {
 	CloseSession(ctx context.Context, id string) error
 }
 
-// sessionBounds are the widest bounds of an opened session: 64 steps (the
-// range's top), five identical refused retries, and a day of wall time.
-func sessionBounds() map[string]int64 {
-	return map[string]int64{"maxSteps": 64, "maxRetries": 5, "timeoutMs": 24 * 60 * 60 * 1000}
-}
-
 // Config holds a gateway's dependencies.
 type Config struct {
 	Door   Door
 	Label  string // the session's label, shown with its decisions and prompts
 	Cwd    string // the working folder relative path arguments are resolved against
 	Logger *slog.Logger
+	// Bounds are the session's bounds by their JSON names (maxRetries,
+	// maxStepsPerMinute, ...), each checked by the door; nil takes the
+	// door's own. The session is long-lived, so maxSteps and timeoutMs do
+	// not apply.
+	Bounds map[string]int64
 	// Grace is how long the child may take to exit once its input is
 	// closed, before SIGTERM (and as long again before SIGKILL).
 	Grace time.Duration
@@ -63,6 +74,7 @@ const (
 	listTimeout  = 30 * time.Second // one tools/list page from the child
 	maxListPages = 100              // a child that pages forever is not believed
 	ourIDPrefix  = "admit-mcp-"     // ids of the requests the gateway itself sends the child
+	maxLine      = 256 << 20        // the longest message either side may send (a resource of images, say)
 )
 
 type gateway struct {
@@ -81,13 +93,13 @@ type gateway struct {
 	session string
 
 	// mu guards the fields below.
-	mu     sync.Mutex
-	stale  bool                            // the child said its tool list changed
-	ours   map[string]chan json.RawMessage // the gateway's own requests to the child, by id
-	checks map[string]context.CancelFunc   // tools/call being decided, by the client's id
-	seq    int64
+	mu      sync.Mutex
+	stale   bool                            // the child said its tool list changed
+	ours    map[string]chan json.RawMessage // the gateway's own requests to the child, by id
+	pending map[string]context.CancelFunc   // requests being decided, by side and id
+	seq     int64
 
-	wg sync.WaitGroup // the goroutines deciding tools/call
+	wg sync.WaitGroup // the goroutines deciding requests
 }
 
 // Run starts cmd and relays between in/out (the MCP client) and the child
@@ -119,17 +131,17 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}, checks: map[string]context.CancelFunc{}}
+	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}, pending: map[string]context.CancelFunc{}}
 
 	childDone := make(chan struct{})
 	go func() {
 		defer close(childDone)
-		g.fromChild(stdout)
+		g.read(stdout, func(line []byte) { g.childLine(ctx, line) })
 	}()
 	clientDone := make(chan struct{})
 	go func() {
 		defer close(clientDone)
-		g.fromClient(ctx, in)
+		g.read(in, func(line []byte) { g.clientLine(ctx, line) })
 	}()
 
 	select {
@@ -156,143 +168,248 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 		_ = cmd.Process.Kill()
 		<-childDone
 	}
-	cancel() // calls still being decided are dropped: nobody can run them
+	cancel() // requests still being decided are dropped: nobody can act on them
 	g.wg.Wait()
 	werr := cmd.Wait()
 	g.closeSession()
 	return werr
 }
 
-// fromClient relays the client's lines; tools/call goes through the door.
-func (g *gateway) fromClient(ctx context.Context, in io.Reader) {
-	r := bufio.NewReaderSize(in, 64<<10)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			g.clientLine(ctx, line)
+// read hands each non-blank line of r to handle, until r ends. A line
+// longer than maxLine ends the stream: it cannot be judged whole.
+func (g *gateway) read(r io.Reader, handle func([]byte)) {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for s.Scan() {
+		if line := bytes.TrimSpace(s.Bytes()); len(line) > 0 {
+			handle(append([]byte(nil), line...))
 		}
-		if err != nil {
-			return
-		}
+	}
+	if err := s.Err(); err != nil {
+		g.log.Warn("mcp: a stream ended", "err", err)
 	}
 }
 
+// side is who sent a message: the client (the agent) or the child (the
+// MCP server).
+type side int
+
+const (
+	fromClient side = iota
+	fromServer
+)
+
+func (s side) String() string { return [...]string{"client", "server"}[s] }
+
+// clientLine handles one line from the client.
 func (g *gateway) clientLine(ctx context.Context, line []byte) {
-	trimmed := bytes.TrimSpace(line)
-	if trimmed[0] == '[' {
-		// A batch (MCP 2025-03-26): each element is relayed on its own
-		// line, so every call in it is decided like any other.
+	if line[0] == '[' {
+		// A batch (MCP 2025-03-26): each element is handled on its own,
+		// so every request in it is decided like any other.
 		var batch []json.RawMessage
-		if err := json.Unmarshal(trimmed, &batch); err != nil {
-			g.reply(nil, nil, &rpcError{-32700, "parse error: " + err.Error()})
+		if err := json.Unmarshal(line, &batch); err != nil {
+			g.toClient(mcpwire.Response(nil, nil, &mcpwire.Error{Code: mcpwire.ParseError, Message: "parse error: " + err.Error()}))
 			return
 		}
 		for _, m := range batch {
-			g.clientLine(ctx, append(bytes.TrimSpace(m), '\n'))
+			if m = bytes.TrimSpace(m); len(m) > 0 {
+				g.clientLine(ctx, m)
+			}
 		}
 		return
 	}
-	// Keys are matched exactly, as the child's JSON parser matches them:
-	// encoding/json's case-insensitive struct matching would let
-	// {"method":"tools/call","Method":"ping"} read as ping here and as
-	// tools/call in the child.
-	var msg map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &msg); err != nil {
+	m, err := mcpwire.Parse(line)
+	if err != nil {
 		// What cannot be read cannot be judged: it is not relayed.
-		g.reply(nil, nil, &rpcError{-32700, "parse error: " + err.Error()})
+		g.toClient(mcpwire.Response(requestID(line), nil, parseError(err)))
 		return
 	}
-	var method string
-	_ = json.Unmarshal(msg["method"], &method)
 	switch {
-	case strings.EqualFold(strings.TrimSpace(method), "tools/call"):
-		g.wg.Add(1)
-		go func() {
-			defer g.wg.Done()
-			g.call(ctx, msg)
-		}()
-		return
-	case method == "notifications/cancelled":
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
+	case m.IsResponse():
+		g.toChild(line) // the client's answer to a request of the server's, which was decided
+	case m.IsNotification():
+		if m.Method == "notifications/cancelled" {
+			g.withdraw(fromClient, m.Params)
 		}
-		_ = json.Unmarshal(msg["params"], &p)
-		g.mu.Lock()
-		stop := g.checks[string(p.RequestID)]
-		g.mu.Unlock()
-		if stop != nil {
-			stop()
-		}
+		g.relay(fromClient, m)
+	default:
+		g.request(ctx, fromClient, m)
 	}
-	g.toChild(trimmed)
 }
 
-// call decides one tools/call and relays it, or answers the refusal.
-func (g *gateway) call(ctx context.Context, msg map[string]json.RawMessage) {
-	id, hasID := msg["id"]
-	var p struct {
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	var params map[string]json.RawMessage
-	if err := json.Unmarshal(msg["params"], &params); err == nil {
-		_ = json.Unmarshal(params["name"], &p.Name)
-		p.Arguments = params["arguments"]
-	}
-	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
-		if hasID {
-			g.reply(id, nil, &rpcError{-32602, "tools/call: params.name must name a tool"})
+// childLine handles one line from the child.
+func (g *gateway) childLine(ctx context.Context, line []byte) {
+	m, err := mcpwire.Parse(line)
+	if err != nil {
+		id := requestID(line)
+		var dup *mcpwire.DuplicateError
+		switch {
+		case g.deliver(id, line):
+			// an answer to the gateway's own request: ask refuses it
+		case id != nil && hasMethod(line):
+			// A request the gateway cannot read is refused, not relayed.
+			g.toChild(mcpwire.Response(id, nil, parseError(err)))
+		case errors.As(err, &dup):
+			g.log.Warn("mcp: the server sent a message that repeats a key; it is not relayed", "err", err)
+		default:
+			g.toClient(line) // not JSON-RPC: the client reads it as it can
 		}
+		return
+	}
+	switch {
+	case m.IsResponse():
+		if !g.deliver(m.ID, line) {
+			g.toClient(line)
+		}
+	case m.IsNotification():
+		switch m.Method {
+		case "notifications/tools/list_changed":
+			g.mu.Lock()
+			g.stale = true
+			g.mu.Unlock()
+		case "notifications/cancelled":
+			g.withdraw(fromServer, m.Params)
+		}
+		g.relay(fromServer, m)
+	default:
+		g.request(ctx, fromServer, m)
+	}
+}
+
+// deliver hands an answer to the gateway's own request to its waiter; it
+// reports whether id was one of the gateway's.
+func (g *gateway) deliver(id json.RawMessage, line []byte) bool {
+	if id == nil || !bytes.Contains(id, []byte(ourIDPrefix)) {
+		return false
+	}
+	g.mu.Lock()
+	ch := g.ours[pendingKey(fromServer, id)]
+	g.mu.Unlock()
+	if ch == nil {
+		return true // late, or not ours to relay: the client never sent it
+	}
+	select {
+	case ch <- line:
+	default:
+	}
+	return true
+}
+
+// request routes one request: relayed as it is, or decided first.
+func (g *gateway) request(ctx context.Context, from side, m *mcpwire.Message) {
+	r := routeOf(from, m.Method)
+	if r.kind == pass {
+		g.relay(from, m)
 		return
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	key := string(id)
-	if hasID {
-		g.mu.Lock()
-		g.checks[key] = cancel
-		g.mu.Unlock()
+	key := pendingKey(from, m.ID)
+	g.mu.Lock()
+	g.pending[key] = cancel
+	g.mu.Unlock()
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
 		defer func() {
 			g.mu.Lock()
-			delete(g.checks, key)
+			delete(g.pending, key)
 			g.mu.Unlock()
+			cancel()
 		}()
+		g.decideAndRelay(ctx, from, m, r)
+	}()
+}
+
+// decideAndRelay puts one request to the door, then relays it to the
+// other side or answers the refusal to the sender.
+func (g *gateway) decideAndRelay(ctx context.Context, from side, m *mcpwire.Message, r route) {
+	answer := g.toClient
+	if from == fromServer {
+		answer = g.toChild
 	}
-	v, err := g.decide(ctx, *p.Name, p.Arguments)
+	tool, args, perr := r.judged(m.Params)
+	if perr != nil {
+		answer(mcpwire.Response(m.ID, nil, perr))
+		return
+	}
+	v, err := g.decide(ctx, from, tool, args)
 	if ctx.Err() != nil {
-		return // cancelled by the client, or the gateway is closing: no answer is wanted
+		return // withdrawn by its sender, or the gateway is closing: no answer is wanted
 	}
 	switch {
 	case err != nil:
-		g.log.Warn("mcp: no decision", "tool", *p.Name, "err", err)
-		if hasID {
-			g.refuse(id, policy.ToolError("admit-unavailable", "admit could not decide this call, so it was not run: "+err.Error(), ""))
-		}
+		g.log.Warn("mcp: no decision", "tool", tool, "err", err)
+		text := policy.ToolError("admit-unavailable", "admit could not decide this request, so it was not relayed: "+err.Error(), "")
+		answer(refusal(m.ID, r, text, "admit could not decide "+tool+": "+err.Error()))
 	case !v.Allowed:
-		if hasID {
-			g.refuse(id, v.ToolError)
-		}
+		answer(refusal(m.ID, r, v.ToolError, "REFUSED by admit ("+string(v.Rule)+"): "+v.Reason))
 	default:
-		// Relay what was judged: the top-level object as decoded, so no
-		// duplicate or look-alike key reaches the child.
-		canon, err := json.Marshal(msg)
-		if err != nil {
-			if hasID {
-				g.refuse(id, policy.ToolError("admit-unavailable", "the call could not be re-encoded: "+err.Error(), ""))
-			}
-			return
-		}
-		g.toChild(canon)
+		g.relay(from, m)
 	}
 }
 
-func (g *gateway) decide(ctx context.Context, tool string, args json.RawMessage) (gate.Verdict, error) {
+// refusal is the answer to a refused request: a tools/call gets a tool
+// result the model reads (isError, the refusal's text); any other request
+// a JSON-RPC error whose data is the refusal.
+func refusal(id json.RawMessage, r route, toolError, message string) []byte {
+	if r.kind == toolCall {
+		return mcpwire.Response(id, map[string]any{"content": []map[string]string{{"type": "text", "text": toolError}}, "isError": true}, nil)
+	}
+	var data any = toolError
+	var parsed map[string]any
+	if json.Unmarshal([]byte(toolError), &parsed) == nil {
+		data = parsed
+	}
+	return mcpwire.Response(id, nil, &mcpwire.Error{Code: mcpwire.Refused, Message: message, Data: data})
+}
+
+// relay sends a request or notification on to the other side, encoded
+// from the members that were read, so nothing unjudged rides along.
+func (g *gateway) relay(from side, m *mcpwire.Message) {
+	line, err := m.Encode()
+	if err != nil {
+		g.log.Warn("mcp: a message could not be re-encoded; it is not relayed", "from", from, "err", err)
+		return
+	}
+	if from == fromClient {
+		g.toChild(line)
+	} else {
+		g.toClient(line)
+	}
+}
+
+// withdraw stops deciding a request its sender cancelled: it is then
+// neither relayed nor answered.
+func (g *gateway) withdraw(from side, params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return
+	}
+	g.mu.Lock()
+	stop := g.pending[pendingKey(from, p.RequestID)]
+	g.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+func pendingKey(from side, id json.RawMessage) string {
+	var compact bytes.Buffer
+	if json.Compact(&compact, id) != nil {
+		return from.String() + ":" + string(id)
+	}
+	return from.String() + ":" + compact.String()
+}
+
+func (g *gateway) decide(ctx context.Context, from side, tool string, args json.RawMessage) (gate.Verdict, error) {
 	sess, err := g.ensureSession(ctx)
 	if err != nil {
 		return gate.Verdict{}, err
 	}
 	callCtx, _ := json.Marshal(map[string]string{"agent": "mcp", "task": g.cfg.Label})
-	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		args = nil
 	}
 	return g.cfg.Door.Check(ctx, gate.CheckParams{Session: sess, Tool: tool, Args: args, Cwd: g.cfg.Cwd, Context: callCtx})
@@ -314,9 +431,7 @@ func (g *gateway) ensureSession(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listing the MCP server's tools: %w", err)
 	}
-	// The session lives as long as the MCP client does, not one agent
-	// task: it gets the widest bounds a session may have.
-	p := gate.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: g.cfg.Label, Tools: tools, NeedsHuman: destructive(tools)}, Bounds: sessionBounds()}
+	p := gate.OpenSessionParams{CapsSpec: sessionCaps(g.cfg.Label, tools), Bounds: g.cfg.Bounds, LongLived: true}
 	id, err := g.cfg.Door.OpenSession(ctx, p)
 	if err != nil {
 		return "", fmt.Errorf("opening the session: %w", err)
@@ -328,12 +443,13 @@ func (g *gateway) ensureSession(ctx context.Context) (string, error) {
 	return id, nil
 }
 
-// destructive names the tools annotated destructiveHint: true. MCP's
-// default for a tool that is not read-only is destructive too, but a
-// missing annotation already makes a tool a mutator; asking a person is
-// kept for the tools that say so.
-func destructive(tools []json.RawMessage) []string {
-	var out []string
+// sessionCaps is the capability set of a gateway's session: the child's
+// tools (a name in the gateway's own mcp: space is dropped, so a server
+// cannot take the name of a method), the methods every session grants,
+// and what asks a person: the tools annotated destructive and the
+// requests that make the client act for the server.
+func sessionCaps(label string, tools []json.RawMessage) policy.CapsSpec {
+	spec := policy.CapsSpec{Label: label}
 	for _, raw := range tools {
 		var t struct {
 			Name        string `json:"name"`
@@ -342,18 +458,29 @@ func destructive(tools []json.RawMessage) []string {
 				ReadOnlyHint    *bool `json:"readOnlyHint"`
 			} `json:"annotations"`
 		}
-		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
+		if json.Unmarshal(raw, &t) != nil || strings.TrimSpace(t.Name) == "" {
 			continue
 		}
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(t.Name)), methodToolPrefix) {
+			continue
+		}
+		spec.Tools = append(spec.Tools, raw)
+		// MCP's default for a tool that is not read-only is destructive
+		// too, but a missing annotation already makes a tool a mutator;
+		// asking a person is kept for the tools that say so.
 		ro := t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
 		if !ro && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint {
-			out = append(out, t.Name)
+			spec.NeedsHuman = append(spec.NeedsHuman, t.Name)
 		}
 	}
-	return out
+	granted, asks := methodTools()
+	spec.Allow = append(spec.Allow, granted...)
+	spec.NeedsHuman = append(spec.NeedsHuman, asks...)
+	return spec
 }
 
-// listTools asks the child for its whole tool list, page by page.
+// listTools asks the child for its whole tool list, page by page. A
+// server without tools (it answers method-not-found) has an empty list.
 func (g *gateway) listTools(ctx context.Context) ([]json.RawMessage, error) {
 	var tools []json.RawMessage
 	var cursor *string
@@ -363,6 +490,10 @@ func (g *gateway) listTools(ctx context.Context) ([]json.RawMessage, error) {
 			params["cursor"] = *cursor
 		}
 		raw, err := g.ask(ctx, "tools/list", params)
+		var rerr *mcpwire.Error
+		if errors.As(err, &rerr) && rerr.Code == mcpwire.MethodNotFound && page == 0 {
+			return nil, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -383,18 +514,20 @@ func (g *gateway) listTools(ctx context.Context) ([]json.RawMessage, error) {
 }
 
 // ask sends the child a request of the gateway's own and waits for the
-// result; the answer is not relayed to the client.
+// result; the answer is not relayed to the client. An answer that repeats
+// a key is not believed.
 func (g *gateway) ask(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	g.mu.Lock()
 	g.seq++
 	id := ourIDPrefix + strconv.FormatInt(g.seq, 10)
 	ch := make(chan json.RawMessage, 1)
-	key, _ := json.Marshal(id)
-	g.ours[string(key)] = ch
+	raw, _ := json.Marshal(id)
+	key := pendingKey(fromServer, raw)
+	g.ours[key] = ch
 	g.mu.Unlock()
 	defer func() {
 		g.mu.Lock()
-		delete(g.ours, string(key))
+		delete(g.ours, key)
 		g.mu.Unlock()
 	}()
 	line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
@@ -405,67 +538,19 @@ func (g *gateway) ask(ctx context.Context, method string, params any) (json.RawM
 	defer cancel()
 	select {
 	case raw := <-ch:
-		var m struct {
-			Result json.RawMessage `json:"result"`
-			Error  *rpcError       `json:"error"`
+		m, err := mcpwire.Parse(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", method, err)
 		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
+		if e, ok := m.Members["error"]; ok {
+			var rerr mcpwire.Error
+			_ = json.Unmarshal(e, &rerr)
+			return nil, fmt.Errorf("%s: %w", method, &rerr)
 		}
-		if m.Error != nil {
-			return nil, fmt.Errorf("%s: %d %s", method, m.Error.Code, m.Error.Message)
-		}
-		return m.Result, nil
+		return m.Members["result"], nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%s: %w", method, ctx.Err())
 	}
-}
-
-// fromChild relays the child's lines to the client, keeping back the
-// answers to the gateway's own requests.
-func (g *gateway) fromChild(stdout io.Reader) {
-	r := bufio.NewReaderSize(stdout, 64<<10)
-	for {
-		line, err := r.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 && !g.childLine(t) {
-			g.toClient(t)
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// childLine handles what the gateway itself must see; it reports whether
-// the line is consumed.
-func (g *gateway) childLine(line []byte) bool {
-	if !bytes.Contains(line, []byte(ourIDPrefix)) && !bytes.Contains(line, []byte("list_changed")) {
-		return false // the common case, without decoding
-	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(line, &m) != nil {
-		return false
-	}
-	if m.Method == "notifications/tools/list_changed" {
-		g.mu.Lock()
-		g.stale = true
-		g.mu.Unlock()
-		return false
-	}
-	if m.Method != "" || len(m.ID) == 0 {
-		return false
-	}
-	g.mu.Lock()
-	ch := g.ours[string(m.ID)]
-	g.mu.Unlock()
-	if ch == nil {
-		return false
-	}
-	ch <- append([]byte(nil), line...)
-	return true
 }
 
 func (g *gateway) toChild(line []byte) error {
@@ -475,36 +560,51 @@ func (g *gateway) toChild(line []byte) error {
 	return err
 }
 
-func (g *gateway) toClient(line []byte) {
+func (g *gateway) toClient(line []byte) error {
 	g.outMu.Lock()
 	defer g.outMu.Unlock()
-	_, _ = g.out.Write(append(append([]byte(nil), line...), '\n'))
+	_, err := g.out.Write(append(append([]byte(nil), line...), '\n'))
+	return err
 }
 
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// reply answers the client directly with a result or an error.
-func (g *gateway) reply(id json.RawMessage, result any, e *rpcError) {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
+// parseError is the JSON-RPC error for a message that was not read: a
+// repeated key in params is invalid params, elsewhere an invalid request.
+func parseError(err error) *mcpwire.Error {
+	var dup *mcpwire.DuplicateError
+	switch {
+	case errors.As(err, &dup) && dup.InParams():
+		return &mcpwire.Error{Code: mcpwire.InvalidParams, Message: err.Error()}
+	case errors.As(err, &dup):
+		return &mcpwire.Error{Code: mcpwire.InvalidRequest, Message: err.Error()}
+	case strings.HasPrefix(err.Error(), "not valid JSON"):
+		return &mcpwire.Error{Code: mcpwire.ParseError, Message: "parse error: " + err.Error()}
 	}
-	m := map[string]any{"jsonrpc": "2.0", "id": id}
-	if e != nil {
-		m["error"] = e
-	} else {
-		m["result"] = result
-	}
-	b, _ := json.Marshal(m)
-	g.toClient(b)
+	return &mcpwire.Error{Code: mcpwire.InvalidRequest, Message: err.Error()}
 }
 
-// refuse answers a tools/call with the refusal as a tool result: the model
-// reads it, and nothing reached the child.
-func (g *gateway) refuse(id json.RawMessage, text string) {
-	g.reply(id, map[string]any{"content": []map[string]string{{"type": "text", "text": text}}, "isError": true}, nil)
+// requestID is the id of a line that could not be parsed strictly, read
+// leniently so the refusal can name it; nil when there is none.
+func requestID(line []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	return m.ID
+}
+
+func hasMethod(line []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return bytes.Contains(bytes.ToLower(line), []byte(`"method"`))
+	}
+	for k := range m {
+		if strings.EqualFold(k, "method") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *gateway) closeSession() {

@@ -18,6 +18,7 @@ type Bounds struct {
 	MaxRequestChars       int64  `json:"maxRequestChars"`
 	MaxMemoryMb           int64  `json:"maxMemoryMb"`
 	MaxFingerprintEntries int64  `json:"maxFingerprintEntries"`
+	MaxStepsPerMinute     int64  `json:"maxStepsPerMinute"`
 	Effects               string `json:"effects"`
 }
 
@@ -41,6 +42,10 @@ func BoundSpecs() []BoundSpec {
 		{"maxRequestChars", "ADMIT_MAX_REQUEST_CHARS", 4096, 1, 0, func(b *Bounds) *int64 { return &b.MaxRequestChars }},
 		{"maxMemoryMb", "ADMIT_MAX_MEMORY_MB", 1024, 1, 0, func(b *Bounds) *int64 { return &b.MaxMemoryMb }},
 		{"maxFingerprintEntries", "ADMIT_MAX_FINGERPRINT_ENTRIES", 5000, 1, 0, func(b *Bounds) *int64 { return &b.MaxFingerprintEntries }},
+		// A rate, not a total, for sessions that last as long as their
+		// client (an MCP gateway's): two calls a second is more than a
+		// model's turns make, and stops a loop that no model drives.
+		{"maxStepsPerMinute", "ADMIT_MAX_STEPS_PER_MINUTE", 120, 1, 0, func(b *Bounds) *int64 { return &b.MaxStepsPerMinute }},
 	}
 }
 

@@ -17,6 +17,12 @@ type Caps struct {
 	NeedsHuman []string // tools that always stop for a person, even when allowed
 	Mutators   []string // tools that write to the workspace
 	WriteRoots []string // absolute, symlink-resolved folders a mutator may write under
+	// PathArgs holds, for each tool whose schema the session was handed,
+	// the argument names (normalized) its input schema marks as paths
+	// (SchemaPathArgs). A tool listed here is one admit learnt from a
+	// schema, so any other string argument of it that reads as a path is
+	// judged as one too.
+	PathArgs map[string]map[string]bool
 }
 
 // CapsSpec is a capability set as a client or a file states it.
@@ -49,6 +55,7 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 		}
 		c.Allow = append(c.Allow, names...)
 		c.Mutators = append(c.Mutators, mutators...)
+		c.PathArgs = schemaPathArgs(s.Tools)
 	}
 	c.Allow = append(c.Allow, s.Allow...)
 	c.NeedsHuman = append(c.NeedsHuman, s.NeedsHuman...)
@@ -154,6 +161,46 @@ func ToolNames(schemas []json.RawMessage) (names, mutators []string, err error) 
 		return nil, nil, errors.New("policy: tools: no tool names found in the schema list; refusing to build a capability set that would grant nothing by accident")
 	}
 	return names, mutators, nil
+}
+
+// schemaPathArgs maps each named schema's tool to the path arguments its
+// input schema declares: MCP's inputSchema, or OpenAI's function
+// parameters. Two schemas of one name add up.
+func schemaPathArgs(schemas []json.RawMessage) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, raw := range schemas {
+		var s struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+			Parameters  json.RawMessage `json:"parameters"`
+			Function    *struct {
+				Name       string          `json:"name"`
+				Parameters json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		}
+		if json.Unmarshal(raw, &s) != nil {
+			continue
+		}
+		name, schema := s.Name, s.InputSchema
+		if len(schema) == 0 {
+			schema = s.Parameters
+		}
+		if s.Function != nil && s.Function.Name != "" {
+			name, schema = s.Function.Name, s.Function.Parameters
+		}
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		keys := out[name]
+		if keys == nil {
+			keys = map[string]bool{}
+			out[name] = keys
+		}
+		for k := range SchemaPathArgs(schema) {
+			keys[k] = true
+		}
+	}
+	return out
 }
 
 func sortedUnique(s []string) []string {

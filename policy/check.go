@@ -66,8 +66,13 @@ func DefaultShellTools() []string {
 // caller's: Decide only says allow, deny, or ask.
 func Decide(c Call, e *Env) Decision {
 	tool := strings.TrimSpace(c.Tool)
+	caps := e.Caps
+	if caps == nil {
+		caps = &Caps{Label: "nothing"}
+	}
 	args, argsErr := decodeArgs(c.Args)
-	pa := pathArgs(args, tool)
+	schemaKeys, described := caps.PathArgs[tool]
+	pa := pathArgs(args, tool, argRules{schema: schemaKeys, sweep: described || !knownTools[tool]})
 	paths, complete := pa.paths, pa.complete
 	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
 	if tool == "" {
@@ -75,10 +80,6 @@ func Decide(c Call, e *Env) Decision {
 	}
 	if lim := e.MaxRequestChars; lim > 0 && (int64(len(c.Command)+len(strings.Join(c.Argv, " "))) > lim || int64(len(c.Args)) > lim*maxArgsFactor) {
 		return refuse(d, rule.RequestTooLarge, fmt.Sprintf("the call is over the size bound (command %d of %d characters, arguments %d of %d bytes)", len(c.Command), lim, len(c.Args), lim*maxArgsFactor), "Split the work into smaller calls.")
-	}
-	caps := e.Caps
-	if caps == nil {
-		caps = &Caps{Label: "nothing"}
 	}
 	if !caps.Grants(tool) {
 		return refuse(d, rule.NotInAllowList, fmt.Sprintf("%q is not in the capability set %q for this task. Granted: %s", tool, Identifier(caps.Label), listOrNone(caps.Allow)), "")
@@ -242,6 +243,10 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 			d.Argv = append(d.Argv, sc.Argv)
 		}
 		d.Grant = commandGrant(c.Tool, cd.Script)
+	} else if len(c.Argv) > 0 {
+		// An argv is judged without a shell: it is the one command that
+		// runs, word for word (admit run's recheck holds it to this).
+		d.Argv = [][]string{slices.Clone(c.Argv)}
 	}
 	return d
 }
@@ -410,21 +415,62 @@ type argPaths struct {
 	bad      string   // a path argument that is not a string, or ""
 }
 
+// argRules say which arguments of a tool beyond the path keys are paths.
+type argRules struct {
+	schema map[string]bool // normalized names its input schema marks as paths
+	// sweep: the tool is one admit does not know (or learnt from a
+	// schema), so any string of it that reads as a path is judged as one.
+	sweep bool
+}
+
 // pathArgs finds path arguments by name, also inside nested objects and
 // arrays (an edits list). A path key whose value is not a string (a list
 // key: not a list of strings) is reported in bad: a tool might take the
 // first element, or the string form, and the gate cannot say which.
-func pathArgs(args map[string]any, tool string) argPaths {
+// Names that only may be paths (r.schema's, a last word such as
+// repo_path's) count their strings, except URIs of another scheme than
+// file:; with r.sweep, any other string that reads as a path counts too.
+func pathArgs(args map[string]any, tool string, r argRules) argPaths {
 	out := argPaths{complete: true}
+	seen := map[string]bool{}
 	addPath := func(k, s string) {
-		if strings.TrimSpace(s) == "" {
+		if strings.TrimSpace(s) == "" || seen[s] {
 			return
 		}
+		seen[s] = true
 		if t := strings.TrimSpace(s); t != s {
 			// A tool that trims would use this one: judge both.
 			out.paths = append(out.paths, t)
 		}
 		out.paths = append(out.paths, s)
+	}
+	// maybePath judges a string under a name that is not a path key.
+	maybePath := func(k, n, s string) {
+		switch {
+		case r.schema[n] || wordPathKey(k):
+			if !foreignURI(s) {
+				addPath(k, s)
+			}
+		case r.sweep && !contentKeys[n] && readsAsPath(s):
+			addPath(k, s)
+		}
+	}
+	// listPaths judges the strings of a list (and of lists in it) under
+	// a name that is not a path key.
+	var listPaths func(k, n string, list []any, depth int)
+	listPaths = func(k, n string, list []any, depth int) {
+		if depth > maxArgsDepth {
+			out.complete = false
+			return
+		}
+		for _, x := range list {
+			switch x := x.(type) {
+			case string:
+				maybePath(k, n, x)
+			case []any:
+				listPaths(k, n, x, depth+1)
+			}
+		}
 	}
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
@@ -448,6 +494,8 @@ func pathArgs(args map[string]any, tool string) argPaths {
 						addPath(k, val)
 					} else if isGlob && strings.TrimSpace(val) != "" {
 						out.globs = append(out.globs, val)
+					} else if !isGlob {
+						maybePath(k, n, val)
 					}
 				case []any:
 					if pathListKeys[n] || pathKeys[n] || isGlob {
@@ -464,6 +512,8 @@ func pathArgs(args map[string]any, tool string) argPaths {
 								addPath(k, s)
 							}
 						}
+					} else {
+						listPaths(k, n, val, depth+1)
 					}
 					walk(val, depth+1)
 				case nil, map[string]any:

@@ -21,7 +21,7 @@ type toolWorld struct {
 	obs                 *workspace.Observations
 }
 
-func newToolWorld(t *testing.T) *toolWorld {
+func newToolWorld(t testing.TB) *toolWorld {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -52,7 +52,7 @@ func newToolWorld(t *testing.T) *toolWorld {
 	return w
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

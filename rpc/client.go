@@ -86,6 +86,36 @@ func (c *Client) CloseSession(ctx context.Context, id string) error {
 	return c.Call(ctx, "admit/closeSession", map[string]string{"session": id}, nil)
 }
 
+// Read reads a file through the server's door (admit/read).
+func (c *Client) Read(ctx context.Context, p gate.ReadParams) (gate.FileResult, error) {
+	var r gate.FileResult
+	err := c.Call(ctx, "admit/read", p, &r)
+	return r, err
+}
+
+// Edit changes a file through the server's door (admit/edit).
+func (c *Client) Edit(ctx context.Context, p gate.EditParams) (gate.FileResult, error) {
+	var r gate.FileResult
+	err := c.Call(ctx, "admit/edit", p, &r)
+	return r, err
+}
+
+// Write writes a file through the server's door (admit/write).
+func (c *Client) Write(ctx context.Context, p gate.WriteParams) (gate.FileResult, error) {
+	var r gate.FileResult
+	err := c.Call(ctx, "admit/write", p, &r)
+	return r, err
+}
+
+// Run runs a command through the server's door (admit/run). The server
+// runs it in its own environment, so o is not sent; the signature is the
+// gate's, so either can be an agent's door.
+func (c *Client) Run(ctx context.Context, p gate.RunParams, _ gate.RunOptions) (gate.RunResult, error) {
+	var r gate.RunResult
+	err := c.Call(ctx, "admit/run", p, &r)
+	return r, err
+}
+
 // Close says goodbye and closes the connection.
 func (c *Client) Close() error {
 	_ = c.conn.Notify(context.Background(), "exit", nil)

@@ -22,6 +22,11 @@ type door interface {
 	Check(ctx context.Context, p gate.CheckParams) (gate.Verdict, error)
 	OpenSession(ctx context.Context, p gate.OpenSessionParams) (string, error)
 	CloseSession(ctx context.Context, id string) error
+	// The acting tools, for admit's own MCP server.
+	Read(ctx context.Context, p gate.ReadParams) (gate.FileResult, error)
+	Edit(ctx context.Context, p gate.EditParams) (gate.FileResult, error)
+	Write(ctx context.Context, p gate.WriteParams) (gate.FileResult, error)
+	Run(ctx context.Context, p gate.RunParams, o gate.RunOptions) (gate.RunResult, error)
 	Close() error
 }
 

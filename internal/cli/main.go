@@ -67,7 +67,8 @@ const usage = `usage:
   admit bench [DURATION]              measure round trips and tape appends
   admit hook HOST                     answer an agent host's pre-tool hook (event on stdin):
                                       claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf
-  admit mcp [flags] -- COMMAND...     gate an MCP server's tool calls
+  admit mcp [flags] -- COMMAND...     gate every request to and from an MCP server
+  admit mcp [flags] [serve]           admit's own MCP server: read, search, edit, write, run
 exit codes: 0 allowed, 64 usage, 70 unverified effect (or an internal error),
 77 refused, 78 bad configuration, 124 bound spent, 128+N killed by signal N.
 `

@@ -19,6 +19,10 @@ type session struct {
 	caps      *policy.Caps // nil: the default session, whose caps follow the policy file and the roots
 	effects   string       // "" follows the gate's effect mode
 	budgeted  bool         // the editor's default session has no step budget
+	// longLived: the session lasts as long as its client (an MCP
+	// gateway's), not one task: no step total and no wall time, but the
+	// rate (maxStepsPerMinute) and the retry bound hold.
+	longLived bool
 	bounds    policy.Bounds
 	cwd       string // "" follows the first root
 	obs       *workspace.Observations
@@ -27,6 +31,7 @@ type session struct {
 	// mu guards the counters below.
 	mu         sync.Mutex
 	steps      int64
+	recent     []time.Time      // the steps of the last minute, oldest first, for the rate bound
 	refusals   map[string]int64 // identical refused calls, by call key
 	unexpected string           // an unexpected effect a person has not acknowledged yet
 }
@@ -41,7 +46,7 @@ func newSession(id, label string, now time.Time) *session {
 func (s *session) spend(p CheckParams, now time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.budgeted {
+	if s.budgeted && !s.longLived {
 		s.steps++
 		if s.steps > s.bounds.MaxSteps {
 			return fmt.Sprintf("session %q has used its %d steps (maxSteps)", policy.Identifier(s.label), s.bounds.MaxSteps)
@@ -50,12 +55,38 @@ func (s *session) spend(p CheckParams, now time.Time) string {
 			return fmt.Sprintf("session %q has run for %s, over its %d ms (timeoutMs)", policy.Identifier(s.label), el.Round(time.Millisecond), s.bounds.TimeoutMs)
 		}
 	}
+	if s.budgeted {
+		if why := s.rate(now); why != "" {
+			return why
+		}
+	}
 	if len(s.refusals) == 0 {
 		return "" // the common case: no call to compare, so no key to build
 	}
 	if n := s.refusals[callKey(p)]; n > s.bounds.MaxRetries {
 		return fmt.Sprintf("the same refused call was retried %d times, over maxRetries %d; retrying it again will not change the answer", n, s.bounds.MaxRetries)
 	}
+	return ""
+}
+
+// rate counts a step against maxStepsPerMinute over the last minute, a
+// sliding window; a step over the rate is refused and not counted, so a
+// client that pauses gets its calls back. s.mu is held.
+func (s *session) rate(now time.Time) string {
+	limit := s.bounds.MaxStepsPerMinute
+	if limit <= 0 {
+		return ""
+	}
+	cut := 0
+	for cut < len(s.recent) && now.Sub(s.recent[cut]) >= time.Minute {
+		cut++
+	}
+	s.recent = s.recent[cut:]
+	if int64(len(s.recent)) >= limit {
+		wait := time.Minute - now.Sub(s.recent[0])
+		return fmt.Sprintf("session %q made %d calls in the last minute (maxStepsPerMinute %d); the next one is admitted in %s", policy.Identifier(s.label), len(s.recent), limit, wait.Round(time.Second))
+	}
+	s.recent = append(s.recent, now)
 	return ""
 }
 

@@ -15,6 +15,13 @@ type OpenSessionParams struct {
 	Effects string           `json:"effects,omitempty"`
 	Cwd     string           `json:"cwd,omitempty"`
 	Bounds  map[string]int64 `json:"bounds,omitempty"`
+	// LongLived opens a session that lasts as long as its client (an MCP
+	// gateway, an MCP server of admit's own) rather than one task: no
+	// step total (maxSteps) and no wall time (timeoutMs), while the rate
+	// (maxStepsPerMinute) and the retry bound (maxRetries) hold. The
+	// editor's default session, which any peer may use, has no step
+	// budget at all, so this widens nothing.
+	LongLived bool `json:"longLived,omitempty"`
 }
 
 // OpenSession builds a session's capability set. Its write roots must lie
@@ -68,7 +75,7 @@ func (g *Gate) OpenSession(_ context.Context, p OpenSessionParams) (string, erro
 	id := "s" + strconv.FormatInt(g.sessionSeq, 10) + "-" + g.idPrefix
 	g.mu.Unlock()
 	s := newSession(id, p.Label, g.cfg.Now())
-	s.caps, s.effects, s.bounds, s.budgeted = caps, p.Effects, bounds, true
+	s.caps, s.effects, s.bounds, s.budgeted, s.longLived = caps, p.Effects, bounds, true, p.LongLived
 	if p.Cwd != "" {
 		cwd, err := g.cwd(s, filepath.Clean(p.Cwd), roots)
 		if err != nil {
