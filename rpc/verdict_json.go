@@ -41,7 +41,7 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 	for _, f := range [...]struct{ key, val string }{
 		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, string(v.DecidedBy)}, {`,"session":`, v.Session},
 		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
-		{`,"outcome":`, string(v.Outcome)}, {`,"remedy":`, v.Remedy},
+		{`,"outcome":`, string(v.Outcome)}, {`,"remedy":`, v.Remedy}, {`,"handle":`, v.Handle},
 	} {
 		if f.val != "" {
 			b = str(b, f.key, f.val)

@@ -69,7 +69,11 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
 	home, _ := os.UserHomeDir()
-	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
+	handles, err := localHandles()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s, and %w", alone, err)
+	}
+	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true, Handles: handles,
 		Headless: true, Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
@@ -110,4 +114,14 @@ func broadRoot(root string) error {
 		return fmt.Errorf("%s is not a workspace (no .git found at or above the working folder), so no local decision is possible", root)
 	}
 	return nil
+}
+
+// localHandles is where a gate deciding alone keeps the handles it gives
+// out: files, since admit run redeems them from another process.
+func localHandles() (*gate.HandleStore, error) {
+	dir, err := gate.DefaultHandleDir()
+	if err != nil {
+		return nil, err
+	}
+	return gate.NewHandleStore(dir), nil
 }

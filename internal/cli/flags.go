@@ -28,7 +28,8 @@ type gateFlags struct {
 	effects, shell, mode          string
 	caps, cwd, tapePath           string
 	line, tool, args              string
-	lineSet                       bool // -c was given, even empty
+	handle                        string // admit run --handle: the judged line a hook's rewrite names
+	lineSet                       bool   // -c was given, even empty
 	argv                          []string
 }
 
@@ -54,6 +55,9 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	fs.StringVar(&f.line, "c", "", "the command line to judge")
 	fs.StringVar(&f.tool, "tool", "", "a tool name (with --args), or the shell tool's name with -c")
 	fs.StringVar(&f.args, "args", "", "the tool's arguments as a JSON object")
+	if name == "run" {
+		fs.StringVar(&f.handle, "handle", "", "run the line a hook's rewrite judged (a single-use handle); its output is the command's own")
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, errPrinted{err}
 	}
@@ -66,12 +70,15 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 		}
 	})
 	n := 0
-	for _, set := range []bool{f.lineSet, len(f.argv) > 0, f.args != "" || (f.tool != "" && !f.lineSet && len(f.argv) == 0)} {
+	for _, set := range []bool{f.lineSet, len(f.argv) > 0, f.args != "" || (f.tool != "" && !f.lineSet && len(f.argv) == 0), f.handle != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
+		if name == "run" {
+			return nil, errors.New("give exactly one of -c 'LINE', -- WORD... or --handle H")
+		}
 		return nil, errors.New("give exactly one of -c 'LINE', -- WORD..., or --tool NAME --args JSON")
 	}
 	if f.args != "" && f.tool == "" {

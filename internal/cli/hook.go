@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"admit/hook"
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/rpc/gate"
 )
 
@@ -113,7 +115,7 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 				return a.Failure(ev, "the event names no cwd and the working directory is unknown")
 			}
 		}
-		d, err := decideHook(ctx, o, call)
+		d, err := decideHook(ctx, o, call, len(calls) == 1 && a.CanRewrite(ev))
 		if err != nil {
 			if ctx.Err() != nil {
 				return a.Failure(ev, a.LateReason(o.timeout)+": "+err.Error())
@@ -126,18 +128,31 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 }
 
 // decideHook puts the call through the door: the editor's server, or a
-// gate of its own when none answers.
-func decideHook(ctx context.Context, o hookOptions, call hook.Call) (hook.Decision, error) {
+// gate of its own when none answers. Where the host will run a
+// replacement line (rewrite), an allowed shell call is answered with
+// `admit run --handle H`: the host's shell then runs admit, which runs
+// exactly the line that was judged.
+func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool) (hook.Decision, error) {
 	d, alone, err := openDoor(ctx, doorOptions{cwd: call.Cwd, socket: o.socket, tapePath: o.tapePath})
 	if err != nil {
 		return hook.Decision{}, err
 	}
 	defer d.Close()
-	v, err := d.Check(ctx, gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context})
+	self := ""
+	if rewrite && call.Command != "" {
+		if self, err = os.Executable(); err != nil || !filepath.IsAbs(self) {
+			self = "" // no absolute path to name: the host runs the line itself
+		}
+	}
+	v, err := d.Check(ctx, gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != ""})
 	if err != nil {
 		return hook.Decision{}, err
 	}
-	return hookDecision(v, alone), nil
+	hd := hookDecision(v, alone)
+	if v.Handle != "" && self != "" {
+		hd.Rewrite = rules.Quote([]string{self, "run", "--handle", v.Handle})
+	}
+	return hd, nil
 }
 
 func hookDecision(v gate.Verdict, alone string) hook.Decision {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -66,11 +67,17 @@ func (w hookWorkspace) event(t testing.TB, path string) []byte {
 // normalize makes an answer independent of where the test ran.
 func (w hookWorkspace) normalize(out []byte, socket string) []byte {
 	s := string(out)
-	for _, r := range []struct{ from, to string }{{socket, "$SOCKET"}, {w.root, "$ROOT"}, {w.home, "$HOME"}} {
-		s = strings.ReplaceAll(s, r.from, r.to)
+	self, _ := os.Executable()
+	for _, r := range []struct{ from, to string }{{socket, "$SOCKET"}, {w.root, "$ROOT"}, {w.home, "$HOME"}, {self, "$ADMIT"}} {
+		if r.from != "" {
+			s = strings.ReplaceAll(s, r.from, r.to)
+		}
 	}
-	return []byte(s)
+	return handleID.ReplaceAll([]byte(s), []byte("$HANDLE"))
 }
+
+// handleID is a handle in a rewritten call: random, so the goldens name it.
+var handleID = regexp.MustCompile(`\bh[0-9a-f]{32}\b`)
 
 // runHookEvents drives admit hook with every recorded event of agent, in
 // name order, and returns the answers one per event.

@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"admit/rpc"
 	"admit/rpc/gate"
 	"admit/workspace/run"
 )
@@ -16,6 +19,9 @@ func runCmd(args []string, std Stdio) int {
 	f, err := parseGateFlags("run", args, std)
 	if err != nil {
 		return usageError(std, err)
+	}
+	if f.handle != "" {
+		return runHandle(f, std)
 	}
 	if !f.lineSet && len(f.argv) == 0 {
 		return usageError(std, errors.New("admit run needs -c 'LINE' or -- WORD..."))
@@ -84,4 +90,79 @@ func signalContext() (context.Context, func()) {
 		close(done)
 		cancel(nil)
 	}
+}
+
+// runHandle is `admit run --handle H`, the line a host runs in place of
+// an agent's shell call that a hook rewrote: it redeems the handle where
+// it was given out (this machine's handle folder, for a hook that decided
+// alone; else the editor's server), runs the judged line confined, and
+// prints the command's own output and exit status, as the host expects
+// of the line it replaced. A handle that cannot be redeemed runs nothing.
+func runHandle(f *gateFlags, std Stdio) int {
+	ctx, stop := signalContext()
+	defer stop()
+	handles, err := localHandles()
+	if err != nil {
+		return failed(std, configError{err})
+	}
+	var res gate.RunResult
+	if handles.Holds(f.handle) {
+		res, err = runLocalHandle(ctx, f, handles)
+	} else {
+		res, err = runServerHandle(ctx, f)
+	}
+	if err != nil {
+		fmt.Fprintln(std.Err, "admit: the call was not run:", err)
+		return exitRefused
+	}
+	_, _ = io.WriteString(std.Out, res.Stdout)
+	_, _ = io.WriteString(std.Err, res.Stderr)
+	if !res.Ran {
+		fmt.Fprintln(std.Err, res.ToolError)
+	}
+	if res.Truncated {
+		fmt.Fprintln(std.Err, "admit: the output was cut at the output bound")
+	}
+	return runExit(res)
+}
+
+// runLocalHandle redeems a handle a hook deciding alone gave out, with a
+// gate of its own on the workspace the line was judged in.
+func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore) (gate.RunResult, error) {
+	h, _ := handles.Peek(f.handle)
+	if f.tapePath == "" {
+		f.tapePath = h.Tape // the run's outcome goes on the tape its decision went on
+	}
+	tapePath, err := defaultTape(f.tapePath)
+	if err != nil {
+		return gate.RunResult{}, err
+	}
+	bounds, err := boundsFromEnv()
+	if err != nil {
+		return gate.RunResult{}, err
+	}
+	home, _ := os.UserHomeDir()
+	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
+		Headless: true, Bounds: bounds, Home: home, Handles: handles})
+	if err != nil {
+		return gate.RunResult{}, err
+	}
+	defer g.Close()
+	return g.Run(ctx, gate.RunParams{Handle: f.handle}, gate.RunOptions{Env: os.Environ()})
+}
+
+// runServerHandle redeems a handle the editor's server gave out, through
+// its socket: the server runs the line.
+func runServerHandle(ctx context.Context, f *gateFlags) (gate.RunResult, error) {
+	wd, _ := os.Getwd()
+	sock := os.Getenv("ADMIT_SOCKET")
+	if sock == "" {
+		sock = rpc.DefaultSocket(workspaceRoot(wd))
+	}
+	c, err := rpc.Dial(ctx, sock)
+	if err != nil {
+		return gate.RunResult{}, fmt.Errorf("no such handle here (never given out, already run, or expired), and no editor's server to ask: %w", err)
+	}
+	defer c.Close()
+	return c.Run(ctx, gate.RunParams{Handle: f.handle}, gate.RunOptions{})
 }

@@ -31,12 +31,17 @@ type Record struct {
 	Context   json.RawMessage `json:"context,omitempty"` // bounded by MaxContext
 	Policy    string          `json:"policy,omitempty"`  // hash of the policy that decided
 	DecidedBy rule.DecidedBy  `json:"decidedBy,omitempty"`
-	AskedAt   time.Time       `json:"askedAt,omitzero"`
-	WaitedMs  int64           `json:"waitedMs,omitempty"`
-	Effects   json.RawMessage `json:"effects,omitempty"` // bounded by MaxEffects
-	ExitCode  *int            `json:"exitCode,omitempty"`
-	Verified  *bool           `json:"verified,omitempty"`
-	Detail    string          `json:"detail,omitempty"`
+	Outcome   rule.Outcome    `json:"outcome,omitempty"` // the policy's answer class: allow, ask or deny
+	Remedy    string          `json:"remedy,omitempty"`  // on a refusal, what to do instead
+	// Handle is the single-use handle an allowed shell call was answered
+	// with: the host ran admit run --handle in place of the line.
+	Handle   string          `json:"handle,omitempty"`
+	AskedAt  time.Time       `json:"askedAt,omitzero"`
+	WaitedMs int64           `json:"waitedMs,omitempty"`
+	Effects  json.RawMessage `json:"effects,omitempty"` // bounded by MaxEffects
+	ExitCode *int            `json:"exitCode,omitempty"`
+	Verified *bool           `json:"verified,omitempty"`
+	Detail   string          `json:"detail,omitempty"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -91,6 +96,9 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendRaw(b, `,"context":`, r.Context, MaxContext)
 	b = appendString(b, `,"policy":`, r.Policy)
 	b = appendString(b, `,"decidedBy":`, string(r.DecidedBy))
+	b = appendString(b, `,"outcome":`, string(r.Outcome))
+	b = appendString(b, `,"remedy":`, r.Remedy)
+	b = appendString(b, `,"handle":`, r.Handle)
 	if !r.AskedAt.IsZero() {
 		b = append(b, `,"askedAt":"`...)
 		b = r.AskedAt.UTC().AppendFormat(b, time.RFC3339Nano)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,7 +53,10 @@ type Config struct {
 	// so a file that would widen the gate only tightens it.
 	Trust *TrustStore
 	// Rules are the person's rules; nil is none.
-	Rules    *RuleStore
+	Rules *RuleStore
+	// Handles keeps the handles given out for rewritten calls; nil gives
+	// none out.
+	Handles  *HandleStore
 	Headless bool
 }
 
@@ -232,8 +236,23 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	default:
 		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
 	}
+	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
+		if id, err := g.issue(out, p, v.ID); err != nil {
+			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
+		} else {
+			v.Handle = id
+		}
+	}
 	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
+	rec.Outcome, rec.Handle = v.Outcome, v.Handle
+	if v.Verdict == rule.Deny {
+		rec.Remedy = rule.Remedy(v.Rule, d.Hint)
+	}
 	if err := g.tape(ctx, rec); err != nil {
+		if v.Handle != "" {
+			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too
+			v.Handle = ""
+		}
 		if mode == rule.Enforce {
 			v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, false, rule.TapeUnwritable, rule.OutcomeDeny
 			v.Reason = "the decision could not be written to the tape, so the call may not run: " + err.Error()

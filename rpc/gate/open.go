@@ -37,6 +37,9 @@ type Options struct {
 	// Rules are the person's rules; nil is the person's own files
 	// (DefaultRulesDir), for the first of Dirs.
 	Rules *RuleStore
+	// Handles keeps the handles given out for rewritten calls; nil keeps
+	// them in memory (the server's: admit run redeems through its socket).
+	Handles *HandleStore
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -78,6 +81,9 @@ func Open(o Options) (*Gate, error) {
 			o.Trust = NewTrustStore(dir)
 		}
 	}
+	if o.Handles == nil {
+		o.Handles = NewHandleStore("")
+	}
 	if o.Rules == nil {
 		if dir, err := DefaultRulesDir(); err == nil {
 			first := ""
@@ -90,7 +96,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

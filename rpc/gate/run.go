@@ -25,6 +25,9 @@ type RunParams struct {
 	Argv      []string `json:"argv,omitempty"`
 	Cwd       string   `json:"cwd,omitempty"`
 	TimeoutMs int64    `json:"timeoutMs,omitempty"`
+	// Handle runs the line a handle names (CheckParams.Handle), in place
+	// of Command, Argv and Cwd: once, before its deadline.
+	Handle string `json:"handle,omitempty"`
 }
 
 // RunResult is the verdict and, when the command ran, how it ended and
@@ -58,6 +61,18 @@ type RunOptions struct {
 // it without a system shell inside the session's bounds, then verifies its
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
+	if p.Handle != "" {
+		if p.Command != "" || len(p.Argv) > 0 || p.Cwd != "" {
+			return RunResult{}, &ParamError{"handle", "a handle names its command and folder: give no command, argv or cwd with it"}
+		}
+		h, err := g.redeem(p.Handle, p.Session)
+		if err != nil {
+			return RunResult{}, err
+		}
+		// The line is judged again as admit.run, in the folder and session
+		// it was judged in: what changed since (a write, a policy) counts.
+		p = RunParams{Session: h.Session, Command: h.Command, Argv: h.Argv, Cwd: h.Cwd, TimeoutMs: p.TimeoutMs}
+	}
 	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd}, nil)
 	if err != nil {
 		return RunResult{}, err

@@ -34,6 +34,10 @@ type Verdict struct {
 	// Remedy is what the agent or the person can do instead, on a
 	// refusal: the decision's own hint, else the rule's (rule.Remedy).
 	Remedy string `json:"remedy,omitempty"`
+	// Handle is the single-use handle the call was answered with, when
+	// one was asked and the call is allowed: the host runs
+	// `admit run --handle HANDLE` in place of the line.
+	Handle string `json:"handle,omitempty"`
 }
 
 // CheckParams is one call put to the door.
@@ -45,6 +49,10 @@ type CheckParams struct {
 	Argv    []string        `json:"argv,omitempty"` // a command as literal words, judged without a shell
 	Cwd     string          `json:"cwd,omitempty"`
 	Context json.RawMessage `json:"context,omitempty"`
+	// Handle asks, for a shell call that is allowed, a single-use handle
+	// that admit run redeems to run the judged line itself (a hook whose
+	// host rewrites the call asks it; see handle.go).
+	Handle bool `json:"handle,omitempty"`
 }
 
 // ParamError is a call the gate cannot take as given: a field that is
