@@ -61,6 +61,9 @@ type Decision struct {
 	Reads, Writes, Listed []string
 	Hint                  string        // what would be allowed instead, where the policy can tell
 	Script                *shell.Script // the parsed line (nil for an argv or a line that did not parse)
+	// Intents are what the admitted writes are meant to do, for the run's
+	// readback, in the order they were judged.
+	Intents []Intent
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -265,6 +268,7 @@ type accum struct {
 	rule, reason, hint   string
 	write                bool
 	reads, writes, lists []string
+	intents              []Intent
 }
 
 func (a *accum) refuse(rule, reason, hint string) {
@@ -282,7 +286,7 @@ func (a *accum) asks(rule, reason, hint string) {
 }
 
 func (a *accum) decision() Decision {
-	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists}
+	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists, Intents: a.intents}
 	if a.write {
 		d.Kind = "write"
 	}
