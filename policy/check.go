@@ -230,6 +230,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		d.Kind = cd.Kind
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
+	d.Intents = cd.Intents
 	if cd.Script != nil {
 		for _, sc := range cd.Script.Commands {
 			d.Argv = append(d.Argv, sc.Argv)

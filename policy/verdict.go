@@ -3,6 +3,8 @@ package policy
 import (
 	"encoding/json"
 	"strings"
+
+	"admit/policy/command"
 )
 
 // Decision is what Decide concludes about one call.
@@ -18,6 +20,9 @@ type Decision struct {
 	Summary               string   // one line a person can read: the command, or the tool and its paths
 	Grant                 string   // what an allow-session answer grants: same tool and args, or same program, subcommand and options
 	Argv                  [][]string
+	// Intents are what the command's admitted writes are meant to do, in
+	// the command policy's reading; a run's readback checks them.
+	Intents []command.Intent
 }
 
 // Targets lists every path the call touches, writes first.

@@ -6,8 +6,8 @@ import (
 )
 
 // copy judges cp and mv: each source goes to the destination, or into it
-// when it is a folder (-t DIR, several sources, or an existing folder,
-// unless -T). mv's sources are writes too; cp's are reads.
+// when it is a folder (-t DIR, several sources, an existing folder or one
+// an earlier mkdir of the line makes, unless -T). mv's sources are writes too; cp's are reads.
 func (j *judge) copy(w *words) {
 	ps := &w.ps
 	ops := w.ops
@@ -23,7 +23,7 @@ func (j *judge) copy(w *words) {
 	}
 	noTargetDir := hasName(ps, "-T") || hasName(ps, "--no-target-directory")
 	if !noTargetDir && !destDir {
-		if r, ok := j.quietResolve(dest); ok && r.Exists && r.Dir {
+		if r, ok := j.quietResolve(dest); ok && (r.Exists && r.Dir || !r.Exists && j.madeFolder(r.Path)) {
 			destDir = true
 		}
 		if len(ops) > 1 {
@@ -63,6 +63,17 @@ func (j *judge) copy(w *words) {
 	if !mv {
 		w.follows(ops)
 	}
+}
+
+// madeFolder reports whether an earlier command of the line makes the
+// folder p (mkdir d && cp a d copies a into d).
+func (j *judge) madeFolder(p string) bool {
+	for _, in := range j.acc.intents {
+		if in.Op == OpCreateDir && in.Cmd < j.cmd && in.Path == p {
+			return true
+		}
+	}
+	return false
 }
 
 // intoFolder is where a source lands in the folder dest: dest/base. A

@@ -178,7 +178,10 @@ func TestIntents(t *testing.T) {
 		{"cat a.txt", nil},
 		{"cd src && touch n.go", []string{"create src/n.go by touch @src"}},
 		{"cd src; touch n.go", []string{"create src/n.go by touch @src", "create n.go by touch"}},
-		{"mkdir d && cp a.txt d", []string{"create-folder d by mkdir", "copy d <- a.txt by cp"}},
+		{"mkdir d && cp a.txt d", []string{"create-folder d by mkdir", "copy d/a.txt <- a.txt by cp"}},
+		{"mkdir -p out/x; mv -f a.txt out/x", []string{"create-folder out/x by mkdir", "move out/x/a.txt <- a.txt by mv"}},
+		{"mkdir d && cp -T a.txt d", []string{"create-folder d by mkdir", "copy d <- a.txt by cp"}},
+		{"cp a.txt d && mkdir d", []string{"copy d <- a.txt by cp", "create-folder d by mkdir"}},
 	} {
 		d := p.Evaluate(c.line, w.ws, w.context(W, obs))
 		if !d.Allowed {
