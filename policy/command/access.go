@@ -176,6 +176,35 @@ func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
 	return Resolved{Path: p, Exists: full.Exists || full.Path != p, Dir: full.Dir && full.Path == p}, nil
 }
 
+// noFollowPath is where word leads without following a final symlink,
+// as resolveNoFollow finds it, or "" when it cannot be resolved.
+func (j *judge) noFollowPath(word string) string {
+	if j.c.FS == nil {
+		return ""
+	}
+	abs := j.abs(word)
+	base := path.Base(abs)
+	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
+		r, err := j.c.FS.Resolve(abs)
+		if err != nil {
+			return ""
+		}
+		return r.Path
+	}
+	dir := abs[:strings.LastIndexByte(abs, '/')]
+	if dir == "" {
+		dir = "/"
+	}
+	if dir == j.cwd && dir != "/" {
+		return dir + "/" + base // the working folder is resolved already
+	}
+	rd, err := j.c.FS.Resolve(dir)
+	if err != nil {
+		return ""
+	}
+	return path.Join(rd.Path, base)
+}
+
 // quietResolve resolves a word without judging it.
 func (j *judge) quietResolve(word string) (Resolved, bool) {
 	if j.c.FS == nil {
@@ -294,10 +323,8 @@ func (j *judge) intend(prog string, a access, resolved string) {
 	if prog == "shell" {
 		in.By = a.what
 	}
-	if a.from != "" && j.c.FS != nil {
-		if r, err := j.resolveNoFollow(j.abs(a.from)); err == nil {
-			in.From = r.Path
-		}
+	if a.from != "" {
+		in.From = j.noFollowPath(a.from)
 	}
 	j.acc.intents = append(j.acc.intents, in)
 }

@@ -222,14 +222,15 @@ func (j *judge) git(_ *Program, argv []string) {
 	if j.refusedOption(sub, &ps) {
 		return
 	}
-	g := gitWords{sub: sub, ps: ps, ops: ps.operands}
+	j.words = words{prog: sub, ps: ps, ops: ps.operands}
+	g := &j.words
 	for _, u := range ps.opts {
 		if u.opt != nil && u.opt.Arg == ReadArg {
 			g.acs = append(g.acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
 		}
 	}
 	if rule := gitRules[sub.rules]; rule != nil {
-		rule(j, &g)
+		rule(j, g)
 		if j.acc.refused {
 			return
 		}
@@ -280,18 +281,9 @@ func (j *judge) gitConfig() {
 	}
 }
 
-// gitWords is one git subcommand's words as its table parsed them, and
-// the paths they name.
-type gitWords struct {
-	sub *Program
-	ps  parsed
-	ops []string
-	acs []access
-}
-
 // gitRules judge a subcommand's operands by its rules name. A subcommand
 // whose rules name none here ("text") takes no paths.
-var gitRules = map[string]func(j *judge, g *gitWords){
+var gitRules = map[string]func(j *judge, g *words){
 	"paths":    (*judge).gitPathspecs,
 	"none":     (*judge).gitNoOperands,
 	"remote":   (*judge).gitRemote,
@@ -306,7 +298,7 @@ var gitRules = map[string]func(j *judge, g *gitWords){
 }
 
 // gitPathspecs: every operand is a pathspec (":" magic aside), probed.
-func (j *judge) gitPathspecs(g *gitWords) {
+func (j *judge) gitPathspecs(g *words) {
 	for _, o := range g.ops {
 		if !strings.HasPrefix(o, ":") {
 			g.acs = append(g.acs, access{word: o, what: "pathspec", mode: modeProbe})
@@ -314,37 +306,37 @@ func (j *judge) gitPathspecs(g *gitWords) {
 	}
 }
 
-func (j *judge) gitNoOperands(g *gitWords) {
+func (j *judge) gitNoOperands(g *words) {
 	if len(g.ops) > 0 {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.sub.Name, g.ops[0], g.sub.Name), "git "+g.sub.Name+" -v")
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
 	}
 }
 
 // gitRemote: git remote [-v] lists; git remote get-url NAME reads one
 // URL. Everything else (add, set-url, show and prune, which talk to the
 // remote) is refused.
-func (j *judge) gitRemote(g *gitWords) {
+func (j *judge) gitRemote(g *words) {
 	if len(g.ops) > 0 && !(g.ops[0] == "get-url" && len(g.ops) == 2) {
 		j.refuse(RuleGitSubcommand, fmt.Sprintf("git remote %s is not a read-only use of git remote; only listing and get-url are accepted", g.ops[0]), "git remote -v")
 	}
 }
 
 // gitSymref: one operand reads the ref; two would set it.
-func (j *judge) gitSymref(g *gitWords) {
+func (j *judge) gitSymref(g *words) {
 	if len(g.ops) != 1 {
 		j.refuse(RuleGitSubcommand, "git symbolic-ref with a second operand changes a ref; only reading one is accepted", "git symbolic-ref --short HEAD")
 	}
 }
 
 // gitList: git branch and git tag list only, with --list for operands.
-func (j *judge) gitList(g *gitWords) {
+func (j *judge) gitList(g *words) {
 	if len(g.ops) > 0 && g.ps.has("list") == nil {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", g.sub.Name, g.ops[0], g.sub.Name), "git "+g.sub.Name+" --list PATTERN")
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" --list PATTERN")
 	}
 }
 
 // gitConfigRead: git config reads one name, or lists.
-func (j *judge) gitConfigRead(g *gitWords) {
+func (j *judge) gitConfigRead(g *words) {
 	ops := g.ops
 	listing := g.ps.has("list") != nil
 	switch {
@@ -357,19 +349,19 @@ func (j *judge) gitConfigRead(g *gitWords) {
 	}
 }
 
-func (j *judge) gitStash(g *gitWords) {
+func (j *judge) gitStash(g *words) {
 	if len(g.ops) == 0 || (g.ops[0] != "list" && g.ops[0] != "show") {
 		j.refuse(RuleGitSubcommand, "git stash changes the working tree and the stash; only git stash list and git stash show are accepted", "git stash list")
 	}
 }
 
-func (j *judge) gitReflog(g *gitWords) {
+func (j *judge) gitReflog(g *words) {
 	if len(g.ops) > 0 && (g.ops[0] == "expire" || g.ops[0] == "delete" || g.ops[0] == "drop") {
 		j.refuse(RuleGitSubcommand, fmt.Sprintf("git reflog %s changes the reflog; only showing it is accepted", g.ops[0]), "git reflog show")
 	}
 }
 
-func (j *judge) gitWorktree(g *gitWords) {
+func (j *judge) gitWorktree(g *words) {
 	if len(g.ops) != 1 || g.ops[0] != "list" {
 		j.refuse(RuleGitSubcommand, "git worktree changes worktrees; only git worktree list is accepted", "git worktree list")
 	}
@@ -378,9 +370,9 @@ func (j *judge) gitWorktree(g *gitWords) {
 // gitRevs: revisions and paths. Before "--" a word is a path when it
 // looks like one (looksLikePath); after it, every word is. git grep's
 // first operand is its pattern, unless -e gave one.
-func (j *judge) gitRevs(g *gitWords) {
+func (j *judge) gitRevs(g *words) {
 	ops, dash := g.ops, g.ps.dash
-	if g.sub.rules == "grep" && g.ps.has("pattern") == nil && len(ops) > 0 {
+	if g.prog.rules == "grep" && g.ps.has("pattern") == nil && len(ops) > 0 {
 		if dash == 0 {
 			j.refuse(RuleForbiddenFlag, "git grep needs a pattern before --", "")
 			return

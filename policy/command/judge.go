@@ -20,6 +20,11 @@ type judge struct {
 	cmd    int    // the index of the command in its script
 	newCwd string // set by cd
 	globs  []int  // argv indexes of --opt=PATTERN words (shell.Command.GlobOptions)
+
+	// words are the words of the program (or git subcommand) being
+	// judged, for its rule; they live in the judge (see pass) and are
+	// never nested, since no rule judges another program.
+	words words
 }
 
 // command judges one simple command and its redirections.

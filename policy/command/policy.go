@@ -141,7 +141,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 // judgeScript judges every command of script, starting in cwd. relinked
 // are destinations known to be moved or copied links (from a first pass).
 func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
-	acc := seed
+	pa := newPass(p, c, seed)
+	acc := &pa.acc
 	acc.joiners = acc.joiners[:0]
 	for i := range script.Commands {
 		acc.joiners = append(acc.joiners, script.Commands[i].Joiner)
@@ -159,12 +160,12 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			acc.refuse(RuleShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
 			break
 		}
-		if !p.expand(cmd, i, cur, c, &acc) {
+		if !p.expand(cmd, i, cur, c, acc) {
 			break
 		}
 		var next []string
 		for _, dir := range cur {
-			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i, globs: cmd.GlobOptions}
+			j := pa.judge(dir, i, cmd.GlobOptions)
 			j.command(cmd.Argv, cmd.Redirects, 0)
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)
@@ -184,7 +185,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			}
 		}
 	}
-	return acc
+	return *acc
 }
 
 // expand replaces the patterns of command i (ls *.go) with the names they
@@ -237,10 +238,34 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, nil)
 	}
-	var acc accum
-	j := judge{p: p, c: c, cwd: cwd, acc: &acc, argv: true}
+	pa := newPass(p, c, accum{})
+	j := pa.judge(cwd, 0, nil)
+	j.argv = true
 	j.command(argv, nil, 0)
-	return acc.decision()
+	return pa.acc.decision()
+}
+
+// pass is one judging of a line: what it gathers, and the judge that
+// judges each of its commands in turn. They are one allocation: the rules
+// are called through the dispatch tables (rules.go), so the judge they
+// are handed lives on the heap, and one judge serves every command.
+type pass struct {
+	acc accum
+	j   judge
+}
+
+func newPass(p *Policy, c *Context, seed accum) *pass {
+	pa := &pass{acc: seed}
+	pa.acc.intents = pa.acc.intent1[:0]
+	pa.j = judge{p: p, c: c, acc: &pa.acc}
+	return pa
+}
+
+// judge readies the pass's judge for command cmd in the folder cwd.
+func (pa *pass) judge(cwd string, cmd int, globs []int) *judge {
+	j := &pa.j
+	j.cwd, j.cmd, j.globs, j.newCwd, j.argv = cwd, cmd, globs, "", false
+	return j
 }
 
 // outsideCwd refuses a command run from a folder outside the roots: even
@@ -269,6 +294,7 @@ type accum struct {
 	write                bool
 	reads, writes, lists []string
 	intents              []Intent
+	intent1              [1]Intent // the storage of the first intent: most writes have one
 }
 
 func (a *accum) refuse(rule, reason, hint string) {
@@ -286,7 +312,10 @@ func (a *accum) asks(rule, reason, hint string) {
 }
 
 func (a *accum) decision() Decision {
-	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists, Intents: a.intents}
+	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists}
+	if len(a.intents) > 0 {
+		d.Intents = a.intents
+	}
 	if a.write {
 		d.Kind = "write"
 	}

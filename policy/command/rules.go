@@ -89,7 +89,8 @@ func (j *judge) judgeParsed(prog *Program, ps parsed, rule programRule) {
 	if j.refusedOption(prog, &ps) {
 		return
 	}
-	w := words{prog: prog, ps: ps, ops: ps.operands, acs: optionAccesses(ps, true)}
+	j.words = words{prog: prog, ps: ps, ops: ps.operands, acs: optionAccesses(ps, true)}
+	w := &j.words
 	if prog.FirstOperand != nil && len(w.ops) > 0 && ps.has("pattern") == nil {
 		w.first = 1
 		if *prog.FirstOperand == ReadOperands {
@@ -100,7 +101,7 @@ func (j *judge) judgeParsed(prog *Program, ps parsed, rule programRule) {
 	if operands == nil {
 		operands = (*judge).plainOperands
 	}
-	operands(j, &w)
+	operands(j, w)
 	if j.acc.refused {
 		return
 	}
