@@ -326,6 +326,31 @@ func TestReadbackWhatRan(t *testing.T) {
 	}
 }
 
+// TestReadbackArgv: an argv (literal words, no shell) is read back the
+// same way, and its run is the argv the policy admitted.
+func TestReadbackArgv(t *testing.T) {
+	w := newRB(t, "a b.txt", "dir/")
+	argv := []string{"cp", "--target", "dir", "a b.txt"}
+	d := policy.Decide(policy.Call{Tool: "bash", Argv: argv, Cwd: w.root}, w.env)
+	if !d.Allowed || len(d.Argv) != 1 {
+		t.Fatalf("%s: %s (argv %q)", d.Rule, d.Reason, d.Argv)
+	}
+	if kind, _ := run.Confinement(); kind != "landlock" {
+		t.Skip("the kernel has no Landlock, so a run cannot be confined")
+	}
+	exp := Expect(d.Intents, d.Argv)
+	r := run.Run(context.Background(), run.Spec{
+		Argv: argv, Dir: w.root, Roots: []string{w.root}, Writes: []string{w.root},
+		Recheck: exp.Recheck(nil), Confine: true, Timeout: 30 * time.Second, Env: []string{"PATH=/usr/bin:/bin"},
+	})
+	if r.Err != nil || r.ExitCode != 0 {
+		t.Fatalf("run: %v, exit %d: %s", r.Err, r.ExitCode, r.Stderr)
+	}
+	if v := exp.Verify(); !v.Verified || !strings.Contains(v.Detail, "cp copied a b.txt to dir/a b.txt") {
+		t.Fatalf("%+v", v)
+	}
+}
+
 // TestReadbackExchange: mv --exchange (coreutils 9.5) swaps the two
 // files; the swap is made here by hand, as the installed mv may not know
 // the option.
