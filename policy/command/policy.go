@@ -74,6 +74,7 @@ type Policy struct {
 	find    map[string]predicate
 	names   string // the supported programs, for reasons
 	parsers sync.Pool
+	passes  sync.Pool // of *pass, finished
 }
 
 // pooled is a shell parser with the home directory it expands "~" to.
@@ -141,7 +142,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 // judgeScript judges every command of script, starting in cwd. relinked
 // are destinations known to be moved or copied links (from a first pass).
 func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
-	pa := newPass(p, c, seed)
+	pa := p.newPass(c, seed)
 	acc := &pa.acc
 	acc.joiners = acc.joiners[:0]
 	for i := range script.Commands {
@@ -185,7 +186,9 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			}
 		}
 	}
-	return *acc
+	out := *acc
+	p.done(pa)
+	return out
 }
 
 // expand replaces the patterns of command i (ls *.go) with the names they
@@ -238,27 +241,40 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, nil)
 	}
-	pa := newPass(p, c, accum{})
+	pa := p.newPass(c, accum{})
 	j := pa.judge(cwd, 0, nil)
 	j.argv = true
 	j.command(argv, nil, 0)
-	return pa.acc.decision()
+	d := pa.acc.decision()
+	p.done(pa)
+	return d
 }
 
 // pass is one judging of a line: what it gathers, and the judge that
-// judges each of its commands in turn. They are one allocation: the rules
-// are called through the dispatch tables (rules.go), so the judge they
-// are handed lives on the heap, and one judge serves every command.
+// judges each of its commands in turn. The rules are called through the
+// dispatch tables (rules.go), so the judge they are handed lives on the
+// heap: one judge serves every command of a pass, and a finished pass is
+// reused (Policy.passes).
 type pass struct {
 	acc accum
 	j   judge
 }
 
-func newPass(p *Policy, c *Context, seed accum) *pass {
-	pa := &pass{acc: seed}
-	pa.acc.intents = pa.acc.intent1[:0]
+func (p *Policy) newPass(c *Context, seed accum) *pass {
+	pa, _ := p.passes.Get().(*pass)
+	if pa == nil {
+		pa = new(pass)
+	}
+	pa.acc = seed
 	pa.j = judge{p: p, c: c, acc: &pa.acc}
 	return pa
+}
+
+// done returns a finished pass, whose accum the caller has copied; none
+// of the accum's slices point into the pass.
+func (p *Policy) done(pa *pass) {
+	*pa = pass{}
+	p.passes.Put(pa)
 }
 
 // judge readies the pass's judge for command cmd in the folder cwd.
@@ -294,7 +310,6 @@ type accum struct {
 	write                bool
 	reads, writes, lists []string
 	intents              []Intent
-	intent1              [1]Intent // the storage of the first intent: most writes have one
 }
 
 func (a *accum) refuse(rule, reason, hint string) {
