@@ -15,29 +15,30 @@ import (
 // the workspace or the working folder, no protected path, and an
 // observation of what it changes. An admitted write records its Intent.
 
-// access modes: what a command does with a path.
+// accessMode is what a command does with a path.
+type accessMode uint8
+
 const (
-	modeRead  = iota // reads the file's contents
-	modeProbe        // looks at the path's metadata (stat, test -f, readlink)
-	modeList         // lists the folder
-	modeWrite        // creates, changes or removes it
+	modeRead  accessMode = iota // reads the file's contents
+	modeProbe                   // looks at the path's metadata (stat, test -f, readlink)
+	modeList                    // lists the folder
+	modeWrite                   // creates, changes or removes it
 )
 
 // access is one path a command would open, and how.
 type access struct {
 	word      string // as written
 	what      string // what named it, for reasons: "operand", "option -o", "redirection >"
-	mode      int
+	from      string // the source word of a copy or a move
+	mode      accessMode
 	nofollow  bool // the program acts on a final symlink itself (rm, mv, stat)
 	recursive bool // rm -r: the folder's listing must have been observed
 	dironly   bool // ls -d: the folder is not listed
 	target    bool // a change target of a write program (not a redirection)
-
 	// op is what the write is meant to do, recorded as an Intent once it
-	// is admitted ("" records none); from is the source word of a copy
-	// or a move, and keep lets cp -n leave an existing destination.
+	// is admitted (with from as its source); keep lets cp -n leave an
+	// existing destination.
 	op   Op
-	from string
 	keep bool
 }
 
@@ -195,8 +196,8 @@ func (j *judge) noFollowPath(word string) string {
 	if dir == "" {
 		dir = "/"
 	}
-	if dir == j.cwd && dir != "/" {
-		return dir + "/" + base // the working folder is resolved already
+	if dir == j.cwd {
+		return abs // in the working folder, which is resolved already
 	}
 	rd, err := j.c.FS.Resolve(dir)
 	if err != nil {
@@ -310,7 +311,7 @@ func (j *judge) write(prog string, a access) {
 	}
 	j.wrote()
 	j.acc.writes = addPath(j.acc.writes, r.Path)
-	if a.op != "" {
+	if a.op != OpNone {
 		j.intend(prog, a, r.Path)
 	}
 }

@@ -1,30 +1,44 @@
 package command
 
+import "fmt"
+
 // Op is what an admitted write is meant to do to its path.
-type Op string
+type Op uint8
 
 // The writes a command can be admitted for. A run's readback
 // (workspace/effects) checks each one after the command ran.
 const (
+	// OpNone records no intent (a backup, mv's source: the move is the
+	// destination's intent).
+	OpNone Op = iota
 	// OpCreate: Path exists afterwards (touch, cp --attributes-only).
-	OpCreate Op = "create"
+	OpCreate
 	// OpCreateDir: Path is a folder afterwards (mkdir).
-	OpCreateDir Op = "create-folder"
+	OpCreateDir
 	// OpChange: Path exists afterwards, written, replaced or changed by
 	// the program (tee, chmod, sed -i, uniq's output, sort -o, > and >>).
-	OpChange Op = "change"
+	OpChange
 	// OpUpdate: Path is changed only if it exists, so it exists afterwards
 	// exactly when it existed before (touch -c).
-	OpUpdate Op = "update"
+	OpUpdate
 	// OpRemove: Path is gone afterwards (rm, rmdir).
-	OpRemove Op = "remove"
+	OpRemove
 	// OpCopy: Path holds what From holds (cp SOURCE DEST, cp -t DIR SOURCE).
-	OpCopy Op = "copy"
+	OpCopy
 	// OpMove: From is gone afterwards, and Path holds what From held (mv).
-	OpMove Op = "move"
+	OpMove
 	// OpExchange: Path and From each hold what the other held (mv --exchange).
-	OpExchange Op = "exchange"
+	OpExchange
 )
+
+var opNames = [...]string{"none", "create", "create-folder", "change", "update", "remove", "copy", "move", "exchange"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("Op(%d)", o)
+}
 
 // An Intent is one admitted write in the policy's own reading of the
 // command: the options and operands as its getopt_long parser read them,

@@ -70,7 +70,7 @@ func (j *judge) program(argv []string, depth int) {
 			"supported programs: "+j.p.names)
 		return
 	}
-	rule := programRules[prog.rules] // the zero rule when it has none
+	rule := prog.rule // the zero rule when it has none
 	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || rule.argv != nil) {
 		j.refuseGlobs(argv)
 		return

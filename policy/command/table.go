@@ -103,6 +103,8 @@ type Program struct {
 	// sets it, since a policy file's write program may as well remove
 	// them.
 	intent Op
+	// rule is programRules[rules], looked up once by compile.
+	rule programRule
 
 	short map[byte]*Option
 	long  map[string]*Option
@@ -123,9 +125,11 @@ func (t *Table) compile() error {
 			delete(t.Programs, name)
 			continue
 		}
-		if _, ok := programRules[p.rules]; p.rules != "" && !ok {
+		rule, ok := programRules[p.rules]
+		if p.rules != "" && !ok {
 			return fmt.Errorf("programs.%s.rules: %q is not one of the built-in rules (%s)", name, p.rules, ruleNames())
 		}
+		p.rule = rule
 		if err := p.compile(); err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func (j *judge) touch(w *words) {
 	for _, o := range w.ops {
 		a := access{word: o, what: "operand", mode: modeWrite, nofollow: nofollow, target: true, op: op}
 		if o == "-" {
-			a.op = ""
+			a.op = OpNone
 		}
 		w.add(a)
 	}
