@@ -238,6 +238,10 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		d.Kind = cd.Kind
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
+	d.Intents = cd.Intents
+	if len(c.Argv) > 0 {
+		d.Argv = [][]string{c.Argv} // what a run may start: this argv, once
+	}
 	if cd.Script != nil {
 		for _, sc := range cd.Script.Commands {
 			d.Argv = append(d.Argv, sc.Argv)

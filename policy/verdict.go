@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"admit/policy/command"
 	"admit/policy/rule"
 )
 
@@ -16,10 +17,13 @@ type Decision struct {
 	Kind    string    // "read" or "write"
 	Hint    string    // what would be allowed instead, where the policy can tell
 
-	Reads, Writes, Listed []string // resolved paths the call reads, writes, lists
-	Summary               string   // one line a person can read: the command, or the tool and its paths
-	Grant                 string   // what an allow-session answer grants: same tool and args, or same program, subcommand and options
-	Argv                  [][]string
+	Reads, Writes, Listed []string   // resolved paths the call reads, writes, lists
+	Summary               string     // one line a person can read: the command, or the tool and its paths
+	Grant                 string     // what an allow-session answer grants: same tool and args, or same program, subcommand and options
+	Argv                  [][]string // each simple command, as judged (the call's argv for an argv call)
+	// Intents are what the command's admitted writes are meant to do, in
+	// the command policy's reading; a run's readback checks them.
+	Intents []command.Intent
 }
 
 // Outcome is the decision's class: allow when admitted without a person,

@@ -7,14 +7,20 @@
 // policy/shell, follows cd through the script, and judges every simple
 // command (judge.go) and redirection. A program is judged by its entry in
 // the Table (programs.go: one struct literal per program, an accept-list
-// of options parsed as GNU getopt_long does, options.go), and by built-in
-// rules for find and test (find.go), git (git.go) and the write programs.
-// Every path is resolved through FS and must be inside the roots; every
-// write needs workspace-write, an explicit target, an observation of it,
-// and Protect (protect.go) to let it through. A line is judged as a
-// whole where its commands affect each other (relink.go): a path under a
-// link or folder that mv/cp moves in the same line, and git after a write
-// it may read as configuration, are refused. ParseTable (tablejson.go)
+// of options parsed as GNU getopt_long does, options.go), and by the
+// family of built-in rules its entry names, dispatched through one table
+// (programRules, rules.go) to a file per family: git.go, find.go (find,
+// test), grep.go (grep, rg), sed.go, awk.go, text.go (uniq, cmp, diff,
+// date, printf, which), listing.go (ls, tree, stat), copy.go (cp, mv) and
+// writes.go (rm, rmdir, touch). Every path a rule names goes through the
+// access engine (access.go): it is resolved through FS and must be inside
+// the roots; every write needs workspace-write, an explicit target, an
+// observation of it, and Protect (protect.go) to let it through, and
+// records what it is meant to do (an Intent, intent.go) for the run's
+// readback. A line is judged as a whole where its commands affect each
+// other (relink.go): a path under a link or folder that mv/cp moves in
+// the same line, and git after a write it may read as configuration, are
+// refused. ParseTable (tablejson.go)
 // merges the "programs" section of .admit/policy.json over the defaults.
 package command
 

@@ -33,40 +33,25 @@ var awkDenied = map[string]string{
 // stand (after an operator or at the start), so code is never skipped as
 // a regex.
 func awkProgram(s string) error {
-	var (
-		inPrint  = false
-		parens   = 0    // depth inside the current print statement
-		expectRE = true // a "/" here starts a regex, not a division
-		lastOp   = ""   // the previous token when it was an operator
-	)
+	var l awkLexer
+	l.expectRE = true
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r':
 			i++
-			continue
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			i += 2 // a continued line
-			continue
 		case c == '#':
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
-			continue
-		case c == '"':
-			j, err := awkSkipQuoted(s, i, '"')
+		case c == '"' || c == '/' && l.expectRE:
+			j, err := awkSkipQuoted(s, i, c)
 			if err != nil {
 				return err
 			}
-			i, expectRE, lastOp = j, false, ""
-			continue
-		case c == '/' && expectRE:
-			j, err := awkSkipQuoted(s, i, '/')
-			if err != nil {
-				return err
-			}
-			i, expectRE, lastOp = j, false, ""
-			continue
+			i, l.expectRE, l.lastOp = j, false, ""
 		case c == '@':
 			return errors.New(`"@" (a gawk directive or an indirect call)`)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -74,55 +59,77 @@ func awkProgram(s string) error {
 			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
 				j++
 			}
-			name := s[i:j]
-			if why, ok := awkDenied[name]; ok {
-				return fmt.Errorf("%q %s", name, why)
+			if err := l.name(s[i:j]); err != nil {
+				return err
 			}
-			if name == "print" || name == "printf" {
-				inPrint, parens = true, 0
-			}
-			i, lastOp = j, ""
-			// After a keyword that starts an expression, a "/" is a regex.
-			expectRE = name == "print" || name == "printf" || name == "return" || name == "in" || name == "case"
-			continue
+			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			i, lastOp = awkNumberEnd(s, i), ""
-			expectRE = false
-			continue
-		}
-		// An operator or punctuation.
-		op := string(c)
-		if i+1 < len(s) && awkTwoCharOps[s[i:i+2]] {
-			op = s[i : i+2]
-		}
-		switch op {
-		case "|", "|&":
-			return errors.New(`"|" (output to, or input from, a command)`)
-		case ">", ">>":
-			if inPrint && parens == 0 {
-				return fmt.Errorf("%q after print (output to a file)", op)
+			i, l.lastOp = awkNumberEnd(s, i), ""
+			l.expectRE = false
+		default:
+			op := string(c)
+			if i+1 < len(s) && awkTwoCharOps[s[i:i+2]] {
+				op = s[i : i+2]
 			}
-		case "(":
-			parens++
-		case ")":
-			parens--
-		case "\n":
-			// A newline after a comma, && or || continues the statement
-			// (print a,<newline>b > "f" is still a redirection).
-			if lastOp != "," && lastOp != "&&" && lastOp != "||" {
-				inPrint = false
+			if err := l.operator(op); err != nil {
+				return err
 			}
-		case ";", "{", "}":
-			inPrint = false
+			i += len(op)
 		}
-		i += len(op)
-		if op != "\n" || lastOp == "" {
-			lastOp = op
-		}
-		// A value ends with ")", "]", "$" names a field, "++"/"--" may
-		// follow a value: after them a "/" divides.
-		expectRE = !(op == ")" || op == "]" || op == "$" || op == "++" || op == "--")
 	}
+	return nil
+}
+
+// awkLexer is what awkProgram knows of the tokens before the current one.
+type awkLexer struct {
+	inPrint  bool
+	parens   int    // depth inside the current print statement
+	expectRE bool   // a "/" here starts a regex, not a division
+	lastOp   string // the previous token when it was an operator
+}
+
+// name takes a keyword, a function or a variable.
+func (l *awkLexer) name(name string) error {
+	if why, ok := awkDenied[name]; ok {
+		return fmt.Errorf("%q %s", name, why)
+	}
+	if name == "print" || name == "printf" {
+		l.inPrint, l.parens = true, 0
+	}
+	l.lastOp = ""
+	// After a keyword that starts an expression, a "/" is a regex.
+	l.expectRE = name == "print" || name == "printf" || name == "return" || name == "in" || name == "case"
+	return nil
+}
+
+// operator takes an operator or punctuation.
+func (l *awkLexer) operator(op string) error {
+	switch op {
+	case "|", "|&":
+		return errors.New(`"|" (output to, or input from, a command)`)
+	case ">", ">>":
+		if l.inPrint && l.parens == 0 {
+			return fmt.Errorf("%q after print (output to a file)", op)
+		}
+	case "(":
+		l.parens++
+	case ")":
+		l.parens--
+	case "\n":
+		// A newline after a comma, && or || continues the statement
+		// (print a,<newline>b > "f" is still a redirection).
+		if l.lastOp != "," && l.lastOp != "&&" && l.lastOp != "||" {
+			l.inPrint = false
+		}
+	case ";", "{", "}":
+		l.inPrint = false
+	}
+	if op != "\n" || l.lastOp == "" {
+		l.lastOp = op
+	}
+	// A value ends with ")", "]", "$" names a field, "++"/"--" may
+	// follow a value: after them a "/" divides.
+	l.expectRE = !(op == ")" || op == "]" || op == "$" || op == "++" || op == "--")
 	return nil
 }
 
@@ -200,4 +207,24 @@ func awkAssignment(op string) bool {
 		}
 	}
 	return true
+}
+
+// awk judges awk: its program (the first operand) is lexed and refused
+// when it reaches past printing; the other operands are files read, but
+// for NAME=value assignments and standard input.
+func (j *judge) awk(w *words) {
+	if w.first == 0 {
+		j.refuse(RuleForbiddenFlag, "awk without a program", "")
+		return
+	}
+	if err := awkProgram(w.ops[0]); err != nil {
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("the awk program cannot be admitted: %v", err), "print to standard output only, and let the tools read and write files")
+		return
+	}
+	for _, o := range w.ops[1:] {
+		if o == "-" || awkAssignment(o) {
+			continue // standard input; a variable set before the next file
+		}
+		w.add(access{word: o, what: "operand", mode: modeRead})
+	}
 }

@@ -39,24 +39,9 @@ func findTable() map[string]predicate {
 
 // find judges find: leading options, starting points (listed folders),
 // then the expression, each primary from the accept-list.
-func (j *judge) find(argv []string) {
+func (j *judge) find(prog *Program, argv []string) {
 	args := argv[1:]
-	follow := ""
-	i := 0
-	for ; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-H" || a == "-P":
-		case a == "-L":
-			follow = "-L"
-		case a == "-D":
-			i++
-		case strings.HasPrefix(a, "-O") && len(a) > 2:
-		default:
-			goto starts
-		}
-	}
-starts:
+	i, follow := findOptions(args)
 	var starts []string
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -68,41 +53,12 @@ starts:
 		}
 		starts = append(starts, a)
 	}
-	var acs []access
-	for ; i < len(args); i++ {
-		a := args[i]
-		pr, ok := j.p.find[a]
-		if !ok && strings.HasPrefix(a, "-newer") && len(a) == 8 && strings.ContainsRune("aBcmt", rune(a[6])) && strings.ContainsRune("aBcmt", rune(a[7])) {
-			pr, ok = predicate{Arg: ReadArg}, true
-			if a[7] == 't' {
-				pr.Arg = TextArg
-			}
-		}
-		if !ok {
-			if strings.HasPrefix(a, "-") {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
-			} else {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
-			}
-			return
-		}
-		if pr.Refuse != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
-			return
-		}
-		if pr.Follow {
-			follow = a
-		}
-		if pr.Arg != NoArg {
-			if i+1 >= len(args) {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
-				return
-			}
-			i++
-			if pr.Arg == ReadArg {
-				acs = append(acs, access{word: args[i], what: "primary " + a, mode: modeProbe})
-			}
-		}
+	acs, followed, ok := j.findExpression(args[i:])
+	if !ok {
+		return
+	}
+	if followed != "" {
+		follow = followed
 	}
 	if len(starts) == 0 {
 		starts = []string{"."}
@@ -110,14 +66,76 @@ starts:
 	for _, s := range starts {
 		acs = append(acs, access{word: s, what: "starting folder", mode: modeList})
 	}
-	j.check(j.p.progs["find"], acs)
+	j.check(prog, acs)
 	if !j.acc.refused && follow != "" {
 		j.linksOutside("find", follow, starts)
 	}
 }
 
+// findOptions skips find's leading options (-H, -L, -P, -D LIST, -O3)
+// and returns where the starting points begin, and "-L" when it follows
+// symlinks.
+func findOptions(args []string) (int, string) {
+	follow := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-H" || a == "-P":
+		case a == "-L":
+			follow = "-L"
+		case a == "-D":
+			i++
+		case strings.HasPrefix(a, "-O") && len(a) > 2:
+		default:
+			return i, follow
+		}
+	}
+	return len(args), follow
+}
+
+// findExpression judges find's expression: the paths its primaries name
+// and the last primary that follows symlinks; not ok when refused.
+func (j *judge) findExpression(args []string) (acs []access, follow string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		pr, known := j.p.find[a]
+		if !known && strings.HasPrefix(a, "-newer") && len(a) == 8 && strings.ContainsRune("aBcmt", rune(a[6])) && strings.ContainsRune("aBcmt", rune(a[7])) {
+			pr, known = predicate{Arg: ReadArg}, true
+			if a[7] == 't' {
+				pr.Arg = TextArg
+			}
+		}
+		switch {
+		case !known && strings.HasPrefix(a, "-"):
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
+			return nil, "", false
+		case !known:
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
+			return nil, "", false
+		case pr.Refuse != "":
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
+			return nil, "", false
+		}
+		if pr.Follow {
+			follow = a
+		}
+		if pr.Arg == NoArg {
+			continue
+		}
+		if i+1 >= len(args) {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
+			return nil, "", false
+		}
+		i++
+		if pr.Arg == ReadArg {
+			acs = append(acs, access{word: args[i], what: "primary " + a, mode: modeProbe})
+		}
+	}
+	return acs, follow, true
+}
+
 // test judges test and "[": the operands of file tests are paths.
-func (j *judge) test(argv []string) {
+func (j *judge) test(prog *Program, argv []string) {
 	args := argv[1:]
 	if argv[0] == "[" {
 		if len(args) == 0 || args[len(args)-1] != "]" {
@@ -151,7 +169,8 @@ func (j *judge) test(argv []string) {
 			i++
 		}
 	}
-	j.check(j.p.progs["test"], acs)
+	// "[" is named test in reasons, as it always was.
+	j.check(&Program{Name: "test", Write: prog.Write}, acs)
 }
 
 func isBinaryTest(s string) bool {

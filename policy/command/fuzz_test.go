@@ -1,6 +1,9 @@
 package command
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // FuzzEvaluate checks properties of every decision: no panic, and an
 // allowed (or asking) decision never reports a path outside the roots. It
@@ -22,6 +25,13 @@ func FuzzEvaluate(f *testing.F) {
 						t.Fatalf("%q: allowed with %q outside the roots", line, p)
 					}
 				}
+			}
+		}
+		for _, in := range d.Intents {
+			// An intent is an admitted write's, of a path the decision
+			// writes, and its source is inside too.
+			if !slices.Contains(d.Writes, in.Path) || in.From != "" && !inside(in.From, w.roots) || in.Dir == "" || d.Kind != "write" {
+				t.Fatalf("%q: intent %+v with writes %q", line, in, d.Writes)
 			}
 		}
 		if d.Allowed && !write && len(d.Writes) > 0 {

@@ -201,23 +201,11 @@ func gitTable() map[string]*Program {
 }
 
 // git judges a git command: global options, a read subcommand, its
-// options, its operands, and the repository's configuration.
-func (j *judge) git(argv []string) {
-	i := 1
-	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
-		a := argv[i]
-		if a == "--version" && len(argv) == 2 {
-			return
-		}
-		if !gitGlobalOK(a) {
-			name, _, _ := strings.Cut(a, "=")
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
-				"run git from the repository's folder (cd DIR && git ...) without "+name)
-			return
-		}
-	}
-	if i >= len(argv) {
-		j.refuse(RuleGitSubcommand, "git needs a read-only subcommand", "read-only subcommands: "+j.gitNames())
+// options, its operands (by the subcommand's rules, gitRules), and the
+// repository's configuration.
+func (j *judge) git(_ *Program, argv []string) {
+	i, ok := j.gitGlobals(argv)
+	if !ok || i < 0 {
 		return
 	}
 	subName := argv[i]
@@ -234,96 +222,54 @@ func (j *judge) git(argv []string) {
 	if j.refusedOption(sub, &ps) {
 		return
 	}
-	var acs []access
+	j.words = words{prog: sub, ps: ps, ops: ps.operands}
+	g := &j.words
 	for _, u := range ps.opts {
 		if u.opt != nil && u.opt.Arg == ReadArg {
-			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
+			g.acs = append(g.acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
 		}
 	}
-	ops := ps.operands
-	switch sub.rules {
-	case "paths":
-		for _, o := range ops {
-			if !strings.HasPrefix(o, ":") {
-				acs = append(acs, access{word: o, what: "pathspec", mode: modeProbe})
-			}
-		}
-	case "none":
-		if len(ops) > 0 {
-			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" -v")
+	if rule := gitRules[sub.rules]; rule != nil {
+		rule(j, g)
+		if j.acc.refused {
 			return
-		}
-	case "remote":
-		// git remote [-v] lists; git remote get-url NAME reads one URL.
-		// Everything else (add, set-url, show and prune, which talk to
-		// the remote) is refused.
-		if len(ops) > 0 && !(ops[0] == "get-url" && len(ops) == 2) {
-			j.refuse(RuleGitSubcommand, fmt.Sprintf("git remote %s is not a read-only use of git remote; only listing and get-url are accepted", ops[0]), "git remote -v")
-			return
-		}
-	case "symref":
-		// One operand reads the ref; two would set it.
-		if len(ops) != 1 {
-			j.refuse(RuleGitSubcommand, "git symbolic-ref with a second operand changes a ref; only reading one is accepted", "git symbolic-ref --short HEAD")
-			return
-		}
-	case "list":
-		if len(ops) > 0 && ps.has("list") == nil {
-			j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", subName, ops[0], subName), "git "+subName+" --list PATTERN")
-			return
-		}
-	case "config":
-		listing := ps.has("list") != nil
-		switch {
-		case listing && len(ops) <= 2:
-		case !listing && len(ops) == 1 && strings.Contains(ops[0], ".") && !strings.HasPrefix(ops[0], "-"):
-		case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
-		case !listing && len(ops) == 1 && ops[0] == "list":
-		default:
-			j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --get NAME, or git config --list")
-			return
-		}
-	case "stash":
-		if len(ops) == 0 || (ops[0] != "list" && ops[0] != "show") {
-			j.refuse(RuleGitSubcommand, "git stash changes the working tree and the stash; only git stash list and git stash show are accepted", "git stash list")
-			return
-		}
-	case "reflog":
-		if len(ops) > 0 && (ops[0] == "expire" || ops[0] == "delete" || ops[0] == "drop") {
-			j.refuse(RuleGitSubcommand, fmt.Sprintf("git reflog %s changes the reflog; only showing it is accepted", ops[0]), "git reflog show")
-			return
-		}
-	case "worktree":
-		if len(ops) != 1 || ops[0] != "list" {
-			j.refuse(RuleGitSubcommand, "git worktree changes worktrees; only git worktree list is accepted", "git worktree list")
-			return
-		}
-	case "revs", "grep":
-		if sub.rules == "grep" && ps.has("pattern") == nil && len(ops) > 0 {
-			if ps.dash == 0 {
-				j.refuse(RuleForbiddenFlag, "git grep needs a pattern before --", "")
-				return
-			}
-			ops = ops[1:]
-			if ps.dash > 0 {
-				ps.dash--
-			}
-		}
-		noindex := ps.has("noindex") != nil
-		for k, o := range ops {
-			isPath := noindex || (ps.dash >= 0 && k >= ps.dash)
-			if !isPath {
-				isPath = j.looksLikePath(o)
-			}
-			if isPath && !strings.HasPrefix(o, ":") {
-				acs = append(acs, access{word: o, what: "path", mode: modeRead})
-			}
 		}
 	}
-	j.check(&Program{Name: sub.Name}, acs)
+	j.check(&Program{Name: sub.Name}, g.acs)
 	if j.acc.refused || j.c.FS == nil {
 		return
 	}
+	j.gitConfig()
+}
+
+// gitGlobals judges the options before git's subcommand and returns the
+// subcommand's index: -1 (and ok) for "git --version", and not ok when
+// refused.
+func (j *judge) gitGlobals(argv []string) (int, bool) {
+	i := 1
+	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
+		a := argv[i]
+		if a == "--version" && len(argv) == 2 {
+			return -1, true
+		}
+		if !gitGlobalOK(a) {
+			name, _, _ := strings.Cut(a, "=")
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
+				"run git from the repository's folder (cd DIR && git ...) without "+name)
+			return 0, false
+		}
+	}
+	if i >= len(argv) {
+		j.refuse(RuleGitSubcommand, "git needs a read-only subcommand", "read-only subcommands: "+j.gitNames())
+		return 0, false
+	}
+	return i, true
+}
+
+// gitConfig asks a person when the repository's configuration would make
+// an admitted git command run a program, and refuses git after a write of
+// the same line that git may read as configuration.
+func (j *judge) gitConfig() {
 	if w := j.gitInputBefore(); w != "" {
 		j.refuse(RuleDynamicWord, fmt.Sprintf("another command of the same line writes %q before or while git runs, and git may read it as configuration (a config, attributes or hook file, or a folder that makes a repository); what git would run is only known after that write", w),
 			"run the write as a command of its own, then git")
@@ -332,6 +278,119 @@ func (j *judge) git(argv []string) {
 	if found := j.c.FS.GitExec(j.cwd); found != "" {
 		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration, or read outside the workspace (%s), so a person must approve git commands", found),
 			"ask the person, or read the files directly with cat and diff")
+	}
+}
+
+// gitRules judge a subcommand's operands by its rules name. A subcommand
+// whose rules name none here ("text") takes no paths.
+var gitRules = map[string]func(j *judge, g *words){
+	"paths":    (*judge).gitPathspecs,
+	"none":     (*judge).gitNoOperands,
+	"remote":   (*judge).gitRemote,
+	"symref":   (*judge).gitSymref,
+	"list":     (*judge).gitList,
+	"config":   (*judge).gitConfigRead,
+	"stash":    (*judge).gitStash,
+	"reflog":   (*judge).gitReflog,
+	"worktree": (*judge).gitWorktree,
+	"revs":     (*judge).gitRevs,
+	"grep":     (*judge).gitRevs,
+}
+
+// gitPathspecs: every operand is a pathspec (":" magic aside), probed.
+func (j *judge) gitPathspecs(g *words) {
+	for _, o := range g.ops {
+		if !strings.HasPrefix(o, ":") {
+			g.acs = append(g.acs, access{word: o, what: "pathspec", mode: modeProbe})
+		}
+	}
+}
+
+func (j *judge) gitNoOperands(g *words) {
+	if len(g.ops) > 0 {
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
+	}
+}
+
+// gitRemote: git remote [-v] lists; git remote get-url NAME reads one
+// URL. Everything else (add, set-url, show and prune, which talk to the
+// remote) is refused.
+func (j *judge) gitRemote(g *words) {
+	if len(g.ops) > 0 && !(g.ops[0] == "get-url" && len(g.ops) == 2) {
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git remote %s is not a read-only use of git remote; only listing and get-url are accepted", g.ops[0]), "git remote -v")
+	}
+}
+
+// gitSymref: one operand reads the ref; two would set it.
+func (j *judge) gitSymref(g *words) {
+	if len(g.ops) != 1 {
+		j.refuse(RuleGitSubcommand, "git symbolic-ref with a second operand changes a ref; only reading one is accepted", "git symbolic-ref --short HEAD")
+	}
+}
+
+// gitList: git branch and git tag list only, with --list for operands.
+func (j *judge) gitList(g *words) {
+	if len(g.ops) > 0 && g.ps.has("list") == nil {
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" --list PATTERN")
+	}
+}
+
+// gitConfigRead: git config reads one name, or lists.
+func (j *judge) gitConfigRead(g *words) {
+	ops := g.ops
+	listing := g.ps.has("list") != nil
+	switch {
+	case listing && len(ops) <= 2:
+	case !listing && len(ops) == 1 && strings.Contains(ops[0], ".") && !strings.HasPrefix(ops[0], "-"):
+	case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
+	case !listing && len(ops) == 1 && ops[0] == "list":
+	default:
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --get NAME, or git config --list")
+	}
+}
+
+func (j *judge) gitStash(g *words) {
+	if len(g.ops) == 0 || (g.ops[0] != "list" && g.ops[0] != "show") {
+		j.refuse(RuleGitSubcommand, "git stash changes the working tree and the stash; only git stash list and git stash show are accepted", "git stash list")
+	}
+}
+
+func (j *judge) gitReflog(g *words) {
+	if len(g.ops) > 0 && (g.ops[0] == "expire" || g.ops[0] == "delete" || g.ops[0] == "drop") {
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git reflog %s changes the reflog; only showing it is accepted", g.ops[0]), "git reflog show")
+	}
+}
+
+func (j *judge) gitWorktree(g *words) {
+	if len(g.ops) != 1 || g.ops[0] != "list" {
+		j.refuse(RuleGitSubcommand, "git worktree changes worktrees; only git worktree list is accepted", "git worktree list")
+	}
+}
+
+// gitRevs: revisions and paths. Before "--" a word is a path when it
+// looks like one (looksLikePath); after it, every word is. git grep's
+// first operand is its pattern, unless -e gave one.
+func (j *judge) gitRevs(g *words) {
+	ops, dash := g.ops, g.ps.dash
+	if g.prog.rules == "grep" && g.ps.has("pattern") == nil && len(ops) > 0 {
+		if dash == 0 {
+			j.refuse(RuleForbiddenFlag, "git grep needs a pattern before --", "")
+			return
+		}
+		ops = ops[1:]
+		if dash > 0 {
+			dash--
+		}
+	}
+	noindex := g.ps.has("noindex") != nil
+	for k, o := range ops {
+		isPath := noindex || (dash >= 0 && k >= dash)
+		if !isPath {
+			isPath = j.looksLikePath(o)
+		}
+		if isPath && !strings.HasPrefix(o, ":") {
+			g.acs = append(g.acs, access{word: o, what: "path", mode: modeRead})
+		}
 	}
 }
 

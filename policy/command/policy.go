@@ -68,6 +68,9 @@ type Decision struct {
 	Reads, Writes, Listed []string
 	Hint                  string        // what would be allowed instead, where the policy can tell
 	Script                *shell.Script // the parsed line (nil for an argv or a line that did not parse)
+	// Intents are what the admitted writes are meant to do, for the run's
+	// readback, in the order they were judged.
+	Intents []Intent
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -78,6 +81,7 @@ type Policy struct {
 	find    map[string]predicate
 	names   string // the supported programs, for reasons
 	parsers sync.Pool
+	passes  sync.Pool                  // of *pass, finished
 	home    atomic.Pointer[homePlaces] // Personal's last answer
 }
 
@@ -164,7 +168,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 // judgeScript judges every command of script, starting in cwd. relinked
 // are destinations known to be moved or copied links (from a first pass).
 func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
-	acc := seed
+	pa := p.newPass(c, seed)
+	acc := &pa.acc
 	acc.joiners = acc.joiners[:0]
 	for i := range script.Commands {
 		acc.joiners = append(acc.joiners, script.Commands[i].Joiner)
@@ -182,12 +187,12 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			acc.refuse(RuleShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
 			break
 		}
-		if !p.expand(cmd, i, cur, c, &acc) {
+		if !p.expand(cmd, i, cur, c, acc) {
 			break
 		}
 		var next []string
 		for _, dir := range cur {
-			j := judge{p: p, c: c, cwd: dir, acc: &acc, cmd: i, globs: cmd.GlobOptions}
+			j := pa.judge(dir, i, cmd.GlobOptions)
 			j.command(cmd.Argv, cmd.Redirects, 0)
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)
@@ -207,7 +212,9 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			}
 		}
 	}
-	return acc
+	out := *acc
+	p.done(pa)
+	return out
 }
 
 // expand replaces the patterns of command i (ls *.go) with the names they
@@ -260,10 +267,47 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, nil)
 	}
-	var acc accum
-	j := judge{p: p, c: c, cwd: cwd, acc: &acc, argv: true}
+	pa := p.newPass(c, accum{})
+	j := pa.judge(cwd, 0, nil)
+	j.argv = true
 	j.command(argv, nil, 0)
-	return acc.decision()
+	d := pa.acc.decision()
+	p.done(pa)
+	return d
+}
+
+// pass is one judging of a line: what it gathers, and the judge that
+// judges each of its commands in turn. The rules are called through the
+// dispatch tables (rules.go), so the judge they are handed lives on the
+// heap: one judge serves every command of a pass, and a finished pass is
+// reused (Policy.passes).
+type pass struct {
+	acc accum
+	j   judge
+}
+
+func (p *Policy) newPass(c *Context, seed accum) *pass {
+	pa, _ := p.passes.Get().(*pass)
+	if pa == nil {
+		pa = new(pass)
+	}
+	pa.acc = seed
+	pa.j = judge{p: p, c: c, acc: &pa.acc}
+	return pa
+}
+
+// done returns a finished pass, whose accum the caller has copied; none
+// of the accum's slices point into the pass.
+func (p *Policy) done(pa *pass) {
+	*pa = pass{}
+	p.passes.Put(pa)
+}
+
+// judge readies the pass's judge for command cmd in the folder cwd.
+func (pa *pass) judge(cwd string, cmd int, globs []int) *judge {
+	j := &pa.j
+	j.cwd, j.cmd, j.globs, j.newCwd, j.argv = cwd, cmd, globs, "", false
+	return j
 }
 
 // outsideCwd refuses a command run from a folder outside the roots: even
@@ -292,6 +336,7 @@ type accum struct {
 	reason, hint         string
 	write                bool
 	reads, writes, lists []string
+	intents              []Intent
 }
 
 func (a *accum) refuse(r rule.Rule, reason, hint string) {
@@ -310,6 +355,9 @@ func (a *accum) asks(r rule.Rule, reason, hint string) {
 
 func (a *accum) decision() Decision {
 	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists}
+	if len(a.intents) > 0 {
+		d.Intents = a.intents
+	}
 	if a.write {
 		d.Kind = "write"
 	}

@@ -502,7 +502,7 @@ func DefaultTable() *Table {
 			},
 		},
 		{
-			Name: "mkdir", Write: true, Operands: WriteOperands,
+			Name: "mkdir", Write: true, Operands: WriteOperands, intent: OpCreateDir,
 			Options: []Option{
 				{Names: "-m --mode", Arg: TextArg}, {Names: "-p --parents"}, {Names: "-v --verbose"}, {Names: "-Z"},
 				{Names: "--context", Arg: OptionalArg}, {Names: "--help --version"},
@@ -519,7 +519,7 @@ func DefaultTable() *Table {
 		{
 			// tee copies standard input to standard output and to each
 			// operand, which it creates or truncates (or appends to).
-			Name: "tee", Write: true, Operands: WriteOperands,
+			Name: "tee", Write: true, Operands: WriteOperands, intent: OpChange,
 			Options: []Option{
 				{Names: "-a --append -i --ignore-interrupts -p"}, {Names: "--output-error", Arg: OptionalArg},
 				{Names: "--help --version"},
@@ -529,7 +529,7 @@ func DefaultTable() *Table {
 			// chmod MODE FILE...: each file is changed, so each must be
 			// observed; the mode is text (a mode starting with "-", as in
 			// chmod -x, reads as an option and is refused: write a-x).
-			Name: "chmod", Write: true, Operands: WriteOperands, FirstOperand: operandsPtr(TextOperands),
+			Name: "chmod", Write: true, Operands: WriteOperands, intent: OpChange, FirstOperand: operandsPtr(TextOperands),
 			Options: []Option{
 				{Names: "-c --changes -f --silent --quiet -v --verbose --preserve-root"}, {Names: "--help --version"},
 				{Names: "-R --recursive", Refuse: "changes every file under a folder; name the files"},

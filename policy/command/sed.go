@@ -15,7 +15,6 @@ import (
 // script this parser does not follow is refused rather than guessed.
 func sedScript(s string) error {
 	p := sedParser{s: s}
-	depth := 0
 	for {
 		p.skip(" \t\n;")
 		if p.eof() {
@@ -36,68 +35,74 @@ func sedScript(s string) error {
 		if p.eof() {
 			return errors.New("an address without a command")
 		}
-		c := p.next()
-		switch c {
-		case '{':
-			depth++
+		ended, err := p.command(p.next())
+		if err != nil {
+			return err
+		}
+		if ended {
 			continue
-		case '}':
-			if depth == 0 {
-				return errors.New(`a "}" without its "{"`)
-			}
-			depth--
-		case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
-		case 'l', 'q', 'Q', 'L':
-			if c == 'L' {
-				return errors.New(`the obsolete "L" command`)
-			}
-			p.skip(" \t")
-			p.digits()
-		case ':':
-			if label := p.label(); label == "" {
-				return errors.New(`":" without a label`)
-			}
-			continue // a label runs to the end of the line or a ";"
-		case 'b', 't', 'T':
-			p.label()
-			continue
-		case 'a', 'i', 'c':
-			p.text()
-			continue
-		case 's':
-			if err := p.substitute(); err != nil {
-				return err
-			}
-		case 'y':
-			if err := p.transliterate(); err != nil {
-				return err
-			}
-		case 'e':
-			return errors.New(`the "e" command runs a shell command`)
-		case 'r', 'R':
-			return fmt.Errorf("the %q command reads a file the policy does not see", c)
-		case 'w', 'W':
-			return fmt.Errorf("the %q command writes a file", c)
-		case 'v':
-			p.label()
-			continue
-		default:
-			return fmt.Errorf("unknown command %q", c)
 		}
 		p.skip(" \t")
 		if !p.eof() && !strings.ContainsRune(";\n}#", rune(p.peek())) {
 			return fmt.Errorf("unexpected %q after a command", p.peek())
 		}
 	}
-	if depth != 0 {
+	if p.depth != 0 {
 		return errors.New(`a "{" without its "}"`)
 	}
 	return nil
 }
 
+// command reads the rest of the command c. ended is true when the command
+// ran to its own end (a label, a text, a "{"), so no ";" need follow.
+func (p *sedParser) command(c byte) (ended bool, err error) {
+	switch c {
+	case '{':
+		p.depth++
+		return true, nil
+	case '}':
+		if p.depth == 0 {
+			return false, errors.New(`a "}" without its "{"`)
+		}
+		p.depth--
+	case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+	case 'l', 'q', 'Q', 'L':
+		if c == 'L' {
+			return false, errors.New(`the obsolete "L" command`)
+		}
+		p.skip(" \t")
+		p.digits()
+	case ':':
+		if label := p.label(); label == "" {
+			return false, errors.New(`":" without a label`)
+		}
+		return true, nil // a label runs to the end of the line or a ";"
+	case 'b', 't', 'T', 'v':
+		p.label()
+		return true, nil
+	case 'a', 'i', 'c':
+		p.text()
+		return true, nil
+	case 's':
+		return false, p.substitute()
+	case 'y':
+		return false, p.transliterate()
+	case 'e':
+		return false, errors.New(`the "e" command runs a shell command`)
+	case 'r', 'R':
+		return false, fmt.Errorf("the %q command reads a file the policy does not see", c)
+	case 'w', 'W':
+		return false, fmt.Errorf("the %q command writes a file", c)
+	default:
+		return false, fmt.Errorf("unknown command %q", c)
+	}
+	return false, nil
+}
+
 type sedParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	depth int // of "{" blocks
 }
 
 func (p *sedParser) eof() bool  { return p.i >= len(p.s) }
@@ -316,4 +321,50 @@ func (p *sedParser) transliterate() error {
 	}
 	_, err := p.delimited(delim, false)
 	return err
+}
+
+// sed judges sed: its script (the first operand, or the -e options) is
+// parsed and refused when it reaches past the text; with -i (and no
+// backup suffix) its files are rewritten in place.
+func (j *judge) sed(w *words) {
+	var scripts []string
+	for _, u := range w.ps.opts {
+		if u.opt != nil && u.opt.Mark == "pattern" {
+			scripts = append(scripts, u.value)
+		}
+	}
+	if w.first == 1 {
+		scripts = append(scripts, w.ops[0])
+	}
+	if len(scripts) == 0 {
+		j.refuse(RuleForbiddenFlag, "sed without a script", "")
+		return
+	}
+	// Scripts given in pieces are one script, a line each.
+	if err := sedScript(strings.Join(scripts, "\n")); err != nil {
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("the sed script cannot be admitted: %v", err), "print with p and change text with s///, and let the tools read or write other files")
+		return
+	}
+	mode, what := modeRead, "operand"
+	if u := w.ps.has("inplace"); u != nil {
+		if u.value != "" {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("sed %s with a backup suffix %q writes a second file", u.name, u.value), "copy the file first, then run sed -i without a suffix")
+			return
+		}
+		mode, what = modeWrite, "operand of "+u.name
+		if len(w.files()) == 0 {
+			j.refuse(RuleNoTarget, "sed -i names no file to edit", "")
+			return
+		}
+	}
+	for _, o := range w.files() {
+		if o == "-" && mode == modeRead {
+			continue // standard input
+		}
+		a := access{word: o, what: what, mode: mode}
+		if mode == modeWrite {
+			a.target, a.op = true, OpChange
+		}
+		w.add(a)
+	}
 }

@@ -93,10 +93,18 @@ type Program struct {
 	// refused unless declared.
 	Assignments bool
 
-	// rules names the built-in rules of this program ("git", "find",
-	// "test", "cp", ...). Only DefaultTable sets it; a program from the
-	// policy file is judged by its options and operands alone.
+	// rules names the built-in rules of this program, a key of
+	// programRules ("git", "find", "test", "cp", ...): DefaultTable's
+	// entries, or an entry of the policy file that names one. Without it
+	// a program is judged by its options and operands alone.
 	rules string
+	// intent is what a write program's operands are meant to become
+	// (mkdir: folders), for a program without rules; only DefaultTable
+	// sets it, since a policy file's write program may as well remove
+	// them.
+	intent Op
+	// rule is programRules[rules], looked up once by compile.
+	rule programRule
 
 	short map[byte]*Option
 	long  map[string]*Option
@@ -109,13 +117,19 @@ type Table struct {
 }
 
 // compile indexes the options of every program. It fails on a spelling
-// that is not an option or is given twice.
+// that is not an option or is given twice, and on rules that name no
+// family of programRules.
 func (t *Table) compile() error {
 	for name, p := range t.Programs {
 		if p == nil {
 			delete(t.Programs, name)
 			continue
 		}
+		rule, ok := programRules[p.rules]
+		if p.rules != "" && !ok {
+			return fmt.Errorf("programs.%s.rules: %q is not one of the built-in rules (%s)", name, p.rules, ruleNames())
+		}
+		p.rule = rule
 		if err := p.compile(); err != nil {
 			return err
 		}

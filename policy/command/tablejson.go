@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -21,6 +22,7 @@ type programJSON struct {
 	Wrapper      bool              `json:"wrapper"`
 	CommandAfter int               `json:"commandAfter"`
 	Assignments  bool              `json:"assignments"`
+	Rules        string            `json:"rules"`
 }
 
 // ParseTable reads the "programs" section of .admit/policy.json and merges
@@ -50,7 +52,10 @@ type programJSON struct {
 //
 // A wrapper runs the rest of its argv as a command, which is judged in
 // turn; commandAfter counts its operands before the command, and
-// "assignments": true lets it take NAME=value words (env). An entry
+// "assignments": true lets it take NAME=value words (env). "rules" names
+// a family of built-in rules (programRules: "grep", "ls", "names", ...)
+// that judges the entry's operands, as it does for the built-in programs
+// of that family; an unknown name is an error. An entry
 // replaces the built-in program of the same name entirely; programs with
 // built-in rules (git, find, test, grep, ls, cp, mv, rm, ...) can only be
 // removed. Errors name the field and the value.
@@ -98,7 +103,13 @@ func ParseTable(data []byte) (*Table, error) {
 
 func (pj *programJSON) program(name, field string) (*Program, error) {
 	p := &Program{Name: name, Write: pj.Write, Digits: pj.Digits, ExactLong: pj.ExactLong, NoOptions: pj.NoOptions,
-		Wrapper: pj.Wrapper, CommandAfter: pj.CommandAfter, Assignments: pj.Assignments}
+		Wrapper: pj.Wrapper, CommandAfter: pj.CommandAfter, Assignments: pj.Assignments, rules: pj.Rules}
+	if _, ok := programRules[pj.Rules]; pj.Rules != "" && !ok {
+		return nil, fmt.Errorf("%s.rules: %q is not one of the built-in rules (%s)", field, pj.Rules, ruleNames())
+	}
+	if pj.Rules != "" && pj.Wrapper {
+		return nil, fmt.Errorf("%s: rules %q and \"wrapper\": true exclude each other (a wrapper judges the command it runs)", field, pj.Rules)
+	}
 	kind, err := parseOperands(pj.Operands, field+".operands")
 	if err != nil {
 		return nil, err
@@ -117,12 +128,22 @@ func (pj *programJSON) program(name, field string) (*Program, error) {
 	if !pj.Wrapper && (pj.CommandAfter != 0 || pj.Assignments) {
 		return nil, fmt.Errorf("%s: commandAfter and assignments need \"wrapper\": true", field)
 	}
-	keys := make([]string, 0, len(pj.Options))
-	for k := range pj.Options {
-		keys = append(keys, k)
+	opts, err := pj.options(field)
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	p.Options = opts
+	if err := p.compile(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// options reads the accept-list and the refused options of an entry, in
+// the order of their spellings.
+func (pj *programJSON) options(field string) ([]Option, error) {
+	var opts []Option
+	for _, k := range slices.Sorted(maps.Keys(pj.Options)) {
 		v := pj.Options[k]
 		arg := Arg(-1)
 		for a, n := range argNames {
@@ -136,24 +157,16 @@ func (pj *programJSON) program(name, field string) (*Program, error) {
 		if arg < 0 {
 			return nil, fmt.Errorf("%s.options[%q]: %q is not one of \"\", \"text\", \"text?\", \"read\", \"write\"", field, k, v)
 		}
-		p.Options = append(p.Options, Option{Names: k, Arg: arg})
+		opts = append(opts, Option{Names: k, Arg: arg})
 	}
-	keys = keys[:0]
-	for k := range pj.Refuse {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(pj.Refuse)) {
 		why := pj.Refuse[k]
 		if why == "" {
 			why = "is refused by the workspace policy"
 		}
-		p.Options = append(p.Options, Option{Names: k, Refuse: why})
+		opts = append(opts, Option{Names: k, Refuse: why})
 	}
-	if err := p.compile(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return opts, nil
 }
 
 func parseOperands(s, field string) (Operands, error) {

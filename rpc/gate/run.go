@@ -99,9 +99,10 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	grant := writeGrant(writes)
 	limit := int(bounds.MaxFingerprintEntries)
 	before := effects.TakeRoots(d.roots, limit)
+	expect := effects.Expect(d.Decision.Intents, d.Decision.Argv)
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
-		Recheck:        admittedOnly(d.Decision.Argv),
+		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv)),
 		Timeout:        timeout,
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
@@ -121,7 +122,8 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	case r.ExitCode != 0:
 		res.Verified, res.Detail = false, fmt.Sprintf("the command exited %d; its effects were not verified", r.ExitCode)
 	default:
-		res.Verified, res.Detail = readback(d.Decision.Argv, d.cwd)
+		v := expect.Verify()
+		res.Verified, res.Detail = v.Verified, v.Detail
 	}
 	res.Unexpected = unexpected(res.Effects, writes)
 	if len(res.Unexpected) > 0 {
@@ -201,28 +203,6 @@ func admittedOnly(admitted [][]string) func(argv []string, dir string) error {
 		}
 		return errors.New("not admitted: " + strings.Join(argv, " "))
 	}
-}
-
-// readback confirms what each admitted write program said it would do.
-func readback(argvs [][]string, cwd string) (bool, string) {
-	var details []string
-	ok := true
-	for _, argv := range argvs {
-		if len(argv) == 0 || !isWriteProgram(argv[0]) {
-			continue
-		}
-		v := effects.Readback(argv, cwd)
-		ok = ok && v.Verified
-		details = append(details, v.Detail)
-	}
-	if len(details) == 0 {
-		return true, "no cp, mkdir, mv, rm, rmdir or touch to read back; what changed was held to the admitted targets"
-	}
-	return ok, strings.Join(details, "; ")
-}
-
-func isWriteProgram(p string) bool {
-	return slices.Contains([]string{"cp", "mkdir", "mv", "rm", "rmdir", "touch"}, p)
 }
 
 // unexpected lists changed paths outside the admitted targets. Anything

@@ -1,10 +1,12 @@
 // Package effects observes what a command did to the workspace: a bounded
 // fingerprint of the tree before and after (Take, TakeRoots), the difference
-// between two fingerprints (Compare), and a readback of the change a write
-// program was admitted to make (Readback). It only reads the file system.
+// between two fingerprints (Compare), and a readback of the changes the
+// command policy admitted the command to make (Expect, Verify). It only
+// reads the file system.
 //
-// Start with Take and Compare; Readback implements the seed's verify_change
-// with real option parsing for cp, mkdir, mv, rm, rmdir and touch.
+// Start with Take and Compare. The readback (readback.go) parses nothing:
+// it checks the command.Intent list the policy recorded while it judged
+// the command, so what is verified is the reading that was admitted.
 package effects
 
 import (

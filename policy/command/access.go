@@ -1,0 +1,419 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"admit/policy/shell"
+)
+
+// The access engine: every path a program's rule names is judged here,
+// the same way for every program. A path is made absolute against the
+// working folder, resolved through FS and must be inside the roots; a
+// write also needs the workspace-write effect mode, a target that is not
+// the workspace or the working folder, no protected path, and an
+// observation of what it changes. An admitted write records its Intent.
+
+// accessMode is what a command does with a path.
+type accessMode uint8
+
+const (
+	modeRead  accessMode = iota // reads the file's contents
+	modeProbe                   // looks at the path's metadata (stat, test -f, readlink)
+	modeList                    // lists the folder
+	modeWrite                   // creates, changes or removes it
+)
+
+// access is one path a command would open, and how.
+type access struct {
+	word      string // as written
+	what      string // what named it, for reasons: "operand", "option -o", "redirection >"
+	from      string // the source word of a copy or a move
+	mode      accessMode
+	nofollow  bool // the program acts on a final symlink itself (rm, mv, stat)
+	recursive bool // rm -r: the folder's listing must have been observed
+	dironly   bool // ls -d: the folder is not listed
+	target    bool // a change target of a write program (not a redirection)
+	// op is what the write is meant to do, recorded as an Intent once it
+	// is admitted (with from as its source); keep lets cp -n leave an
+	// existing destination.
+	op   Op
+	keep bool
+}
+
+// check judges every access of one program: the effect mode first, then
+// each path.
+func (j *judge) check(prog *Program, acs []access) {
+	writes := 0
+	for _, a := range acs {
+		if a.mode == modeWrite && !specialWrite(j.abs(a.word)) {
+			writes++
+		}
+	}
+	if prog.Write || writes > 0 {
+		j.wrote() // the kind of the command, allowed or not
+	}
+	if (prog.Write || writes > 0) && j.c.Effects != WorkspaceWrite {
+		what := fmt.Sprintf("%s changes files", prog.Name)
+		hint := "ask the person for the workspace-write effect mode"
+		if !prog.Write {
+			for _, a := range acs {
+				if a.mode == modeWrite {
+					what = fmt.Sprintf("%s writes %q (%s)", prog.Name, a.word, a.what)
+					hint += ", or drop the " + a.what + " and read the output instead"
+					break
+				}
+			}
+		}
+		j.refuse(RuleReadOnlyEffects, what+", and the effect mode is read-only", hint)
+		return
+	}
+	if prog.Write && writes == 0 {
+		j.refuse(RuleNoTarget, fmt.Sprintf("%s needs an explicit target: name the files or folders it changes", prog.Name), "")
+		return
+	}
+	for _, a := range acs {
+		j.path(prog.Name, a)
+		if j.acc.refused {
+			return
+		}
+	}
+}
+
+// abs makes word absolute against the working folder, expanding "~" in
+// an argv.
+func (j *judge) abs(word string) string {
+	if j.argv && (word == "~" || strings.HasPrefix(word, "~/")) && j.c.Home != "" {
+		word = j.c.Home + word[1:]
+	}
+	if strings.HasPrefix(word, "/") {
+		return word
+	}
+	if j.cwd == "/" {
+		return "/" + word
+	}
+	return j.cwd + "/" + word
+}
+
+// specialRead is a device a command may read without it being a file of
+// the workspace.
+func specialRead(abs string) bool {
+	switch path.Clean(abs) {
+	case "/dev/null", "/dev/stdin", "/dev/fd/0":
+		return true
+	}
+	return false
+}
+
+// specialWrite is a device a command may write without it being a change.
+func specialWrite(abs string) bool {
+	switch path.Clean(abs) {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
+		return true
+	}
+	return false
+}
+
+// resolve resolves a path word; ok is false (and the decision refused)
+// when it cannot be.
+func (j *judge) resolve(prog string, a access) (Resolved, bool) {
+	abs := j.abs(a.word)
+	if j.c.FS == nil {
+		j.refuse(RuleOutside, fmt.Sprintf("%s: %q cannot be resolved (no file system to check it against)", prog, a.word), "")
+		return Resolved{}, false
+	}
+	var r Resolved
+	var err error
+	if a.nofollow {
+		r, err = j.resolveNoFollow(abs)
+	} else {
+		r, err = j.c.FS.Resolve(abs)
+	}
+	if err != nil {
+		j.refuse(RuleOutside, fmt.Sprintf("%s: %q cannot be resolved: %v", prog, a.word, err), "")
+		return r, false
+	}
+	if !inside(r.Path, j.c.Roots) {
+		shown := fmt.Sprintf("%q", a.word)
+		if r.Path != path.Clean(abs) {
+			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
+		}
+		j.refuse(RuleOutside, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
+			"use paths inside the workspace")
+		return r, false
+	}
+	if len(j.acc.relinked) > 0 {
+		if rl := j.relinkedAt(r.Path, path.Clean(abs)); rl != nil {
+			j.refuseRelinked(prog, a.what, a.word, rl)
+			return r, false
+		}
+	}
+	return r, true
+}
+
+// resolveNoFollow resolves abs without following a final symlink: the
+// folder it is in is resolved, and the last name kept (rm link removes
+// the link). A path ending in "/", ".", ".." or "/" itself is resolved
+// in full, as the kernel does.
+func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
+	base := path.Base(abs)
+	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
+		return j.c.FS.Resolve(abs)
+	}
+	dir := abs[:strings.LastIndexByte(abs, '/')]
+	if dir == "" {
+		dir = "/"
+	}
+	rd, err := j.c.FS.Resolve(dir)
+	if err != nil {
+		return Resolved{}, err
+	}
+	full, err := j.c.FS.Resolve(abs)
+	if err != nil {
+		return Resolved{}, err
+	}
+	p := path.Join(rd.Path, base)
+	return Resolved{Path: p, Exists: full.Exists || full.Path != p, Dir: full.Dir && full.Path == p}, nil
+}
+
+// noFollowPath is where word leads without following a final symlink,
+// as resolveNoFollow finds it, or "" when it cannot be resolved.
+func (j *judge) noFollowPath(word string) string {
+	if j.c.FS == nil {
+		return ""
+	}
+	abs := j.abs(word)
+	base := path.Base(abs)
+	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
+		r, err := j.c.FS.Resolve(abs)
+		if err != nil {
+			return ""
+		}
+		return r.Path
+	}
+	dir := abs[:strings.LastIndexByte(abs, '/')]
+	if dir == "" {
+		dir = "/"
+	}
+	if dir == j.cwd {
+		return abs // in the working folder, which is resolved already
+	}
+	rd, err := j.c.FS.Resolve(dir)
+	if err != nil {
+		return ""
+	}
+	return path.Join(rd.Path, base)
+}
+
+// quietResolve resolves a word without judging it.
+func (j *judge) quietResolve(word string) (Resolved, bool) {
+	if j.c.FS == nil {
+		return Resolved{}, false
+	}
+	r, err := j.c.FS.Resolve(j.abs(word))
+	return r, err == nil
+}
+
+// inside reports whether p is one of the roots or under one.
+func inside(p string, roots []string) bool {
+	for _, r := range roots {
+		if r == "/" || p == r || (strings.HasPrefix(p, r) && p[len(r)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// path judges one access.
+func (j *judge) path(prog string, a access) {
+	switch a.mode {
+	case modeRead, modeProbe, modeList:
+		if a.word == "" {
+			return // names nothing; the program fails on it
+		}
+		if a.word == "-" && a.mode == modeRead {
+			return // standard input
+		}
+		if specialRead(j.abs(a.word)) {
+			return
+		}
+		r, ok := j.resolve(prog, a)
+		if !ok {
+			return
+		}
+		switch {
+		case a.mode == modeRead && r.Exists && !r.Dir:
+			j.acc.reads = addPath(j.acc.reads, r.Path)
+		case a.mode == modeList && r.Exists && r.Dir && !a.dironly:
+			j.acc.lists = addPath(j.acc.lists, r.Path)
+		}
+	case modeWrite:
+		if specialWrite(j.abs(a.word)) {
+			return
+		}
+		j.write(prog, a)
+	}
+}
+
+// write judges one change: inside the roots, not the workspace or the
+// working folder itself, not protected, and observed.
+func (j *judge) write(prog string, a access) {
+	if a.word == "" {
+		j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s is an empty path, which names nothing", prog, a.what), "")
+		return
+	}
+	if j.c.Effects != WorkspaceWrite {
+		j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s writes %q (%s), and the effect mode is read-only", prog, a.word, a.what),
+			"ask the person for the workspace-write effect mode, or drop the "+a.what)
+		return
+	}
+	r, ok := j.resolve(prog, a)
+	if !ok {
+		return
+	}
+	j.noteGitInput(r.Path, a.word)
+	if a.target {
+		for _, root := range j.c.Roots {
+			if r.Path == root {
+				j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s %q is the workspace folder itself, which is not a change target; name the files inside it", prog, a.what, a.word), "")
+				return
+			}
+		}
+		if r.Path == j.cwd || strings.HasPrefix(j.cwd, r.Path+"/") {
+			j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s %q is the working folder or contains it, which is not a change target; name the files inside it", prog, a.what, a.word), "")
+			return
+		}
+	}
+	// Both the path as written and where it lands: a link into .admit/
+	// is refused, and so is a write through a protected folder that is
+	// itself a link elsewhere. A refusal wins over an ask.
+	lit := path.Clean(j.abs(a.word))
+	var ask Protection
+	personal := j.c.Personal
+	if personal == nil {
+		personal = j.p.Personal(j.c.Home)
+	}
+	for _, p := range []string{lit, r.Path} {
+		pr := ProtectFor(p, j.c.Roots, personal)
+		if !pr.Protected {
+			continue
+		}
+		if !pr.Ask {
+			j.refuse(RuleProtected, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
+			return
+		}
+		if !ask.Protected {
+			ask = pr
+		}
+	}
+	if !j.observed(prog, a, r) {
+		return
+	}
+	if ask.Protected {
+		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, ask.Why), "")
+	}
+	j.wrote()
+	j.acc.writes = addPath(j.acc.writes, r.Path)
+	if a.op != OpNone {
+		j.intend(prog, a, r.Path)
+	}
+}
+
+// intend records what an admitted write is meant to do, for the run's
+// readback. A source is resolved without following its final symlink:
+// what cp or mv takes is the name, which may be a link.
+func (j *judge) intend(prog string, a access, resolved string) {
+	in := Intent{Op: a.op, Path: resolved, Keep: a.keep, By: prog, Cmd: j.cmd, Dir: j.cwd}
+	if prog == "shell" {
+		in.By = a.what
+	}
+	if a.from != "" {
+		in.From = j.noFollowPath(a.from)
+	}
+	j.acc.intents = append(j.acc.intents, in)
+}
+
+// observed checks that the agent has seen what it changes.
+func (j *judge) observed(prog string, a access, r Resolved) bool {
+	obs := j.c.Obs
+	state := Unobserved
+	if obs != nil {
+		state = obs.File(r.Path)
+	}
+	if state == Stale {
+		j.refuse(RuleStale, fmt.Sprintf("%s: %q changed since the agent read it", prog, a.word), "read it again, then retry")
+		return false
+	}
+	hint := "read the file or list its folder (ls " + path.Dir(a.word) + ") first"
+	if obs == nil {
+		j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		return false
+	}
+	if r.Exists {
+		if r.Dir && a.recursive {
+			if obs.Dir(r.Path) {
+				return true
+			}
+			j.refuse(RuleUnobserved, fmt.Sprintf("%s: folder %q was not listed before removing it recursively", prog, a.word), "list it first (ls -R "+a.word+" or find "+a.word+")")
+			return false
+		}
+		if state == Observed || obs.Dir(path.Dir(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
+			return true
+		}
+		j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		return false
+	}
+	// A new path: its nearest existing folder must have been listed.
+	dir := path.Dir(r.Path)
+	for range 64 {
+		if obs.Dir(dir) {
+			return true
+		}
+		d, err := j.c.FS.Resolve(dir)
+		if err != nil || d.Exists || dir == "/" {
+			break
+		}
+		dir = path.Dir(dir)
+	}
+	j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q is new, and its folder %q was not listed first", prog, a.what, a.word, dir), "list the folder first (ls "+path.Dir(a.word)+")")
+	return false
+}
+
+// linksOutside refuses an option that follows symlinks while walking
+// folders that hold a symlink leading outside the workspace.
+func (j *judge) linksOutside(prog, opt string, dirs []string) {
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	for _, d := range dirs {
+		r, ok := j.quietResolve(d)
+		if !ok || !r.Dir {
+			continue
+		}
+		if rl := j.relinkedUnder(r.Path); rl != nil {
+			j.refuseRelinkedWalk(prog, opt, d, rl)
+			return
+		}
+		if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s follows symlinks, and %q under %q leads outside the workspace", opt, prog, links[0], d),
+				"leave out "+opt+" so symlinks are not followed")
+			return
+		}
+	}
+}
+
+// redirect judges one redirection.
+func (j *judge) redirect(r shell.Redirect) {
+	if r.Target == "" {
+		return // a duplication, a close, a here-document
+	}
+	what := "redirection " + r.Op
+	if r.Read {
+		j.path("shell", access{word: r.Target, what: what, mode: modeRead})
+	}
+	if r.Write && !j.acc.refused && !specialWrite(j.abs(r.Target)) {
+		j.wrote()
+		j.write("shell", access{word: r.Target, what: what, mode: modeWrite, op: OpChange})
+	}
+}

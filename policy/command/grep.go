@@ -1,0 +1,44 @@
+package command
+
+import "fmt"
+
+// grep judges grep (egrep, fgrep): its files after the pattern, the
+// current folder when it recurses without any, and -R following links.
+func (j *judge) grep(w *words) {
+	ps := &w.ps
+	rec := ps.has("recursive") != nil || ps.has("follow") != nil
+	if u := ps.has("directories"); u != nil {
+		switch u.value {
+		case "recurse":
+			rec = true
+		case "read", "skip":
+		default:
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("value %q of grep %s is not one of read, skip, recurse", u.value, u.name), "")
+			return
+		}
+	}
+	files := w.files()
+	if rec && len(files) == 0 {
+		files = []string{"."}
+	}
+	for _, o := range files {
+		w.add(access{word: o, what: "operand", mode: modeRead})
+	}
+	w.follows(files)
+}
+
+// rg judges ripgrep: it always walks folders, the current one when no
+// path is given.
+func (j *judge) rg(w *words) {
+	files := w.files()
+	if w.ps.has("files") != nil {
+		files = w.ops // --files takes no pattern: every operand is a folder to list
+	}
+	if len(files) == 0 {
+		files = []string{"."}
+	}
+	for _, o := range files {
+		w.add(access{word: o, what: "operand", mode: modeRead})
+	}
+	w.follows(files)
+}
