@@ -310,6 +310,9 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			if !inside(r.Path, e.Roots) {
 				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q resolves to %q, outside the workspace roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Roots)), "Read files inside the workspace.")
 			}
+			if why := command.NotAFile(r); why != "" {
+				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q is %s; only regular files of the workspace are read", p, why), "Read a regular file instead.")
+			}
 			if r.Dir {
 				d.Listed = append(d.Listed, r.Path)
 			} else {
@@ -319,6 +322,13 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		}
 		if !inside(r.Path, e.Caps.WriteRoots) {
 			return refuse(d, rule.OutsideWriteRoot, fmt.Sprintf("%q resolves to %q, outside the write roots %s. Symlinks are resolved before this check.", p, r.Path, listOrNone(e.Caps.WriteRoots)), "")
+		}
+		why := command.NotAFile(r)
+		if why == "" {
+			why = command.SharesInode(r)
+		}
+		if why != "" {
+			return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q is not written: %s", p, why), "Write a new file instead.")
 		}
 		// Both the path as written and where it lands, as the command
 		// policy does: a refusal of either wins over an ask.

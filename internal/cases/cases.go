@@ -7,8 +7,10 @@
 //
 // testdata/workspace.txtar describes the workspace: each section is a
 // file ("-- ws/a.txt --"), an empty folder ("-- ws/emptydir/ --"), a
-// symbolic link ("-- ws/link-out -> @B/outside/secret.txt --") or an
-// executable file ("-- ws/hook (executable) --"); its comment names the
+// symbolic link ("-- ws/link-out -> @B/outside/secret.txt --"), a hard
+// link to a file made before it ("-- ws/f => @B/outside/f --"), a FIFO
+// ("-- ws/pipe (fifo) --") or an executable file ("-- ws/hook
+// (executable) --"); its comment names the
 // roots and the home folder. Every other archive is a theme of cases, one
 // section each:
 //

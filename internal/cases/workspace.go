@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -77,7 +78,9 @@ func build(dir string, th *Theme) (*Workspace, error) {
 // make creates what one section of workspace.txtar describes.
 func (w *Workspace) make(s section) error {
 	name, target, isLink := strings.Cut(s.name, " -> ")
+	name, hardTarget, isHard := strings.Cut(name, " => ")
 	name, exec := strings.CutSuffix(name, " (executable)")
+	name, fifo := strings.CutSuffix(name, " (fifo)")
 	p := filepath.Join(w.Base, filepath.FromSlash(strings.TrimSuffix(name, "/")))
 	if !strings.HasPrefix(p, w.Base+string(filepath.Separator)) {
 		return fmt.Errorf("outside the workspace's base")
@@ -91,6 +94,16 @@ func (w *Workspace) make(s section) error {
 			return fmt.Errorf("a link has no content")
 		}
 		return os.Symlink(strings.ReplaceAll(target, "@B", w.Base), p)
+	case isHard:
+		if s.data != "" {
+			return fmt.Errorf("a hard link has no content of its own")
+		}
+		return os.Link(strings.ReplaceAll(hardTarget, "@B", w.Base), p)
+	case fifo:
+		if s.data != "" {
+			return fmt.Errorf("a FIFO has no content")
+		}
+		return syscall.Mkfifo(p, 0o644)
 	case strings.HasSuffix(name, "/"):
 		if s.data != "" {
 			return fmt.Errorf("a folder has no content")

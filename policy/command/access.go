@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -97,13 +98,67 @@ func (j *judge) abs(word string) string {
 }
 
 // specialRead is a device a command may read without it being a file of
-// the workspace.
+// the workspace: each gives nothing, zeros, random bytes or one of the
+// command's own streams, and none is another program's.
 func specialRead(abs string) bool {
 	switch path.Clean(abs) {
-	case "/dev/null", "/dev/stdin", "/dev/fd/0":
+	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
+		"/dev/tty", "/dev/fd/0":
 		return true
 	}
 	return false
+}
+
+// NotAFile says why an existing path that a command would open is not a
+// file the policy can judge by its name, or "": a FIFO or a socket
+// yields (or takes) what another process writes (or reads), and may
+// block forever; a device is hardware. Folders are judged elsewhere.
+// A path whose type the FS cannot tell is refused too.
+func NotAFile(r Resolved) string {
+	if !r.Exists || r.Dir {
+		return ""
+	}
+	if !r.Typed() {
+		return "a file whose type cannot be told"
+	}
+	switch t := r.Mode.Type(); {
+	case t == 0:
+		return ""
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe): what it yields comes from whichever process writes it, and opening it may wait forever"
+	case t&fs.ModeSocket != 0:
+		return "a socket: it connects to another process"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file (" + r.Mode.Type().String() + ")"
+}
+
+// SharesInode says why a write to an existing file would also change a
+// file elsewhere, or "": a regular file with more than one hard link is
+// the same file under another name, which may be outside the workspace
+// (a package store's, a file linked in from home), and no name tells
+// where the others are.
+func SharesInode(r Resolved) string {
+	if r.Regular() && r.Links > 1 {
+		return fmt.Sprintf("it has %d hard links, so it is the same file as one under another name, which may be outside the workspace", r.Links)
+	}
+	return ""
+}
+
+// changesInode reports whether a write of op changes the file a path
+// names, rather than the name: removing, moving or exchanging a name
+// leaves the file's other names as they are; a backup is a rename.
+func changesInode(a access) bool {
+	switch a.op {
+	case OpRemove, OpMove, OpExchange:
+		return false
+	case OpNone:
+		// mv's source and a backup name are renamed; a write without an
+		// intent (a write option, sort -o) is opened and written.
+		return !a.nofollow && a.what != "backup of the destination"
+	}
+	return true
 }
 
 // specialWrite is a device a command may write without it being a change.
@@ -174,7 +229,13 @@ func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
 		return Resolved{}, err
 	}
 	p := path.Join(rd.Path, base)
-	return Resolved{Path: p, Exists: full.Exists || full.Path != p, Dir: full.Dir && full.Path == p}, nil
+	r := Resolved{Path: p, Exists: full.Exists || full.Path != p, Dir: full.Dir && full.Path == p}
+	if full.Path == p {
+		r.Mode, r.Links = full.Mode, full.Links
+	} else {
+		r.Mode = fs.ModeSymlink // the name is a link, which the program acts on itself
+	}
+	return r, nil
 }
 
 // noFollowPath is where word leads without following a final symlink,
@@ -242,6 +303,13 @@ func (j *judge) path(prog string, a access) {
 		if !ok {
 			return
 		}
+		if a.mode == modeRead {
+			if why := NotAFile(r); why != "" {
+				j.refuse(RuleOutside, fmt.Sprintf("%s: %s %q is %s; only regular files of the workspace are read", prog, a.what, a.word, why),
+					"read a regular file instead")
+				return
+			}
+		}
 		switch {
 		case a.mode == modeRead && r.Exists && !r.Dir:
 			j.acc.reads = addPath(j.acc.reads, r.Path)
@@ -271,6 +339,17 @@ func (j *judge) write(prog string, a access) {
 	r, ok := j.resolve(prog, a)
 	if !ok {
 		return
+	}
+	if changesInode(a) && r.Mode.Type() != fs.ModeSymlink {
+		why := NotAFile(r)
+		if why == "" {
+			why = SharesInode(r)
+		}
+		if why != "" {
+			j.refuse(RuleOutside, fmt.Sprintf("%s: %s %q is not written: %s", prog, a.what, a.word, why),
+				"write a new file instead (or ask the person to break the link with cp)")
+			return
+		}
 	}
 	j.noteGitInput(r.Path, a.word)
 	if a.target {

@@ -39,7 +39,24 @@ type Resolved struct {
 	Path   string // absolute, cleaned, symlinks resolved (a final symlink followed, even a dangling one)
 	Exists bool
 	Dir    bool
+	// Mode is the type and permission bits of what Path names when it
+	// exists (a FIFO is fs.ModeNamedPipe, a regular file has no type
+	// bits); zero when it does not, or when the FS cannot tell.
+	Mode fs.FileMode
+	// Links is the number of hard links of an existing Path (st_nlink);
+	// 0 when it does not exist, or when the FS cannot tell. A regular
+	// file with more than one may be the same file as one outside the
+	// roots (a package store's).
+	Links uint64
 }
+
+// Typed reports whether the FS told the file's type: Mode and Links are
+// known. An FS that leaves them zero for an existing path is read as
+// one that cannot tell, and the checks that need them fail closed.
+func (r Resolved) Typed() bool { return r.Exists && r.Links > 0 }
+
+// Regular reports whether Path is an existing regular file.
+func (r Resolved) Regular() bool { return r.Typed() && r.Mode.IsRegular() }
 
 // FS answers the questions about the file system the policy needs.
 // workspace.Resolver implements it.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // testFS is a small FS on the real file system for tests: it resolves
@@ -86,7 +87,18 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 		}
 		cur, dir = next, fi.IsDir()
 	}
-	return Resolved{Path: cur, Exists: exists, Dir: exists && dir}, nil
+	r := Resolved{Path: cur, Exists: exists, Dir: exists && dir}
+	if exists {
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return Resolved{}, err
+		}
+		r.Mode = fi.Mode()
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			r.Links = uint64(st.Nlink)
+		}
+	}
+	return r, nil
 }
 
 func (f *testFS) inside(p string) bool { return inside(p, f.roots) }
