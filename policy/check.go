@@ -565,12 +565,32 @@ func jsonKind(v any) string {
 
 // decideGlobs judges glob patterns that name files to read: one that
 // climbs ("..", "~") or whose fixed leading folders lead outside the
-// workspace is refused; brace alternatives are judged one by one.
+// workspace is refused, and so is one whose walk through the workspace
+// (globs.go) reaches outside through a symlink; brace alternatives are
+// judged one by one. Relative patterns are walked from the call's folder
+// and from each folder its path arguments name (d.Listed).
 func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
+	w := &globWalk{e: e}
 	for _, g := range globs {
 		for _, alt := range braceAlternatives(g, 0) {
 			if why := globOutside(alt, cwd, e); why != "" {
 				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
+			}
+			if e.FS == nil {
+				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q cannot be walked: no file system to check it against", g), "")
+			}
+			bases, pat := globBases(cwd, d.Listed), alt
+			if strings.HasPrefix(alt, "/") {
+				start, rest, err := globStart(alt, e)
+				if err != nil {
+					return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q cannot be walked: %v", g, err), "")
+				}
+				bases, pat = []string{start}, rest
+			}
+			for _, base := range bases {
+				if why := w.reach(pat, base); why != "" {
+					return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern that matches files inside the workspace, or give the tool a folder without links leading out.")
+				}
 			}
 		}
 	}

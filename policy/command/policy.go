@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -149,7 +150,11 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
 	}
-	acc := p.judgeScript(script, cwd, c, accum{})
+	var walk *shell.Walk
+	if c.FS != nil {
+		walk = &shell.Walk{ReadDir: c.FS.ReadDir}
+	}
+	acc := p.judgeScript(script, cwd, c, accum{walk: walk})
 	acc.patternsRace()
 	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
@@ -157,7 +162,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns})
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns, walk: walk})
 		acc.patternsRace()
 	}
 	d := acc.decision()
@@ -226,12 +231,18 @@ func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, ac
 		return true
 	}
 	word := cmd.Argv[cmd.Patterns[0].Index]
-	if len(cwds) != 1 || c.FS == nil {
+	if len(cwds) != 1 || c.FS == nil || acc.walk == nil {
 		acc.refuse(RuleDynamicWord, fmt.Sprintf("the pattern %q would be expanded in a folder that depends on an earlier cd", word), "name the files instead of a pattern")
 		return false
 	}
-	if err := shell.ExpandPatterns(cmd, cwds[0], c.FS.ReadDir); err != nil {
-		acc.refuse(RuleDynamicWord, fmt.Sprintf("the pattern %q cannot be expanded here: %v", word, err), "name the files instead of a pattern")
+	if err := shell.ExpandPatterns(cmd, cwds[0], acc.walk); err != nil {
+		r, hint := RuleDynamicWord, "name the files instead of a pattern"
+		if errors.Is(err, shell.ErrUnreadable) {
+			// bash would follow a link out of the workspace, or read a
+			// folder the gate may not list: refused as a path would be.
+			r, hint = RuleOutside, "name files inside the workspace instead of a pattern that reaches through a link leading out"
+		}
+		acc.refuse(r, fmt.Sprintf("the pattern %q cannot be expanded here: %v", word, err), hint)
 		return false
 	}
 	acc.patterns = append(acc.patterns, i)
@@ -327,7 +338,8 @@ type accum struct {
 	// gitInputs are writes to files git may read as configuration or
 	// repository shape, by command index; see judge.noteGitInput.
 	gitInputs            []gitInput
-	joiners              []string // each command's joiner, for pipeline membership
+	joiners              []string    // each command's joiner, for pipeline membership
+	walk                 *shell.Walk // the line's pattern expansion and its bound
 	writers              []int    // the commands that change files, by index
 	patterns             []int    // the commands whose patterns were expanded
 	refused              bool

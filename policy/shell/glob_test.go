@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -42,7 +43,7 @@ func expandLine(t *testing.T, p *Parser, line, dir string) ([]string, bool) {
 		return nil, false
 	}
 	c := script.Commands[0]
-	if err := ExpandPatterns(&c, dir, os.ReadDir); err != nil {
+	if err := ExpandPatterns(&c, dir, &Walk{ReadDir: os.ReadDir}); err != nil {
 		t.Errorf("%q: %v", line, err)
 		return nil, false
 	}
@@ -107,15 +108,15 @@ func TestExpandPatternsBounds(t *testing.T) {
 	p := NewParser(home)
 	script, _ := p.Parse("ls *", Analyze)
 	c := script.Commands[0]
-	if err := ExpandPatterns(&c, dir, os.ReadDir); !errors.Is(err, ErrTooManyMatches) {
+	if err := ExpandPatterns(&c, dir, &Walk{ReadDir: os.ReadDir}); !errors.Is(err, ErrTooManyMatches) {
 		t.Errorf("%d matches: %v", MaxMatches+1, err)
 	}
 	if c.Argv[1] != "*" {
 		t.Errorf("a failed expansion changed the command: %q", c.Argv)
 	}
-	// A folder the reader refuses is not read: the word stays as written
-	// (the command policy then judges that literal path), or, for the
-	// folder the pattern lists, the expansion is refused.
+	// A folder the reader refuses on the way to a match refuses the
+	// expansion: bash would read it, and the word as written would be
+	// judged as a path that is not the one bash gives.
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	os.WriteFile(filepath.Join(dir, "sub", "x.go"), nil, 0o644)
 	refuseSub := func(d string) ([]os.DirEntry, error) {
@@ -126,13 +127,13 @@ func TestExpandPatternsBounds(t *testing.T) {
 	}
 	script, _ = p.Parse("ls sub/*.go", Analyze)
 	c = script.Commands[0]
-	if err := ExpandPatterns(&c, dir, refuseSub); err != nil || c.Argv[1] != "sub/*.go" {
+	if err := ExpandPatterns(&c, dir, &Walk{ReadDir: refuseSub}); !errors.Is(err, ErrUnreadable) || c.Argv[1] != "sub/*.go" {
 		t.Errorf("expansion through a refused folder: %q, %v", c.Argv, err)
 	}
 	script, _ = p.Parse("ls *.go", Analyze)
 	c = script.Commands[0]
 	refuseAll := func(string) ([]os.DirEntry, error) { return nil, os.ErrPermission }
-	if err := ExpandPatterns(&c, dir, refuseAll); err == nil {
+	if err := ExpandPatterns(&c, dir, &Walk{ReadDir: refuseAll}); err == nil {
 		t.Errorf("expansion in a refused folder: %q", c.Argv)
 	}
 }
@@ -146,7 +147,7 @@ func TestExpandPatternsMovesGlobOptions(t *testing.T) {
 		t.Fatal(prob)
 	}
 	c := script.Commands[0]
-	if err := ExpandPatterns(&c, dir, os.ReadDir); err != nil {
+	if err := ExpandPatterns(&c, dir, &Walk{ReadDir: os.ReadDir}); err != nil {
 		t.Fatal(err)
 	}
 	if i := c.GlobOptions; len(i) != 1 || c.Argv[i[0]] != "--include=*.go" {
@@ -164,7 +165,7 @@ func TestExpandPatternsOptionNames(t *testing.T) {
 	for line, want := range map[string]error{"rm -- f*": nil, "rm *": ErrOptionName, "rm ./*": nil, "rm -*": ErrOptionName, "rm -x*": nil} {
 		script, _ := p.Parse(line, Analyze)
 		c := script.Commands[0]
-		if err := ExpandPatterns(&c, dir, os.ReadDir); !errors.Is(err, want) || err != nil && want == nil {
+		if err := ExpandPatterns(&c, dir, &Walk{ReadDir: os.ReadDir}); !errors.Is(err, want) || err != nil && want == nil {
 			t.Errorf("%s beside -rf: %q, %v", line, c.Argv, err)
 		}
 	}
@@ -195,7 +196,7 @@ func FuzzExpandPatterns(f *testing.F) {
 		for _, c := range script.Commands {
 			before := slices.Clone(c.Argv)
 			pats := slices.Clone(c.Patterns)
-			err := ExpandPatterns(&c, dir, inside)
+			err := ExpandPatterns(&c, dir, &Walk{ReadDir: inside})
 			if err != nil {
 				if !slices.Equal(c.Argv, before) {
 					t.Fatalf("%q: a failed expansion changed argv to %q", line, c.Argv)
@@ -225,4 +226,137 @@ func FuzzExpandPatterns(f *testing.F) {
 			}
 		}
 	})
+}
+
+// linkTree is a workspace with symlinks that lead out of it (to a folder
+// beside it and to /), a link that stays inside, and the reader the gate
+// uses: a folder outside the workspace is not listed.
+func linkTree(t *testing.T) (ws string, readDir func(string) ([]os.DirEntry, error)) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws = filepath.Join(base, "ws")
+	for _, name := range []string{"ws/src/a.go", "ws/src/sub/b.go", "ws/notes.txt", "outside/secret", "outside/etc/shadow"} {
+		p := filepath.Join(base, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"up": "/", "out": filepath.Join(base, "outside"), "rel": "../outside", "in": "src"} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readDir = func(d string) ([]os.DirEntry, error) {
+		r, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return nil, err
+		}
+		if r != ws && !strings.HasPrefix(r, ws+"/") {
+			return nil, errors.New("outside the workspace")
+		}
+		return os.ReadDir(r)
+	}
+	return ws, readDir
+}
+
+// A pattern that bash expands through a link leading out of the
+// workspace is refused, not left as the word as written: bash gives
+// out/secret for o*/secret, and the gate must not judge "o*/secret".
+func TestExpandPatternsThroughLinksOut(t *testing.T) {
+	ws, readDir := linkTree(t)
+	p := NewParser(home)
+	if bash, err := exec.LookPath("bash"); err == nil {
+		// bash follows the link: the names it gives are outside.
+		got, ok := bashArgv(t, bash, ws, "cmd o*/secret")
+		if !ok || !slices.Equal(got, []string{"cmd", "out/secret"}) {
+			t.Fatalf("bash expanded o*/secret to %q; the test's premise is that it follows the link", got)
+		}
+	}
+	cases := []struct {
+		line string
+		want error    // nil: expanded
+		argv []string // when expanded
+	}{
+		{"cat u*/etc/shadow", ErrUnreadable, nil},
+		{"cat o*/secret", ErrUnreadable, nil},
+		{"tee -a u*/tmp/x", ErrUnreadable, nil},
+		{"cat */secret", ErrUnreadable, nil},
+		{"cat [o]ut/*", ErrUnreadable, nil},
+		{"cat out/*", ErrUnreadable, nil},
+		{"cat r?l/etc/*", ErrUnreadable, nil},
+		{"cat ./o*/secret", ErrUnreadable, nil},
+		// The link itself, as a name: the command policy judges it.
+		{"ls o*", nil, []string{"ls", "out"}},
+		// Links that do not match the pattern are not on the way.
+		{"cat s*/*.go", nil, []string{"cat", "src/a.go"}},
+		{"cat src/*/*.go", nil, []string{"cat", "src/sub/b.go"}},
+		// A link that stays inside is followed, as bash does.
+		{"cat i*/*.go", nil, []string{"cat", "in/a.go"}},
+		{"cat *.txt", nil, []string{"cat", "notes.txt"}},
+	}
+	for _, c := range cases {
+		script, prob := p.Parse(c.line, Analyze)
+		if prob != nil {
+			t.Fatalf("%s: %v", c.line, prob)
+		}
+		cmd := script.Commands[0]
+		before := slices.Clone(cmd.Argv)
+		err := ExpandPatterns(&cmd, ws, &Walk{ReadDir: readDir})
+		switch {
+		case c.want != nil && !errors.Is(err, c.want):
+			t.Errorf("%s: got %q, %v; want %v", c.line, cmd.Argv, err, c.want)
+		case c.want != nil && !slices.Equal(cmd.Argv, before):
+			t.Errorf("%s: a refused expansion changed argv to %q", c.line, cmd.Argv)
+		case c.want == nil && (err != nil || !slices.Equal(cmd.Argv, c.argv)):
+			t.Errorf("%s: got %q, %v; want %q", c.line, cmd.Argv, err, c.argv)
+		}
+	}
+}
+
+// The walk is bounded for the line as a whole: folders read, names
+// listed and components of one pattern.
+func TestExpandPatternsWalkBound(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("d%02d", i), "x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := NewParser(home)
+	expandAll := func(line string, w *Walk) error {
+		script, prob := p.Parse(line, Analyze)
+		if prob != nil {
+			t.Fatalf("%s: %v", line, prob)
+		}
+		for i := range script.Commands {
+			if err := ExpandPatterns(&script.Commands[i], dir, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := expandAll("ls */x/*", &Walk{ReadDir: os.ReadDir}); err != nil {
+		t.Fatalf("within the default bound: %v", err)
+	}
+	w := &Walk{ReadDir: os.ReadDir, MaxReads: 150}
+	if err := expandAll("ls */x/*", w); err != nil {
+		t.Fatalf("one pattern, 150 reads: %v (%d reads)", err, w.Reads())
+	}
+	// The same walk serves the next command of the line: its budget is
+	// spent.
+	err := expandAll("ls */x/*; ls */x/*", &Walk{ReadDir: os.ReadDir, MaxReads: 150})
+	if !errors.Is(err, ErrWalkBound) {
+		t.Errorf("two patterns over 150 reads: %v", err)
+	}
+	if err := expandAll("ls */x/*", &Walk{ReadDir: os.ReadDir, MaxEntries: 30}); !errors.Is(err, ErrWalkBound) {
+		t.Errorf("more than 30 names: %v", err)
+	}
+	deep := "ls " + strings.Repeat("*/", MaxPatternComponents) + "x"
+	if err := expandAll(deep, &Walk{ReadDir: os.ReadDir}); !errors.Is(err, ErrWalkBound) {
+		t.Errorf("%d components: %v", MaxPatternComponents+1, err)
+	}
 }
