@@ -340,8 +340,8 @@ type accum struct {
 	gitInputs            []gitInput
 	joiners              []string    // each command's joiner, for pipeline membership
 	walk                 *shell.Walk // the line's pattern expansion and its bound
-	writers              []int    // the commands that change files, by index
-	patterns             []int    // the commands whose patterns were expanded
+	writers              []int       // the commands that change files, by index
+	patterns             []int       // the commands whose patterns were expanded
 	refused              bool
 	ask                  bool
 	rule                 rule.Rule
