@@ -23,6 +23,9 @@ type Call struct {
 	Command string          // the command line of a shell tool, if given beside args
 	Argv    []string        // or the command as literal words, judged without a shell
 	Cwd     string          // resolved absolute working directory
+	// Path is the PATH the command runs with, split at ":" (nil: not
+	// known); see command.Context.Path.
+	Path []string
 }
 
 // Env is everything a decision depends on besides the call itself.
@@ -225,7 +228,8 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.Commands == nil {
 		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
-	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal}
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
+		Path: c.Path}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {

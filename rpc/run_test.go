@@ -1,12 +1,14 @@
 package rpc_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"syscall"
 	"testing"
 
+	"admit/policy"
 	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
@@ -45,7 +47,13 @@ func TestRunThroughTheServer(t *testing.T) {
 func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 	ws := workspaceDir(t)
 	must(t, syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644))
-	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	// The policy reads no FIFO (one blocks until someone writes it); the
+	// editor's own policy here takes cat's operand as text, so that the
+	// run waits on the FIFO the test writes, and the change below lands
+	// while it runs.
+	pf := policy.DefaultFile()
+	pf.Programs = json.RawMessage(`{"cat": {"operands": "text"}}`)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "policy": pf}})
 	done := make(chan gate.RunResult, 1)
 	go func() {
 		var r gate.RunResult

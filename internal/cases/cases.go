@@ -31,6 +31,8 @@
 //	observed-dir: folders the agent has listed, relative to cwd
 //	stale:        files read, then changed by someone else
 //	shell:        the shell profile: analyze (the default) or refuse
+//	path:         the PATH the command runs with (@W and @B expanded);
+//	              absent: not known, and names are the table's programs
 //	want:         allowed, refused RULE or asked RULE
 //	note:         more about the case (repeatable)
 //
@@ -92,7 +94,8 @@ type Case struct {
 	Observed    []string
 	ObservedDir []string
 	Stale       []string
-	Shell       string // "analyze" or "refuse"
+	Shell       string  // "analyze" or "refuse"
+	Path        *string // the PATH the command runs with, or nil
 	Want        Want
 }
 
@@ -236,6 +239,8 @@ func parseCase(s section) (Case, error) {
 			if val != "analyze" && val != "refuse" {
 				err = fmt.Errorf("%q: want analyze or refuse", val)
 			}
+		case "path":
+			c.Path = &val
 		case "want":
 			c.Want, err = parseWant(val)
 		case "note":

@@ -56,10 +56,17 @@ func (c *Case) String() string {
 		b.WriteString(c.Line)
 	}
 	for _, kv := range [][2]string{{"cwd", c.Cwd}, {"effects", c.Effects}, {"observed", strings.Join(c.Observed, " ")},
-		{"observed-dir", strings.Join(c.ObservedDir, " ")}, {"stale", strings.Join(c.Stale, " ")}, {"shell", c.Shell}} {
+		{"observed-dir", strings.Join(c.ObservedDir, " ")}, {"stale", strings.Join(c.Stale, " ")}, {"shell", c.Shell}, {"path", derefOr(c.Path)}} {
 		if kv[1] != "" && kv[1] != "read-only" && kv[1] != "analyze" {
 			b.WriteString(" [" + kv[0] + " " + kv[1] + "]")
 		}
 	}
 	return b.String()
+}
+
+func derefOr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -135,3 +135,12 @@ func (w *Workspace) Abs(c *Case, rel string) string {
 	}
 	return filepath.Join(w.Cwd(c), rel)
 }
+
+// PathList is the case's PATH with @W and @B expanded, split into its
+// folders, or nil when the case gives none.
+func (w *Workspace) PathList(c *Case) []string {
+	if c.Path == nil {
+		return nil
+	}
+	return strings.Split(w.Expand(*c.Path), ":")
+}

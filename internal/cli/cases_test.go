@@ -65,6 +65,9 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 	// --cwd is absolute: the gate sorts its roots, so a relative one (and
 	// none) would be taken from the root first by name, not from @W.
 	args = append(args, "--effects", c.Effects, "--shell", c.Shell, "--cwd", w.Cwd(c))
+	if c.Path != nil {
+		args = append(args, "--env-path", w.Expand(*c.Path))
+	}
 	for _, p := range c.Observed {
 		args = append(args, "--observed", p)
 	}

@@ -28,8 +28,9 @@ type gateFlags struct {
 	effects, shell, mode          string
 	caps, cwd, tapePath           string
 	line, tool, args              string
-	handle                        string // admit run --handle: the judged line a hook's rewrite names
-	lineSet                       bool   // -c was given, even empty
+	handle                        string  // admit run --handle: the judged line a hook's rewrite names
+	lineSet                       bool    // -c was given, even empty
+	envPath                       *string // --env-path: the PATH the command runs with
 	argv                          []string
 }
 
@@ -57,6 +58,11 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	fs.StringVar(&f.args, "args", "", "the tool's arguments as a JSON object")
 	if name == "run" {
 		fs.StringVar(&f.handle, "handle", "", "run the line a hook's rewrite judged (a single-use handle); its output is the command's own")
+	} else {
+		fs.Func("env-path", "the PATH the command will run with: its program names are looked up on it, and one inside the workspace is asked (default: not known)", func(v string) error {
+			f.envPath = &v
+			return nil
+		})
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, errPrinted{err}
@@ -182,6 +188,9 @@ func (f *gateFlags) checkParams(session string) gate.CheckParams {
 	}
 	if p.Tool == "" {
 		p.Tool = "bash"
+	}
+	if f.envPath != nil {
+		p.Env = &gate.CallEnv{PATH: f.envPath}
 	}
 	return p
 }

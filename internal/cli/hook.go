@@ -144,7 +144,14 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 			self = "" // no absolute path to name: the host runs the line itself
 		}
 	}
-	v, err := d.Check(ctx, gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != ""})
+	p := gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != ""}
+	if path, ok := os.LookupEnv("PATH"); ok && (call.Command != "" || len(call.Argv) > 0) {
+		// The host started this hook with its own environment, which its
+		// shell tool runs the command with: program names are looked up
+		// on that PATH (an activated virtualenv's bin, a direnv folder).
+		p.Env = &gate.CallEnv{PATH: &path}
+	}
+	v, err := d.Check(ctx, p)
 	if err != nil {
 		return hook.Decision{}, err
 	}

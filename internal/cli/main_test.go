@@ -171,9 +171,6 @@ func TestPolicyFileErrorIsConfiguration(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	ws := testWorkspace(t)
-	if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	write := []string{"ADMIT_EFFECTS=workspace-write"}
 	for _, c := range []struct {
 		note string
@@ -185,7 +182,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"a refused command never starts", nil, []string{"run", "--root", ws, "-c", "cat /etc/passwd"}, 77},
 		{"the command's own status", nil, []string{"run", "--root", ws, "-c", "grep nothing-here a.txt"}, 1},
 		{"a write, verified", write, []string{"run", "--root", ws, "--observed-dir", ".", "-c", "mkdir -p out/x && touch out/x/f"}, 0},
-		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "cat fifo"}, 124},
+		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "cat /dev/zero > /dev/null"}, 124},
 		{"usage", nil, []string{"run", "--root", ws}, 64},
 		{"an empty command line is refused, not a usage error", nil, []string{"run", "--root", ws, "-c", ""}, 77},
 		{"an effect that does not read back", write, []string{"run", "--root", ws, "--observed", "a.txt", "--observed", "b.txt", "-c", "mv -n a.txt b.txt"}, 70},
@@ -205,24 +202,19 @@ func TestRunExitCodes(t *testing.T) {
 
 func TestRunSignalReports128PlusN(t *testing.T) {
 	ws := testWorkspace(t)
-	if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "cat fifo")
+	// cat reads /dev/zero until it is stopped. (A FIFO would make the
+	// wait exact, but the policy reads none: one may block forever.)
+	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "cat /dev/zero > /dev/null")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The child opens the fifo for reading; opening it for writing tells us
-	// the command is running. Then the person presses ^C (SIGINT).
-	f, err := os.OpenFile(filepath.Join(ws, "fifo"), os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	// Once admit has started cat, the command is running. Then the person
+	// presses ^C (SIGINT).
+	waitForChild(t, cmd.Process.Pid, "cat")
 	_ = cmd.Process.Signal(syscall.SIGINT)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 128+int(syscall.SIGINT) {
 		t.Fatalf("exit %v, want %d; %s", err, 128+int(syscall.SIGINT), out.String())
@@ -383,4 +375,32 @@ func TestServerKilledMidBurst(t *testing.T) {
 	if m, err := tape.Verify(tp); err != nil || m <= n {
 		t.Fatalf("after restart: %d records (was %d), %v", m, n, err)
 	}
+}
+
+// waitForChild waits (up to 10 s) until the process pid has a child
+// running the program name.
+func waitForChild(t *testing.T, pid int, name string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+		for _, p := range stats {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			// pid (comm) state ppid ...
+			i := bytes.LastIndexByte(b, ')')
+			j := bytes.IndexByte(b, '(')
+			if i < 0 || j < 0 {
+				continue
+			}
+			fields := strings.Fields(string(b[i+1:]))
+			if string(b[j+1:i]) == name && len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s started under pid %d within 10 s", name, pid)
 }

@@ -394,6 +394,7 @@ func (j *judge) write(prog string, a access) {
 	}
 	j.wrote()
 	j.acc.writes = addPath(j.acc.writes, r.Path)
+	j.noteWrite(r.Path, a.word)
 	if a.op != OpNone {
 		j.intend(prog, a, r.Path)
 	}

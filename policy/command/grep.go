@@ -17,6 +17,13 @@ func (j *judge) grep(w *words) {
 			return
 		}
 	}
+	if u := ps.has("devices"); u != nil && u.value != "skip" {
+		// grep skips the FIFOs, sockets and devices it finds while it
+		// recurses, unless told to read them; a FIFO blocks until some
+		// process writes it.
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("grep %s %s reads FIFOs, sockets and devices, which the policy does not read (a FIFO may block forever)", u.name, u.value), "leave out "+u.name+", or give it skip")
+		return
+	}
 	files := w.files()
 	if rec && len(files) == 0 {
 		files = []string{"."}

@@ -65,6 +65,9 @@ func (j *judge) program(argv []string, depth int) {
 		j.cd(argv[1:])
 		return
 	}
+	if !j.programOnPath(name) {
+		return
+	}
 	prog := j.p.progs[name]
 	if prog == nil {
 		j.refuse(RuleUnsupported, fmt.Sprintf("program %q is not in the policy's program table", name),

@@ -15,20 +15,22 @@ import (
 // Rule names, as the design lists them: aliases of the rule package's, so
 // that the judges read short names.
 const (
-	RuleAllowed         = rule.Allowed
-	RuleShellSyntax     = rule.ShellSyntax
-	RuleEmptyCommand    = rule.EmptyCommand
-	RuleUnsupported     = rule.UnsupportedProgram
-	RuleReadOnlyEffects = rule.ReadOnlyEffects
-	RuleForbiddenFlag   = rule.ForbiddenFlag
-	RuleGitSubcommand   = rule.GitSubcommand
-	RuleOutside         = rule.OutsideWorkspace
-	RuleNoTarget        = rule.NoTarget
-	RuleUnobserved      = rule.UnobservedTarget
-	RuleStale           = rule.StaleObservation
-	RuleDynamicWord     = rule.DynamicWord
-	RuleProtected       = rule.ProtectedPath
-	RuleGitConfigExec   = rule.GitConfigExec
+	RuleAllowed          = rule.Allowed
+	RuleShellSyntax      = rule.ShellSyntax
+	RuleEmptyCommand     = rule.EmptyCommand
+	RuleUnsupported      = rule.UnsupportedProgram
+	RuleReadOnlyEffects  = rule.ReadOnlyEffects
+	RuleForbiddenFlag    = rule.ForbiddenFlag
+	RuleGitSubcommand    = rule.GitSubcommand
+	RuleOutside          = rule.OutsideWorkspace
+	RuleNoTarget         = rule.NoTarget
+	RuleUnobserved       = rule.UnobservedTarget
+	RuleStale            = rule.StaleObservation
+	RuleDynamicWord      = rule.DynamicWord
+	RuleProtected        = rule.ProtectedPath
+	RuleGitConfigExec    = rule.GitConfigExec
+	RuleWorkspaceProgram = rule.WorkspaceProgram
+	RulePathInFlux       = rule.PathInFlux
 )
 
 // maxCwds bounds how many working folders a script's later commands are
@@ -51,6 +53,12 @@ type Context struct {
 	// PersonalPlaces), refused as write targets wherever they are; nil:
 	// Policy.Personal(Home), the places under Home.
 	Personal *Personal
+	// Path are the folders of the PATH the command runs with, in order
+	// (the variable split at ":"; "" is the working folder). A program
+	// name is resolved on it (path.go): one that resolves inside the
+	// workspace is a workspace program. nil: the PATH is not known, and
+	// a name is taken as the table's program of that name.
+	Path []string
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -156,13 +164,13 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	acc := p.judgeScript(script, cwd, c, accum{walk: walk})
 	acc.patternsRace()
-	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0) && len(script.Commands) > 1 {
+	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
 		// for the commands of the same line, and one that writes what git
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns, walk: walk})
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns, walk: walk, written: acc.written})
 		acc.patternsRace()
 	}
 	d := acc.decision()
@@ -340,6 +348,9 @@ type accum struct {
 	gitInputs            []gitInput
 	joiners              []string    // each command's joiner, for pipeline membership
 	walk                 *shell.Walk // the line's pattern expansion and its bound
+	written              []lineWrite // every admitted write, by command (path.go)
+	readsWrites          bool        // a command's judgment depends on written: judge the line again
+	writesAnywhere       bool        // a command may write anywhere (a workspace program)
 	writers              []int       // the commands that change files, by index
 	patterns             []int       // the commands whose patterns were expanded
 	refused              bool

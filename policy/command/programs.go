@@ -91,7 +91,7 @@ func DefaultTable() *Table {
 				{Names: "--label", Arg: TextArg}, {Names: "-n --line-number"}, {Names: "-T --initial-tab"}, {Names: "-Z --null"},
 				{Names: "-z --null-data"}, {Names: "-A --after-context", Arg: TextArg}, {Names: "-B --before-context", Arg: TextArg},
 				{Names: "-C --context", Arg: TextArg}, {Names: "-a --text"}, {Names: "-I"}, {Names: "--binary-files", Arg: TextArg},
-				{Names: "-D --devices", Arg: TextArg}, {Names: "-d --directories", Arg: TextArg, Mark: "directories"},
+				{Names: "-D --devices", Arg: TextArg, Mark: "devices"}, {Names: "-d --directories", Arg: TextArg, Mark: "directories"},
 				{Names: "-r --recursive", Mark: "recursive"}, {Names: "-R --dereference-recursive", Mark: "follow"},
 				{Names: "--include --exclude --exclude-dir", Arg: TextArg}, {Names: "-U --binary"}, {Names: "--line-buffered"},
 				{Names: "--no-group-separator"}, {Names: "--group-separator", Arg: TextArg}, {Names: "-V --version --help"},

@@ -112,6 +112,16 @@ var catalogue = []Info{
 		Remedy:  "Do not run that command; do the task another way, or ask the user to run it themselves if they want it run.",
 	},
 	{
+		Rule: PathInFlux, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
+		Meaning: "The call reads, writes, lists or runs from a path that a background command of the same session may still be changing (a host's run-in-background call, setsid, nohup), so what it would find is not what the gate can judge now.",
+		Remedy:  "Wait until the background command has ended (the reason says until when at the latest), or work on other paths meanwhile.",
+	},
+	{
+		Rule: WorkspaceProgram, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The program name resolves, on the PATH the command runs with, to a file inside the workspace (an activated virtualenv's bin, a direnv folder, a link into the workspace), or to nothing the gate can find, so it runs code the agent may have written, whatever program of the table has its name; a person decides.",
+		Remedy:  "Wait for the person's answer; or run the command from a PATH without workspace folders (deactivate the virtualenv), so that the program of the table runs.",
+	},
+	{
 		Rule: GitConfigExec, Stage: StageCommand, Outcome: OutcomeAsk,
 		Meaning: "git would run in a repository whose configuration (or a file git reads as configuration) can run programs or read outside the workspace, so a person decides.",
 		Remedy:  "Wait for the person's answer; without one, ask the user to run the git command themselves or to remove the settings the reason names.",

@@ -64,6 +64,12 @@ const (
 	GitSubcommand Rule = "git-subcommand"
 	// GitConfigExec: git in a repository whose configuration runs programs.
 	GitConfigExec Rule = "git-config-exec"
+	// WorkspaceProgram: a program name that resolves, on the PATH the
+	// command runs with, inside the workspace (or to nothing).
+	WorkspaceProgram Rule = "workspace-program"
+	// PathInFlux: a path a background command of the session may still
+	// change.
+	PathInFlux Rule = "path-in-flux"
 	// RuleDenies: a rule of the person's, or of the repository's policy,
 	// refuses the command.
 	RuleDenies Rule = "rule-denies"

@@ -47,6 +47,10 @@ func TestCases(t *testing.T) {
 			}
 		}
 		p := gate.CheckParams{Tool: "bash", Cwd: cwd}
+		if c.Path != nil {
+			path := w.Expand(*c.Path)
+			p.Env = &gate.CallEnv{PATH: &path}
+		}
 		switch {
 		case c.Tool != "":
 			p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))

@@ -184,7 +184,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
-	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
+	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList()}
 	var d policy.Decision
 	if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"strings"
 
 	"admit/policy/rule"
 
@@ -53,6 +54,31 @@ type CheckParams struct {
 	// that admit run redeems to run the judged line itself (a hook whose
 	// host rewrites the call asks it; see handle.go).
 	Handle bool `json:"handle,omitempty"`
+	// Env is the environment the command will run with, as far as the
+	// judgment depends on it: the PATH its program names are looked up
+	// on. A hook passes its host's (the agent's) environment.
+	Env *CallEnv `json:"env,omitempty"`
+}
+
+// CallEnv is the part of a command's environment the gate reads. Every
+// field is optional; an unknown one is an error, so a misspelt PATH is
+// never taken as no PATH.
+type CallEnv struct {
+	// PATH is the value of the variable, folders separated by ":" (an
+	// empty one is the working folder). Given, every program name of the
+	// line is resolved on it, and one that resolves inside the workspace
+	// (or to nothing) is asked as a workspace program; absent, names are
+	// the policy table's programs.
+	PATH *string `json:"PATH,omitempty"`
+}
+
+// pathList is the PATH of the call's environment split into folders, or
+// nil when the call gives none.
+func (p *CheckParams) pathList() []string {
+	if p.Env == nil || p.Env.PATH == nil {
+		return nil
+	}
+	return strings.Split(*p.Env.PATH, ":")
 }
 
 // ParamError is a call the gate cannot take as given: a field that is

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The attacks of issue 13 through the door they came in by: an agent
+// host's hook. Each ends in a refusal or an ask; where the host would
+// have run the line, the test runs what the answer lets run, as the host
+// would, and a harmless marker shows that nothing ran.
+
+// claudeBash is a Claude Code PreToolUse event for its Bash tool.
+func claudeBash(t *testing.T, cwd string, input map[string]any) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{
+		"session_id": "attack", "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default",
+		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": input, "tool_use_id": "toolu_attack",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// hookAnswer runs admit hook claude-code on ev, deciding alone, and
+// returns the permission decision and its reason.
+func hookAnswer(t *testing.T, w hookWorkspace, ev []byte) (decision, reason string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	hookCmd([]string{"claude-code", "--socket", w.socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
+	var v struct {
+		HookSpecificOutput struct {
+			PermissionDecision       string          `json:"permissionDecision"`
+			PermissionDecisionReason string          `json:"permissionDecisionReason"`
+			UpdatedInput             json.RawMessage `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+		t.Fatalf("the answer is not JSON: %q (%s)", stdout.String(), stderr.String())
+	}
+	return v.HookSpecificOutput.PermissionDecision, v.HookSpecificOutput.PermissionDecisionReason
+}
+
+// hostRuns runs line as Claude Code's Bash tool would, in dir with the
+// environment env, when the hook's decision lets it run.
+func hostRuns(t *testing.T, decision, line, dir string, env []string) {
+	t.Helper()
+	if decision != "allow" {
+		return
+	}
+	cmd := exec.Command("bash", "-c", line)
+	cmd.Dir, cmd.Env = dir, env
+	_ = cmd.Run()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// The agent writes .venv/bin/ls into the workspace, makes it executable,
+// and the host's PATH holds .venv/bin first (an activated virtualenv):
+// ls then runs the agent's script, so admit asks, as for code that runs.
+func TestHookWorkspaceProgramOnPath(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	marker := filepath.Join(t.TempDir(), "RAN")
+	bin := filepath.Join(w.root, ".venv", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "ls"), []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := bin + ":" + os.Getenv("PATH")
+	t.Setenv("PATH", path) // the host's, which the hook inherits
+	env := []string{"PATH=" + path, "HOME=" + w.home}
+
+	for _, line := range []string{"ls", "ls -la src"} {
+		decision, reason := hookAnswer(t, w, claudeBash(t, w.root, map[string]any{"command": line}))
+		if decision == "allow" || !bytes.Contains([]byte(reason), []byte("workspace-program")) {
+			t.Errorf("%s with .venv/bin first on PATH: %s (%s)", line, decision, reason)
+		}
+		hostRuns(t, decision, line, w.root, env)
+		if exists(marker) {
+			t.Fatalf("%s: the agent's .venv/bin/ls ran", line)
+		}
+	}
+	// The same line from a PATH without the workspace is the table's ls.
+	t.Setenv("PATH", os.Getenv("PATH")[len(bin)+1:])
+	if decision, reason := hookAnswer(t, w, claudeBash(t, w.root, map[string]any{"command": "ls src"})); decision != "allow" {
+		t.Errorf("ls src from the system's PATH: %s (%s)", decision, reason)
+	}
+	// The premise: the host's shell runs the agent's script for ls.
+	hostRuns(t, "allow", "ls", w.root, env)
+	if !exists(marker) {
+		t.Fatal("the premise failed: bash did not run .venv/bin/ls for ls")
+	}
+}

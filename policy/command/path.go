@@ -1,0 +1,127 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// A program name is resolved on the PATH the command runs with
+// (Context.Path), as bash resolves it, before the table's rules are
+// applied to it: "ls" with an activated virtualenv's .venv/bin first on
+// PATH runs .venv/bin/ls, which the agent can write, and is then no read
+// program at all. A name that resolves inside the workspace, or through a
+// link into it, or to nothing (a file the line or a background command
+// may yet create), is a workspace program: asked, as code that runs.
+
+// bashBuiltins are the names bash runs itself, whatever PATH holds
+// (compgen -b): a file of that name on PATH is never run for them.
+var bashBuiltins = map[string]bool{}
+
+func init() {
+	for _, b := range strings.Fields(". : [ alias bg bind break builtin caller cd command compgen complete compopt continue " +
+		"declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local " +
+		"logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap " +
+		"true type typeset ulimit umask unalias unset wait") {
+		bashBuiltins[b] = true
+	}
+}
+
+// lineWrite is a write admitted for a command of the line (or, with cmd
+// -1, one a background command of the session may still make).
+type lineWrite struct {
+	path string // resolved, absolute
+	cmd  int
+	word string // as written, for reasons
+}
+
+// noteWrite records an admitted write for the commands after it.
+func (j *judge) noteWrite(resolved, word string) {
+	w := lineWrite{path: resolved, cmd: j.cmd, word: word}
+	if !slices.Contains(j.acc.written, w) { // a second pass starts with the first's
+		j.acc.written = append(j.acc.written, w)
+	}
+}
+
+// writesBefore reports whether the write was made by a command that runs
+// before the current one, or beside it in the same pipeline (and so
+// perhaps before it), or by a background command (cmd -1).
+func (j *judge) writesBefore(w lineWrite) bool {
+	if w.cmd < 0 || w.cmd < j.cmd {
+		return true
+	}
+	if w.cmd == j.cmd {
+		return false
+	}
+	for k := j.cmd + 1; k <= w.cmd && k < len(j.acc.joiners); k++ {
+		if j.acc.joiners[k] != "|" {
+			return false
+		}
+	}
+	return true
+}
+
+// programOnPath resolves name on Context.Path and judges what it finds;
+// false when the command is decided (asked or refused) and its program
+// must not be judged as the table's.
+func (j *judge) programOnPath(name string) bool {
+	if j.c.Path == nil || bashBuiltins[name] || j.c.FS == nil {
+		return true
+	}
+	j.acc.readsWrites = true
+	var dirs []string // the PATH folders searched before (and with) the hit, resolved
+	found, foundDir := "", ""
+	for _, d := range j.c.Path {
+		if d == "" {
+			d = "." // an empty entry is the working folder
+		}
+		dir := path.Clean(j.abs(d))
+		if rd, err := j.c.FS.Resolve(dir); err == nil {
+			dirs = append(dirs, rd.Path)
+		} else {
+			dirs = append(dirs, dir)
+		}
+		r, err := j.c.FS.Resolve(dir + "/" + name)
+		if err != nil {
+			j.refuse(RuleOutside, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
+			return false
+		}
+		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
+			found, foundDir = r.Path, d
+			break
+		}
+	}
+	// A write of the line, or of a background command, into a folder
+	// searched first changes which file runs.
+	for _, w := range j.acc.written {
+		if !j.writesBefore(w) {
+			continue
+		}
+		for _, d := range dirs {
+			if path.Dir(w.path) == d || w.path == d || strings.HasPrefix(d, w.path+"/") {
+				j.refuse(RuleDynamicWord, fmt.Sprintf("program %q is looked up on PATH in %q, and %q is written there before it runs, so which file runs is only known after that write", name, d, w.word),
+					"run the write as a command of its own, then the program")
+				return false
+			}
+		}
+	}
+	switch {
+	case found == "":
+		j.workspaceProgram(name, fmt.Sprintf("program %q is not found on the PATH the command runs with, so what runs is only known when it runs (a file the agent could create first)", name))
+		return false
+	case inside(found, j.c.Roots):
+		j.workspaceProgram(name, fmt.Sprintf("program %q resolves on PATH (%s) to %s, a file inside the workspace, which runs code the agent may have written; it is not the %s of the policy's table", name, foundDir, found, name))
+		return false
+	}
+	return true
+}
+
+// workspaceProgram asks a person about a program of the workspace: it may
+// read and write anything the agent can, so the command counts as one
+// that writes, anywhere in the workspace.
+func (j *judge) workspaceProgram(name, reason string) {
+	j.wrote()
+	j.acc.writesAnywhere = true
+	j.acc.asks(RuleWorkspaceProgram, reason, "ask the person, or run it from a PATH without workspace folders (deactivate the virtualenv) so the table's "+name+" runs")
+}
