@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,5 +36,62 @@ func TestCheckWorkspaceProgramOnPath(t *testing.T) {
 	err := e.Try("admit/check", map[string]any{"tool": "bash", "command": "ls", "env": map[string]any{"Path": path}}, nil)
 	if rpctest.ErrCode(err) != -32602 || !strings.Contains(err.Error(), "env.Path") {
 		t.Fatalf("env.Path: %v", err)
+	}
+}
+
+// gitIn runs git in dir with no configuration but the repository's.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"),
+		"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// git is judged against the configuration it will read: a nested
+// repository committed as a gitlink, with its own core.fsmonitor, makes
+// git status in the outer one ask; a file an include names, written on
+// the same line, refuses git; git config reads the repository's own
+// configuration only.
+func TestCheckGitConfiguration(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	ws := workspaceDir(t)
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "config", "include.path", "../.gitconfig")
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Answer: rpctest.Always("deny"),
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	if v := e.Check(map[string]any{"tool": "bash", "command": "git status"}); !v.Allowed {
+		t.Fatalf("git status in a clean repository: %+v", v)
+	}
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.Call("admit/observe", map[string]any{"dirs": []string{"."}}, &n)
+	v := e.Check(map[string]any{"tool": "bash", "command": `printf '[core]\n\tfsmonitor=touch M\n' >> .gitconfig; git status`})
+	if v.Allowed || v.Rule != "dynamic-word" || !strings.Contains(v.Reason, ".gitconfig") {
+		t.Fatalf("an include's file written before git status: %+v", v)
+	}
+	if v := e.Check(map[string]any{"tool": "bash", "command": "git config --list"}); v.Allowed || v.Rule != "forbidden-flag" {
+		t.Fatalf("git config --list: %+v", v)
+	}
+	if v := e.Check(map[string]any{"tool": "bash", "command": "git config --local --list"}); !v.Allowed {
+		t.Fatalf("git config --local --list: %+v", v)
+	}
+
+	evil := filepath.Join(ws, "vendor", "evil")
+	must(t, os.MkdirAll(evil, 0o755))
+	gitIn(t, evil, "init", "-q")
+	gitIn(t, evil, "commit", "-q", "--allow-empty", "-m", "x")
+	gitIn(t, ws, "add", "vendor/evil")
+	gitIn(t, evil, "config", "core.fsmonitor", "touch M; false")
+	v = e.Check(map[string]any{"tool": "bash", "command": "git status"})
+	q := rpctest.Within(t, e.Asked, "the question about the nested repository")
+	if v.Allowed || q.ID != v.ID || !strings.Contains(q.Reason, "vendor/evil") {
+		t.Fatalf("git status over a gitlink with its own fsmonitor: %+v, asked %+v", v, q)
 	}
 }

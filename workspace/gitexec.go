@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -38,19 +39,40 @@ type gitRepo struct {
 // outside the roots; the repository's config (and config.worktree), with
 // every include and includeIf followed whatever its condition (relative to
 // the including file, "~/" expanded, up to git's depth of 10); the
-// configuration of submodules under .git/modules; see runsProgram for the
-// keys. A driver key (diff.NAME.textconv, filter.NAME.clean, ...) is
-// reported whether or not an attributes file assigns it, and the report
-// names the assignment when .gitattributes or info/attributes has one. A
-// file that cannot be read or parsed, inside the roots, is reported too:
-// the gate fails closed.
+// configuration of submodules under .git/modules; an index hook; and every
+// nested repository the index tracks as a gitlink whose folder holds one
+// (git status and git diff look into them, running git there with their
+// own configuration), the same way, down to maxGitlinkDepth; see
+// runsProgram for the keys. A driver key (diff.NAME.textconv,
+// filter.NAME.clean, ...) is reported whether or not an attributes file
+// assigns it, and the report names the assignment when .gitattributes or
+// info/attributes has one. A file that cannot be read or parsed, inside
+// the roots, is reported too: the gate fails closed.
 //
 // The result reads like `core.pager = "less" in .git/config`.
 //
 // The global and system configurations (~/.gitconfig, /etc/gitconfig) are
 // not read: they belong to the user, not to the workspace, and an agent
 // cannot write them through the gate.
-func (r *Resolver) GitExec(dir string) string {
+func (r *Resolver) GitExec(dir string) string { return r.gitExec(dir, 0, nil) }
+
+// GitConfigFiles lists the configuration files git reads for a command
+// run in dir, as GitExec finds them: the repository's config and
+// config.worktree, every file an include or includeIf names (whether or
+// not it exists yet: a command may create it before git runs), the
+// configurations of submodules and of nested repositories tracked as
+// gitlinks. Paths are resolved. It lists what it can reach; what GitExec
+// would report as unreadable it leaves out.
+func (r *Resolver) GitConfigFiles(dir string) []string {
+	files := []string{}
+	r.gitExec(dir, 0, &files)
+	return files
+}
+
+// gitExec is GitExec at a nesting depth of gitlinks; with files, it
+// collects the configuration files it reads instead of stopping at the
+// first finding.
+func (r *Resolver) gitExec(dir string, depth int, files *[]string) string {
 	repo, finding := r.findRepo(dir)
 	if finding != "" || repo.gitDir == "" {
 		return finding
@@ -64,7 +86,7 @@ func (r *Resolver) GitExec(dir string) string {
 	if top := repo.worktree; top == "" && !r.roots.Contains(repo.gitDir) {
 		return fmt.Sprintf("the repository %s is outside the workspace roots", repo.gitDir)
 	}
-	c := configScan{roots: r.roots, display: repo.worktree}
+	c := configScan{roots: r.roots, display: repo.worktree, files: files}
 	if repo.worktree == "" {
 		c.display = filepath.Dir(repo.gitDir)
 	}
@@ -78,8 +100,11 @@ func (r *Resolver) GitExec(dir string) string {
 	if c.found == "" {
 		c.scanModules(filepath.Join(repo.commonDir, "modules"))
 	}
-	if c.found == "" {
+	if c.found == "" && files == nil {
 		c.found = indexHook(repo.commonDir, c.show)
+	}
+	if c.found == "" && repo.worktree != "" {
+		c.found = r.nestedRepos(repo, depth, files, c.show)
 	}
 	if c.found == "" {
 		return ""
@@ -96,6 +121,62 @@ func (r *Resolver) GitExec(dir string) string {
 		}
 	}
 	return c.found
+}
+
+// nestedRepos judges the repositories that repo's index tracks as
+// gitlinks, in folders that hold one: git status runs git in each.
+func (r *Resolver) nestedRepos(repo gitRepo, depth int, files *[]string, show func(string) string) string {
+	index := filepath.Join(repo.gitDir, "index")
+	links, err := readGitlinks(index, hashLen(repo.commonDir))
+	if err != nil {
+		if files != nil {
+			return ""
+		}
+		return fmt.Sprintf("the index %s cannot be read, so the nested repositories git looks into are not known: %v", show(index), err)
+	}
+	n := 0
+	for _, l := range links {
+		sub := filepath.Join(repo.worktree, filepath.FromSlash(l))
+		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
+			continue // not checked out: git does not look into it
+		}
+		n++
+		switch {
+		case n > maxGitlinks:
+			if files != nil {
+				return ""
+			}
+			return fmt.Sprintf("more than %d nested repositories are tracked as gitlinks: not all were checked", maxGitlinks)
+		case depth+1 > maxGitlinkDepth:
+			if files != nil {
+				return ""
+			}
+			return fmt.Sprintf("the nested repository %s is more than %d repositories deep: not checked", show(sub), maxGitlinkDepth)
+		}
+		if f := r.gitExec(sub, depth+1, files); f != "" {
+			return fmt.Sprintf("in the nested repository %s (tracked as a gitlink, which git status and git diff look into): %s", show(sub), f)
+		}
+	}
+	return ""
+}
+
+// hashLen is the length of the repository's object names: 32 bytes
+// with extensions.objectFormat = sha256, else 20.
+func hashLen(commonDir string) int {
+	data, err := readBounded(filepath.Join(commonDir, "config"))
+	if err != nil {
+		return 20
+	}
+	entries, err := parseGitConfig(data)
+	if err != nil {
+		return 20
+	}
+	for _, e := range entries {
+		if e.section == "extensions" && e.sub == "" && e.key == "objectformat" && strings.EqualFold(e.value, "sha256") {
+			return 32
+		}
+	}
+	return 20
 }
 
 // findRepo walks up from dir as git's discovery does: at each folder, a
@@ -209,11 +290,14 @@ func isGitDir(d string) bool {
 	return true
 }
 
-// configScan walks configuration files and keeps the first finding.
+// configScan walks configuration files and keeps the first finding; or,
+// with files, collects every configuration file it would read and keeps
+// no finding.
 type configScan struct {
 	roots   *Roots
 	display string // paths under it are shown relative to it
 	found   string
+	files   *[]string
 	// driver and driverKind name the attribute driver of the finding
 	// ("diff", "x"), for the attributes lookup.
 	driver, driverKind string
@@ -227,6 +311,16 @@ func (c *configScan) show(p string) string {
 	return p
 }
 
+// report keeps a finding; it reports whether the scan stops there
+// (it goes on when it collects files).
+func (c *configScan) report(finding string) bool {
+	if c.files != nil {
+		return false
+	}
+	c.found = finding
+	return true
+}
+
 // scanFile reads one configuration file and those it includes.
 func (c *configScan) scanFile(path string, depth int) {
 	if c.found != "" {
@@ -235,21 +329,27 @@ func (c *configScan) scanFile(path string, depth int) {
 	res, err := resolve(path)
 	inside := err == nil && c.roots.Contains(res.Path)
 	if err != nil {
-		c.found = fmt.Sprintf("%s cannot be resolved: %v", c.show(path), err)
+		c.report(fmt.Sprintf("%s cannot be resolved: %v", c.show(path), err))
 		return
+	}
+	if c.files != nil {
+		if slices.Contains(*c.files, res.Path) {
+			return // an include loop: read once
+		}
+		*c.files = append(*c.files, res.Path)
 	}
 	data, err := readBounded(res.Path)
 	if err != nil {
 		// git skips a missing file; one it cannot read, inside the
 		// roots, might hide anything: fail closed.
 		if inside && !errors.Is(err, fs.ErrNotExist) {
-			c.found = fmt.Sprintf("%s cannot be read: %v", c.show(path), err)
+			c.report(fmt.Sprintf("%s cannot be read: %v", c.show(path), err))
 		}
 		return
 	}
 	entries, err := parseGitConfig(data)
 	if err != nil {
-		c.found = fmt.Sprintf("%s cannot be parsed: %v", c.show(path), err)
+		c.report(fmt.Sprintf("%s cannot be parsed: %v", c.show(path), err))
 		return
 	}
 	for _, e := range entries {
@@ -258,19 +358,26 @@ func (c *configScan) scanFile(path string, depth int) {
 				continue
 			}
 			if depth+1 > maxIncludeDepth {
-				c.found = fmt.Sprintf("%s = %q in %s: includes nested deeper than %d", e.name(), e.value, c.show(path), maxIncludeDepth)
-				return
+				if c.report(fmt.Sprintf("%s = %q in %s: includes nested deeper than %d", e.name(), e.value, c.show(path), maxIncludeDepth)) {
+					return
+				}
+				continue
 			}
 			inc, ok := includePath(e.value, filepath.Dir(path))
 			if !ok {
-				c.found = fmt.Sprintf("%s = %q in %s: home folder unknown", e.name(), e.value, c.show(path))
-				return
+				if c.report(fmt.Sprintf("%s = %q in %s: home folder unknown", e.name(), e.value, c.show(path))) {
+					return
+				}
+				continue
 			}
 			c.scanFile(inc, depth+1)
 			if c.found != "" {
 				return
 			}
 			continue
+		}
+		if c.files != nil {
+			continue // collecting: only includes matter
 		}
 		if why := c.outsideWorktree(e, path); why != "" {
 			c.found = why
@@ -319,7 +426,7 @@ func (c *configScan) scanModules(dir string) {
 		}
 		n++
 		if n > maxModuleConfigs {
-			c.found = fmt.Sprintf("more than %d submodule repositories under %s: not all were checked", maxModuleConfigs, c.show(dir))
+			c.report(fmt.Sprintf("more than %d submodule repositories under %s: not all were checked", maxModuleConfigs, c.show(dir)))
 			return fs.SkipAll
 		}
 		c.scanFile(filepath.Join(p, "config"), 0)

@@ -6,7 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"admit/rpc/rpctest"
 )
 
 // The attacks of issue 13 through the door they came in by: an agent
@@ -31,8 +34,14 @@ func claudeBash(t *testing.T, cwd string, input map[string]any) []byte {
 // returns the permission decision and its reason.
 func hookAnswer(t *testing.T, w hookWorkspace, ev []byte) (decision, reason string) {
 	t.Helper()
+	return hookAnswerAt(t, w, w.socket, ev)
+}
+
+// hookAnswerAt is hookAnswer through the editor's server at socket.
+func hookAnswerAt(t *testing.T, w hookWorkspace, socket string, ev []byte) (decision, reason string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	hookCmd([]string{"claude-code", "--socket", w.socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
+	hookCmd([]string{"claude-code", "--socket", socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
 	var v struct {
 		HookSpecificOutput struct {
 			PermissionDecision       string          `json:"permissionDecision"`
@@ -100,5 +109,52 @@ func TestHookWorkspaceProgramOnPath(t *testing.T) {
 	hostRuns(t, "allow", "ls", w.root, env)
 	if !exists(marker) {
 		t.Fatal("the premise failed: bash did not run .venv/bin/ls for ls")
+	}
+}
+
+// The line writes the file the repository's configuration includes, then
+// runs git status, which would run the core.fsmonitor just written: the
+// hook refuses it, and the host runs nothing.
+func TestHookGitIncludeWrittenOnTheLine(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	t.Setenv("ADMIT_EFFECTS", "workspace-write")
+	if err := os.RemoveAll(filepath.Join(w.root, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + w.home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")}
+	for _, args := range [][]string{{"init", "-q"}, {"config", "include.path", "../.gitconfig"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = w.root, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	marker := filepath.Join(t.TempDir(), "RAN")
+	line := `printf '[core]\n\tfsmonitor = touch ` + marker + `\n' >> .gitconfig; git status`
+	// Through the editor's server, where the agent listed the folder
+	// first: the write itself is one the policy would admit, and only
+	// git's reading of it refuses the line.
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Listen: rpctest.Socket(t), Home: w.home,
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.Call("admit/observe", map[string]any{"dirs": []string{w.root}}, &n)
+	decision, reason := hookAnswerAt(t, w, e.Socket, claudeBash(t, w.root, map[string]any{"command": line}))
+	if decision == "allow" || !strings.Contains(reason, "dynamic-word") || !strings.Contains(reason, ".gitconfig") {
+		t.Errorf("an include's file written before git status: %s (%s)", decision, reason)
+	}
+	hostRuns(t, decision, line, w.root, env)
+	if exists(marker) {
+		t.Fatal("the fsmonitor written on the line ran")
+	}
+	// The premise: the host's shell would have run it.
+	hostRuns(t, "allow", line, w.root, env)
+	if !exists(marker) {
+		t.Fatal("the premise failed: git status did not run the included core.fsmonitor")
 	}
 }

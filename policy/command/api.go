@@ -75,6 +75,12 @@ type FS interface {
 	// the files that config includes, .gitattributes) would make git run a
 	// program, or "" when nothing does.
 	GitExec(dir string) string
+	// GitConfigFiles lists the configuration files (resolved) git reads
+	// for a command run in dir: the repository's own, every file an
+	// include names (whether or not it exists yet), those of submodules
+	// and nested repositories. A write to one before git runs changes
+	// what git runs.
+	GitConfigFiles(dir string) []string
 	// ReadDir lists a folder for pattern expansion, sorted by name. A
 	// folder outside the roots is an error: its names are not the
 	// policy's to see, nor the agent's to learn from a refusal.

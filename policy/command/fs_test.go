@@ -154,6 +154,52 @@ func (f *testFS) GitExec(dir string) string {
 	return v
 }
 
+// GitConfigFiles lists the repository's config and the files it
+// includes, as far as the small reader of gitConfigExec follows them.
+func (f *testFS) GitConfigFiles(dir string) []string {
+	var out []string
+	var add func(file string, depth int)
+	add = func(file string, depth int) {
+		if depth > 5 {
+			return
+		}
+		if r, err := f.Resolve(file); err == nil {
+			file = r.Path
+		}
+		out = append(out, file)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return
+		}
+		section := ""
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "[") {
+				section = strings.ToLower(strings.Trim(line, "[]"))
+				continue
+			}
+			key, val, _ := strings.Cut(line, "=")
+			if strings.HasPrefix(section, "include") && strings.TrimSpace(strings.ToLower(key)) == "path" {
+				val = strings.TrimSpace(val)
+				if !strings.HasPrefix(val, "/") {
+					val = filepath.Join(filepath.Dir(file), val)
+				}
+				add(val, depth+1)
+			}
+		}
+	}
+	for d := dir; ; d = path.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, ".git")); err == nil && fi.IsDir() {
+			add(filepath.Join(d, ".git", "config"), 0)
+			break
+		}
+		if d == "/" {
+			break
+		}
+	}
+	return out
+}
+
 // gitConfigExec reads a git config file and its includes for keys that
 // name programs.
 func gitConfigExec(file string, depth int) string {

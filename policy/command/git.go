@@ -159,11 +159,14 @@ func gitTable() map[string]*Program {
 		{Name: "diff-files", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{{Names: "-q -0 -1 -2 -3 --base --ours --theirs -c --cc"}})},
 		{Name: "config", rules: "config", Options: []Option{
 			{Names: "--get --get-all --get-regexp --get-urlmatch -l --list", Mark: "list"},
-			{Names: "--show-origin --show-scope --name-only -z --null --local --worktree --includes --no-includes"},
+			{Names: "--show-origin --show-scope --name-only -z --null --no-includes"},
+			{Names: "--local --worktree", Mark: "scope"},
+			{Names: "-f --file", Arg: ReadArg, Mark: "scope"},
 			{Names: "--global --system", Refuse: "reads a configuration file outside the workspace (~/.gitconfig, /etc/gitconfig); read the repository's with --local"},
+			{Names: "--includes", Refuse: "follows include.path into files that may be outside the workspace (the person's own configuration); read the repository's with --local"},
 			{Names: "--bool --int --bool-or-int --path --expiry-date --all --show-names --fixed-value"},
 			{Names: "--type --default --regexp --url", Arg: TextArg},
-			{Names: "-f --file --blob", Arg: TextArg, Refuse: "reads another configuration file; read it with cat instead"},
+			{Names: "--blob", Arg: TextArg, Refuse: "reads another configuration file; read it with git show instead"},
 		}},
 		{Name: "show-ref", rules: "text", Options: []Option{
 			{Names: "--head --heads --branches --tags -d --dereference -s --verify -q --quiet --exists"}, {Names: "--hash --abbrev", Arg: OptionalArg},
@@ -275,6 +278,9 @@ func (j *judge) gitConfig() {
 			"run the write as a command of its own, then git")
 		return
 	}
+	if j.gitConfigWritten() {
+		return
+	}
 	if found := j.c.FS.GitExec(j.cwd); found != "" {
 		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration, or read outside the workspace (%s), so a person must approve git commands", found),
 			"ask the person, or read the files directly with cat and diff")
@@ -335,7 +341,10 @@ func (j *judge) gitList(g *words) {
 	}
 }
 
-// gitConfigRead: git config reads one name, or lists.
+// gitConfigRead: git config reads one name, or lists, from the
+// repository's own configuration only: without --local (--worktree, or
+// --file naming a file of the workspace) it reads the person's global
+// and system configuration too, tokens included.
 func (j *judge) gitConfigRead(g *words) {
 	ops := g.ops
 	listing := g.ps.has("list") != nil
@@ -345,7 +354,12 @@ func (j *judge) gitConfigRead(g *words) {
 	case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
 	case !listing && len(ops) == 1 && ops[0] == "list":
 	default:
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --get NAME, or git config --list")
+		j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --local --get NAME, or git config --local --list")
+		return
+	}
+	if g.ps.has("scope") == nil {
+		j.refuse(RuleForbiddenFlag, "git config without --local reads the person's global and system configuration too (~/.gitconfig, /etc/gitconfig), which may hold tokens; only the repository's own is read",
+			"add --local: git config --local --list, git config --local --get NAME")
 	}
 }
 

@@ -178,3 +178,33 @@ func (j *judge) gitInputBefore() string {
 	}
 	return ""
 }
+
+// gitConfigWritten refuses git when a write before it (or beside it in a
+// pipeline, or by a background command) lands on a file git reads as
+// configuration for this repository under any name: a file an include
+// names (include.path = ../.gitconfig) is no config file by its name, and
+// may not exist yet.
+func (j *judge) gitConfigWritten() bool {
+	j.acc.readsWrites = true
+	var files []string
+	for _, w := range j.acc.written {
+		if !j.writesBefore(w) {
+			continue
+		}
+		if files == nil {
+			files = j.c.FS.GitConfigFiles(j.cwd)
+		}
+		for _, f := range files {
+			if f == w.path || strings.HasPrefix(f, w.path+"/") {
+				what := "another command of the same line writes"
+				if w.cmd < 0 {
+					what = "a background command of the session may still write"
+				}
+				j.refuse(RuleDynamicWord, fmt.Sprintf("%s %q, which git reads as configuration here (%s), so what git would run is only known after that write", what, w.word, f),
+					"run the write as a command of its own, then git")
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,145 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// git's index (.git/index) lists the files git tracks. A gitlink entry
+// (mode 160000) is a nested repository tracked by its commit: a submodule,
+// or a repository committed inside another one. git status and git diff
+// look into every gitlink whose folder holds a repository (they run git
+// there, with that repository's own configuration), so what runs for
+// git status in the outer repository includes what those configurations
+// name.
+
+const (
+	// gitlinkMode is the index mode of a nested repository.
+	gitlinkMode = 0o160000
+	// maxIndexEntries bounds the entries read from one index; a larger
+	// one is reported, not read (the largest public repositories have a
+	// few million files).
+	maxIndexEntries = 4_000_000
+	// maxGitlinks bounds the nested repositories checked under one.
+	maxGitlinks = 200
+	// maxGitlinkDepth bounds repositories inside repositories.
+	maxGitlinkDepth = 4
+)
+
+// errIndex is a git index this reader cannot read: git would refuse it
+// too, or it is a format not known here.
+var errIndex = errors.New("workspace: unreadable git index")
+
+// readGitlinks returns the paths (relative to the working tree, with
+// "/") of the gitlink entries of the index file p, for object names of
+// hashLen bytes (20 for SHA-1, 32 for SHA-256). A missing index has
+// none. Versions 2, 3 and 4 are read; anything else is an error, so
+// that the caller fails closed.
+func readGitlinks(p string, hashLen int) ([]string, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", errIndex, p)
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	var hdr [12]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, fmt.Errorf("%w: %s: header: %v", errIndex, p, err)
+	}
+	if string(hdr[:4]) != "DIRC" {
+		return nil, fmt.Errorf("%w: %s has no DIRC signature", errIndex, p)
+	}
+	version := binary.BigEndian.Uint32(hdr[4:8])
+	count := binary.BigEndian.Uint32(hdr[8:12])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("%w: %s is version %d", errIndex, p, version)
+	}
+	if count > maxIndexEntries {
+		return nil, fmt.Errorf("%w: %s has %d entries, more than %d", errIndex, p, count, maxIndexEntries)
+	}
+	fixed := make([]byte, 40+hashLen+2)
+	var links []string
+	var prev []byte // version 4: the previous entry's path
+	for n := uint32(0); n < count; n++ {
+		if _, err := io.ReadFull(r, fixed); err != nil {
+			return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+		}
+		mode := binary.BigEndian.Uint32(fixed[24:28])
+		flags := binary.BigEndian.Uint16(fixed[40+hashLen:])
+		size := len(fixed)
+		if flags&0x4000 != 0 { // extended flags, version 3 and later
+			if version < 3 {
+				return nil, fmt.Errorf("%w: %s: extended flags in version 2", errIndex, p)
+			}
+			if _, err := r.Discard(2); err != nil {
+				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+			}
+			size += 2
+		}
+		var name []byte
+		if version == 4 {
+			strip, err := readIndexVarint(r)
+			if err != nil || strip > uint64(len(prev)) {
+				return nil, fmt.Errorf("%w: %s: entry %d: bad path prefix", errIndex, p, n)
+			}
+			suffix, err := r.ReadBytes(0)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+			}
+			name = append(prev[:len(prev)-int(strip):len(prev)-int(strip)], suffix[:len(suffix)-1]...)
+			prev = name
+		} else {
+			// The name ends with 1 to 8 NULs, padding the entry to a
+			// multiple of 8 bytes.
+			raw, err := r.ReadBytes(0)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+			}
+			name = raw[:len(raw)-1]
+			size += len(raw)
+			if pad := (8 - size%8) % 8; pad > 0 {
+				if _, err := r.Discard(pad); err != nil {
+					return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+				}
+			}
+		}
+		if mode&0o170000 == gitlinkMode {
+			if bytes.Contains(name, []byte("..")) || bytes.HasPrefix(name, []byte("/")) {
+				return nil, fmt.Errorf("%w: %s: gitlink %q", errIndex, p, name)
+			}
+			links = append(links, string(name))
+		}
+	}
+	return links, nil
+}
+
+// readIndexVarint reads git's offset varint (varint.c).
+func readIndexVarint(r *bufio.Reader) (uint64, error) {
+	c, err := r.ReadByte()
+	if err != nil {
+		return 0, err
+	}
+	val := uint64(c & 127)
+	for c&128 != 0 {
+		val++
+		if val == 0 || val>>57 != 0 {
+			return 0, errIndex
+		}
+		if c, err = r.ReadByte(); err != nil {
+			return 0, err
+		}
+		val = val<<7 + uint64(c&127)
+	}
+	return val, nil
+}
