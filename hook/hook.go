@@ -138,6 +138,11 @@ type Call struct {
 	Argv    []string        `json:"argv,omitempty"` // words run without a shell
 	Cwd     string          `json:"cwd,omitempty"`
 	Context json.RawMessage `json:"context,omitempty"`
+	// Background: the host runs the shell call in the background (Claude
+	// Code's run_in_background, VS Code's isBackground); TimeoutMs is the
+	// timeout the call gives it (Claude Code's timeout), or 0.
+	Background bool  `json:"background,omitempty"`
+	TimeoutMs  int64 `json:"timeoutMs,omitempty"`
 }
 
 // CallContext is the context recorded on the tape with each hooked call,

@@ -59,6 +59,18 @@ func shellCall(c Call, in object, key, dir string) (Call, error) {
 	if dir != "" {
 		c.Args = marshal(map[string]string{"cwd": dir})
 	}
+	// The host's own flag for a command it runs in the background, and
+	// its timeout: what a background command may write stays in flux
+	// that long. A flag that is not false counts as set.
+	for _, k := range []string{"run_in_background", "isBackground"} {
+		if raw, ok := in[k]; ok && !isNull(raw) && string(raw) != "false" {
+			c.Background = true
+		}
+	}
+	var ms float64
+	if raw, ok := in["timeout"]; ok && json.Unmarshal(raw, &ms) == nil && ms > 0 {
+		c.TimeoutMs = int64(ms)
+	}
 	return c, nil
 }
 

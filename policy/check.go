@@ -26,6 +26,9 @@ type Call struct {
 	// Path is the PATH the command runs with, split at ":" (nil: not
 	// known); see command.Context.Path.
 	Path []string
+	// Background: the host runs the command in the background (also
+	// read from a shell tool's args: run_in_background, isBackground).
+	Background bool
 }
 
 // Env is everything a decision depends on besides the call itself.
@@ -45,6 +48,10 @@ type Env struct {
 	Baseline *command.Policy
 	FS       command.FS
 	Obs      command.Observations
+	// InFlux are the paths a background command of the session may still
+	// change (resolved): a call that depends on one is refused
+	// (path-in-flux).
+	InFlux []string
 
 	MaxRequestChars int64  // bound on a command line; args get maxArgsFactor times as much
 	Budget          string // non-empty: why the session's bounds are spent
@@ -229,7 +236,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
-		Path: c.Path}
+		Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args)}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -243,6 +250,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
+	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	if len(c.Argv) > 0 {
 		d.Argv = [][]string{c.Argv} // what a run may start: this argv, once
 	}
@@ -257,6 +265,18 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		d.Argv = [][]string{slices.Clone(c.Argv)}
 	}
 	return d
+}
+
+// backgroundArg reports a shell tool's own run-in-background flag:
+// Claude Code's Bash run_in_background, VS Code's run_in_terminal
+// isBackground. A flag that is not a boolean counts as set.
+func backgroundArg(args map[string]any) bool {
+	for _, k := range []string{"run_in_background", "isBackground", "is_background", "background"} {
+		if v, ok := args[k]; ok && v != nil && v != false {
+			return true
+		}
+	}
+	return false
 }
 
 // evaluate judges a command line, or an argv when one is given, with p.
@@ -309,6 +329,15 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		r, err := e.FS.Resolve(abs)
 		if err != nil {
 			return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("%q cannot be resolved: %v", p, err), "")
+		}
+		// A folder a tool searches (Grep's path) is read below; one it
+		// lists only names what is there.
+		walks := r.Dir && !listingTools[tool]
+		if f := command.InFlux(r.Path, e.InFlux, walks); f != "" || len(e.InFlux) > 0 && command.InFlux(abs, e.InFlux, walks) != "" {
+			if f == "" {
+				f = command.InFlux(abs, e.InFlux, walks)
+			}
+			return refuse(d, rule.PathInFlux, fmt.Sprintf("%q: a background command of this session may still change %s, so what is there now is not what the tool would find", p, f), "Wait until the background command has ended, or work on other paths meanwhile.")
 		}
 		if !mutator {
 			if !inside(r.Path, e.Roots) {
@@ -421,6 +450,9 @@ var pathListKeys = map[string]bool{"paths": true, "files": true, "filepaths": tr
 // read_many_files include, Cline's file_pattern, Copilot's
 // includePattern, Grep's glob); "pattern" is one for the glob tools.
 var globKeys = map[string]bool{"include": true, "includes": true, "includepattern": true, "filepattern": true, "glob": true}
+
+// listingTools list a folder's names without reading the files in it.
+var listingTools = map[string]bool{"LS": true, "list_dir": true, "list_directory": true}
 
 // globTools are the tools whose "pattern" is a file glob, not a regex.
 var globTools = map[string]bool{"Glob": true, "glob": true, "find_files": true}
@@ -593,6 +625,9 @@ func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
 			}
 			for _, base := range bases {
 				if why := w.reach(pat, base); why != "" {
+					if w.flux {
+						return refuse(d, rule.PathInFlux, fmt.Sprintf("glob pattern %q %s", g, why), "Wait until the background command has ended, or work on other paths meanwhile.")
+					}
 					return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern that matches files inside the workspace, or give the tool a folder without links leading out.")
 				}
 			}

@@ -33,10 +33,15 @@ type globWalk struct {
 	// maxReads and maxEntries are the bounds; 0 is maxGlobReads and
 	// maxGlobEntries (tests lower them).
 	maxReads, maxEntries int
+	flux                 bool // the refusal is of a folder in flux
 }
 
 // errGlobBound is the walk past its bounds.
 var errGlobBound = errors.New("policy: the glob's walk is over its bound")
+
+// errGlobFlux is a folder the walk would list while a background command
+// may still change it.
+var errGlobFlux = errors.New("policy: the glob would list a folder in flux")
 
 // read lists dir through the FS, counted against the walk's bounds.
 func (w *globWalk) read(dir string) ([]fs.DirEntry, error) {
@@ -51,6 +56,17 @@ func (w *globWalk) read(dir string) ([]fs.DirEntry, error) {
 		return nil, errGlobBound
 	}
 	w.reads++
+	if len(w.e.InFlux) > 0 {
+		p := dir
+		if r, err := w.e.FS.Resolve(dir); err == nil {
+			p = r.Path
+		}
+		for _, f := range w.e.InFlux {
+			if p == f || strings.HasPrefix(p, f+"/") || path.Dir(f) == p {
+				return nil, fmt.Errorf("%w: a background command of this session may still change %s", errGlobFlux, f)
+			}
+		}
+	}
 	ents, err := w.e.FS.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -96,6 +112,9 @@ func (w *globWalk) reach(g, base string) string {
 				return "would read more folders or names than the gate walks for one call; give the tool a narrower path or pattern"
 			case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 				continue
+			case errors.Is(err, errGlobFlux):
+				w.flux = true
+				return "looks in " + d + ", where " + strings.TrimPrefix(err.Error(), errGlobFlux.Error()+": ")
 			case err != nil:
 				return fmt.Sprintf("looks in %q, which cannot be read: %v", d, err)
 			}

@@ -24,6 +24,11 @@ type Decision struct {
 	// Intents are what the command's admitted writes are meant to do, in
 	// the command policy's reading; a run's readback checks them.
 	Intents []command.Intent
+	// Background: the command runs in the background and goes on after
+	// the call returns; BackgroundWrites are the paths it may change
+	// meanwhile, which the session holds as in flux.
+	Background       bool
+	BackgroundWrites []string
 }
 
 // Outcome is the decision's class: allow when admitted without a person,

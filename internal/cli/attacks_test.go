@@ -158,3 +158,83 @@ func TestHookGitIncludeWrittenOnTheLine(t *testing.T) {
 		t.Fatal("the premise failed: git status did not run the included core.fsmonitor")
 	}
 }
+
+// Two calls racing: a background mv -f evil docs/notes.txt (evil a link
+// to a secret outside), then cat docs/notes.txt while it may still run.
+// Through the editor's server, the second is refused; the host runs only
+// what the answers let run, and the secret is never read. Once the host's
+// shell has run the rewritten background call (admit run --handle), the
+// hold is over and the file is judged as it is: a link leading out.
+func TestHookBackgroundRace(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("TOKEN-123\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join(w.root, "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(w.root, "evil")); err != nil {
+		t.Fatal(err)
+	}
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Listen: rpctest.Socket(t), Home: w.home,
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.Call("admit/observe", map[string]any{"dirs": []string{w.root, docs}}, &n)
+
+	bgLine := "mv -f evil docs/notes.txt"
+	ev := claudeBash(t, w.root, map[string]any{"command": bgLine, "run_in_background": true})
+	var stdout, stderr bytes.Buffer
+	hookCmd([]string{"claude-code", "--socket", e.Socket, "--timeout", "10s"}, Stdio{In: bytes.NewReader(ev), Out: &stdout, Err: &stderr})
+	var answer struct {
+		HookSpecificOutput struct {
+			PermissionDecision string         `json:"permissionDecision"`
+			UpdatedInput       map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &answer); err != nil || answer.HookSpecificOutput.PermissionDecision != "allow" {
+		t.Fatalf("the background mv: %s %s", stdout.String(), stderr.String())
+	}
+	rewritten, _ := answer.HookSpecificOutput.UpdatedInput["command"].(string)
+
+	// The host has started the background command, which has not got to
+	// the mv yet; the agent's next call reads the file.
+	out := filepath.Join(t.TempDir(), "cat-output")
+	readLine := "cat docs/notes.txt > " + out
+	decision, reason := hookAnswerAt(t, w, e.Socket, claudeBash(t, w.root, map[string]any{"command": "cat docs/notes.txt"}))
+	if decision == "allow" || !strings.Contains(reason, "path-in-flux") {
+		t.Fatalf("cat docs/notes.txt during the background mv: %s (%s)", decision, reason)
+	}
+	env := append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+e.Socket)
+	hostRuns(t, decision, readLine, w.root, env)
+	// The background command now runs (the host's shell runs its
+	// rewritten line: admit run redeems the handle and runs the mv).
+	if rewritten == "" {
+		t.Fatal("the background call was not rewritten")
+	}
+	hostRuns(t, "allow", rewritten, w.root, env)
+	if fi, err := os.Lstat(filepath.Join(docs, "notes.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the background mv did not run: %v", err)
+	}
+	if data, _ := os.ReadFile(out); strings.Contains(string(data), "TOKEN") {
+		t.Fatal("the secret was read")
+	}
+	// Its run is over, so the hold is: the file is judged as it is now.
+	decision, reason = hookAnswerAt(t, w, e.Socket, claudeBash(t, w.root, map[string]any{"command": "cat docs/notes.txt"}))
+	if decision == "allow" || !strings.Contains(reason, "outside-workspace") {
+		t.Fatalf("cat docs/notes.txt after the mv: %s (%s)", decision, reason)
+	}
+	// The premise: had the read been let through, it would have read the
+	// secret once the mv ran.
+	hostRuns(t, "allow", readLine, w.root, env)
+	if data, _ := os.ReadFile(out); !strings.Contains(string(data), "TOKEN") {
+		t.Fatal("the premise failed: the read did not reach the secret")
+	}
+}

@@ -144,7 +144,8 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 			self = "" // no absolute path to name: the host runs the line itself
 		}
 	}
-	p := gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != ""}
+	p := gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != "",
+		Background: call.Background, TimeoutMs: call.TimeoutMs}
 	if path, ok := os.LookupEnv("PATH"); ok && (call.Command != "" || len(call.Argv) > 0) {
 		// The host started this hook with its own environment, which its
 		// shell tool runs the command with: program names are looked up

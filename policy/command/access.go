@@ -204,6 +204,9 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 			return r, false
 		}
 	}
+	if !j.checkFlux(prog, a, abs, r) {
+		return r, false
+	}
 	return r, true
 }
 

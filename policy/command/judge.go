@@ -219,6 +219,9 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		j.refuse(RuleUnsupported, fmt.Sprintf("%s cannot run cd, a shell builtin", prog.Name), "")
 		return
 	}
+	if backgrounds(prog.Name, &ps) {
+		j.acc.background = true
+	}
 	acs := optionAccesses(ps, false)
 	j.check(&Program{Name: prog.Name, Write: prog.Write}, acs)
 	if j.acc.refused || len(rest) == 0 {

@@ -53,6 +53,16 @@ type Context struct {
 	// PersonalPlaces), refused as write targets wherever they are; nil:
 	// Policy.Personal(Home), the places under Home.
 	Personal *Personal
+	// Background: the host runs the line in the background (Claude
+	// Code's run_in_background, VS Code's isBackground): the Decision
+	// says what it may write while it runs (BackgroundWrites).
+	Background bool
+	// InFlux are the paths (resolved, absolute) that a background
+	// command of the session may still change: every access at, under
+	// or above one is refused (path-in-flux), a pattern that would list
+	// a folder holding one is refused, and git and PATH lookups count
+	// them as writes made before the line (flux.go).
+	InFlux []string
 	// Path are the folders of the PATH the command runs with, in order
 	// (the variable split at ":"; "" is the working folder). A program
 	// name is resolved on it (path.go): one that resolves inside the
@@ -80,6 +90,15 @@ type Decision struct {
 	// Intents are what the admitted writes are meant to do, for the run's
 	// readback, in the order they were judged.
 	Intents []Intent
+	// Background: the line, or a command of it (setsid, nohup), runs in
+	// the background, and goes on after the call returns.
+	Background bool
+	// BackgroundWrites are the paths (resolved) a background line may
+	// change while it runs, for the session to hold as in flux: its
+	// writes and the sources it moves, or the roots when a command of it
+	// may write anywhere (a workspace program). Set only for a line that
+	// is allowed or asked.
+	BackgroundWrites []string
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -160,9 +179,9 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	var walk *shell.Walk
 	if c.FS != nil {
-		walk = &shell.Walk{ReadDir: c.FS.ReadDir}
+		walk = &shell.Walk{ReadDir: fluxReadDir(c)}
 	}
-	acc := p.judgeScript(script, cwd, c, accum{walk: walk})
+	acc := p.judgeScript(script, cwd, c, accum{walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	acc.patternsRace()
 	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
@@ -175,6 +194,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	d := acc.decision()
 	d.Script = script
+	backgroundWrites(&d, &acc, c)
 	return d
 }
 
@@ -245,7 +265,9 @@ func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, ac
 	}
 	if err := shell.ExpandPatterns(cmd, cwds[0], acc.walk); err != nil {
 		r, hint := RuleDynamicWord, "name the files instead of a pattern"
-		if errors.Is(err, shell.ErrUnreadable) {
+		if errors.Is(err, errInFlux) {
+			r, hint = RulePathInFlux, "wait until the background command has ended, or name the files"
+		} else if errors.Is(err, shell.ErrUnreadable) {
 			// bash would follow a link out of the workspace, or read a
 			// folder the gate may not list: refused as a path would be.
 			r, hint = RuleOutside, "name files inside the workspace instead of a pattern that reaches through a link leading out"
@@ -286,11 +308,12 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, nil)
 	}
-	pa := p.newPass(c, accum{})
+	pa := p.newPass(c, accum{written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	j := pa.judge(cwd, 0, nil)
 	j.argv = true
 	j.command(argv, nil, 0)
 	d := pa.acc.decision()
+	backgroundWrites(&d, &pa.acc, c)
 	p.done(pa)
 	return d
 }
@@ -351,6 +374,7 @@ type accum struct {
 	written              []lineWrite // every admitted write, by command (path.go)
 	readsWrites          bool        // a command's judgment depends on written: judge the line again
 	writesAnywhere       bool        // a command may write anywhere (a workspace program)
+	background           bool        // a command runs in the background (setsid, nohup)
 	writers              []int       // the commands that change files, by index
 	patterns             []int       // the commands whose patterns were expanded
 	refused              bool

@@ -185,7 +185,7 @@ func ExpandPatterns(c *Command, dir string, w *Walk) error {
 		}
 		for _, f := range failed {
 			if rel, ok := onTheWay(pt.Word, dir, f.path); ok {
-				return fmt.Errorf("%w: %s looks in %s: %v", ErrUnreadable, c.Argv[pt.Index], rel, f.err)
+				return fmt.Errorf("%w: %s looks in %s: %w", ErrUnreadable, c.Argv[pt.Index], rel, f.err)
 			}
 		}
 		switch {

@@ -184,7 +184,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
-	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList()}
+	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background}
 	var d policy.Decision
 	if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
@@ -194,6 +194,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
 		} else {
 			env.Budget = s.spend(p, g.cfg.Now())
+			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
@@ -268,6 +269,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	}
 	if v.Allowed {
 		g.observe(s, d)
+		if d.Background && len(d.BackgroundWrites) > 0 {
+			s.holdFlux(v.ID, d.BackgroundWrites, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
+		}
 	}
 	out.Wire = g.count(&v)
 	out.Verdict, out.record = v, rec

@@ -61,6 +61,7 @@ type RunOptions struct {
 // it without a system shell inside the session's bounds, then verifies its
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
+	heldBy := "" // the background hold of a rewritten call, ended when its run ends
 	if p.Handle != "" {
 		if p.Command != "" || len(p.Argv) > 0 || p.Cwd != "" {
 			return RunResult{}, &ParamError{"handle", "a handle names its command and folder: give no command, argv or cwd with it"}
@@ -72,10 +73,14 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		// The line is judged again as admit.run, in the folder and session
 		// it was judged in: what changed since (a write, a policy) counts.
 		p = RunParams{Session: h.Session, Command: h.Command, Argv: h.Argv, Cwd: h.Cwd, TimeoutMs: p.TimeoutMs}
+		heldBy = h.Decision
 	}
-	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd}, nil)
+	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy}, nil)
 	if err != nil {
 		return RunResult{}, err
+	}
+	if heldBy != "" && d.session != nil {
+		defer d.session.endFlux(heldBy) // the host's background command is this run: it has ended
 	}
 	res := RunResult{Verdict: d.Verdict, ExitCode: -1}
 	if d.Verdict.Mode == rule.Off {

@@ -34,6 +34,7 @@ type session struct {
 	recent     []time.Time      // the steps of the last minute, oldest first, for the rate bound
 	refusals   map[string]int64 // identical refused calls, by call key
 	unexpected string           // an unexpected effect a person has not acknowledged yet
+	flux       []fluxHold       // paths background commands may still change (flux.go)
 }
 
 func newSession(id, label string, now time.Time) *session {

@@ -58,6 +58,18 @@ type CheckParams struct {
 	// judgment depends on it: the PATH its program names are looked up
 	// on. A hook passes its host's (the agent's) environment.
 	Env *CallEnv `json:"env,omitempty"`
+	// Background says the host runs the command in the background: the
+	// call returns while it runs. The paths it may write are then in flux
+	// for the session (flux.go) for TimeoutMs, or until Ended.
+	Background bool `json:"background,omitempty"`
+	// TimeoutMs is how long the host lets the command run; for a
+	// background command, how long its paths stay in flux (default
+	// DefaultBackgroundTimeout, at most a day).
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// heldBy names the background hold (the verdict id) the call is the
+	// run of, which its own judgment does not count as in flux: a
+	// rewritten background call redeemed by admit run.
+	heldBy string
 }
 
 // CallEnv is the part of a command's environment the gate reads. Every
