@@ -29,6 +29,9 @@ type Call struct {
 	// Background: the host runs the command in the background (also
 	// read from a shell tool's args: run_in_background, isBackground).
 	Background bool
+	// Terminal: the line is typed into a terminal that keeps its folder
+	// (command.Context.Terminal).
+	Terminal bool
 }
 
 // Env is everything a decision depends on besides the call itself.
@@ -236,7 +239,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
-		Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args)}
+		Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -251,6 +254,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
+	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {
 		d.Argv = [][]string{c.Argv} // what a run may start: this argv, once
 	}

@@ -29,6 +29,10 @@ type Decision struct {
 	// meanwhile, which the session holds as in flux.
 	Background       bool
 	BackgroundWrites []string
+	// FinalCwd is the folder a command line leaves the shell in, when
+	// FinalCwdKnown (command.Decision.FinalCwd).
+	FinalCwd      string
+	FinalCwdKnown bool
 }
 
 // Outcome is the decision's class: allow when admitted without a person,

@@ -95,3 +95,53 @@ func TestCheckGitConfiguration(t *testing.T) {
 		t.Fatalf("git status over a gitlink with its own fsmonitor: %+v, asked %+v", v, q)
 	}
 }
+
+// The terminal keeps its folder between lines: after "cd .git", a write
+// the host would judge as <ws>/config lands in .git/config. The gate
+// judges the next line of the same terminal in the folder it tracked, so
+// the write is judged as .git/config (protected: asked, and the fake
+// editor's person refuses); a host that reports another folder for the
+// terminal loses it for good.
+func TestCheckTerminalFolder(t *testing.T) {
+	ws := workspaceDir(t)
+	must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, ".git", "config"), []byte("[core]\n\tbare = false\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, "config"), []byte("app config\n"), 0o644))
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Answer: rpctest.Always("deny"),
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var n struct {
+		Observed int `json:"observed"`
+	}
+	e.Call("admit/observe", map[string]any{"dirs": []string{".", ".git"}}, &n)
+	term := func(line string, cwd string) map[string]any {
+		p := map[string]any{"tool": "run_in_terminal", "command": line, "terminal": "term-1"}
+		if cwd != "" {
+			p["cwd"] = cwd
+		}
+		return p
+	}
+	if v := e.Check(term("cd .git", ws)); !v.Allowed {
+		t.Fatalf("cd .git: %+v", v)
+	}
+	v := e.Check(term("echo x > config", ""))
+	q := rpctest.Within(t, e.Asked, "the question about .git/config")
+	if v.Allowed || q.ID != v.ID || !strings.Contains(v.Reason+q.Reason, ".git") || len(v.Targets) != 1 || v.Targets[0] != filepath.Join(ws, ".git", "config") {
+		t.Fatalf("a write after cd .git, in the same terminal: %+v (asked %+v)", v, q)
+	}
+	// The same line in another terminal runs in the workspace's folder.
+	if v := e.Check(map[string]any{"tool": "run_in_terminal", "command": "echo x > config", "terminal": "term-2", "cwd": ws}); !v.Allowed || v.Targets[0] != filepath.Join(ws, "config") {
+		t.Fatalf("the write in a fresh terminal: %+v", v)
+	}
+	// A cd whose effect is not certain is refused in a terminal.
+	if v := e.Check(term("cd .. || cd src", "")); v.Allowed || v.Rule != "dynamic-word" {
+		t.Fatalf("cd .. || cd src: %+v", v)
+	}
+	// The host reports the workspace's folder for term-1, which the gate
+	// tracked in .git: the terminal's folder is not known any more.
+	if v := e.Check(term("ls", ws)); v.Allowed || v.Rule != "dynamic-word" || !strings.Contains(v.Reason, "new terminal") {
+		t.Fatalf("a host that lost track of the terminal: %+v", v)
+	}
+	if v := e.Check(term("ls", "")); v.Allowed || !strings.Contains(v.Reason, "new terminal") {
+		t.Fatalf("a lost terminal stays lost: %+v", v)
+	}
+}

@@ -33,6 +33,8 @@
 //	shell:        the shell profile: analyze (the default) or refuse
 //	path:         the PATH the command runs with (@W and @B expanded);
 //	              absent: not known, and names are the table's programs
+//	terminal:     yes: the line is typed into a terminal that keeps its
+//	              folder (a cd whose effect is not certain is refused)
 //	want:         allowed, refused RULE or asked RULE
 //	note:         more about the case (repeatable)
 //
@@ -96,6 +98,7 @@ type Case struct {
 	Stale       []string
 	Shell       string  // "analyze" or "refuse"
 	Path        *string // the PATH the command runs with, or nil
+	Terminal    bool    // the line runs in a terminal that keeps its folder
 	Want        Want
 }
 
@@ -241,6 +244,11 @@ func parseCase(s section) (Case, error) {
 			}
 		case "path":
 			c.Path = &val
+		case "terminal":
+			c.Terminal = val == "yes"
+			if val != "yes" && val != "no" {
+				err = fmt.Errorf("%q: want yes or no", val)
+			}
 		case "want":
 			c.Want, err = parseWant(val)
 		case "note":

@@ -56,7 +56,7 @@ func (c *Case) String() string {
 		b.WriteString(c.Line)
 	}
 	for _, kv := range [][2]string{{"cwd", c.Cwd}, {"effects", c.Effects}, {"observed", strings.Join(c.Observed, " ")},
-		{"observed-dir", strings.Join(c.ObservedDir, " ")}, {"stale", strings.Join(c.Stale, " ")}, {"shell", c.Shell}, {"path", derefOr(c.Path)}} {
+		{"observed-dir", strings.Join(c.ObservedDir, " ")}, {"stale", strings.Join(c.Stale, " ")}, {"shell", c.Shell}, {"path", derefOr(c.Path)}, {"terminal", map[bool]string{true: "yes"}[c.Terminal]}} {
 		if kv[1] != "" && kv[1] != "read-only" && kv[1] != "analyze" {
 			b.WriteString(" [" + kv[0] + " " + kv[1] + "]")
 		}

@@ -68,6 +68,9 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 	if c.Path != nil {
 		args = append(args, "--env-path", w.Expand(*c.Path))
 	}
+	if c.Terminal {
+		args = append(args, "--terminal", "t1")
+	}
 	for _, p := range c.Observed {
 		args = append(args, "--observed", p)
 	}

@@ -31,6 +31,7 @@ type gateFlags struct {
 	handle                        string  // admit run --handle: the judged line a hook's rewrite names
 	lineSet                       bool    // -c was given, even empty
 	envPath                       *string // --env-path: the PATH the command runs with
+	terminal                      string  // --terminal: the line is typed into this terminal
 	argv                          []string
 }
 
@@ -59,6 +60,7 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	if name == "run" {
 		fs.StringVar(&f.handle, "handle", "", "run the line a hook's rewrite judged (a single-use handle); its output is the command's own")
 	} else {
+		fs.StringVar(&f.terminal, "terminal", "", "the line is typed into this terminal, which keeps its folder: a cd whose effect is not certain is refused")
 		fs.Func("env-path", "the PATH the command will run with: its program names are looked up on it, and one inside the workspace is asked (default: not known)", func(v string) error {
 			f.envPath = &v
 			return nil
@@ -192,6 +194,7 @@ func (f *gateFlags) checkParams(session string) gate.CheckParams {
 	if f.envPath != nil {
 		p.Env = &gate.CallEnv{PATH: f.envPath}
 	}
+	p.Terminal = f.terminal
 	return p
 }
 

@@ -58,7 +58,7 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 		obs.dirs[resolve(p)] = true
 	}
 	ctx := &command.Context{Roots: roots.List(), Effects: command.Effects(c.Effects), Profile: shell.Profile(c.Shell),
-		Home: w.Home, FS: fs, Obs: obs, Path: w.PathList(c)}
+		Home: w.Home, FS: fs, Obs: obs, Path: w.PathList(c), Terminal: c.Terminal}
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, a := range c.Argv {

@@ -63,6 +63,12 @@ type Context struct {
 	// a folder holding one is refused, and git and PATH lookups count
 	// them as writes made before the line (flux.go).
 	InFlux []string
+	// Terminal: the line is typed into a terminal that keeps the folder
+	// it leaves the shell in for the next line (VS Code's
+	// run_in_terminal). A cd whose effect cannot be followed for certain
+	// is refused (cwd.go), and so the Decision's FinalCwd is known for
+	// every line it admits.
+	Terminal bool
 	// Path are the folders of the PATH the command runs with, in order
 	// (the variable split at ":"; "" is the working folder). A program
 	// name is resolved on it (path.go): one that resolves inside the
@@ -93,6 +99,10 @@ type Decision struct {
 	// Background: the line, or a command of it (setsid, nohup), runs in
 	// the background, and goes on after the call returns.
 	Background bool
+	// FinalCwd is the folder the line leaves the shell in (resolved),
+	// when FinalCwdKnown: every cd of it takes effect for certain (cwd.go).
+	FinalCwd      string
+	FinalCwdKnown bool
 	// BackgroundWrites are the paths (resolved) a background line may
 	// change while it runs, for the session to hold as in flux: its
 	// writes and the sources it moves, or the roots when a command of it
@@ -195,6 +205,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	d := acc.decision()
 	d.Script = script
 	backgroundWrites(&d, &acc, c)
+	p.finalCwd(&d, &acc, cwd, c)
 	return d
 }
 
@@ -209,6 +220,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 	}
 	cur := []string{cwd}
 	var fallback []string
+	acc.final, acc.finalKnown, acc.certainCd = cwd, true, -1
 	for i := range script.Commands {
 		cmd := &script.Commands[i]
 		switch cmd.Joiner {
@@ -233,6 +245,12 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		}
 		if acc.refused {
 			break
+		}
+		if len(cmd.Argv) > 0 && cmd.Argv[0] == "cd" {
+			p.trackCd(script, i, next, c, acc)
+			if acc.refused {
+				break
+			}
 		}
 		if next != nil {
 			if cmd.Subshell {
@@ -314,6 +332,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	j.command(argv, nil, 0)
 	d := pa.acc.decision()
 	backgroundWrites(&d, &pa.acc, c)
+	d.FinalCwd, d.FinalCwdKnown = cwd, true // an argv runs no cd
 	p.done(pa)
 	return d
 }
@@ -375,8 +394,11 @@ type accum struct {
 	readsWrites          bool        // a command's judgment depends on written: judge the line again
 	writesAnywhere       bool        // a command may write anywhere (a workspace program)
 	background           bool        // a command runs in the background (setsid, nohup)
-	writers              []int       // the commands that change files, by index
-	patterns             []int       // the commands whose patterns were expanded
+	final                string      // the folder the line leaves the shell in, when finalKnown (cwd.go)
+	finalKnown           bool
+	certainCd            int   // the index of the last cd whose effect is certain
+	writers              []int // the commands that change files, by index
+	patterns             []int // the commands whose patterns were expanded
 	refused              bool
 	ask                  bool
 	rule                 rule.Rule

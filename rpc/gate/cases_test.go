@@ -51,6 +51,9 @@ func TestCases(t *testing.T) {
 			path := w.Expand(*c.Path)
 			p.Env = &gate.CallEnv{PATH: &path}
 		}
+		if c.Terminal {
+			p.Terminal = "t1"
+		}
 		switch {
 		case c.Tool != "":
 			p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))

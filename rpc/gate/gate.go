@@ -186,11 +186,23 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	env, lp, err := g.env(s)
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background}
 	var d policy.Decision
+	tracked := false // the call is a line of a terminal whose folder is tracked (terminal.go)
 	if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
 	} else {
 		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
-		if err != nil {
+		if err == nil && p.Terminal != "" && slices.Contains(env.ShellTools, p.Tool) {
+			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd)
+			call.Terminal, tracked = true, err == nil
+		}
+		var termErr *terminalError
+		var paramErr *ParamError
+		if errors.As(err, &paramErr) {
+			return nil, err
+		}
+		if errors.As(err, &termErr) {
+			d = policy.Decision{Rule: rule.DynamicWord, Reason: err.Error(), Kind: "read", Summary: p.Tool, Hint: "open a new terminal"}
+		} else if err != nil {
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
 		} else {
 			env.Budget = s.spend(p, g.cfg.Now())
@@ -269,6 +281,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	}
 	if v.Allowed {
 		g.observe(s, d)
+		if tracked {
+			s.terms.ran(p.Terminal, d.FinalCwdKnown, d.FinalCwd)
+		}
 		if d.Background && len(d.BackgroundWrites) > 0 {
 			s.holdFlux(v.ID, d.BackgroundWrites, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
 		}

@@ -27,6 +27,7 @@ type session struct {
 	cwd       string // "" follows the first root
 	obs       *workspace.Observations
 	started   time.Time
+	terms     terminals // the folders of its terminals (terminal.go)
 
 	// mu guards the counters below.
 	mu         sync.Mutex

@@ -66,6 +66,12 @@ type CheckParams struct {
 	// background command, how long its paths stay in flux (default
 	// DefaultBackgroundTimeout, at most a day).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// Terminal names the terminal the line is typed into, which keeps
+	// its folder between lines (VS Code's run_in_terminal): the line is
+	// judged in the folder the gate tracked for it (terminal.go), and a
+	// cd whose effect the policy cannot follow is refused. Any string the
+	// host keeps for the terminal's life.
+	Terminal string `json:"terminal,omitempty"`
 	// heldBy names the background hold (the verdict id) the call is the
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
