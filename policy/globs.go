@@ -248,7 +248,7 @@ func globMatcher(comp string) func(string) bool {
 			}
 			b.WriteByte(']')
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			b.WriteString(regexp.QuoteMeta(comp[i : i+1])) // a byte, not a rune: invalid UTF-8 stays invalid, and the matcher then matches all
 		}
 	}
 	b.WriteString("$")

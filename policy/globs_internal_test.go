@@ -165,3 +165,17 @@ func BenchmarkGlobWalk(b *testing.B) {
 }
 
 func itoa2(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10)) }
+
+// FuzzGlobMatcher: no component panics the matcher, and a component
+// without glob characters matches itself.
+func FuzzGlobMatcher(f *testing.F) {
+	for _, s := range []string{"*.go", "[!a]*", "[]x]", `\*`, "@(a|b)", "a[b", "[^", "x.y", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, comp string) {
+		m := globMatcher(comp)
+		if !strings.ContainsAny(comp, `*?[]\(`) && !m(comp) {
+			t.Fatalf("%q does not match itself", comp)
+		}
+	})
+}
