@@ -20,7 +20,12 @@
 // readback. A line is judged as a whole where its commands affect each
 // other (relink.go): a path under a link or folder that mv/cp moves in
 // the same line, and git after a write it may read as configuration, are
-// refused. ParseTable (tablejson.go)
+// refused. What the line runs with is judged too: a program name is looked
+// up on the call's PATH (path.go), paths a background command of the
+// session may still change are refused (flux.go), and the folder the line
+// leaves the shell in is followed for terminals (cwd.go). A FIFO, socket
+// or device is never opened, and a file with more than one hard link is
+// not written (access.go). ParseTable (tablejson.go)
 // merges the "programs" section of .admit/policy.json over the defaults.
 package command
 
