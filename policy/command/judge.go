@@ -65,13 +65,15 @@ func (j *judge) program(argv []string, depth int) {
 		j.cd(argv[1:])
 		return
 	}
-	if !j.programOnPath(name) {
-		return
-	}
 	prog := j.p.progs[name]
 	if prog == nil {
 		j.refuse(RuleUnsupported, fmt.Sprintf("program %q is not in the policy's program table", name),
 			"supported programs: "+j.p.names)
+		return
+	}
+	// The table's program of this name, or a file of the workspace that
+	// PATH finds first (path.go).
+	if !j.programOnPath(name) {
 		return
 	}
 	rule := prog.rule // the zero rule when it has none

@@ -70,18 +70,31 @@ func (j *judge) programOnPath(name string) bool {
 		return true
 	}
 	j.acc.readsWrites = true
+	if j.acc.pathDirs == nil {
+		// The absolute folders of PATH, resolved once for the line.
+		j.acc.pathDirs = make([]string, len(j.c.Path))
+		for i, d := range j.c.Path {
+			if strings.HasPrefix(d, "/") {
+				if rd, err := j.c.FS.Resolve(path.Clean(d)); err == nil {
+					j.acc.pathDirs[i] = rd.Path
+				}
+			}
+		}
+	}
 	var dirs []string // the PATH folders searched before (and with) the hit, resolved
 	found, foundDir := "", ""
-	for _, d := range j.c.Path {
+	for i, d := range j.c.Path {
 		if d == "" {
 			d = "." // an empty entry is the working folder
 		}
-		dir := path.Clean(j.abs(d))
-		if rd, err := j.c.FS.Resolve(dir); err == nil {
-			dirs = append(dirs, rd.Path)
-		} else {
-			dirs = append(dirs, dir)
+		dir := j.acc.pathDirs[i]
+		if dir == "" {
+			dir = path.Clean(j.abs(d))
+			if rd, err := j.c.FS.Resolve(dir); err == nil {
+				dir = rd.Path
+			}
 		}
+		dirs = append(dirs, dir)
 		r, err := j.c.FS.Resolve(dir + "/" + name)
 		if err != nil {
 			j.refuse(RuleOutside, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")

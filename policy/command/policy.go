@@ -392,6 +392,7 @@ type accum struct {
 	walk                 *shell.Walk // the line's pattern expansion and its bound
 	written              []lineWrite // every admitted write, by command (path.go)
 	readsWrites          bool        // a command's judgment depends on written: judge the line again
+	pathDirs             []string    // Context.Path's absolute folders, resolved ("" for the others), once a name is looked up
 	writesAnywhere       bool        // a command may write anywhere (a workspace program)
 	background           bool        // a command runs in the background (setsid, nohup)
 	final                string      // the folder the line leaves the shell in, when finalKnown (cwd.go)
