@@ -115,3 +115,19 @@ func TestDetachingWrappers(t *testing.T) {
 		}
 	}
 }
+
+// A wrapper that sets PATH for its command changes which program runs.
+func TestWrapperSetsPath(t *testing.T) {
+	ws, c := fluxTree(t)
+	tab, err := command.ParseTable([]byte(`{"env": {"wrapper": true, "assignments": true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := command.New(tab)
+	if d := p.Evaluate("env LC_ALL=C ls src", ws, c); !d.Allowed {
+		t.Errorf("env LC_ALL=C ls: %s %s", d.Rule, d.Reason)
+	}
+	if d := p.Evaluate("env PATH=.venv/bin ls src", ws, c); d.Allowed || d.Rule != command.RuleForbiddenFlag {
+		t.Errorf("env PATH=.venv/bin ls: %s %s", d.Rule, d.Reason)
+	}
+}

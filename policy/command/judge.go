@@ -210,6 +210,12 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets an environment variable for the command, which the policy does not allow for %s", prog.Name, rest[0], prog.Name), "")
 			return
 		}
+		if strings.HasPrefix(rest[0], "PATH=") {
+			// The command's name would be looked up on another PATH than
+			// the one the call runs with (path.go).
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets PATH for the command, which changes which program of that name runs", prog.Name, rest[0]), "leave PATH as it is")
+			return
+		}
 		rest = rest[1:]
 	}
 	if len(rest) < prog.CommandAfter {
