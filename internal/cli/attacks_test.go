@@ -238,3 +238,39 @@ func TestHookBackgroundRace(t *testing.T) {
 		t.Fatal("the premise failed: the read did not reach the secret")
 	}
 }
+
+// A committed symlink leads out of the workspace (up -> a folder
+// outside): cat up/secret was always refused, and cat u*/secret, which
+// bash expands through the link, is refused too; so is a Glob through it.
+func TestHookPatternThroughLinkOut(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("TOKEN-456\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(w.root, "up")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cat-output")
+	for _, line := range []string{"cat up/secret", "cat u*/secret", "cat ?p/secret", "head -n 1 [u]p/*"} {
+		decision, reason := hookAnswer(t, w, claudeBash(t, w.root, map[string]any{"command": line}))
+		if decision == "allow" || !strings.Contains(reason, "outside-workspace") {
+			t.Errorf("%s: %s (%s)", line, decision, reason)
+		}
+		hostRuns(t, decision, line+" > "+out, w.root, []string{"PATH=" + os.Getenv("PATH")})
+		if data, _ := os.ReadFile(out); strings.Contains(string(data), "TOKEN") {
+			t.Fatalf("%s: the secret was read", line)
+		}
+	}
+	glob, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "PreToolUse",
+		"tool_name": "Glob", "tool_input": map[string]any{"pattern": "u*/*"}})
+	if decision, reason := hookAnswer(t, w, glob); decision == "allow" || !strings.Contains(reason, "outside-workspace") {
+		t.Errorf("Glob u*/*: %s (%s)", decision, reason)
+	}
+	// The premise: bash expands u*/secret through the link.
+	hostRuns(t, "allow", "cat u*/secret > "+out, w.root, []string{"PATH=" + os.Getenv("PATH")})
+	if data, _ := os.ReadFile(out); !strings.Contains(string(data), "TOKEN") {
+		t.Fatal("the premise failed: bash did not expand u*/secret through the link")
+	}
+}
