@@ -156,9 +156,9 @@ func attackMain(args []string) int {
 			os.WriteFile(args[1], []byte("ready"), 0o644)
 		}
 		time.Sleep(time.Hour)
-	case "tempdir": // print the temporary folder and write a file in it
+	case "tempdir": // tempdir NAME: print the temporary folder and write NAME in it
 		dir := os.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "x"), []byte("x"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, args[1]), []byte("x"), 0o644); err != nil {
 			return fail(err)
 		}
 		fmt.Println(dir)

@@ -282,6 +282,11 @@ func dialArgs(l *listener) string {
 	return l.network + " " + l.addr
 }
 
+func stableTemp() string {
+	_, stable := tempBase()
+	return stable
+}
+
 func wall(r Result, name string) Wall {
 	for _, w := range r.Walls {
 		if w.Name == name {
@@ -366,9 +371,16 @@ func TestConfinedFiles(t *testing.T) {
 			}
 			os.Chmod(secret, 0o644)
 			// The private temporary folder: TMPDIR, writable, gone after.
-			r = run(helperName + " tempdir")
+			// The confiner binds it on /tmp, the same path every run.
+			name := fmt.Sprintf("admit-tempdir-probe-%d", os.Getpid())
+			r = run(helperName + " tempdir " + name)
 			tmp := strings.TrimSpace(r.Stdout)
-			if r.ExitCode != 0 || !strings.Contains(tmp, "admit-run-") || exists(tmp) {
+			switch {
+			case r.ExitCode != 0:
+				t.Errorf("private temp: %+v", r)
+			case lc.confiner && (tmp != stableTemp() || exists(filepath.Join(tmp, name))):
+				t.Errorf("private temp %q in the confiner, want %q; the machine's copy got the file: %v", tmp, stableTemp(), exists(filepath.Join(tmp, name)))
+			case !lc.confiner && (!strings.Contains(tmp, "admit-run-") || exists(tmp)):
 				t.Errorf("private temp %q: %+v", tmp, r)
 			}
 		})

@@ -27,24 +27,27 @@ func (x *executor) confine(s Spec) error {
 	}
 	x.confined, x.abi, x.confiner = true, l.abi, l.confiner
 
-	temp, err := os.MkdirTemp("", "admit-run-")
+	base, stable := tempBase()
+	temp, err := os.MkdirTemp(base, "admit-run-")
 	if err != nil {
 		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
 	}
-	if temp, err = filepath.EvalSymlinks(temp); err != nil {
-		os.RemoveAll(temp)
-		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
-	}
-	x.temp = temp
-	x.env = setEnv(x.env, "TMPDIR", temp)
-
-	base := ScrubEnv(s.Env)
-	rules := baseRules(base, x.roots)
+	x.temp, x.tmpdir = temp, temp
+	// In the confiner the folder is bound onto a path that is the same
+	// for every run; the rules name the path the program sees.
 	var writable, readOnly []string
-	if s.Code {
-		rules = append(rules, pathRule{Path: temp, Access: llAll})
+	if l.confiner && stable != "" {
+		x.tmpdir = stable
+	} else {
 		writable = append(writable, temp)
-		for _, t := range toolchainDirs(base) {
+	}
+	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+
+	personEnv := ScrubEnv(s.Env)
+	rules := baseRules(personEnv, x.roots)
+	if s.Code {
+		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll})
+		for _, t := range toolchainDirs(personEnv) {
 			if t.Write {
 				rules = append(rules, pathRule{Path: t.Path, Access: llAll})
 				writable = append(writable, t.Path)
@@ -82,8 +85,7 @@ func (x *executor) confine(s Spec) error {
 			writable = append(writable, root)
 		}
 	} else {
-		rules = append(rules, pathRule{Path: temp, Access: llAll &^ llExec})
-		writable = append(writable, temp)
+		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
 		for _, root := range x.roots {
 			rules = append(rules, pathRule{Path: root, Access: llRead})
 		}
@@ -112,6 +114,9 @@ func (x *executor) confine(s Spec) error {
 			NetNS:   l.netns,
 			MemMB:   x.memMB,
 		}
+		if x.tmpdir != temp {
+			x.spec.Mounts.Temp, x.spec.Mounts.TempAt = temp, x.tmpdir
+		}
 		if l.abi > 0 {
 			x.spec.Ruleset = &rs
 		}
@@ -133,6 +138,38 @@ func (x *executor) confine(s Spec) error {
 		x.restrict.filter = prog
 	}
 	return nil
+}
+
+// tempBase is the folder private temporary folders are made in, and the
+// empty folder the confiner binds a run's own onto (its TMPDIR, the same
+// on every run): <temp>/admit-<uid>/ and its tmp/, made 0700 by this user.
+// If that folder is not this user's own (someone else made it first, or a
+// link), private folders are made in the system's temporary folder and
+// stable is "".
+func tempBase() (base, stable string) {
+	sys := os.TempDir()
+	if r, err := filepath.EvalSymlinks(sys); err == nil {
+		sys = r
+	}
+	base = filepath.Join(sys, fmt.Sprintf("admit-%d", os.Getuid()))
+	ours := func(p string) bool {
+		if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return false
+		}
+		info, err := os.Lstat(p)
+		if err != nil || !info.IsDir() || info.Mode().Perm() != 0o700 {
+			return false
+		}
+		st, ok := info.Sys().(*syscall.Stat_t)
+		return ok && int(st.Uid) == os.Getuid()
+	}
+	if !ours(base) {
+		return sys, ""
+	}
+	if at := filepath.Join(base, "tmp"); ours(at) {
+		return base, at
+	}
+	return base, ""
 }
 
 // cleanup closes the ruleset and removes the private temporary folder.

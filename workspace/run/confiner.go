@@ -83,6 +83,11 @@ type confinerMounts struct {
 	Writable []string `json:"writable,omitempty"` // bound back read-write (nodev, nosuid)
 	ReadOnly []string `json:"readOnly,omitempty"` // bound read-only over the writable ones
 	Shm      bool     `json:"shm,omitempty"`      // a private tmpfs on /dev/shm
+	// Temp is the run's private temporary folder, bound onto TempAt: the
+	// program's TMPDIR is the same on every run, so a toolchain's cache
+	// keyed on it (go test's, for tests that use t.TempDir) keeps working.
+	Temp   string `json:"temp,omitempty"`
+	TempAt string `json:"tempAt,omitempty"`
 }
 
 // confinerStatus is the confiner's report.
@@ -326,6 +331,18 @@ func setupMounts(m confinerMounts) error {
 		}
 		if err := unix.Mount("", p.path, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|kept, ""); err != nil {
 			return fmt.Errorf("remount %s (%s) read-only: %w", p.path, p.fstype, err)
+		}
+	}
+	if m.Temp != "" {
+		if err := unix.Mount(m.Temp, m.TempAt, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("bind the private temporary folder on %s: %w", m.TempAt, err)
+		}
+		kept, _, err := keptFlags(m.TempAt)
+		if err != nil {
+			return err
+		}
+		if err := unix.Mount("", m.TempAt, "", unix.MS_REMOUNT|unix.MS_BIND|kept|unix.MS_NODEV|unix.MS_NOSUID, ""); err != nil {
+			return fmt.Errorf("remount %s: %w", m.TempAt, err)
 		}
 	}
 	for _, p := range m.ReadOnly {

@@ -186,7 +186,7 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 		env = append(env, gitSafety(nil)...)
 	}
 	if x.temp != "" {
-		env = setEnv(env, "TMPDIR", x.temp) // a prefix assignment does not move it
+		env = setEnv(env, "TMPDIR", x.tmpdir) // a prefix assignment does not move it
 	}
 	return x.start(ctx, hc, path, argv, env)
 }

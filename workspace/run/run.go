@@ -384,6 +384,7 @@ type executor struct {
 	walls    []Wall   // the run's walls
 	missing  []string // walls it needed and runs without
 	temp     string   // the private temporary folder ("" when unconfined)
+	tmpdir   string   // the programs' TMPDIR: temp, or where the confiner binds it
 	confiner bool     // programs start in the confiner
 	// linkBindsCapped: more hard links than the confiner binds read-only;
 	// the rest keep their contents (Landlock) but not their metadata.
