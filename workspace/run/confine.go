@@ -142,11 +142,10 @@ func newRuleset(s rulesetSpec) (*ruleset, error) {
 // add adds one rule. A path that does not exist is skipped: it grants
 // nothing, as a rule cannot name what is not there.
 func (r *ruleset) add(rule pathRule) error {
-	flags := unix.O_PATH | unix.O_CLOEXEC
-	if rule.NoFollow {
-		flags |= unix.O_NOFOLLOW
+	if !rule.NoFollow {
+		return pathFDs.with(rule.Path, func(fd int, st *unix.Stat_t) error { return r.addFD(rule, fd, st) })
 	}
-	fd, err := unix.Open(rule.Path, flags, 0)
+	fd, err := unix.Open(rule.Path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 		return nil
 	}
@@ -158,6 +157,11 @@ func (r *ruleset) add(rule pathRule) error {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return fmt.Errorf("landlock: stat %s: %w", rule.Path, err)
 	}
+	return r.addFD(rule, fd, &st)
+}
+
+// addFD adds the rule for the file fd refers to.
+func (r *ruleset) addFD(rule pathRule, fd int, st *unix.Stat_t) error {
 	access := rule.Access & handledFS(r.abi)
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
@@ -177,6 +181,70 @@ func (r *ruleset) add(rule pathRule) error {
 }
 
 func (r *ruleset) close() { _ = syscall.Close(r.fd) }
+
+// pathFDs keeps the O_PATH descriptors of the folders and files outside
+// the workspace that every run's rules name (/usr, /etc/passwd, a
+// toolchain's cache), so a run does not open them again: a rule costs a
+// stat instead of an open. A path whose file changed since (/etc/resolv.conf
+// replaced by rename) is opened again, so a rule never names an old file.
+var pathFDs = &fdCache{fds: map[string]cachedFD{}}
+
+// maxCachedFDs bounds the cache (a run names about a hundred such paths).
+const maxCachedFDs = 512
+
+type cachedFD struct {
+	fd int
+	st unix.Stat_t
+}
+
+type fdCache struct {
+	// mu guards fds.
+	mu  sync.Mutex
+	fds map[string]cachedFD
+}
+
+// with calls f with a descriptor of path (following links, as the rule
+// does) and its stat, under the cache's lock so the descriptor cannot be
+// closed meanwhile. A path that does not exist is skipped (f not called).
+func (c *fdCache) with(path string, f func(fd int, st *unix.Stat_t) error) error {
+	var now unix.Stat_t
+	if err := unix.Stat(path, &now); err != nil {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EACCES) {
+			return nil
+		}
+		return fmt.Errorf("landlock: stat %s: %w", path, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cur, hit := c.fds[path]; hit {
+		if cur.st.Dev == now.Dev && cur.st.Ino == now.Ino {
+			return f(cur.fd, &cur.st)
+		}
+		unix.Close(cur.fd)
+		delete(c.fds, path)
+	}
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("landlock: open %s: %w", path, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return fmt.Errorf("landlock: stat %s: %w", path, err)
+	}
+	if len(c.fds) >= maxCachedFDs {
+		for p, old := range c.fds { // drop one at random
+			unix.Close(old.fd)
+			delete(c.fds, p)
+			break
+		}
+	}
+	c.fds[path] = cachedFD{fd: fd, st: st}
+	return f(fd, &st)
+}
 
 // restriction is everything a thread takes on before it starts a program:
 // no_new_privs, no capabilities, the Landlock ruleset (nil: none) and the

@@ -182,6 +182,14 @@ func TestSpecialFilesRefused(t *testing.T) {
 			}
 		})
 	}
+	// Looking at a FIFO, moving or removing it, is not reading it.
+	for _, line := range []string{"ls -l fifo", "test -p fifo", "stat fifo", "mv d/inner d/moved", "rm -f d/moved"} {
+		s := e.spec(line)
+		s.Writes = []string{e.root, filepath.Join(e.root, "d")}
+		if r := Run(context.Background(), s); r.Err != nil || r.ExitCode != 0 {
+			t.Errorf("%s: %+v", line, r)
+		}
+	}
 	// The allowed devices are fine.
 	for _, line := range []string{"wc -c < /dev/null", "head -c 4 /dev/zero", "head -c 4 /dev/urandom", "cat /dev/null", "echo x > /dev/null"} {
 		if r := Run(context.Background(), e.spec(line)); r.Err != nil || r.ExitCode != 0 {

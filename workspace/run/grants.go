@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -262,27 +263,42 @@ func isGitDir(p string) bool {
 	return err == nil && info.Mode().IsRegular() && filepath.Base(p) != "/"
 }
 
-// baseRules are the reads every confined run gets: system folders, the
-// pieces of /etc, the kernel's views, the devices, PATH folders, the
-// workspace's own git folders kept outside it.
-func baseRules(env []string, roots []string) []pathRule {
+// systemRules are the rules for the system's folders, the pieces of /etc,
+// the kernel's views and the devices that exist on this machine, listed
+// once per process (a JDK installed meanwhile is seen after a restart).
+var systemRules = sync.OnceValue(func() []pathRule {
 	var rules []pathRule
+	add := func(p string, access uint64) {
+		if _, err := os.Stat(p); err == nil {
+			rules = append(rules, pathRule{Path: p, Access: access})
+		}
+	}
 	for _, d := range systemDirs {
-		rules = append(rules, pathRule{Path: d, Access: llRead | llExec})
+		add(d, llRead|llExec)
 	}
 	for _, p := range systemEtc {
-		rules = append(rules, pathRule{Path: p, Access: llRead})
+		add(p, llRead)
 	}
 	for _, g := range systemEtcGlobs {
 		matches, _ := filepath.Glob(g)
 		for _, m := range matches {
-			rules = append(rules, pathRule{Path: m, Access: llRead})
+			add(m, llRead)
 		}
 	}
 	for _, d := range kernelDirs {
-		rules = append(rules, pathRule{Path: d, Access: llRead})
+		add(d, llRead)
 	}
-	rules = append(rules, devices...)
+	for _, d := range devices {
+		add(d.Path, d.Access)
+	}
+	return rules
+})
+
+// baseRules are the reads every confined run gets: system folders, the
+// pieces of /etc, the kernel's views, the devices, PATH folders, the
+// workspace's own git folders kept outside it.
+func baseRules(env []string, roots []string) []pathRule {
+	rules := slices.Clone(systemRules())
 	for _, d := range pathDirs(env, roots) {
 		rules = append(rules, pathRule{Path: d, Access: llRead | llExec})
 	}
