@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -122,6 +123,16 @@ func attackMain(args []string) int {
 		if err := syscall.Kill(pid, syscall.Signal(sig)); err != nil {
 			return fail(err)
 		}
+		return ok()
+	case "ptrace": // ptrace PID: attach (and detach)
+		pid, _ := strconv.Atoi(args[1])
+		runtime.LockOSThread()
+		if err := unix.PtraceAttach(pid); err != nil {
+			return fail(err)
+		}
+		var ws unix.WaitStatus
+		unix.Wait4(pid, &ws, 0, nil)
+		unix.PtraceDetach(pid)
 		return ok()
 	case "shm": // create a SysV shared memory segment
 		id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)

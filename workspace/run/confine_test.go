@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -473,6 +474,14 @@ func TestConfinedSignalsPtraceIPC(t *testing.T) {
 	defer signal.Stop(sigs)
 	self := strconv.Itoa(os.Getpid())
 	envFile := "/proc/" + self + "/environ"
+	// A process of the person's to trace: a sibling, not the test itself
+	// (the control run does attach to it).
+	target := exec.Command("sleep", "300")
+	if err := target.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { target.Process.Kill(); target.Wait() }()
+	victim := strconv.Itoa(target.Process.Pid)
 	for _, lc := range layouts {
 		t.Run(lc.name, func(t *testing.T) {
 			requireConfinement(t, lc)
@@ -481,6 +490,7 @@ func TestConfinedSignalsPtraceIPC(t *testing.T) {
 			for _, line := range []string{
 				helperName + " kill " + self + " " + strconv.Itoa(int(syscall.SIGUSR1)),
 				helperName + " read " + envFile,
+				helperName + " ptrace " + victim,
 				helperName + " shm",
 				helperName + " socketpair dgram",
 				helperName + " io_uring",
