@@ -28,17 +28,25 @@ func (s *Server) fullState() gate.State {
 	if h.listener != nil {
 		st.Socket = h.listener.path
 	}
-	st.Confinement = confinement()
+	m := run.Probe()
+	st.Walls = &m
+	st.Confinement = confinement(m)
 	return st
 }
 
-// confinement names the kernel wall a run stands behind.
-func confinement() string {
-	kind, abi := run.Confinement()
-	if kind == "landlock" {
-		return "landlock (ABI " + strconv.Itoa(abi) + ")"
+// confinement names the walls a run stands behind, in a few words.
+func confinement(m run.Machine) string {
+	if m.LandlockABI == 0 {
+		return "none"
 	}
-	return kind
+	s := "landlock (ABI " + strconv.Itoa(m.LandlockABI) + ")"
+	if m.Seccomp {
+		s += ", seccomp"
+	}
+	if m.Namespaces {
+		s += ", namespaces"
+	}
+	return s
 }
 
 // handleSetMode answers admit/setMode.

@@ -158,7 +158,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 		r := &releaser{calls: &s.calls, id: req.ID(), ctx: ctx}
 		ctx = gate.WithWait(ctx, r.release)
 		defer r.done()
-		if !methods[req.Method()].readLoop {
+		if !methods[req.Method()].readLoop && !lifecycleOnReadLoop[req.Method()] {
 			ctx = r.release()
 		}
 	}
@@ -221,6 +221,11 @@ type method struct {
 	// configures the gate, nor reads the tape.
 	editorOnly bool
 }
+
+// lifecycleOnReadLoop are the LSP lifecycle calls handled on the read
+// loop: nothing may overtake them (an exit read after a shutdown must see
+// it done, whether or not the client waited for its reply).
+var lifecycleOnReadLoop = map[string]bool{protocol.MethodInitialize: true, protocol.MethodShutdown: true}
 
 // methods are the admit/* methods, one handler each (handle_*.go), as
 // docs/protocol.md lists them.

@@ -56,8 +56,11 @@ type Config struct {
 	Rules *RuleStore
 	// Handles keeps the handles given out for rewritten calls; nil gives
 	// none out.
-	Handles  *HandleStore
-	Headless bool
+	Handles *HandleStore
+	// AcceptWeaker runs a confined run even where this machine lacks a
+	// wall it needs (the person's setting); the result names the walls.
+	AcceptWeaker bool
+	Headless     bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.

@@ -40,6 +40,9 @@ type Options struct {
 	// Handles keeps the handles given out for rewritten calls; nil keeps
 	// them in memory (the server's: admit run redeems through its socket).
 	Handles *HandleStore
+	// AcceptWeaker: the person accepts a confined run with fewer walls
+	// than it needs, where this machine cannot give them all.
+	AcceptWeaker bool
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -96,7 +99,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace/effects"
@@ -44,8 +45,13 @@ type RunResult struct {
 	Detail      string       `json:"detail"`
 	Unexpected  []string     `json:"unexpected,omitempty"`
 	Confinement string       `json:"confinement,omitempty"`
-	TimedOut    bool         `json:"timedOut,omitempty"`
-	Cancelled   bool         `json:"cancelled,omitempty"`
+	// Walls are what each wall of the run stood behind; MissingWalls the
+	// walls it needed and ran without (only when the person accepts
+	// weaker confinement).
+	Walls        []run.Wall `json:"walls,omitempty"`
+	MissingWalls []string   `json:"missingWalls,omitempty"`
+	TimedOut     bool       `json:"timedOut,omitempty"`
+	Cancelled    bool       `json:"cancelled,omitempty"`
 	// Err is why the runner itself failed (run.ErrRefused: a wall or the
 	// recheck refused; anything else: the run could not be set up), or nil.
 	Err error `json:"-"`
@@ -107,12 +113,15 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
 		Confine:        true,
+		Protected:      func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		AcceptWeaker:   g.cfg.AcceptWeaker,
 		Env:            o.Env,
 	})
 	after := effects.TakeRoots(d.roots, limit)
 	res.Ran = true
 	res.ExitCode, res.Stdout, res.Stderr, res.Truncated = r.ExitCode, r.Stdout, r.Stderr, r.Truncated
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
+	res.Walls, res.MissingWalls = r.Walls, r.Missing
 	res.Effects = effects.Compare(before, after)
 	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
@@ -154,11 +163,11 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 // confinementWords says, for a person asked about a run, what the run
 // would be confined by.
 func confinementWords() string {
-	kind, abi := run.Confinement()
-	if kind == "landlock" {
-		return fmt.Sprintf("run by admit without a shell, under Landlock (ABI %d): it may write only the paths admitted", abi)
+	m := run.Probe()
+	if len(m.MissingJudged) > 0 {
+		return "run by admit without a shell; this machine lacks " + strings.Join(m.MissingJudged, ", ") + ", so it is refused unless weaker confinement is accepted"
 	}
-	return "run by admit without a shell; this kernel offers no Landlock, so only admit's own checks hold it"
+	return fmt.Sprintf("run by admit without a shell, under Landlock (ABI %d) and seccomp: it may write only the paths admitted, and reaches no network and no socket", m.LandlockABI)
 }
 
 // writeGrant is what the kernel wall lets a run write: each target, and

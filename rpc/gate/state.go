@@ -11,6 +11,7 @@ import (
 	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace"
+	"admit/workspace/run"
 )
 
 // Mode is the gate's current mode.
@@ -40,6 +41,9 @@ type State struct {
 	Watch        *workspace.WatchStatus `json:"watch,omitempty"`
 	Socket       string                 `json:"socket,omitempty"`
 	Confinement  string                 `json:"confinement,omitempty"`
+	// Walls say which layers confine a run here: for a judged command and
+	// for a program that runs code, and what this machine lacks.
+	Walls *run.Machine `json:"walls,omitempty"`
 }
 
 // Counts are the decisions since the server started.

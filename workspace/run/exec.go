@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,12 +58,83 @@ func (x *executor) call(ctx context.Context, args []string) ([]string, error) {
 			return refuse("cd leaves the workspace roots", nil)
 		}
 	}
+	if !nonReading[name] {
+		for _, a := range args[1:] {
+			if reason := specialOperand(a, hc.Dir); reason != "" {
+				return refuse(reason, nil)
+			}
+		}
+	}
 	if x.recheck != nil {
 		if err := x.recheck(slices.Clone(args), hc.Dir); err != nil {
 			return refuse(err.Error(), err)
 		}
 	}
 	return args, nil
+}
+
+// nonReading are the programs and builtins that look at their operands
+// (their names, types, modes) without opening them to read: removing,
+// moving, listing or testing a FIFO is not reading it.
+var nonReading = map[string]bool{
+	"rm": true, "rmdir": true, "mv": true, "ln": true, "ls": true, "stat": true, "du": true,
+	"find": true, "chmod": true, "mkdir": true, "readlink": true, "realpath": true,
+	"basename": true, "dirname": true, "test": true, "[": true, "echo": true, "printf": true,
+	"true": true, "false": true, ":": true, "pwd": true, "exit": true,
+}
+
+// readableDevices are the devices a redirection or an operand may name.
+// Any other FIFO, socket or device could block the run forever (a FIFO
+// nobody writes), reach a process outside it (a FIFO or socket someone
+// else holds open) or a disk.
+var readableDevices = map[string]bool{
+	"/dev/null": true, "/dev/zero": true, "/dev/urandom": true, "/dev/random": true,
+	"/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true,
+	"/dev/fd/0": true, "/dev/fd/1": true, "/dev/fd/2": true,
+}
+
+// specialOperand says why an argument that names an existing FIFO,
+// socket or device (other than the few above) is refused: the word
+// itself, or the value after an option's "=" (--file=fifo, if=/dev/sda).
+// A word that names nothing, a regular file or a folder is fine.
+func specialOperand(arg, dir string) string {
+	cands := []string{arg}
+	if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
+		cands = append(cands, v)
+	}
+	for _, c := range cands {
+		p := c
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if readableDevices[p] {
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if kind := specialKind(info.Mode()); kind != "" {
+			return fmt.Sprintf("operand %s is a %s, not a file: a run never reads one", c, kind)
+		}
+	}
+	return ""
+}
+
+// specialKind names a mode that is not a regular file, folder or symlink.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeIrregular != 0:
+		return "special file"
+	}
+	return ""
 }
 
 // lookPath finds a plain program name on the absolute entries of PATH. A
@@ -125,12 +197,20 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 	} else {
 		env = append(env, gitSafety(nil)...)
 	}
-
+	if x.temp != "" {
+		env = setEnv(env, "TMPDIR", x.tmpdir) // a prefix assignment does not move it
+	}
 	return x.start(ctx, hc, path, argv, env)
 }
 
-// start runs bin and waits for it, killing its process group on
-// cancellation and once it ends (no program outlives its command).
+// killGrace is how long a program that timed out has between SIGTERM and
+// SIGKILL: long enough to remove its temporary files, short enough that
+// `admit run` ends close to its timeout.
+const killGrace = 2 * time.Second
+
+// start runs bin and waits for it, ending its process group at the
+// timeout (SIGTERM, then SIGKILL after killGrace) or at cancellation
+// (SIGKILL), and once it ends: no program outlives its command.
 func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin string, args, env []string) error {
 	var stdin *os.File
 	if f, ok := hc.Stdin.(*os.File); ok && f != nil {
@@ -147,33 +227,73 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 	}
 	defer doneErr()
 
-	cmd := &exec.Cmd{
-		Path:   bin,
-		Args:   args,
-		Env:    env,
-		Dir:    hc.Dir,
-		Stdin:  stdin, // nil: /dev/null
-		Stdout: stdout,
-		Stderr: stderr,
-		SysProcAttr: &syscall.SysProcAttr{
-			Setpgid:   true,
-			Pdeathsig: syscall.SIGKILL,
-		},
-	}
-	if x.ruleset != nil {
-		var release func()
-		release, err = x.ruleset.start(cmd)
-		defer release()
-	} else {
-		err = cmd.Start()
-	}
-	if err == nil && x.memMB > 0 {
-		err = limitMemory(cmd.Process.Pid, x.memMB)
+	var (
+		cmd     *exec.Cmd
+		statusR *os.File
+		release = func() {}
+	)
+	if x.confiner {
+		var specW *os.File
+		var closeChildEnds func()
+		cmd, specW, statusR, closeChildEnds, err = confinerCmd(x.spec.NetNS)
 		if err != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
+			return x.fail(fmt.Errorf("%w: confiner: %v", ErrSetup, err))
+		}
+		defer statusR.Close()
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if stdin != nil {
+			cmd.Stdin = stdin
+		}
+		release, err = startOnThread(cmd, nil)
+		closeChildEnds()
+		if err == nil {
+			spec := x.spec
+			spec.Path, spec.Args, spec.Env, spec.Dir = bin, args, env, hc.Dir
+			if spec.Ruleset != nil {
+				rs := *spec.Ruleset
+				rs.Rules = append(slices.Clip(rs.Rules), programRule(bin))
+				spec.Ruleset = &rs
+			}
+			go func() {
+				json.NewEncoder(specW).Encode(spec)
+				specW.Close()
+			}()
+		} else {
+			specW.Close()
+		}
+	} else {
+		cmd = &exec.Cmd{
+			Path:   bin,
+			Args:   args,
+			Env:    env,
+			Dir:    hc.Dir,
+			Stdin:  stdin, // nil: /dev/null
+			Stdout: stdout,
+			Stderr: stderr,
+			SysProcAttr: &syscall.SysProcAttr{
+				Setpgid:   true,
+				Pdeathsig: syscall.SIGKILL,
+			},
+		}
+		if x.restrict != nil {
+			if x.restrict.ruleset != nil {
+				if err := x.restrict.ruleset.add(programRule(bin)); err != nil {
+					return x.fail(fmt.Errorf("%w: %v", ErrSetup, err))
+				}
+			}
+			release, err = startOnThread(cmd, x.restrict)
+		} else {
+			err = cmd.Start()
+		}
+		if err == nil && x.memMB > 0 {
+			err = limitMemory(cmd.Process.Pid, x.memMB)
+			if err != nil {
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				_ = cmd.Wait()
+			}
 		}
 	}
+	defer release()
 	if f, ok := stdout.(*os.File); ok && f != hc.Stdout {
 		f.Close()
 	}
@@ -181,6 +301,9 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		f.Close()
 	}
 	if err != nil {
+		if errors.Is(err, ErrSetup) {
+			return x.fail(err)
+		}
 		return x.fail(fmt.Errorf("%w: start %s: %v", ErrSetup, args[0], err))
 	}
 	pid := cmd.Process.Pid
@@ -190,9 +313,20 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		defer close(killed)
 		select {
 		case <-ctx.Done():
-			syscall.Kill(-pid, syscall.SIGKILL)
 		case <-stop:
+			return
 		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The timeout: ask first, whatever the program does with
+			// SIGTERM it gets SIGKILL after the grace.
+			syscall.Kill(-pid, syscall.SIGTERM)
+			select {
+			case <-stop:
+				return
+			case <-time.After(killGrace):
+			}
+		}
+		syscall.Kill(-pid, syscall.SIGKILL)
 	}()
 
 	// Wait for the leader without reaping it, so its pid cannot be reused
@@ -209,6 +343,14 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 	<-killed
 	werr := cmd.Wait()
 
+	if x.confiner {
+		return x.confinerExit(statusR, werr, args[0])
+	}
+	return x.exitOf(werr, args[0])
+}
+
+// exitOf turns how a program ended into the interpreter's status.
+func (x *executor) exitOf(werr error, name string) error {
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -218,9 +360,30 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		return interp.ExitStatus(ee.ExitCode())
 	}
 	if werr != nil {
-		return x.fail(fmt.Errorf("%w: wait %s: %v", ErrSetup, args[0], werr))
+		return x.fail(fmt.Errorf("%w: wait %s: %v", ErrSetup, name, werr))
 	}
 	return nil
+}
+
+// confinerExit reads how the program in the confiner ended. Without a
+// report the confiner itself was ended (SIGKILL at the timeout's end):
+// its own status says how.
+func (x *executor) confinerExit(statusR *os.File, werr error, name string) error {
+	st, ok := readStatus(statusR)
+	switch {
+	case !ok:
+		return x.exitOf(werr, name)
+	case st.Error != "":
+		return x.fail(fmt.Errorf("%w: %s", ErrSetup, st.Error))
+	case st.Signal != 0:
+		x.setSignal(syscall.Signal(st.Signal))
+		return interp.ExitStatus(128 + st.Signal)
+	case st.Exit != nil && *st.Exit != 0:
+		return interp.ExitStatus(uint8(*st.Exit))
+	case st.Exit != nil:
+		return nil
+	}
+	return x.fail(fmt.Errorf("%w: the confiner reported nothing for %s", ErrSetup, name))
 }
 
 // copyGrace bounds how long output is drained after a group was killed: a
@@ -277,13 +440,29 @@ func envValue(env []string, name string) string {
 
 // open confines the files the interpreter opens for redirections: reads
 // inside the roots, writes only to Writes, plus the standard devices.
-// /dev/stdout and /dev/stderr are the run's streams, never admit's own.
+// /dev/stdin, /dev/stdout and /dev/stderr are the run's streams, never
+// admit's own. Anything else must be a regular file (a FIFO would block
+// admit itself, past every timeout; a socket or device reaches outside),
+// and a file written must have one link. The checks hold against a path
+// swapped between them: the open never blocks, never follows a final
+// symlink and never truncates before the opened file is checked.
 func (x *executor) open(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 	hc := interp.HandlerCtx(ctx)
 	write := flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0
 	switch path {
-	case "/dev/null":
-		return os.OpenFile(path, flag, perm)
+	case "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random":
+		if !write || path == "/dev/null" {
+			return os.OpenFile(path, flag&^os.O_CREATE, 0)
+		}
+	case "/dev/tty":
+		return os.OpenFile(path, flag&^os.O_CREATE|syscall.O_NOCTTY, 0)
+	case "/dev/stdin":
+		if !write {
+			if hc.Stdin == nil {
+				return readOnly{}, nil
+			}
+			return readOnly{hc.Stdin}, nil
+		}
 	case "/dev/stdout":
 		if write {
 			return writeOnly{hc.Stdout}, nil
@@ -308,19 +487,99 @@ func (x *executor) open(ctx context.Context, path string, flag int, perm os.File
 	} else if !within(real, x.roots) {
 		return refuse("redirection reads outside the workspace roots")
 	}
+	if info, err := os.Lstat(real); err == nil {
+		if kind := specialKind(info.Mode()); kind != "" {
+			return refuse("redirection names a " + kind + ", not a file")
+		}
+		if write && linkCount(real) > 1 {
+			return refuse("redirection writes a hard-linked file: another link may be outside the workspace")
+		}
+	}
 	// O_NOFOLLOW: the last component was resolved above; a symlink put
-	// there since is refused rather than followed.
-	return os.OpenFile(real, flag|syscall.O_NOFOLLOW, perm)
+	// there since is refused rather than followed. O_NONBLOCK: a FIFO put
+	// there since does not block the open. O_TRUNC waits for the checks.
+	trunc := flag&os.O_TRUNC != 0
+	f, err := os.OpenFile(real, (flag&^os.O_TRUNC)|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, perm)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err == nil && write {
+		if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+			err = fmt.Errorf("%s is hard-linked: another link may be outside the workspace", path)
+		}
+	}
+	if err == nil {
+		err = unix.SetNonblock(int(f.Fd()), false)
+	}
+	if err == nil && trunc {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return refuse(err.Error())
+	}
+	return f, nil
+}
+
+// openRegular opens a regular file for reading, refusing anything else
+// without blocking (a FIFO) or opening it at all when a stat sees it (a
+// device, whose open may act).
+func openRegular(path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // readDir confines pattern expansion to the roots, as the gate's does;
-// the recheck then holds each command's names to the ones judged.
+// the recheck then holds each command's names to the ones judged. The
+// folder is opened with O_DIRECTORY|O_NONBLOCK, so a FIFO named like one
+// fails at once instead of blocking.
 func (x *executor) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
 	if !within(resolve(path), x.roots) {
 		return nil, &os.PathError{Op: "readdir", Path: path, Err: os.ErrPermission}
 	}
-	return os.ReadDir(path)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "readdir", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
+
+type readOnly struct{ io.Reader }
+
+func (r readOnly) Read(p []byte) (int, error) {
+	if r.Reader == nil {
+		return 0, io.EOF
+	}
+	return r.Reader.Read(p)
+}
+func (readOnly) Write([]byte) (int, error) { return 0, os.ErrPermission }
+func (readOnly) Close() error              { return nil }
 
 type writeOnly struct{ io.Writer }
 
