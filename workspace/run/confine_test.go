@@ -454,7 +454,7 @@ func TestConfinementRefusedWhenAWallIsMissing(t *testing.T) {
 	r := Run(context.Background(), s)
 	var ce *ConfinementError
 	if !errors.As(r.Err, &ce) || !slices.Contains(ce.Missing, WallFSMetadata) || !errors.Is(r.Err, ErrRefused) ||
-		ExitCode(r) != ExitRefused || !strings.Contains(r.Err.Error(), WallFSMetadata) || exists(marker) {
+		stopped(r) != stopRefused || !strings.Contains(r.Err.Error(), WallFSMetadata) || exists(marker) {
 		t.Fatalf("not refused for a missing wall: %+v", r)
 	}
 	s.AcceptWeaker = true

@@ -37,7 +37,7 @@ func TestHardLinkedWriteTargetRefused(t *testing.T) {
 		s.Writes = []string{link, filepath.Dir(link)}
 		r := Run(context.Background(), s)
 		var re *RefusedError
-		if !errors.As(r.Err, &re) || re.Path != link || !strings.Contains(re.Reason, "hard-linked") || ExitCode(r) != ExitRefused {
+		if !errors.As(r.Err, &re) || re.Path != link || !strings.Contains(re.Reason, "hard-linked") || stopped(r) != stopRefused {
 			t.Fatalf("confine=%v: %+v", confine, r)
 		}
 		// A redirection to it, with its folder admitted: the open is
@@ -227,7 +227,7 @@ func TestProgramOpeningAFifoEndsAtTimeout(t *testing.T) {
 			start := time.Now()
 			r := Run(context.Background(), s)
 			el := time.Since(start)
-			if !r.TimedOut || ExitCode(r) != ExitBound || el > s.Timeout+killGrace+3*time.Second {
+			if !r.TimedOut || stopped(r) != stopTimeout || el > s.Timeout+killGrace+3*time.Second {
 				t.Fatalf("after %v: %+v", el, r)
 			}
 		})
@@ -263,7 +263,7 @@ func TestTimeoutEscalates(t *testing.T) {
 			start = time.Now()
 			r = Run(context.Background(), s)
 			el := time.Since(start)
-			if !r.TimedOut || r.Signal != "SIGKILL" || ExitCode(r) != ExitBound || el < killGrace || el > s.Timeout+killGrace+3*time.Second {
+			if !r.TimedOut || r.Signal != "SIGKILL" || stopped(r) != stopTimeout || el < killGrace || el > s.Timeout+killGrace+3*time.Second {
 				t.Fatalf("after %v: %+v", el, r)
 			}
 			if !exists(ready) {
