@@ -24,8 +24,9 @@
 // gives; a run that needs one it cannot give is refused
 // (ConfinementError) unless Spec.AcceptWeaker.
 //
-// Start with Run and Spec; ExitCode maps a Result to the exit status of
-// `admit run`.
+// Start with Run and Spec. A Result says how the run ended (its command's
+// status, TimedOut, Cancelled, or an Err matching ErrRefused or ErrSetup);
+// internal/cli maps that to the exit status of `admit run`.
 package run
 
 import (
