@@ -24,7 +24,7 @@ const nameSurrogate = 0x20000000
 func OpenNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
 	trunc := flag&os.O_TRUNC != 0
 	flag &^= os.O_TRUNC
-	f, err := openShared(name, flag, perm, windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	f, err := os.OpenFile(name, flag|windows.O_FILE_FLAG_OPEN_REPARSE_POINT, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func OpenNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		if f, err = openShared(name, flag&^(os.O_CREATE|os.O_EXCL), perm, 0); err != nil {
+		if f, err = os.OpenFile(name, flag&^(os.O_CREATE|os.O_EXCL), perm); err != nil {
 			return nil, err
 		}
 		if now, err := FileStat(f); err != nil || !now.Same(link) {

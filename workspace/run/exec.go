@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
+
+	"admit/internal/sysfile"
 )
 
 // shells are programs that interpret their arguments as shell code. None of
@@ -210,7 +210,9 @@ const killGrace = 2 * time.Second
 
 // start runs bin and waits for it, ending its process group at the
 // timeout (SIGTERM, then SIGKILL after killGrace) or at cancellation
-// (SIGKILL), and once it ends: no program outlives its command.
+// (SIGKILL), and once it ends: no program outlives its command. How it
+// starts, is signalled and is waited for is this system's (launch:
+// exec_linux.go, exec_darwin.go, exec_windows.go).
 func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin string, args, env []string) error {
 	var stdin *os.File
 	if f, ok := hc.Stdin.(*os.File); ok && f != nil {
@@ -227,73 +229,8 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 	}
 	defer doneErr()
 
-	var (
-		cmd     *exec.Cmd
-		statusR *os.File
-		release = func() {}
-	)
-	if x.confiner {
-		var specW *os.File
-		var closeChildEnds func()
-		cmd, specW, statusR, closeChildEnds, err = confinerCmd(x.spec.NetNS)
-		if err != nil {
-			return x.fail(fmt.Errorf("%w: confiner: %v", ErrSetup, err))
-		}
-		defer statusR.Close()
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		if stdin != nil {
-			cmd.Stdin = stdin
-		}
-		release, err = startOnThread(cmd, nil)
-		closeChildEnds()
-		if err == nil {
-			spec := x.spec
-			spec.Path, spec.Args, spec.Env, spec.Dir = bin, args, env, hc.Dir
-			if spec.Ruleset != nil {
-				rs := *spec.Ruleset
-				rs.Rules = append(slices.Clip(rs.Rules), programRule(bin))
-				spec.Ruleset = &rs
-			}
-			go func() {
-				json.NewEncoder(specW).Encode(spec)
-				specW.Close()
-			}()
-		} else {
-			specW.Close()
-		}
-	} else {
-		cmd = &exec.Cmd{
-			Path:   bin,
-			Args:   args,
-			Env:    env,
-			Dir:    hc.Dir,
-			Stdin:  stdin, // nil: /dev/null
-			Stdout: stdout,
-			Stderr: stderr,
-			SysProcAttr: &syscall.SysProcAttr{
-				Setpgid:   true,
-				Pdeathsig: syscall.SIGKILL,
-			},
-		}
-		if x.restrict != nil {
-			if x.restrict.ruleset != nil {
-				if err := x.restrict.ruleset.add(programRule(bin)); err != nil {
-					return x.fail(fmt.Errorf("%w: %v", ErrSetup, err))
-				}
-			}
-			release, err = startOnThread(cmd, x.restrict)
-		} else {
-			err = cmd.Start()
-		}
-		if err == nil && x.memMB > 0 {
-			err = limitMemory(cmd.Process.Pid, x.memMB)
-			if err != nil {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				_ = cmd.Wait()
-			}
-		}
-	}
-	defer release()
+	p, err := x.launch(hc, bin, args, env, stdin, stdout, stderr)
+	defer p.release()
 	if f, ok := stdout.(*os.File); ok && f != hc.Stdout {
 		f.Close()
 	}
@@ -306,7 +243,6 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		}
 		return x.fail(fmt.Errorf("%w: start %s: %v", ErrSetup, args[0], err))
 	}
-	pid := cmd.Process.Pid
 	stop := make(chan struct{})
 	killed := make(chan struct{})
 	go func() {
@@ -319,34 +255,37 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The timeout: ask first, whatever the program does with
 			// SIGTERM it gets SIGKILL after the grace.
-			syscall.Kill(-pid, syscall.SIGTERM)
+			p.signal(syscall.SIGTERM)
 			select {
 			case <-stop:
 				return
 			case <-time.After(killGrace):
 			}
 		}
-		syscall.Kill(-pid, syscall.SIGKILL)
+		p.signal(syscall.SIGKILL)
 	}()
 
-	// Wait for the leader without reaping it, so its pid cannot be reused
-	// while the group is killed; then reap it.
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	syscall.Kill(-pid, syscall.SIGKILL)
+	p.waitLeader()
+	p.signal(syscall.SIGKILL)
 	close(stop)
 	<-killed
-	werr := cmd.Wait()
+	return p.exit(p.cmd.Wait(), args[0])
+}
 
-	if x.confiner {
-		return x.confinerExit(statusR, werr, args[0])
-	}
-	return x.exitOf(werr, args[0])
+// started is one program as this system started it.
+type started struct {
+	cmd *exec.Cmd
+	// release lets go what had to outlive the program (the thread that
+	// started it, a job object); called once, after it ended.
+	release func()
+	// signal sends sig to every process of the program's group.
+	signal func(sig syscall.Signal)
+	// waitLeader returns when the program ended, without reaping it
+	// where the system can wait so (its pid cannot be reused while its
+	// group is killed).
+	waitLeader func()
+	// exit turns how cmd.Wait says it ended into the interpreter's status.
+	exit func(werr error, name string) error
 }
 
 // exitOf turns how a program ended into the interpreter's status.
@@ -363,27 +302,6 @@ func (x *executor) exitOf(werr error, name string) error {
 		return x.fail(fmt.Errorf("%w: wait %s: %v", ErrSetup, name, werr))
 	}
 	return nil
-}
-
-// confinerExit reads how the program in the confiner ended. Without a
-// report the confiner itself was ended (SIGKILL at the timeout's end):
-// its own status says how.
-func (x *executor) confinerExit(statusR *os.File, werr error, name string) error {
-	st, ok := readStatus(statusR)
-	switch {
-	case !ok:
-		return x.exitOf(werr, name)
-	case st.Error != "":
-		return x.fail(fmt.Errorf("%w: %s", ErrSetup, st.Error))
-	case st.Signal != 0:
-		x.setSignal(syscall.Signal(st.Signal))
-		return interp.ExitStatus(128 + st.Signal)
-	case st.Exit != nil && *st.Exit != 0:
-		return interp.ExitStatus(uint8(*st.Exit))
-	case st.Exit != nil:
-		return nil
-	}
-	return x.fail(fmt.Errorf("%w: the confiner reported nothing for %s", ErrSetup, name))
 }
 
 // copyGrace bounds how long output is drained after a group was killed: a
@@ -499,21 +417,19 @@ func (x *executor) open(ctx context.Context, path string, flag int, perm os.File
 	// there since is refused rather than followed. O_NONBLOCK: a FIFO put
 	// there since does not block the open. O_TRUNC waits for the checks.
 	trunc := flag&os.O_TRUNC != 0
-	f, err := os.OpenFile(real, (flag&^os.O_TRUNC)|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, perm)
+	f, err := sysfile.OpenNoFollow(real, (flag&^os.O_TRUNC)|sysfile.NonBlock|syscall.O_NOCTTY, perm)
 	if err != nil {
 		return nil, err
 	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
+	info, err := sysfile.FileStat(f)
+	if err == nil && !info.Mode.IsRegular() {
 		err = fmt.Errorf("%s is not a regular file", path)
 	}
-	if err == nil && write {
-		if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
-			err = fmt.Errorf("%s is hard-linked: another link may be outside the workspace", path)
-		}
+	if err == nil && write && info.Links > 1 {
+		err = fmt.Errorf("%s is hard-linked: another link may be outside the workspace", path)
 	}
 	if err == nil {
-		err = unix.SetNonblock(int(f.Fd()), false)
+		err = setBlocking(f)
 	}
 	if err == nil && trunc {
 		err = f.Truncate(0)
@@ -536,7 +452,7 @@ func openRegular(path string) (*os.File, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|sysfile.NonBlock|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -544,7 +460,7 @@ func openRegular(path string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
 	}
-	if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
+	if err := setBlocking(f); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -553,17 +469,16 @@ func openRegular(path string) (*os.File, error) {
 
 // readDir confines pattern expansion to the roots, as the gate's does;
 // the recheck then holds each command's names to the ones judged. The
-// folder is opened with O_DIRECTORY|O_NONBLOCK, so a FIFO named like one
-// fails at once instead of blocking.
+// folder is opened so that a FIFO named like one fails at once instead
+// of blocking (openDir).
 func (x *executor) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
 	if !within(resolve(path), x.roots) {
 		return nil, &os.PathError{Op: "readdir", Path: path, Err: os.ErrPermission}
 	}
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	f, err := openDir(path)
 	if err != nil {
 		return nil, &os.PathError{Op: "readdir", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })

@@ -101,7 +101,8 @@ type Result struct {
 	Signal    string `json:"signal,omitempty"` // the signal that ended the last program killed by one, e.g. "SIGKILL"
 	TimedOut  bool   `json:"timedOut,omitempty"`
 	Cancelled bool   `json:"cancelled,omitempty"`
-	// Confinement is "landlock" when programs ran under Landlock, or "none".
+	// Confinement is "landlock" when programs ran under Landlock,
+	// "seatbelt" under macOS's sandbox, or "none".
 	Confinement string `json:"confinement"`
 	LandlockABI int    `json:"landlockAbi,omitempty"`
 	// Walls are the walls the run's programs stood behind, and what gave
@@ -173,9 +174,7 @@ func Run(ctx context.Context, s Spec) Result {
 		return res
 	}
 	if x.confined {
-		if x.abi > 0 {
-			res.Confinement, res.LandlockABI = "landlock", x.abi
-		}
+		res.Confinement, res.LandlockABI = x.sandbox, x.abi
 		res.Walls, res.Missing, res.Confiner = x.walls, x.missing, x.confiner
 	}
 	runCtx := ctx
@@ -381,17 +380,16 @@ type executor struct {
 
 	// Set by confine (confinement.go); fixed once the run starts.
 	confined bool
+	sandbox  string   // the layer the programs run under (Result.Confinement)
 	abi      int      // Landlock ABI in use; 0 without Landlock
 	walls    []Wall   // the run's walls
 	missing  []string // walls it needed and runs without
 	temp     string   // the private temporary folder ("" when unconfined)
 	tmpdir   string   // the programs' TMPDIR: temp, or where the confiner binds it
-	confiner bool     // programs start in the confiner
-	// linkBindsCapped: more hard links than the confiner binds read-only;
-	// the rest keep their contents (Landlock) but not their metadata.
-	linkBindsCapped bool
-	spec            confinerSpec // the confiner's spec, less the program (confiner)
-	restrict        *restriction // the starting thread's restriction (not confiner)
+	confiner bool     // programs start in the confiner (Linux)
+	// sysRun is what this system's confinement keeps for the run
+	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
+	sysRun
 
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -469,24 +467,19 @@ func resolve(path string) string {
 
 // within reports whether path is one of dirs or beneath one.
 func within(path string, dirs []string) bool {
+	const sep = string(filepath.Separator)
 	for _, d := range dirs {
-		if path == d || strings.HasPrefix(path, strings.TrimSuffix(d, "/")+"/") {
+		if path == d || strings.HasPrefix(path, strings.TrimSuffix(d, sep)+sep) {
 			return true
 		}
 	}
 	return false
 }
 
-// signalName names a signal as "SIGKILL".
+// signalName names a signal as "SIGKILL" (signalNames: signal_unix.go,
+// signal_windows.go).
 func signalName(sig syscall.Signal) string {
-	names := map[syscall.Signal]string{
-		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
-		syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
-		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
-	}
-	if n, ok := names[sig]; ok {
+	if n, ok := signalNames[sig]; ok {
 		return n
 	}
 	return fmt.Sprintf("SIG%d", int(sig))

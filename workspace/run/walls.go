@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // The walls of a confined run. Each is one thing a confined program
-// cannot do, and each is given by some layer of the kernel (Landlock,
-// seccomp, a namespace) or is missing on this machine.
+// cannot do, and each is given by some layer of the system (on Linux
+// Landlock, seccomp, a namespace; on macOS the sandbox, Seatbelt) or is
+// missing on this machine (every wall, on Windows).
 const (
 	// WallFSRead: no read outside the workspace, the system's program and
 	// library folders, the pieces of /etc programs need, the toolchains'
@@ -49,6 +47,14 @@ const (
 	ByMountNS   = "mount-namespace"
 	ByPIDNS     = "pid-namespace"
 	ByNetworkNS = "network-namespace"
+	BySeatbelt  = "seatbelt" // macOS's sandbox (sandbox-exec), for every wall it gives
+)
+
+// Sandbox names, as Machine.Sandbox and Result.Confinement say them.
+const (
+	SandboxLandlock = "landlock"
+	SandboxSeatbelt = "seatbelt"
+	SandboxNone     = "none"
 )
 
 // Wall is one wall of a run and what gives it.
@@ -170,9 +176,17 @@ func (l layout) walls() (walls []Wall, missing []string) {
 	return walls, missing
 }
 
-// Machine is what this kernel and process give a confined run, for
+// Machine is what this system and process give a confined run, for
 // admit/state.
 type Machine struct {
+	// OS is the system admit runs on (GOOS: linux, darwin, windows).
+	OS string `json:"os"`
+	// Sandbox is the layer runs are confined by here: landlock (with
+	// seccomp and namespaces, Linux), seatbelt (macOS), or none (Windows,
+	// a Linux kernel without Landlock, a macOS where sandbox-exec does not
+	// work); SandboxNote says why it is none.
+	Sandbox     string `json:"sandbox"`
+	SandboxNote string `json:"sandboxNote,omitempty"`
 	Kernel      string `json:"kernel"`
 	LandlockABI int    `json:"landlockAbi"`
 	Seccomp     bool   `json:"seccomp"`
@@ -191,49 +205,85 @@ type Machine struct {
 	MissingCode   []string `json:"missingCode,omitempty"`
 }
 
-// Layers lists the code run's walls as "name: by" strings.
+// Layers lists the code run's walls as "name: by" strings, after the
+// sandbox.
 func (m Machine) Layers() []string {
-	out := []string{fmt.Sprintf("landlock ABI %d", m.LandlockABI)}
+	out := []string{m.Sandbox}
+	if m.Sandbox == SandboxLandlock {
+		out[0] = fmt.Sprintf("landlock ABI %d", m.LandlockABI)
+	}
 	for _, w := range m.Code {
 		out = append(out, w.String())
 	}
 	return out
 }
 
-// Probe reports what this machine gives a confined run. The first call
-// starts the confiner once to see whether namespaces work here (a few
-// milliseconds); later calls are free.
+// Summary names the layers that confine a run here, in a few words:
+// "landlock (ABI 7), seccomp, namespaces", "seatbelt", "none".
+func (m Machine) Summary() string {
+	switch m.Sandbox {
+	case SandboxLandlock:
+		s := fmt.Sprintf("landlock (ABI %d)", m.LandlockABI)
+		if m.Seccomp {
+			s += ", seccomp"
+		}
+		if m.Namespaces {
+			s += ", namespaces"
+		}
+		return s
+	case "":
+		return SandboxNone
+	}
+	return m.Sandbox
+}
+
+// Probe reports what this machine gives a confined run (probe:
+// walls_linux.go, walls_darwin.go, walls_windows.go). The first call may
+// start a program once to see what works here (the confiner on Linux,
+// sandbox-exec on macOS: a few milliseconds); later calls are free.
 func Probe() Machine { return probe() }
 
-var probe = sync.OnceValue(func() Machine {
-	var u unix.Utsname
-	_ = unix.Uname(&u)
-	m := Machine{Kernel: unix.ByteSliceToString(u.Release[:]), LandlockABI: detectABI(), Seccomp: seccompAvailable()}
-	m.Namespaces, m.NamespacesNote = namespacesAvailable()
-	judged := layoutFor(false, false)
-	code := layoutFor(true, false)
-	m.Judged, m.MissingJudged = judged.walls()
-	m.Code, m.MissingCode = code.walls()
-	return m
-})
-
-// withoutNamespaces makes runs start from admit's own thread as on a
-// machine without namespaces, for tests of that layout.
-var withoutNamespaces = false
-
-// layoutFor chooses how a run is confined on this machine. A program that
-// runs code starts in the confiner where namespaces work (read-only
-// mounts keep the protected paths and everything outside as they are); a
-// judged command starts from a restricted thread of admit itself, unless
-// Landlock cannot scope signals (ABI < 6), when the confiner's pid
-// namespace does.
-func layoutFor(code, network bool) layout {
-	l := layout{abi: detectABI(), seccomp: seccompAvailable(), code: code, network: network}
-	if (code || l.abi < 6) && !withoutNamespaces {
-		if ok, _ := namespacesAvailable(); ok {
-			l.confiner = true
-			l.netns = !network
+// uniformWalls lists the walls of a run where one layer, by, gives every
+// one of them (Seatbelt), or none does (by ""), and the names of those
+// it needs and does not have. The walls and which kind of run needs
+// which are as layout.walls says; an open network (the spec's) is open,
+// not missing.
+func uniformWalls(code, network bool, by string) (walls []Wall, missing []string) {
+	add := func(name string, needed bool) {
+		walls = append(walls, Wall{Name: name, By: by})
+		if needed && by == "" {
+			missing = append(missing, name)
 		}
 	}
-	return l
+	add(WallFSRead, true)
+	add(WallFSWrite, true)
+	add(WallFSMetadata, code)
+	if code {
+		add(WallProtected, true)
+		add(WallHardLinks, true)
+	}
+	for _, name := range []string{WallNetTCP, WallNetUDP} {
+		if network {
+			walls = append(walls, Wall{Name: name, Open: true})
+		} else {
+			add(name, true)
+		}
+	}
+	add(WallUnixSockets, true)
+	add(WallSignals, true)
+	add(WallPtrace, true)
+	add(WallIPC, true)
+	return walls, missing
+}
+
+// weaken marks the wall name as no longer given (a cap reached), adding
+// it to missing when the run needs it.
+func weaken(walls []Wall, missing []string, name string) []string {
+	for i := range walls {
+		if walls[i].Name == name && walls[i].By != "" {
+			walls[i].By = ""
+			return append(missing, name)
+		}
+	}
+	return missing
 }
