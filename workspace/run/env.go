@@ -7,9 +7,6 @@ import (
 	"strings"
 )
 
-// defaultPath is used when the base environment has no usable PATH.
-const defaultPath = "/usr/local/bin:/usr/bin:/bin"
-
 // ScrubEnv keeps only an allowlist of the base environment: PATH (absolute
 // entries only; a default when none is left), HOME, USER, LOGNAME, LANG,
 // LC_*, TZ and TMPDIR, and the variables that say where toolchains and
@@ -20,12 +17,16 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 // LD_*, GIT_*, PAGER-like, editor, shell start-up (BASH_ENV, ENV,
 // PROMPT_COMMAND, IFS, CDPATH) and interpreter (PYTHON*, NODE_OPTIONS,
 // PERL5*, RUBY*) variables never reach a program. Later entries win.
+// Each system adds the few it cannot run without (osVar: on Windows
+// SystemRoot, PATHEXT, the profile folders; names are compared and
+// kept upper-case there, as Windows does not tell "Path" from "PATH").
 func ScrubEnv(base []string) []string {
 	keep := map[string]string{}
 	var order []string
 	for _, kv := range base {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !allowedVar(name) {
+		name = canonVar(name)
+		if !ok || !(allowedVar(name) || osVar(name)) {
 			continue
 		}
 		if _, seen := keep[name]; !seen {
@@ -43,9 +44,9 @@ func ScrubEnv(base []string) []string {
 		if _, seen := keep["PATH"]; !seen {
 			order = append(order, "PATH")
 		}
-		path = []string{defaultPath}
+		path = defaultPath()
 	}
-	keep["PATH"] = strings.Join(path, ":")
+	keep["PATH"] = strings.Join(path, string(filepath.ListSeparator))
 	env := make([]string, 0, len(order)+1)
 	for _, name := range order {
 		env = append(env, name+"="+keep[name])

@@ -141,29 +141,30 @@ func specialKind(m fs.FileMode) string {
 // name with a slash, a shell, or a program that lives in a workspace root
 // (written there, perhaps by the agent) is refused.
 func (x *executor) lookPath(pathEnv, name string) (string, error) {
-	if name == "" || strings.Contains(name, "/") {
+	if !plainName(name) {
 		return "", fmt.Errorf("%q is not a plain program name", name)
 	}
-	if shells[name] {
+	if isShell(programName(name)) {
 		return "", fmt.Errorf("%s is a shell", name)
 	}
 	for _, dir := range filepath.SplitList(pathEnv) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		cand := filepath.Join(dir, name)
-		info, err := os.Stat(cand)
-		if err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 == 0 {
-			continue
+		for _, cand := range programCandidates(dir, name) {
+			info, err := os.Stat(cand)
+			if err != nil || !info.Mode().IsRegular() || !executable(cand, info.Mode()) {
+				continue
+			}
+			real := resolve(cand)
+			if isShell(programName(real)) {
+				return "", fmt.Errorf("%s is a shell (%s)", name, real)
+			}
+			if within(real, x.roots) {
+				return "", fmt.Errorf("%s lives in the workspace (%s)", name, real)
+			}
+			return cand, nil
 		}
-		real := resolve(cand)
-		if shells[filepath.Base(real)] {
-			return "", fmt.Errorf("%s is a shell (%s)", name, real)
-		}
-		if within(real, x.roots) {
-			return "", fmt.Errorf("%s lives in the workspace (%s)", name, real)
-		}
-		return cand, nil
 	}
 	return "", fmt.Errorf("%s: not found on PATH", name)
 }
@@ -182,17 +183,17 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 		return refuse(err.Error())
 	}
 	for _, a := range args[1:] {
-		if strings.Contains(a, "/") && shells[filepath.Base(a)] {
+		if !plainName(a) && isShell(programName(a)) {
 			return refuse("argument " + a + " names a shell")
 		}
 	}
 	argv := args
-	if filepath.Base(path) == "git" {
+	if programName(path) == "git" {
 		if argv, err = hardenGit(args); err != nil {
 			return refuse(err.Error())
 		}
 	}
-	if filepath.Base(path) == "git" {
+	if programName(path) == "git" {
 		env = append(env, gitSafety(gitDriverOverrides(hc.Dir))...)
 	} else {
 		env = append(env, gitSafety(nil)...)
@@ -265,11 +266,12 @@ func (x *executor) start(ctx context.Context, hc interp.HandlerContext, bin stri
 		p.signal(syscall.SIGKILL)
 	}()
 
-	p.waitLeader()
-	p.signal(syscall.SIGKILL)
-	close(stop)
-	<-killed
-	return p.exit(p.cmd.Wait(), args[0])
+	werr := p.wait(func() {
+		p.signal(syscall.SIGKILL)
+		close(stop)
+		<-killed
+	})
+	return p.exit(werr, args[0])
 }
 
 // started is one program as this system started it.
@@ -280,10 +282,11 @@ type started struct {
 	release func()
 	// signal sends sig to every process of the program's group.
 	signal func(sig syscall.Signal)
-	// waitLeader returns when the program ended, without reaping it
-	// where the system can wait so (its pid cannot be reused while its
-	// group is killed).
-	waitLeader func()
+	// wait returns how the program ended (cmd.Wait's error), calling
+	// killGroup once it ended: before it is reaped where the system can
+	// wait without reaping (Linux: its pid cannot be reused while its
+	// group is killed), after elsewhere.
+	wait func(killGroup func()) error
 	// exit turns how cmd.Wait says it ended into the interpreter's status.
 	exit func(werr error, name string) error
 }

@@ -18,7 +18,7 @@ import (
 // run's confinement says, or bare; each in its own process group, killed
 // with admit (the parent-death signal).
 func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []string, stdin *os.File, stdout, stderr io.Writer) (*started, error) {
-	p := &started{release: func() {}, waitLeader: func() {}, exit: x.exitOf}
+	p := &started{release: func() {}, exit: x.exitOf}
 	var (
 		cmd     *exec.Cmd
 		statusR *os.File
@@ -93,14 +93,18 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 	p.cmd = cmd
 	pid := cmd.Process.Pid
 	p.signal = func(sig syscall.Signal) { syscall.Kill(-pid, sig) }
-	p.waitLeader = func() {
+	p.wait = func(killGroup func()) error {
+		// Wait for the leader without reaping it, so its pid cannot be
+		// reused while the group is killed; then reap it.
 		var info unix.Siginfo
 		for {
 			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 			if !errors.Is(err, syscall.EINTR) {
-				return
+				break
 			}
 		}
+		killGroup()
+		return cmd.Wait()
 	}
 	return p, nil
 }

@@ -287,3 +287,8 @@ func weaken(walls []Wall, missing []string, name string) []string {
 	}
 	return missing
 }
+
+// fmtVersion is a system's version as "10.0.22631".
+func fmtVersion(major, minor, build uint32) string {
+	return fmt.Sprintf("%d.%d.%d", major, minor, build)
+}

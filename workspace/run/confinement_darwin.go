@@ -1,0 +1,71 @@
+package run
+
+import (
+	"fmt"
+	"os"
+)
+
+// sysRun is what a run keeps for macOS's confinement: the plan each
+// program's profile is made from (nil: the programs run unconfined, the
+// person having accepted weaker confinement).
+type sysRun struct {
+	plan *seatbeltPlan
+}
+
+func (s *sysRun) cleanup() {}
+
+// confine lays out the run's confinement under Seatbelt: its walls (all
+// of them, or none where sandbox-exec does not work here), the private
+// temporary folder and the plan every program's profile is made from. A
+// run that needs a wall this machine cannot give is refused here, before
+// anything starts, unless the spec accepts weaker confinement.
+func (x *executor) confine(s Spec) error {
+	if s.Code && s.Protected == nil {
+		return fmt.Errorf("%w: a run of code needs Protected (the paths it must leave as they are)", ErrSetup)
+	}
+	ok, why := seatbeltAvailable()
+	by := ""
+	if ok {
+		by = BySeatbelt
+	}
+	x.walls, x.missing = uniformWalls(s.Code, s.Network, by)
+	if len(x.missing) > 0 && !s.AcceptWeaker {
+		return &ConfinementError{Missing: x.missing, Machine: "macOS without a working sandbox-exec: " + why}
+	}
+	x.confined, x.sandbox = true, SandboxNone
+	base, _ := tempBase()
+	temp, err := os.MkdirTemp(base, "admit-run-")
+	if err != nil {
+		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
+	}
+	x.temp = temp
+	x.tmpdir = resolve(temp) // the sandbox matches real paths (/var is /private/var)
+	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+	if !ok {
+		return nil
+	}
+	plan, capped, err := planSeatbelt(seatbeltInputs{
+		Roots: x.roots, Writes: x.writes, Code: s.Code, Temp: x.tmpdir,
+		Env: ScrubEnv(s.Env), Protected: s.Protected, Network: s.Network,
+	})
+	if err != nil {
+		return err
+	}
+	if capped {
+		x.missing = weaken(x.walls, x.missing, WallHardLinks)
+		if !s.AcceptWeaker {
+			return &ConfinementError{Missing: x.missing, Machine: fmt.Sprintf("macOS's sandbox names at most %d hard-linked files and folders of them; this workspace holds more", maxLinkBinds)}
+		}
+	}
+	x.sandbox, x.plan = SandboxSeatbelt, &plan
+	return nil
+}
+
+// Confinement reports what this system supports: ("seatbelt", 0) where
+// sandbox-exec works, or ("none", 0). Probe says which walls a run gets.
+func Confinement() (string, int) {
+	if ok, _ := seatbeltAvailable(); ok {
+		return SandboxSeatbelt, 0
+	}
+	return SandboxNone, 0
+}
