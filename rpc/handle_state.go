@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"strconv"
 
 	"admit/rpc/gate"
 	"admit/workspace/run"
@@ -35,19 +34,7 @@ func (s *Server) fullState() gate.State {
 }
 
 // confinement names the walls a run stands behind, in a few words.
-func confinement(m run.Machine) string {
-	if m.LandlockABI == 0 {
-		return "none"
-	}
-	s := "landlock (ABI " + strconv.Itoa(m.LandlockABI) + ")"
-	if m.Seccomp {
-		s += ", seccomp"
-	}
-	if m.Namespaces {
-		s += ", namespaces"
-	}
-	return s
-}
+func confinement(m run.Machine) string { return m.Summary() }
 
 // handleSetMode answers admit/setMode.
 func (s *Server) handleSetMode(_ context.Context, g *gate.Gate, raw []byte) (any, error) {

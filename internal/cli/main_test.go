@@ -171,7 +171,7 @@ func TestPolicyFileErrorIsConfiguration(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	ws := testWorkspace(t)
-	if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(ws, "fifo")); err != nil {
 		t.Fatal(err)
 	}
 	write := []string{"ADMIT_EFFECTS=workspace-write"}

@@ -167,7 +167,7 @@ func confinementWords() string {
 	if len(m.MissingJudged) > 0 {
 		return "run by admit without a shell; this machine lacks " + strings.Join(m.MissingJudged, ", ") + ", so it is refused unless weaker confinement is accepted"
 	}
-	return fmt.Sprintf("run by admit without a shell, under Landlock (ABI %d) and seccomp: it may write only the paths admitted, and reaches no network and no socket", m.LandlockABI)
+	return "run by admit without a shell, under " + m.Summary() + ": it may write only the paths admitted, and reaches no network and no socket"
 }
 
 // writeGrant is what the kernel wall lets a run write: each target, and
