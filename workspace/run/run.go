@@ -9,20 +9,25 @@
 // capped output, a timeout that ends it (SIGTERM, then SIGKILL) and a
 // memory limit.
 //
-// With Spec.Confine, each program is confined (confine.go, seccomp.go,
-// confiner.go, grants.go; docs/confinement.md): it reads only the
+// With Spec.Confine, each program is confined (docs/confinement.md): it
+// reads only the
 // workspace, the system's program folders and the toolchains' installs
 // and caches; writes only the admitted targets or, for a program that runs
 // code (Spec.Code), the workspace minus its protected paths and
 // hard-linked files, a private temporary folder and the caches; reaches
 // no network unless Spec.Network, and no unix socket; and cannot signal
-// or trace a process outside the run. The walls come from Landlock,
-// enforced on the OS thread that starts the program, a seccomp filter on
-// that thread, and, for a program that runs code or where Landlock cannot
-// scope signals, the confiner: the admit binary started again in its own
-// mount, pid and network namespaces. Probe says which walls this machine
-// gives; a run that needs one it cannot give is refused
-// (ConfinementError) unless Spec.AcceptWeaker.
+// or trace a process outside the run. On Linux the walls come from
+// Landlock, enforced on the OS thread that starts the program, a seccomp
+// filter on that thread, and, for a program that runs code or where
+// Landlock cannot scope signals, the confiner: the admit binary started
+// again in its own mount, pid and network namespaces (confine_linux.go,
+// seccomp_linux.go, confiner_linux.go, grants_linux.go). On macOS they
+// come from Seatbelt: each program starts under sandbox-exec with a
+// profile made from the run's plan (seatbelt.go, *_darwin.go). Windows
+// gives none (*_windows.go): every wall is missing. Each system's files
+// give the same names (confine, launch, probe, Confinement); Probe says
+// which walls this machine gives; a run that needs one it cannot give is
+// refused (ConfinementError) unless Spec.AcceptWeaker.
 //
 // Start with Run and Spec. A Result says how the run ended (its command's
 // status, TimedOut, Cancelled, or an Err matching ErrRefused or ErrSetup);
