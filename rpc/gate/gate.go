@@ -73,6 +73,7 @@ type Gate struct {
 	// and agents' user settings, the trust records and rules): no tool
 	// call may write them, and none is asked about.
 	personal *command.Personal
+	offCache hooksOffCache     // the repository files that switch hooks off
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
