@@ -113,7 +113,7 @@ export function headline(v: ApprovalView): string {
 }
 
 function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+  return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** modalPrompt is the modal dialog's text and buttons: every text on plain lines, Deny first (the dialog's default button). */
@@ -211,6 +211,8 @@ interface Pending {
   how?: SettleReason;
   answer?: ApprovalAnswer;
   resolve: (a: ApprovalAnswer) => void;
+  /** When the server's deadline falls (ms since the epoch), if it gave one. */
+  deadlineAt?: number;
   settledSignal: Promise<void>;
   fireSettled: () => void;
   timer?: unknown;
@@ -220,6 +222,8 @@ export interface ApprovalOptions {
   prompt: Prompter;
   modal: () => boolean;
   timers?: Timers;
+  /** The clock, for telling a withdrawal at the deadline from an earlier one. */
+  now?: () => number;
   /** Called whenever a question is settled, for logging. */
   onSettled?: (id: string, answer: ApprovalAnswer, how: SettleReason, params: ApproveParams) => void;
   /** Called when an answer arrives after its question was settled otherwise. */
@@ -257,6 +261,7 @@ export class ApprovalQueue {
       if (old) this.settle(old, 'deny', 'cancelled'); // a repeated id replaces the old question
       this.byId.set(params.id, p);
       if (params.timeoutMs !== undefined && params.timeoutMs > 0) {
+        p.deadlineAt = this.now() + params.timeoutMs;
         p.timer = this.timers.set(() => this.settle(p, 'deny', 'deadline'), params.timeoutMs);
       }
       this.queue.push(p);
@@ -274,12 +279,20 @@ export class ApprovalQueue {
     this.current?.update?.(this.waiting());
   }
 
-  /** cancel settles the question with this id as "deny" (admit/approvalCancelled). */
+  /**
+   * cancel settles the question with this id as "deny" (admit/approvalCancelled). The
+   * server withdraws a question at its deadline too; a withdrawal within a second of
+   * the deadline is told as the deadline.
+   */
   cancel(id: string): boolean {
     const p = this.byId.get(id);
     if (!p) return false;
-    this.settle(p, 'deny', 'cancelled');
+    this.settle(p, 'deny', p.deadlineAt !== undefined && this.now() >= p.deadlineAt - 1000 ? 'deadline' : 'cancelled');
     return true;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   /** cancelAll settles every question as "deny": the server stopped or restarts. */

@@ -158,6 +158,9 @@ export class AdmitServer implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('admit.approvals.modal')) {
+          this.log(`settings: questions are asked ${settings().modal ? 'in a modal dialog' : 'in a panel beside the editor'} now`);
+        }
         if (e.affectsConfiguration('admit')) void this.settingsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {

@@ -261,3 +261,18 @@ test('cancelAll (server gone) denies every question', async () => {
   assert.deepEqual(await all, ['deny', 'deny']);
   assert.equal(q.pending, 0);
 });
+
+test('a withdrawal at the deadline (the server cancels when its deadline passes) is told as the deadline', async () => {
+  const { prompt } = fakePrompter();
+  let now = 1_000_000;
+  const settled: string[] = [];
+  const q = new ApprovalQueue({ prompt, modal: () => false, timers: fakeTimers().timers, now: () => now, onSettled: (id, _a, how) => settled.push(`${id}:${how}`) });
+  void q.ask(ask('early', { timeoutMs: 5000 }));
+  void q.ask(ask('late', { timeoutMs: 5000 }));
+  await tick();
+  now += 1000;
+  q.cancel('early');
+  now += 3500;
+  q.cancel('late');
+  assert.deepEqual(settled, ['early:cancelled', 'late:deadline']);
+});
