@@ -839,6 +839,27 @@ const scenarios = [
       const rulesPane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Rules/i }) });
       await waitFor('the rule in the Rules view', async () => (await rulesPane.innerText()).includes(params.rule.match));
       await r.shot('10-rule-shown');
+      // Add a rule by hand: the server's objection is shown under the words; a good rule is listed.
+      await r.command('admit: Add Rule');
+      const qi = r.page.locator('.quick-input-widget');
+      await qi.locator('.monaco-list-row', { hasText: 'always refuse' }).first().click({ timeout: LONG });
+      await qi.locator('.monaco-list-row', { hasText: 'This workspace' }).first().click({ timeout: LONG });
+      await qi.filter({ hasText: 'add a rule (3/3)' }).waitFor({ timeout: LONG });
+      await r.page.keyboard.type('*');
+      await r.page.keyboard.press('Enter');
+      await waitFor("the server's objection under the words", async () => /names no program/.test(await qi.innerText()));
+      await r.shot('10-rule-refused', qi);
+      await r.page.keyboard.press('Backspace');
+      await r.page.keyboard.type('git push *');
+      await r.page.keyboard.press('Enter');
+      await waitFor('the new rule in the view', async () => (await rulesPane.innerText()).includes('git push *'));
+      // Remove it (a deny rule: removing it loosens the gate, so it is asked first).
+      const row = rulesPane.locator('.monaco-list-row', { hasText: 'git push *' }).first();
+      await row.hover();
+      await row.locator('.action-label[aria-label="Remove Rule"], .codicon-trash').first().click({ timeout: LONG });
+      const confirm = r.page.locator('.monaco-dialog-box').filter({ hasText: 'remove the rule deny git push *' });
+      await confirm.getByRole('button', { name: 'Remove' }).click({ timeout: LONG });
+      await waitFor('the rule gone from the view', async () => !(await rulesPane.innerText()).includes('git push *'));
       // The next matching call is allowed without a question.
       const before = r.asked().length;
       [res] = await r.result(r.send([bash('npm test')]));

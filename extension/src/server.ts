@@ -248,8 +248,9 @@ export class AdmitServer implements vscode.Disposable {
     client.registerFeature(new ApproveFeature());
     client.onRequest(Methods.approve, async (params: ApproveParams, token: vscode.CancellationToken) => {
       token.onCancellationRequested(() => this.approvals.cancel(params.id));
-      // JSON: every text escaped, one line.
-      this.log(`asked ${JSON.stringify(params)}`);
+      // JSON: every text escaped, one line (a huge command is cut; the prompt shows it whole).
+      const asked = JSON.stringify(params);
+      this.log(`asked ${asked.length > 20_000 ? `${asked.slice(0, 20_000)}… (cut)` : asked}`);
       const answer = await this.approvals.ask(params);
       return { answer };
     });
