@@ -75,6 +75,9 @@ type Status struct {
 	BinaryExists bool   `json:"binaryExists,omitempty"`
 	// Problem says why the host cannot be connected as it is.
 	Problem string `json:"problem,omitempty"`
+	// HooksOff says where the person's own settings switch the host's
+	// hooks off (admit's included), when they do.
+	HooksOff string `json:"hooksOff,omitempty"`
 	// Change is what connecting to Options.Binary would write, when it
 	// would write anything; Undo is what disconnecting would.
 	Change *Change `json:"change,omitempty"`
@@ -273,6 +276,10 @@ func Inspect(sys System, o Options, h *Host) Status {
 		st.State, st.Problem = StateUnreadable, err.Error()
 		return st
 	}
+	if h.off != nil {
+		st.HooksOff = h.off(sys, o.Home, files)
+	}
+	placeErr := h.checkPlace(sys, files, o.Place)
 	var invs []invocation
 	missing := false
 	for i, f := range h.files {
@@ -297,7 +304,9 @@ func Inspect(sys System, o Options, h *Host) Status {
 	}
 	st.Connected = st.State == StateConnected
 	if o.Binary != "" {
-		if err := CheckBinary(sys, o.Binary, o.Home, o.Place); err != nil {
+		if placeErr != nil {
+			st.Problem = placeErr.Error()
+		} else if err := CheckBinary(sys, o.Binary, o.Home, o.Place); err != nil {
 			if st.Problem == "" && !st.Connected {
 				st.Problem = err.Error()
 			}
@@ -343,6 +352,24 @@ func (h *Host) state(sys System, files []File, invs []invocation, missing bool, 
 		return StateOutdated
 	}
 	return StateConnected
+}
+
+// checkPlace refuses a configuration file that is (or leads through a
+// symlink to) a file inside a workspace: an agent there could edit the
+// hook admit writes into it.
+func (h *Host) checkPlace(sys System, files []File, p Place) error {
+	for _, f := range files {
+		path := f.Path
+		if real, err := sys.EvalSymlinks(path); err == nil {
+			path = real
+		}
+		for _, ws := range p.Workspaces {
+			if within(sys, path, ws) {
+				return fmt.Errorf("%s is inside the workspace %s, where an agent can edit the hook admit would write into it: connect from outside it, or keep the file elsewhere", path, ws)
+			}
+		}
+	}
+	return nil
 }
 
 func (h *Host) supports(goos string) bool {
@@ -414,6 +441,9 @@ func Connect(sys System, w Writer, o Options, h *Host, sum string) (Result, erro
 	}
 	files, err := h.read(sys, o.Home)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := h.checkPlace(sys, files, o.Place); err != nil {
 		return Result{}, err
 	}
 	next, err := h.connected(files, target{o.Binary, o.goos()})

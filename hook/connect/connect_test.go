@@ -541,12 +541,16 @@ func TestCheckBinary(t *testing.T) {
 	_ = os.Mkdir(filepath.Join(home, ".git"), 0o755) // a home kept in git is not a repository here
 	wsBin := mk("ws/bin/admit", 0o755)
 	tmpBin := mk("tmp/go-build1/exe/admit", 0o755)
-	plain := mk("home/bin/plain", 0o644)
+	plain := mk("home/bin/plain/admit", 0o644)
+	named := mk("home/bin/admit-linux-amd64", 0o755)
+	dirNamed := filepath.Join(home, "dir", "admit")
+	_ = os.MkdirAll(dirNamed, 0o755)
 	openDir := filepath.Join(root, "open")
 	_ = os.MkdirAll(openDir, 0o755)
 	_ = os.Chmod(openDir, 0o777)
 	openBin := mk("open/admit", 0o755)
-	link := filepath.Join(home, ".local/bin/admit-link")
+	link := filepath.Join(home, ".local/lib/admit")
+	_ = os.MkdirAll(filepath.Dir(link), 0o755)
 	_ = os.Symlink(repoBin, link)
 	place := Place{Workspaces: []string{filepath.Join(root, "ws")}, Temp: []string{filepath.Join(root, "tmp")}}
 	for _, c := range []struct {
@@ -556,8 +560,9 @@ func TestCheckBinary(t *testing.T) {
 		{"admit", "relative"},
 		{"bin/admit", "relative"},
 		{home + "/.local/bin/../bin/admit", "not clean"},
-		{filepath.Join(home, "missing"), "no such file"},
-		{filepath.Join(home, ".local"), "not a regular file"},
+		{filepath.Join(home, "missing", "admit"), "no such file"},
+		{dirNamed, "not a regular file"},
+		{named, `its name is "admit-linux-amd64", not admit`},
 		{plain, "not executable"},
 		{repoBin, "inside the repository " + filepath.Join(root, "home/src/admit")},
 		{link, "inside the repository"},
@@ -572,5 +577,57 @@ func TestCheckBinary(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v, want %q", c.path, err, c.want)
 		}
+	}
+}
+
+// TestHooksSwitchedOff: the person's own settings that switch a host's
+// hooks off are reported, since admit's entries would not run.
+func TestHooksSwitchedOff(t *testing.T) {
+	home := t.TempDir()
+	for rel, content := range map[string]string{
+		".claude/settings.json":  `{"disableAllHooks": true}`,
+		".gemini/settings.json":  "{\n  // off for now\n  \"hooksConfig\": {\"enabled\": false}\n}",
+		".copilot/settings.json": `{"disableAllHooks": true}`,
+		".cursor/hooks.json":     `{"version": 1, "disableAllHooks": true}`,
+	} {
+		p := filepath.Join(home, rel)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, st := range Survey(quiet, Options{Home: home}) {
+		want := map[string]string{"claude-code": "disableAllHooks is true", "gemini-cli": "hooksConfig.enabled is false", "copilot": "disableAllHooks is true in " + filepath.Join(home, ".copilot", "settings.json")}[st.Host]
+		if want == "" && st.HooksOff != "" || !strings.Contains(st.HooksOff, want) {
+			t.Errorf("%s: hooksOff %q, want %q", st.Host, st.HooksOff, want)
+		}
+	}
+}
+
+// TestConfigurationInsideWorkspaceRefused: a configuration that leads
+// into a workspace (a symlink into the repository) is not written: the
+// agent there could edit the hook.
+func TestConfigurationInsideWorkspaceRefused(t *testing.T) {
+	home := t.TempDir()
+	ws := t.TempDir()
+	inside := filepath.Join(ws, "claude-settings.json")
+	if err := os.WriteFile(inside, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, ".claude", "settings.json")
+	_ = os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(inside, link); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := Lookup("claude-code")
+	o := Options{Home: home, Binary: fakeBinary(t), GOOS: "linux", Place: Place{Workspaces: []string{ws}}}
+	if st := Inspect(quiet, o, h); st.Change != nil || !strings.Contains(st.Problem, "inside the workspace") {
+		t.Fatalf("%+v", st)
+	}
+	if _, err := Connect(quiet, OS{}, o, h, ""); err == nil || !strings.Contains(err.Error(), "inside the workspace") {
+		t.Fatalf("%v", err)
+	}
+	if data, _ := os.ReadFile(inside); string(data) != "{}\n" {
+		t.Fatal("written")
 	}
 }

@@ -30,6 +30,9 @@ type Host struct {
 	timeout time.Duration // the host timeout the entries set; 0: none
 	files   []*fileSpec
 	detect  detectSpec
+	// off says where the person's settings switch the host's hooks off
+	// ("" when they do not), given the configuration files as read.
+	off     func(sys System, home string, files []File) string
 	windows bool // admit can write this host's configuration on Windows
 }
 
@@ -188,6 +191,9 @@ func claudeHost() *Host {
 			command: execOrCommand("command", "command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{claudeDir}, programs: []string{"claude"}, extensions: []string{"anthropic.claude-code"}},
+		off: func(_ System, _ string, files []File) string {
+			return settingOff(files[0], false, true, "disableAllHooks")
+		},
 	}
 }
 
@@ -208,6 +214,9 @@ func geminiHost() *Host {
 			command: commandKey("command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under(".gemini")}, programs: []string{"gemini"}, extensions: []string{"google.gemini-cli-vscode-ide-companion"}},
+		off: func(_ System, _ string, files []File) string {
+			return settingOff(files[0], true, false, "hooksConfig", "enabled")
+		},
 	}
 }
 
@@ -245,6 +254,14 @@ func copilotHost() *Host {
 			entry: entry("--event", "permissionRequest"), owned: owned, command: execOrCommand("exec", "bash", "powershell", "command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{copilotDir}, programs: []string{"copilot"}, extensions: []string{"github.copilot-chat", "github.copilot"}},
+		off: func(sys System, home string, _ []File) string {
+			p := inDir(copilotDir, "settings.json")(home, sys.Getenv)
+			data, err := sys.ReadFile(p)
+			if err != nil {
+				return ""
+			}
+			return settingOff(File{Path: p, Data: data}, false, true, "disableAllHooks")
+		},
 	}
 }
 
@@ -348,6 +365,25 @@ func clineHost() *Host {
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under("Documents", "Cline")}, programs: []string{"cline"}, extensions: []string{"saoudrizwan.claude-dev"}},
 	}
+}
+
+// settingOff reads the setting at path (keys, nested) in f and, when it
+// holds the boolean off, says so for the person.
+func settingOff(f File, comments, off bool, path ...string) string {
+	root, err := parseDoc(f.Data, comments)
+	if err != nil {
+		return ""
+	}
+	n := root
+	for _, k := range path {
+		if n = n.get(k); n == nil {
+			return ""
+		}
+	}
+	if equal(n, off) {
+		return fmt.Sprintf("%s is %v in %s: the host runs no hook, admit's included, until it is removed", strings.Join(path, "."), off, f.Path)
+	}
+	return ""
 }
 
 // Hosts lists the hosts admit connects, in the order they are shown.

@@ -135,6 +135,11 @@ func CheckBinary(sys System, bin, home string, p Place) error {
 		return fail("the path is relative; a hook must name the binary by its absolute path, never a name looked up on PATH")
 	case filepath.Clean(bin) != bin:
 		return fail("the path is not clean (%q): name the file itself", filepath.Clean(bin))
+	case !(invocation{program: bin, literal: true, args: []string{"hook", "x"}}).admitFor("x"):
+		// Entries are known for admit's by the program's name: one
+		// named otherwise would not be found again (to report, update or
+		// undo), and each connect would add another.
+		return fail("its name is %q, not admit: install it (or link it) as admit", filepath.Base(bin))
 	}
 	real, err := sys.EvalSymlinks(bin)
 	if err != nil {

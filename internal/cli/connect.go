@@ -87,6 +87,9 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 			c = st.Undo
 		}
 		title := fmt.Sprintf("%s (%s)", st.Agent, st.Config)
+		if st.HooksOff != "" && verb == "connect" {
+			fmt.Fprintf(std.Err, "%s: warning: %s\n", st.Agent, st.HooksOff)
+		}
 		switch {
 		case st.State == connect.StateUnreadable || st.State == connect.StateUnsupported || c == nil && st.Problem != "" && !st.Connected:
 			fmt.Fprintf(std.Err, "%s: %s\n", title, st.Problem)
@@ -204,7 +207,11 @@ func describe(st connect.Status) string {
 func listAgents(sys connect.System, opts connect.Options, binErr error, std Stdio) int {
 	tw := tabwriter.NewWriter(std.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tHOST\tINSTALLED\tSTATE\tCONFIGURATION\tBINARY")
+	var off []string
 	for _, st := range connect.Survey(sys, opts) {
+		if st.HooksOff != "" {
+			off = append(off, st.Agent+": "+st.HooksOff)
+		}
 		installed := "no"
 		if st.Installed {
 			installed = "yes"
@@ -212,6 +219,9 @@ func listAgents(sys connect.System, opts connect.Options, binErr error, std Stdi
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, st.State, st.Config, st.Binary)
 	}
 	_ = tw.Flush()
+	if len(off) > 0 {
+		fmt.Fprintf(std.Out, "\n%s\n", strings.Join(off, "\n"))
+	}
 	if binErr != nil {
 		fmt.Fprintf(std.Out, "\nThis binary cannot be connected: %v\n", binErr)
 	} else {
