@@ -559,6 +559,7 @@ func TestCheckBinary(t *testing.T) {
 		{good, ""},
 		{"admit", "relative"},
 		{"bin/admit", "relative"},
+		{home + "/new\nline/admit", "control character"},
 		{home + "/.local/bin/../bin/admit", "not clean"},
 		{filepath.Join(home, "missing", "admit"), "no such file"},
 		{dirNamed, "not a regular file"},

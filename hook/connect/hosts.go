@@ -103,7 +103,7 @@ func guarded(t target, args ...string) string {
 	return shellQuote(t.bin) + " " + strings.Join(args, " ") + " || exit 2"
 }
 
-// home joins a path under the home folder.
+// under is a path under the home folder.
 func under(parts ...string) func(home string, env Env) string {
 	return func(home string, _ Env) string { return filepath.Join(append([]string{home}, parts...)...) }
 }
@@ -119,11 +119,12 @@ func envDir(v string, parts ...string) func(home string, env Env) string {
 	}
 }
 
+// inDir is a path under the folder dir names.
 func inDir(dir func(home string, env Env) string, more ...string) func(home string, env Env) string {
 	return func(home string, env Env) string { return filepath.Join(append([]string{dir(home, env)}, more...)...) }
 }
 
-// commandKey reads an entry's shell line from key.
+// commandKey reads an entry's shell line from the first of keys it has.
 func commandKey(keys ...string) func(n *node) (invocation, bool) {
 	return func(n *node) (invocation, bool) {
 		for _, k := range keys {

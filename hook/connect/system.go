@@ -133,6 +133,8 @@ func CheckBinary(sys System, bin, home string, p Place) error {
 		return fail("no path given")
 	case !filepath.IsAbs(bin):
 		return fail("the path is relative; a hook must name the binary by its absolute path, never a name looked up on PATH")
+	case strings.ContainsFunc(bin, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return fail("the path holds a control character, which a hook's command line cannot carry safely")
 	case filepath.Clean(bin) != bin:
 		return fail("the path is not clean (%q): name the file itself", filepath.Clean(bin))
 	case !(invocation{program: bin, literal: true, args: []string{"hook", "x"}}).admitFor("x"):
