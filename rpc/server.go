@@ -249,6 +249,12 @@ var methods = map[string]method{
 	"admit/edit":           {handle: (*Server).handleEdit},
 	"admit/write":          {handle: (*Server).handleWrite},
 	"admit/run":            {handle: (*Server).handleRun},
+
+	// Connecting the agents' hooks (handle_agents.go) writes the person's
+	// own configuration files: the editor's connection alone may.
+	"admit/agents":          {handle: (*Server).handleAgents, editorOnly: true},
+	"admit/connectAgent":    {handle: (*Server).handleConnectAgent, editorOnly: true},
+	"admit/disconnectAgent": {handle: (*Server).handleDisconnectAgent, editorOnly: true},
 }
 
 // Request routes an admit/* method to its handler.

@@ -73,6 +73,7 @@ type Gate struct {
 	// and agents' user settings, the trust records and rules): no tool
 	// call may write them, and none is asked about.
 	personal *command.Personal
+	offCache hooksOffCache     // the repository files that switch hooks off
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
@@ -213,7 +214,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if env != nil {
 		out.roots = env.Roots
 	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
+	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}

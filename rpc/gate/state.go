@@ -41,6 +41,9 @@ type State struct {
 	Watch        *workspace.WatchStatus `json:"watch,omitempty"`
 	Socket       string                 `json:"socket,omitempty"`
 	Confinement  string                 `json:"confinement,omitempty"`
+	// HooksOff names the repository's files that switch the agents' own
+	// hooks off (admit's hook is then never called).
+	HooksOff []HooksOff `json:"hooksOff,omitempty"`
 	// Walls say which layers confine a run here: for a judged command and
 	// for a program that runs code, and what this machine lacks.
 	Walls *run.Machine `json:"walls,omitempty"`
@@ -85,6 +88,7 @@ func (g *Gate) State() State {
 	}
 	g.mu.Unlock()
 	slices.Sort(st.Sessions)
+	st.HooksOff = g.hooksOff()
 	return st
 }
 
@@ -150,13 +154,34 @@ func (g *Gate) MarkChanged(paths []string) {
 		}
 	}
 	for _, p := range paths {
-		if filepath.Base(p) == "policy.json" && filepath.Base(filepath.Dir(p)) == ".admit" && g.cfg.Roots.Contains(filepath.Dir(filepath.Dir(p))) {
-			// The client shows the policy's trust and errors: tell it now,
-			// not at the next decision (State reads the file again).
+		if g.shownInState(p) {
+			// The client shows the policy's trust and errors and the hooks
+			// a repository switches off: tell it now, not at the next
+			// decision (State reads the files again).
 			g.stateChanged()
 			break
 		}
 	}
+}
+
+// shownInState reports whether the state says something about the file at
+// p: a root's policy file, or a file that switches the agents' hooks off.
+func (g *Gate) shownInState(p string) bool {
+	for _, root := range g.cfg.Roots.List() {
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			continue
+		}
+		if rel == filepath.Join(".admit", "policy.json") {
+			return true
+		}
+		for _, sw := range hookSwitches {
+			if rel == filepath.FromSlash(sw.rel) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TapeParams filter admit/tape.

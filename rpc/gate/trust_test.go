@@ -302,3 +302,30 @@ func TestAgentCannotWriteThePersonsRules(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksOffIsShown: a repository that switches the agents' hooks off
+// (where admit's hook would be called) is named in the state.
+func TestHooksOffIsShown(t *testing.T) {
+	h := newHostile(t, "")
+	g := h.open(t, "read-only")
+	if st := g.State(); len(st.HooksOff) != 0 {
+		t.Fatalf("hooks off in a plain repository: %+v", st.HooksOff)
+	}
+	p := filepath.Join(h.root, ".github", "copilot", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"disableAllHooks": true, "x": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := g.State()
+	if len(st.HooksOff) != 1 || st.HooksOff[0].Agent != "copilot" || st.HooksOff[0].File != p {
+		t.Fatalf("state: %+v", st.HooksOff)
+	}
+	if err := os.WriteFile(p, []byte(`{"disableAllHooks": false}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := g.State(); len(st.HooksOff) != 0 {
+		t.Fatalf("after the setting went: %+v", st.HooksOff)
+	}
+}

@@ -22,6 +22,7 @@ type Verdict struct {
 	ToolError string         `json:"toolError,omitempty"`
 	DecidedBy rule.DecidedBy `json:"decidedBy,omitempty"`
 	Session   string         `json:"session,omitempty"`
+	Agent     string         `json:"agent,omitempty"` // the agent the call's context names
 	Tool      string         `json:"tool,omitempty"`
 	Summary   string         `json:"summary,omitempty"`
 	// PolicyTrust is the trust of the workspace policy file that took

@@ -433,7 +433,11 @@ func readStatus(r io.Reader) (confinerStatus, bool) {
 // its namespaces and mounts exactly as a run does and checks that a
 // read-only bind holds.
 var namespacesAvailable = sync.OnceValues(func() (bool, string) {
-	dir, err := os.MkdirTemp("", "admit-probe-")
+	// In admit's own temporary folder: a process killed while it probes
+	// (the probe is quick, but servers get killed) leaves nothing in the
+	// system's temporary folder.
+	base, _ := tempBase()
+	dir, err := os.MkdirTemp(base, "probe-")
 	if err != nil {
 		return false, "no temporary folder for the probe: " + err.Error()
 	}

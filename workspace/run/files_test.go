@@ -249,12 +249,15 @@ func TestTimeoutEscalates(t *testing.T) {
 				requireConfinement(t, lc)
 				return e.confined(lc, line)
 			}
-			// Ends on SIGTERM.
-			s := spec(helperName + " sleep")
-			s.Timeout = 200 * time.Millisecond
+			// Ends on SIGTERM. The timeout leaves a loaded machine time to
+			// start the helper, so that SIGTERM finds it running.
+			started := filepath.Join(e.root, "started")
+			s := spec(helperName + " sleep " + started)
+			s.Writes = []string{e.root}
+			s.Timeout = 1500 * time.Millisecond
 			start := time.Now()
 			r := Run(context.Background(), s)
-			if el := time.Since(start); !r.TimedOut || r.Signal != "SIGTERM" || el >= killGrace {
+			if el := time.Since(start); !r.TimedOut || r.Signal != "SIGTERM" || el >= s.Timeout+killGrace || !exists(started) {
 				t.Fatalf("after %v: %+v", el, r)
 			}
 			// Ignores SIGTERM: SIGKILL after the grace.
