@@ -39,7 +39,9 @@ var seatbeltAvailable = sync.OnceValues(func() (bool, string) {
 	if _, err := os.Stat(sandboxExec); err != nil {
 		return false, sandboxExec + " is missing"
 	}
-	dir, err := os.MkdirTemp("", "admit-probe-")
+	// In admit's own temporary folder, as the Linux probe's.
+	base, _ := tempBase()
+	dir, err := os.MkdirTemp(base, "probe-")
 	if err != nil {
 		return false, "no temporary folder for the probe: " + err.Error()
 	}
