@@ -3,16 +3,23 @@ package run
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
-// sysRun is what a run keeps for macOS's confinement: the plan each
-// program's profile is made from (nil: the programs run unconfined, the
-// person having accepted weaker confinement).
+// sysRun is what a run keeps for macOS's confinement: the profile's file
+// and its parameters ("": the programs run unconfined, the person having
+// accepted weaker confinement), in a folder of admit's own.
 type sysRun struct {
-	plan *seatbeltPlan
+	profileDir string
+	profile    string
+	params     []string
 }
 
-func (s *sysRun) cleanup() {}
+func (s *sysRun) cleanup() {
+	if s.profileDir != "" {
+		os.RemoveAll(s.profileDir)
+	}
+}
 
 // confine lays out the run's confinement under Seatbelt: its walls (all
 // of them, or none where sandbox-exec does not work here), the private
@@ -57,8 +64,21 @@ func (x *executor) confine(s Spec) error {
 			return &ConfinementError{Missing: x.missing, Machine: fmt.Sprintf("macOS's sandbox names at most %d hard-linked files and folders of them; this workspace holds more", maxLinkBinds)}
 		}
 	}
-	x.sandbox, x.plan = SandboxSeatbelt, &plan
+	text, params := plan.profile()
+	if x.profileDir, err = os.MkdirTemp(base, "admit-profile-"); err != nil {
+		return fmt.Errorf("%w: the sandbox profile's folder: %v", ErrSetup, err)
+	}
+	if x.profile, err = writeProfile(x.profileDir, text); err != nil {
+		return fmt.Errorf("%w: the sandbox profile: %v", ErrSetup, err)
+	}
+	x.sandbox, x.params = SandboxSeatbelt, params
 	return nil
+}
+
+// writeProfile writes a profile to dir, readable by this user alone.
+func writeProfile(dir, text string) (string, error) {
+	file := filepath.Join(dir, "run.sb")
+	return file, os.WriteFile(file, []byte(text), 0o600)
 }
 
 // Confinement reports what this system supports: ("seatbelt", 0) where

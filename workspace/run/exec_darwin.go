@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
@@ -27,10 +26,9 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 		Stderr:      stderr,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
-	if x.plan != nil {
-		profile, params := x.plan.withProgram(bin).profile()
+	if x.profile != "" {
 		cmd.Path = sandboxExec
-		cmd.Args = slices.Concat([]string{"sandbox-exec", "-p", profile}, params, []string{"--", bin}, args[1:])
+		cmd.Args = sandboxArgv(x.profile, x.params, bin, args[1:])
 	}
 	if err := cmd.Start(); err != nil {
 		return p, err

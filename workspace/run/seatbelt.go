@@ -9,9 +9,12 @@ import (
 )
 
 // macOS confines a run with its own sandbox, Seatbelt: each program
-// starts as `/usr/bin/sandbox-exec -p PROFILE -D KEY=PATH ... -- PROGRAM
-// ARGS`, and the kernel holds it, and every process it starts, to the
-// profile. The profile denies everything by default and allows what
+// starts as `/usr/bin/sandbox-exec -f PROFILE -D KEY=PATH ... -D
+// PROGRAM=PATH -- PROGRAM ARGS`, and the kernel holds it, and every
+// process it starts, to the profile. The profile is written once per run
+// to a file of admit's own (0600, in a folder the run cannot write): a
+// workspace with thousands of hard-linked files would make a profile
+// longer than a command line may be. The profile denies everything by default and allows what
 // docs/confinement.md lists for Linux, with macOS's own system folders:
 // reads of the workspace, the system and the toolchains; writes to the
 // admitted targets (or, for a program that runs code, the workspace minus
@@ -25,7 +28,9 @@ import (
 // programs and probe that sandbox-exec works here (walls_darwin.go runs a
 // probe plan of every kind of rule through it, and a write it must deny).
 // Paths reach the profile as parameters (-D), never inside its text, so a
-// file name cannot change the profile.
+// file name cannot change the profile; the program a run starts is the
+// parameter PROGRAM (programParams), so every program of a run shares
+// one profile.
 
 // sandboxExec is the system's sandbox-exec: never one found on PATH.
 const sandboxExec = "/usr/bin/sandbox-exec"
@@ -176,8 +181,10 @@ func (p seatbeltPlan) profile() (text string, params []string) {
 	paths("file-read-metadata file-test-existence", "path-ancestors", "P", dedupe(granted))
 	line("; reads")
 	paths("file-read* file-test-existence", "subpath", "P", p.Read)
-	line("; programs and libraries")
+	line("; programs and libraries, and the program this process starts (a judged command's)")
 	paths("file-read* file-test-existence process-exec file-map-executable", "subpath", "P", p.Exec)
+	line(`(allow file-read* file-test-existence process-exec file-map-executable (literal (param "PROGRAM")))`)
+	line(`(allow file-read-metadata file-test-existence (path-ancestors (param "PROGRAM")))`)
 
 	line("; writes")
 	keepAbove := keptAncestors(p.Keep, p.Write)
@@ -252,11 +259,15 @@ func dedupe(paths []string) []string {
 	return out
 }
 
-// withProgram is the plan for one program: a judged command's program
-// file (found on PATH, maybe through a link) is read and executed too.
-func (p seatbeltPlan) withProgram(bin string) seatbeltPlan {
-	p.Exec = append(slices.Clip(p.Exec), resolve(bin))
-	return p
+// programParams give the profile's PROGRAM: the file a program of the
+// run starts from (found on PATH, maybe through a link), read and
+// executed.
+func programParams(bin string) []string { return []string{"-D", "PROGRAM=" + resolve(bin)} }
+
+// sandboxArgv is the command line that starts bin under the profile in
+// file, with the plan's parameters.
+func sandboxArgv(file string, params []string, bin string, args []string) []string {
+	return slices.Concat([]string{"sandbox-exec", "-f", file}, params, programParams(bin), []string{"--", bin}, args)
 }
 
 // seatbeltInputs are what a run's plan is made from.
@@ -328,13 +339,52 @@ func planSeatbelt(in seatbeltInputs) (plan seatbeltPlan, capped bool, err error)
 	plan.Write = append(plan.Write, in.Roots...)
 	// The survey names each hard-linked file, or the topmost folder all
 	// of whose files are hard-linked (a package pnpm linked in), up to
-	// maxLinkBinds; FIFOs, sockets and devices are named one by one.
+	// maxLinkBinds; FIFOs, sockets and devices are named one by one. The
+	// hard links are kept while their parameters fit maxParamBytes.
 	plan.Keep = append(plan.Keep, sv.protected...)
-	plan.Keep = append(plan.Keep, sv.linkBinds...)
 	for _, s := range sv.special {
 		if !within(s, sv.linkBinds) && linkCount(s) <= 1 {
 			plan.Keep = append(plan.Keep, s)
 		}
 	}
-	return plan, sv.linkBindsCapped, nil
+	used := map[string]bool{}
+	bytes := 0
+	cost := func(p string) int {
+		n := 0
+		for d := p; within(d, in.Roots) && !used[d]; d = filepath.Dir(d) {
+			n += len(d) + paramOverhead
+		}
+		return n
+	}
+	take := func(p string) {
+		for d := p; within(d, in.Roots) && !used[d]; d = filepath.Dir(d) {
+			used[d] = true
+		}
+	}
+	for _, k := range plan.Keep {
+		bytes += cost(k)
+		take(k)
+	}
+	capped = sv.linkBindsCapped
+	for _, k := range sv.linkBinds {
+		if c := cost(k); bytes+c > maxParamBytes {
+			capped = true
+			break
+		} else {
+			bytes += c
+		}
+		take(k)
+		plan.Keep = append(plan.Keep, k)
+	}
+	return plan, capped, nil
 }
+
+// maxParamBytes bounds the profile's parameters on sandbox-exec's command
+// line: macOS allows 1 MiB for arguments and environment together
+// (kern.argmax), and the system's, PATH's and the toolchains' paths
+// take some. Each kept path costs itself and the folders above it not
+// yet named; paramOverhead is a parameter's "-D", name and "=".
+const (
+	maxParamBytes = 512 << 10
+	paramOverhead = 16
+)

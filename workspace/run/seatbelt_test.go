@@ -45,6 +45,9 @@ func pathRules(t *testing.T, text string, params []string) []string {
 		ops, _, _ = strings.Cut(ops, " (")
 		var paths []string
 		for _, m := range regexp.MustCompile(`\(param "([^"]+)"\)`).FindAllStringSubmatch(rule, -1) {
+			if m[1] == "PROGRAM" {
+				continue // given per program, by sandboxArgv
+			}
 			p, ok := byName[m[1]]
 			if !ok {
 				t.Fatalf("parameter %s used and not given", m[1])
@@ -387,10 +390,15 @@ func TestPlanSeatbelt(t *testing.T) {
 		t.Errorf("a judged command gets the toolchains' caches")
 	}
 	// The program a judged command starts is read and executed, as
-	// found through a link.
-	before := len(judged.Exec)
-	if got := judged.withProgram("/bin/../usr/bin/env"); got.Exec[len(got.Exec)-1] != resolve("/usr/bin/env") || len(judged.Exec) != before {
-		t.Errorf("program not granted, or the run's plan changed: %q", got.Exec)
+	// found through a link: the profile's PROGRAM, given per program.
+	argv := sandboxArgv("/run.sb", []string{"-D", "P_0=/ws"}, "/bin/../usr/bin/env", []string{"-i", "--", "x"})
+	want := []string{"sandbox-exec", "-f", "/run.sb", "-D", "P_0=/ws", "-D", "PROGRAM=" + resolve("/usr/bin/env"), "--", "/bin/../usr/bin/env", "-i", "--", "x"}
+	if !slices.Equal(argv, want) {
+		t.Errorf("argv %q\nwant %q", argv, want)
+	}
+	text, _ := judged.profile()
+	if !strings.Contains(text, `(allow file-read* file-test-existence process-exec file-map-executable (literal (param "PROGRAM")))`) {
+		t.Errorf("the program's file is not executable:\n%s", text)
 	}
 	if _, _, err := planSeatbelt(seatbeltInputs{Roots: []string{root}, Temp: temp, Env: env, Code: true}); err == nil {
 		t.Errorf("a run of code planned without its protected paths")
@@ -414,5 +422,60 @@ func TestPlanSeatbeltCapped(t *testing.T) {
 		Protected: func(string) bool { return false }})
 	if err != nil || !capped || len(plan.Keep) > maxLinkBinds {
 		t.Fatalf("capped %v, %d kept, %v", capped, len(plan.Keep), err)
+	}
+}
+
+// TestSeatbeltParamsFit: the parameters of a workspace with as many
+// hard-linked packages as the plan keeps fit sandbox-exec's command line,
+// and a workspace past that is capped rather than a command line too long.
+func TestSeatbeltParamsFit(t *testing.T) {
+	size := func(params []string) int {
+		n := 0
+		for _, p := range params {
+			n += len(p) + 1
+		}
+		return n
+	}
+	root, store := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(root, "own.txt"), nil, 0o644)
+	src := filepath.Join(store, "f")
+	os.WriteFile(src, nil, 0o644)
+	pnpm := filepath.Join(root, "node_modules", ".pnpm")
+	os.MkdirAll(pnpm, 0o755)
+	os.WriteFile(filepath.Join(pnpm, "lock.yaml"), nil, 0o644)
+	for i := range 3000 {
+		// A package as pnpm links it in: every file a hard link.
+		dir := filepath.Join(pnpm, fmt.Sprintf("some-package-%d@1.2.%d", i, i), "node_modules", fmt.Sprintf("some-package-%d", i))
+		os.MkdirAll(dir, 0o755)
+		if err := os.Link(src, filepath.Join(dir, "index.js")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, capped, err := planSeatbelt(seatbeltInputs{Roots: []string{root}, Temp: t.TempDir(), Code: true,
+		Protected: func(string) bool { return false }})
+	if err != nil || capped || len(plan.Keep) != 3000 {
+		t.Fatalf("capped %v, %d kept, %v", capped, len(plan.Keep), err)
+	}
+	_, params := plan.profile()
+	if n := size(params); n > maxParamBytes+64<<10 {
+		t.Fatalf("3,000 packages take %d bytes of parameters", n)
+	}
+	// Long names, each in a folder of its own: the budget, not the
+	// count, caps them.
+	deep := t.TempDir()
+	os.WriteFile(filepath.Join(deep, "own.txt"), nil, 0o644)
+	for i := range 3000 {
+		dir := filepath.Join(deep, strings.Repeat("d", 100), fmt.Sprintf("%s-%d", strings.Repeat("e", 60), i))
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "own.txt"), nil, 0o644)
+		if err := os.Link(src, filepath.Join(dir, strings.Repeat("f", 60))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, capped, err = planSeatbelt(seatbeltInputs{Roots: []string{deep}, Temp: t.TempDir(), Code: true,
+		Protected: func(string) bool { return false }})
+	_, params = plan.profile()
+	if err != nil || !capped || size(params) > maxParamBytes+64<<10 {
+		t.Fatalf("capped %v, %d kept, %d bytes, %v", capped, len(plan.Keep), size(params), err)
 	}
 }

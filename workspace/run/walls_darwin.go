@@ -72,10 +72,18 @@ var seatbeltAvailable = sync.OnceValues(func() (bool, string) {
 	codeNet := code
 	codeNet.Network = true
 	run := func(plan seatbeltPlan, argv ...string) error {
-		profile, params := plan.withProgram(argv[0]).profile()
+		text, params := plan.profile()
+		pdir, err := os.MkdirTemp(dir, "profile-")
+		if err != nil {
+			return err
+		}
+		file, err := writeProfile(pdir, text)
+		if err != nil {
+			return err
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, sandboxExec, append(append(append([]string{"-p", profile}, params...), "--"), argv...)...)
+		cmd := exec.CommandContext(ctx, sandboxExec, sandboxArgv(file, params, argv[0], argv[1:])[1:]...)
 		cmd.Env, cmd.Dir = env, ws
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
