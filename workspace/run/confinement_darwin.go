@@ -61,7 +61,7 @@ func (x *executor) confine(s Spec) error {
 	if capped {
 		x.missing = weaken(x.walls, x.missing, WallHardLinks)
 		if !s.AcceptWeaker {
-			return &ConfinementError{Missing: x.missing, Machine: fmt.Sprintf("macOS's sandbox names at most %d hard-linked files and folders of them; this workspace holds more", maxLinkBinds)}
+			return &ConfinementError{Missing: x.missing, Machine: fmt.Sprintf("macOS's sandbox keeps at most %d hard-linked files and folders of them, %d KiB of their paths; this workspace holds more", maxLinkBinds, maxParamBytes>>10)}
 		}
 	}
 	text, params := plan.profile()
