@@ -16,11 +16,15 @@ import (
 // on every run): <temp>/admit-<uid>/ and its tmp/, made 0700 by this user.
 // If that folder is not this user's own (someone else made it first, or a
 // link), private folders are made in the system's temporary folder and
-// stable is "".
+// stable is "". Without a uid (Windows, whose temporary folder is the
+// person's own) they are made there too.
 func tempBase() (base, stable string) {
 	sys := os.TempDir()
 	if r, err := filepath.EvalSymlinks(sys); err == nil {
 		sys = r
+	}
+	if os.Getuid() < 0 {
+		return sys, ""
 	}
 	base = filepath.Join(sys, fmt.Sprintf("admit-%d", os.Getuid()))
 	ours := func(p string) bool {
