@@ -63,21 +63,23 @@ var macSystemRead = []string{
 }
 
 // macServices are the system services (mach-lookup names) a program may
-// reach: user and group lookups, notifications, logging, preferences,
-// the per-user temporary folder's helper, and certificate trust (TLS).
-// Not the keychain (com.apple.SecurityServer) or anything else.
+// reach: user and group lookups, notifications, logging, the per-user
+// temporary folder's helper, and certificate trust (TLS). Not the
+// keychain (com.apple.SecurityServer), and not the preferences daemon:
+// cfprefsd would read any application's preferences for the program,
+// past the file system's walls (a program then sees the defaults).
 var macServices = []string{
 	"com.apple.system.opendirectoryd.libinfo", "com.apple.system.opendirectoryd.membership",
 	"com.apple.system.DirectoryService.libinfo_v1", "com.apple.system.notification_center",
-	"com.apple.system.logger", "com.apple.logd", "com.apple.cfprefsd.daemon", "com.apple.cfprefsd.agent",
-	"com.apple.bsd.dirhelper", "com.apple.trustd", "com.apple.trustd.agent",
+	"com.apple.system.logger", "com.apple.logd", "com.apple.bsd.dirhelper",
+	"com.apple.trustd", "com.apple.trustd.agent",
 }
 
 // macNetServices are reached only when the network is open: the DNS
 // configuration, the network daemons, and certificate revocation checks.
 var macNetServices = []string{
 	"com.apple.SystemConfiguration.DNSConfiguration", "com.apple.SystemConfiguration.configd",
-	"com.apple.networkd", "com.apple.ocspd", "com.apple.dnssd.service",
+	"com.apple.networkd", "com.apple.ocspd",
 }
 
 // macResolverSocket is the system resolver's socket (mDNSResponder): the
@@ -162,7 +164,6 @@ func (p seatbeltPlan) profile() (text string, params []string) {
 	line("(allow process-fork)")
 	line("(allow signal (target same-sandbox))")
 	line("(allow process-info* (target same-sandbox))")
-	line("(allow user-preference-read)")
 	line("(allow ipc-posix-sem)")
 	line(`(allow ipc-posix-shm-read* (ipc-posix-name "apple.shm.notification_center"))`)
 	list("sysctl-read", "sysctl-name", macSysctls)

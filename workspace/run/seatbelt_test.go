@@ -125,7 +125,7 @@ func TestSeatbeltProfileJudged(t *testing.T) {
 	if !strings.Contains(text, "(allow signal (target same-sandbox))") || strings.Count(text, "(allow signal") != 1 {
 		t.Errorf("signals not limited to the run:\n%s", text)
 	}
-	for _, secret := range []string{"com.apple.SecurityServer", "kern.procargs", "ipc-sysv", "ipc-posix-shm-write", "file-write* (subpath \"/"} {
+	for _, secret := range []string{"com.apple.SecurityServer", "cfprefsd", "user-preference", "kern.procargs", "ipc-sysv", "ipc-posix-shm-write", "file-write* (subpath \"/"} {
 		if strings.Contains(text, secret) {
 			t.Errorf("profile opens %s", secret)
 		}
