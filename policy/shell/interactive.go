@@ -455,6 +455,14 @@ func (p *Parser) checkTildeAssign(w *syntax.Word) bool {
 func (p *Parser) checkStmt(s *syntax.Stmt) {
 	switch p.prof {
 	case Fish:
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			for _, r := range s.Redirs {
+				if r.Pos().Offset() < call.Args[0].Pos().Offset() {
+					p.refuseAs("redirection before the command", p.src(r), "refuses a line that starts with a redirection", hintFishRedir)
+					break
+				}
+			}
+		}
 		switch c := s.Cmd.(type) {
 		case *syntax.Subshell:
 			p.refuseAs("( ) group", p.src(s), "runs the words in parentheses as a command substitution", hintFishGroup)
@@ -602,7 +610,18 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 		if r.Op == syntax.RdrClob {
 			p.refuseAs("clobbering redirection", p.src(r), "reads >| and >! as one operator", hintClobber)
 		}
+		if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word.Lit() == "-" {
+			p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintFishRedir)
+		}
+		if r.Op == syntax.DplOut && r.N != nil {
+			if v := r.Word.Lit(); v != "-" && !allDigits(v) && !(strings.HasSuffix(v, "-") && allDigits(v[:len(v)-1])) {
+				p.refuseAs("redirection", p.src(r), "writes the file named after N>&, where bash refuses it as ambiguous", hintFishRedir)
+			}
+		}
 	case Fish:
+		if end := int(r.Word.End().Offset()); end < len(p.line) && (p.line[end] == '<' || p.line[end] == '>') {
+			p.refuseAs("redirection", p.src(r)+p.line[end:end+1], "reads a word and a < or > right after it as one more redirection", hintFishRedir)
+		}
 		switch r.Op {
 		case syntax.RdrClob:
 			p.refuseAs("redirection", p.src(r), "reads >| as > followed by a pipe into the next word", hintFishRedir)
@@ -648,6 +667,14 @@ var zshRunsInShell = map[string]bool{
 	"unset": true, "unsetopt": true, "vared": true, "wait": true, "whence": true, "where": true, "which": true,
 	"zcompile": true, "zformat": true, "zle": true, "zmodload": true, "zparseopts": true, "zregexparse": true,
 	"zstyle": true,
+}
+
+// shellExits are the builtins that change the shell they run in (its
+// folder) or end it. bash runs every command of a pipeline in a subshell;
+// zsh runs the last one in the terminal's shell, and fish runs every
+// builtin there.
+var shellExits = map[string]bool{
+	"cd": true, "pushd": true, "popd": true, "chdir": true, "exit": true, "logout": true, "bye": true, "return": true,
 }
 
 // jobBuiltins take job specs (%1) that name the terminal's jobs.
@@ -724,7 +751,18 @@ func (p *Parser) checkCommand(argv []string) {
 			}
 		}
 	}
+	if (p.prof == Zsh || p.prof == Fish) && (p.pipeLeft > 0 || p.pipeLast) && shellExits[name] {
+		p.refuseAs(name+" in a pipeline", name, "runs the builtins of a pipeline in the terminal's shell itself, so it changes that shell", hintState)
+		return
+	}
 	switch name {
+	case "pwd":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && (p.prof == Zsh || p.prof == Fish) {
+				p.refuseAs("pwd with an operand", "pwd "+a, "refuses operands, which bash ignores", hintBuiltin)
+				return
+			}
+		}
 	case "echo":
 		p.checkEcho(args)
 	case "cd", "pushd":
