@@ -194,7 +194,7 @@ func (p *Parser) scanTyped(line string) {
 			}
 			if wordStart {
 				if p.prof == Zsh {
-					p.refuseAs("#", snippet(body, i), "has no comments, so the # and the words after it are arguments", hintZshComment)
+					p.refuseAs("comment", snippet(body, i), "has no comments, so the # and the words after it are arguments", hintZshComment)
 					return
 				}
 				comment = true
@@ -448,6 +448,17 @@ func (p *Parser) checkTildeAssign(w *syntax.Word) bool {
 	return false
 }
 
+// checkBraceTilde refuses a ~ that a brace expansion put at the start of
+// a word ({~,x}): bash expands it, fish only a ~ at the start of the word
+// as written.
+func (p *Parser) checkBraceTilde(w *syntax.Word) bool {
+	if lit, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+		return true
+	}
+	p.refuseAs("~ from a brace expansion", p.src(w), "expands only a ~ at the start of the word as written", hintTildeAssign)
+	return false
+}
+
 // checkStmt refuses the statement shapes the profile's shell reads
 // differently: in fish a ( ) or { } group and |&; in zsh a descriptor
 // redirected more than once, which zsh's MULTIOS turns into a copy to
@@ -504,11 +515,14 @@ func (p *Parser) checkQuotedStart(w *syntax.Word, pieces []piece) bool {
 	if p.prof != Zsh {
 		return true
 	}
-	k := 0
-	for k < len(pieces) && !pieces[k].raw && pieces[k].s == "" {
+	// Empty pieces are skipped whether quoted or not: a brace element
+	// that was empty ({a,}""~) leaves an empty literal before the quotes.
+	k, quoted := 0, false
+	for k < len(pieces) && pieces[k].s == "" {
+		quoted = quoted || !pieces[k].raw
 		k++
 	}
-	if k == 0 || k == len(pieces) || !pieces[k].raw || pieces[k].s == "" || (pieces[k].s[0] != '~' && pieces[k].s[0] != '=') {
+	if !quoted || k == len(pieces) || !pieces[k].raw || (pieces[k].s[0] != '~' && pieces[k].s[0] != '=') {
 		return true
 	}
 	p.refuseAs("~ or = after empty quotes", p.src(w), "expands it as at the start of the word", hintTildeAssign)
@@ -786,15 +800,18 @@ func (p *Parser) checkCommand(argv []string) {
 
 // checkEcho refuses an echo that zsh's or fish's echo prints differently:
 // zsh's reads backslash escapes by default and takes a lone - as the end
-// of its options; fish's takes -s and -- as options; both differ from
-// bash in what escapes they know.
+// of its options; fish's takes -s and -- as options, and with -e knows
+// other escapes than bash's.
 func (p *Parser) checkEcho(args []string) {
 	if p.prof != Zsh && p.prof != Fish {
 		return
 	}
-	options := true
+	options, escapes := true, p.prof == Zsh
 	for _, a := range args {
-		if strings.IndexByte(a, '\\') >= 0 {
+		if options && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "neEs") == "" && strings.IndexByte(a, 'e') >= 0 {
+			escapes = true
+		}
+		if escapes && strings.IndexByte(a, '\\') >= 0 {
 			p.refuseAs("echo with a backslash", "echo "+a, "prints backslash escapes its own way", hintEcho)
 			return
 		}

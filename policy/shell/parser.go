@@ -36,11 +36,12 @@ type Parser struct {
 	prof       Profile // the profile of the call; "" is Analyze
 	strict     bool    // the refuse profile's check: name what analyze would accept
 	ps         problems
-	hints      []string // what to write instead, one per kind of refusal that has one
-	pipeLeft   int      // how many pipelines' left sides the walk is in
-	pipeLast   bool     // in the last element of a pipeline
-	groupDepth int      // how many ( ) and { } groups the walk is in
-	braceWords int      // words brace expansion added in this call
+	hints      []string     // what to write instead, one per kind of refusal that has one
+	pipeLeft   int          // how many pipelines' left sides the walk is in
+	pipeLast   bool         // in the last element of a pipeline
+	groupDepth int          // how many ( ) and { } groups the walk is in
+	braceWord  *syntax.Word // the word being brace-expanded, if any
+	braceWords int          // words brace expansion added in this call
 	cmds       []Command
 	inArgs     bool      // judging a command's arguments, not a redirection
 	globWord   bool      // the last word literal accepted was an option-value glob

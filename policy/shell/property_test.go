@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	propertyLines = flag.Int("shell.lines", 0, "admitted lines TestInteractiveMeansBashC runs per profile (0: 250, or 40 with -short)")
+	propertyLines = flag.Int("shell.lines", 0, "admitted lines TestInteractiveMeansBashC runs per profile (0: 120, or 40 with -short)")
 	propertySeed  = flag.Uint64("shell.seed", 13, "seed of the lines TestInteractiveMeansBashC generates")
 )
 
@@ -32,6 +32,7 @@ var (
 		"{1..3}", "{a}", "{}", "}", "a{", "*", "f*", "*.txt", "d/*", "?1", "[ab]", "[!a]*", "**", "***/x", "$", `"$"`,
 		`\x41`, `\n`, `\-`, `\\`, `\ `, `\!`, "<1-3>", "é", "日本", "$=", "$~", `\\!`, `""~/x`, "~''", `""=x`, `~\/x`,
 		`"it's"`, `"'"`, `'"'`, `a\'b`, `\"`, "@", "+", ",", ":", ".", "../o", "]", "]a", "a]", "-rf", "x1.txt", "f1",
+		`{a,}""~/x`, "{~,x}", "{,b}~", `{a,""}`, "{'a b',c}", `x{"y",z}`, "{-n,x}", "{a,b}=x",
 	}
 	propJoiners   = []string{"; ", " && ", " || ", " | ", " |& ", " 2>&1 | "}
 	propRedirects = []string{" > o", " >> o", " 2> e", " < a.txt", " &> o", " >| o", " >! o", " > o > o2", " 2>&1", " > ~/h",
@@ -99,7 +100,7 @@ func genLine(rng *rand.Rand) string {
 func TestInteractiveMeansBashC(t *testing.T) {
 	want := *propertyLines
 	if want == 0 {
-		want = 250
+		want = 120
 		if testing.Short() {
 			want = 40
 		}

@@ -73,6 +73,10 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 	}
 	n, orig := 0, len(dst)
 	ok := true
+	if expanded {
+		p.braceWord = w
+		defer func() { p.braceWord = nil }()
+	}
 	for ew, err := range expand.BracesSeq(nil, &cp) {
 		n++
 		p.braceWords++
@@ -284,6 +288,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 						return "", false, false
 					}
 					if (pi > 0 || i > 0) && p.prof.interactive() && !p.checkTildeAssign(w) {
+						return "", false, false
+					}
+					if p.braceWord != nil && p.prof == Fish && !p.checkBraceTilde(p.braceWord) {
 						return "", false, false
 					}
 					p.val = append(p.val, p.home...)
