@@ -536,7 +536,8 @@ func (p *Parser) checkQuotedStart(w *syntax.Word, pieces []piece) bool {
 func (p *Parser) multios(s *syntax.Stmt) {
 	var seen [3]int // how many times each of 0, 1, 2 is redirected
 	for _, r := range s.Redirs {
-		for _, fd := range redirFds(r) {
+		fds, n := redirFds(r)
+		for _, fd := range fds[:n] {
 			if fd < len(seen) {
 				seen[fd]++
 				if seen[fd] == 2 {
@@ -567,7 +568,8 @@ func (p *Parser) multios(s *syntax.Stmt) {
 		break
 	}
 	for _, r := range left.Redirs {
-		for _, fd := range redirFds(r) {
+		fds, n := redirFds(r)
+		for _, fd := range fds[:n] {
 			if fd == 1 || (fd == 2 && bc.Op == syntax.PipeAll) {
 				p.refuseAs("output redirection before a pipe", p.src(left), "sends the output to the file and to the pipe with its multios option", hintMultios)
 				return
@@ -575,7 +577,8 @@ func (p *Parser) multios(s *syntax.Stmt) {
 		}
 	}
 	for _, r := range right.Redirs {
-		for _, fd := range redirFds(r) {
+		fds, n := redirFds(r)
+		for _, fd := range fds[:n] {
 			if fd == 0 {
 				p.refuseAs("input redirection after a pipe", p.src(right), "reads the pipe and then the file with its multios option", hintMultios)
 				return
@@ -584,8 +587,8 @@ func (p *Parser) multios(s *syntax.Stmt) {
 	}
 }
 
-// redirFds is the descriptors a redirection sets.
-func redirFds(r *syntax.Redirect) []int {
+// redirFds is the descriptors a redirection sets: the first n of fds.
+func redirFds(r *syntax.Redirect) (fds [2]int, n int) {
 	fd := -1
 	if r.N != nil && allDigits(r.N.Value) && len(r.N.Value) < 3 {
 		fd = int(r.N.Value[0] - '0')
@@ -595,7 +598,7 @@ func redirFds(r *syntax.Redirect) []int {
 	}
 	switch r.Op {
 	case syntax.RdrAll, syntax.AppAll:
-		return []int{1, 2}
+		return [2]int{1, 2}, 2
 	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		if fd < 0 {
 			fd = 0
@@ -607,11 +610,11 @@ func redirFds(r *syntax.Redirect) []int {
 	}
 	if fd == 1 && r.Op == syntax.DplOut && r.N == nil {
 		// >&file writes both outputs, as &> does.
-		if r.Word != nil && !allDigits(r.Word.Lit()) && r.Word.Lit() != "-" {
-			return []int{1, 2}
+		if v := r.Word.Lit(); !allDigits(v) && v != "-" {
+			return [2]int{1, 2}, 2
 		}
 	}
-	return []int{fd}
+	return [2]int{fd}, 1
 }
 
 // checkRedirect refuses a redirection operator the profile's shell reads
