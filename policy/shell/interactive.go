@@ -34,7 +34,7 @@ const (
 	hintClobber     = "write > (with the default options it replaces the file the same way)"
 	hintEquals      = "quote the = ('=name'), or write the program's path"
 	hintStarStar    = "name the folders, or let the program search (find . -name 'x', grep -r)"
-	hintZshGlob     = "quote ^, ~ and # in a pattern ('^'), or let the program match (find -name)"
+	hintZshGlob     = "quote ^, ~, # and [ in a pattern ('^'), or let the program match (find -name)"
 	hintNumericGlob = "put a space after < and quote the range ('<1-10>')"
 	hintMultios     = "redirect each descriptor once; use tee to copy output to several files"
 	hintTildeAssign = "write the home folder's path after the =, or put the ~ at the start of its own word"
@@ -420,6 +420,32 @@ func (p *Parser) checkPattern(w *syntax.Word, pat []byte) bool {
 		}
 	}
 	return true
+}
+
+// checkBrackets refuses an unquoted [ with no ] after it in its word
+// (pat, quoted characters escaped), which bash keeps as text: zsh fails
+// the command on it (bad pattern), and fish the whole line. A lone [ is
+// the test command.
+func (p *Parser) checkBrackets(w *syntax.Word, pat []byte) bool {
+	if (p.prof != Zsh && p.prof != Fish) || string(pat) == "[" {
+		return true
+	}
+	open := false
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			open = true
+		case ']':
+			open = false
+		}
+	}
+	if !open {
+		return true
+	}
+	p.refuseAs("[ without ]", p.src(w), "fails on a [ that no ] closes", hintZshGlob)
+	return false
 }
 
 // checkEquals refuses a word that zsh's EQUALS option expands: an

@@ -127,6 +127,8 @@ var profileCases = []profileCase{
 	{`ls ^*.go`, ok, "zsh pattern operator", "file name pattern"},
 	{`ls *.go~x.go`, ok, "zsh pattern operator", "file name pattern"},
 	{`ls [^a]*`, ok, ok, "file name pattern"},
+	{`echo a[ [[ x[y`, ok, "[ without ]", "[ without ]"},
+	{`[ -f a ] && echo a] ]]`, ok, ok, ok},
 	{`cat <1-3> out`, ok, "numeric range pattern", "a < or > right after it"},
 	{`cat f<-> x`, ok, "numeric range pattern", "a < or > right after it"},
 	{`ls *.go`, ok, ok, "file name pattern"},

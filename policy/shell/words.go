@@ -328,6 +328,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 			p.pat = append(p.pat, c)
 		}
 	}
+	if maybeGlob && p.prof.interactive() && !p.checkBrackets(w, p.pat) {
+		return "", false, false
+	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
 		if p.prof.interactive() && p.inArgs && !p.checkPattern(w, p.pat) {
 			return "", false, false
