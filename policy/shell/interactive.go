@@ -671,8 +671,11 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 		case syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 			p.refuseAs("redirection", p.src(r), "has no <>, here-documents or here-strings", hintFishRedir)
 		case syntax.DplIn, syntax.DplOut:
-			if v := r.Word.Lit(); v != "-" && !allDigits(v) {
-				p.refuseAs("redirection", p.src(r), "duplicates only a descriptor number or closes with -", hintFishRedir)
+			switch v := r.Word.Lit(); {
+			case v == "-":
+				p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintFishRedir)
+			case !allDigits(v):
+				p.refuseAs("redirection", p.src(r), "duplicates only a descriptor number", hintFishRedir)
 			}
 		}
 	}

@@ -147,7 +147,7 @@ var profileCases = []profileCase{
 	{`rec {a} x > o`, ok, ok, ok},
 	{`rec x 2>&o`, ok, "writes the file named after N>&", "duplicates only a descriptor number"},
 	{`rec x >&o`, ok, ok, "duplicates only a descriptor number"},
-	{`rec x >&-`, ok, "closed descriptor", ok},
+	{`rec x >&-`, ok, "closed descriptor", "closed descriptor"},
 	{`make PREFIX=~/x`, ok, "~ after = or :", "~ after = or :"},
 	{`echo ~'' ~"/x"`, ok, "~ before a quoted character", "~ before a quoted character"},
 	{`echo ""~/x`, ok, "~ or = after empty quotes", ok},
