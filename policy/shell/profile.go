@@ -28,12 +28,14 @@ const (
 	// calls after this one.
 	BashInteractive Profile = "bash-interactive"
 	// Zsh is interactive zsh as a terminal runs it, with zsh's default
-	// options (zsh -f -i): as BashInteractive, and refused are "#" (not
-	// a comment in interactive zsh), >! and >|, =word, **, the glob
-	// syntax of zsh alone (<1-10>, and ^ ~ # in patterns), several
-	// redirections of one descriptor (zsh's MULTIOS), a tilde after "="
-	// or ":", brace expansions that zsh expands differently, and words
-	// that name zsh's own builtins or differ in zsh's echo and cd.
+	// options (zsh -f -i): as BashInteractive (with zsh's history rules),
+	// and refused are "#" (not a comment in interactive zsh), >! and >|,
+	// =word, ** and ***, the glob syntax of zsh alone (qualifiers,
+	// <1-10>, ^ ~ # in patterns, a [ no ] closes), several redirections
+	// of one descriptor (zsh's MULTIOS), a tilde after "=" or ":", brace
+	// expansions that zsh expands differently, $ before punctuation, and
+	// the builtins zsh alone has or runs differently (r, print, echo with
+	// a backslash, cd with two folders, cd in a pipeline).
 	Zsh Profile = "zsh"
 	// Fish is fish 3.x in a terminal (fish --no-config -i): as
 	// BashInteractive without history expansion, and refused are fish's

@@ -193,6 +193,9 @@ func (p *Parser) part(part syntax.WordPart) bool {
 		p.ps.add(classDynamic, "process substitution", p.src(x))
 	case *syntax.ExtGlob:
 		p.ps.add(classDynamic, "extended glob", p.src(x))
+		if p.prof == Zsh {
+			p.refuseAs("glob qualifier", p.src(x), "reads (...) after a pattern as qualifiers that select files (*(.) is every plain file) or run code (*(e:...:))", hintZshGlob)
+		}
 	default:
 		p.ps.add(classDynamic, "expansion", p.src(part))
 	}
