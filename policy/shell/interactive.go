@@ -40,16 +40,18 @@ const (
 	hintTildeAssign = "write the home folder's path after the =, or put the ~ at the start of its own word"
 	hintBrace       = "write the words out, or use a brace list with no empty element ({a,b})"
 	hintZshBrace    = "quote a } that closes no brace list ('}')"
-	hintFishEscape  = "write the character itself, or quote the backslash ('\\n')"
+	hintEscape      = "write the character itself, or quote the backslash ('\\n')"
 	hintFishSingle  = "fish reads \\\\ and \\' inside single quotes as escapes: put such text in double quotes"
-	hintFishDollar  = "quote the $ in single quotes ('$')"
+	hintDollar      = "quote the $ in single quotes ('$')"
 	hintFishPercent = "quote the % ('%self')"
 	hintFishGroup   = "run the commands one after another with ; or &&, without ( ) or { }"
-	hintFishPattern = "name the files, or quote the pattern for the program to match (find . -name '*.go', grep -r --include='*.go')"
+	hintPattern     = "name the files, or quote the pattern for the program to match (find . -name '*.go', grep -r --include='*.go')"
 	hintFishBrace   = "write the words out, or use one brace list per word ({a,b}) with no empty element and no range"
-	hintFishRedir   = "use >, >>, <, 2>, &> or 2>&1"
+	hintRedir       = "use >, >>, <, 2>, &> or 2>&1"
 	hintPipeAll     = "write 2>&1 | instead of |&"
-	hintState       = "run it yourself in the terminal if it is meant to last; the gate judges one call at a time"
+	hintNamedFd     = "quote the braces ('{name}'), or put the word after the redirection"
+	hintCommandName = "start the command with the program's name"
+	hintState       = "leave it out: in a terminal its effect lasts for every later call, so only a person should run it there"
 	hintJob         = "name the process by its pid, not a job of the terminal"
 	hintBuiltin     = "run the program by its path, or use a program every shell runs alike"
 	hintEcho        = "use printf with a quoted format ('%s\\n') instead of echo"
@@ -142,7 +144,7 @@ func (p *Parser) scanTyped(line string) {
 					case n == '!' && p.prof == Zsh:
 						p.refuseAs("escaped ! in double quotes", `"\!`, "removes the backslash, which bash keeps", hintBang)
 					case n == '`' && p.prof == Fish:
-						p.refuseAs("escaped backquote in double quotes", "\\`", "keeps the backslash, which bash removes", hintFishEscape)
+						p.refuseAs("escaped backquote in double quotes", "\\`", "keeps the backslash, which bash removes", hintEscape)
 					}
 					i++
 				}
@@ -151,9 +153,9 @@ func (p *Parser) scanTyped(line string) {
 			case '$':
 				switch {
 				case p.prof == Fish:
-					p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintFishDollar)
+					p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
 				case p.prof == Zsh && i+1 < len(body) && body[i+1] != '"' && body[i+1] != ' ':
-					p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintFishDollar)
+					p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintDollar)
 				}
 			}
 			continue
@@ -169,7 +171,7 @@ func (p *Parser) scanTyped(line string) {
 			}
 			switch n := body[i+1]; {
 			case p.prof == Fish && isAlnum(n):
-				p.refuseAs("backslash escape", snippet(body, i), "reads \\"+string(n)+" as an escape sequence (\\x41 is A), where bash reads the letter alone", hintFishEscape)
+				p.refuseAs("backslash escape", snippet(body, i), "reads \\"+string(n)+" as an escape sequence (\\x41 is A), where bash reads the letter alone", hintEscape)
 			case p.prof == Zsh && n == '!':
 				p.refuseAs("escaped !", `\!`, "removes the backslash before it parses the line, so \\! can start a negation or join a $", hintBang)
 			}
@@ -190,7 +192,7 @@ func (p *Parser) scanTyped(line string) {
 		case '#':
 			if p.prof == Fish && !wordStart && i > 0 && (body[i-1] == ' ' || body[i-1] == '\t') {
 				// Only an escaped blank leaves the word open here.
-				p.refuseAs("# after an escaped blank", snippet(body, i-2), "starts a comment there and keeps its text in the word", hintFishEscape)
+				p.refuseAs("# after an escaped blank", snippet(body, i-2), "starts a comment there and keeps its text in the word", hintEscape)
 			}
 			if wordStart {
 				if p.prof == Zsh {
@@ -203,9 +205,9 @@ func (p *Parser) scanTyped(line string) {
 		case '$':
 			switch {
 			case p.prof == Fish:
-				p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintFishDollar)
+				p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
 			case p.prof == Zsh && i+1 < len(body) && body[i+1] != '\'' && body[i+1] != ' ':
-				p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintFishDollar)
+				p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintDollar)
 			}
 		case '%':
 			if p.prof == Fish && wordStart {
@@ -398,7 +400,7 @@ func (p *Parser) checkNullBrace(w *syntax.Word) {
 func (p *Parser) checkPattern(w *syntax.Word, pat []byte) bool {
 	switch p.prof {
 	case Fish:
-		p.refuseAs("file name pattern", p.src(w), "sorts the names it matches in its own order, has no [...] classes, and fails when nothing matches", hintFishPattern)
+		p.refuseAs("file name pattern", p.src(w), "sorts the names it matches in its own order, has no [...] classes, and fails when nothing matches", hintPattern)
 		return false
 	case Zsh:
 		for i := 0; i < len(pat); i++ {
@@ -495,7 +497,7 @@ func (p *Parser) checkStmt(s *syntax.Stmt) {
 		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
 			for _, r := range s.Redirs {
 				if r.Pos().Offset() < call.Args[0].Pos().Offset() {
-					p.refuseAs("redirection before the command", p.src(r), "refuses a line that starts with a redirection", hintFishRedir)
+					p.refuseAs("redirection before the command", p.src(r), "refuses a line that starts with a redirection", hintRedir)
 					break
 				}
 			}
@@ -515,7 +517,7 @@ func (p *Parser) checkStmt(s *syntax.Stmt) {
 		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 {
 			for _, w := range call.Args {
 				if p.namedFd(w) {
-					p.refuseAs("{name} before a redirection", p.src(w), "opens a new descriptor and stores its number in name, even after a blank", hintBrace)
+					p.refuseAs("{name} before a redirection", p.src(w), "opens a new descriptor and stores its number in name, even after a blank", hintNamedFd)
 				}
 			}
 		}
@@ -654,28 +656,28 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 			p.refuseAs("clobbering redirection", p.src(r), "reads >| and >! as one operator", hintClobber)
 		}
 		if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word.Lit() == "-" {
-			p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintFishRedir)
+			p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintRedir)
 		}
 		if r.Op == syntax.DplOut && r.N != nil {
 			if v := r.Word.Lit(); v != "-" && !allDigits(v) && !(strings.HasSuffix(v, "-") && allDigits(v[:len(v)-1])) {
-				p.refuseAs("redirection", p.src(r), "writes the file named after N>&, where bash refuses it as ambiguous", hintFishRedir)
+				p.refuseAs("redirection", p.src(r), "writes the file named after N>&, where bash refuses it as ambiguous", hintRedir)
 			}
 		}
 	case Fish:
 		if end := int(r.Word.End().Offset()); end < len(p.line) && (p.line[end] == '<' || p.line[end] == '>') {
-			p.refuseAs("redirection", p.src(r)+p.line[end:end+1], "reads a word and a < or > right after it as one more redirection", hintFishRedir)
+			p.refuseAs("redirection", p.src(r)+p.line[end:end+1], "reads a word and a < or > right after it as one more redirection", hintRedir)
 		}
 		switch r.Op {
 		case syntax.RdrClob:
-			p.refuseAs("redirection", p.src(r), "reads >| as > followed by a pipe into the next word", hintFishRedir)
+			p.refuseAs("redirection", p.src(r), "reads >| as > followed by a pipe into the next word", hintRedir)
 		case syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			p.refuseAs("redirection", p.src(r), "has no <>, here-documents or here-strings", hintFishRedir)
+			p.refuseAs("redirection", p.src(r), "has no <>, here-documents or here-strings", hintRedir)
 		case syntax.DplIn, syntax.DplOut:
 			switch v := r.Word.Lit(); {
 			case v == "-":
-				p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintFishRedir)
+				p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintRedir)
 			case !allDigits(v):
-				p.refuseAs("redirection", p.src(r), "duplicates only a descriptor number", hintFishRedir)
+				p.refuseAs("redirection", p.src(r), "duplicates only a descriptor number", hintRedir)
 			}
 		}
 	}

@@ -293,11 +293,11 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	if p.prof.interactive() {
 		if src := p.src(c.Args[0]); (p.prof == Zsh || p.prof == Fish) && (strings.HasPrefix(src, "{") || strings.HasPrefix(src, "}")) {
-			p.refuseAs("brace at the start of a command", src, "reads it as the start or end of a { } group", hintBrace)
+			p.refuseAs("brace at the start of a command", src, "reads it as the start or end of a { } group", hintCommandName)
 		}
 		p.checkCommand(argv)
 		if p.prof == Zsh && p.pipeLast && (len(p.patterns) > 0 || len(p.globs) > 0) && (zshRunsInShell[argv[0]] || p.groupDepth > 0) {
-			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintFishPattern)
+			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns})
