@@ -15,6 +15,7 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/rpc/gate"
 	"admit/workspace"
@@ -166,12 +167,21 @@ func prefixed(prefix string, err error) error {
 func initializeResult() *protocol.InitializeResult {
 	caps, _ := json.Marshal(map[string]any{"admit": map[string]any{
 		"version": Version, "modes": []string{"off", "warn", "enforce"}, "effects": []string{"read-only", "workspace-write"},
-		"shell": []string{"analyze", "refuse"},
+		"shell": shellProfiles(),
 	}})
 	return &protocol.InitializeResult{
 		ServerInfo:   protocol.ServerInfo{Name: "admit", Version: protocol.NewOptional(Version)},
 		Capabilities: protocol.ServerCapabilities{Experimental: caps},
 	}
+}
+
+// shellProfiles names the shell profiles a client may choose.
+func shellProfiles() []string {
+	var out []string
+	for _, p := range shell.Profiles() {
+		out = append(out, string(p))
+	}
+	return out
 }
 
 // join attaches a socket connection to the editor's gate: same policy, same

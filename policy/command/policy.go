@@ -138,7 +138,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		if r == "" {
 			r = RuleShellSyntax
 		}
-		return Decision{Rule: r, Reason: prob.Reason, Hint: "write the command as plain words, without the constructs named"}
+		return Decision{Rule: r, Reason: prob.Reason, Hint: prob.Hint}
 	}
 	if script == nil || len(script.Commands) == 0 {
 		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}

@@ -188,6 +188,15 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
+	if env != nil && p.Shell != "" {
+		prof, perr := shell.ParseProfile(p.Shell)
+		if perr != nil {
+			return nil, &ParamError{"shell", perr.Error()}
+		}
+		if env.Profile == shell.Analyze {
+			env.Profile = prof
+		}
+	}
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
 	var d policy.Decision
 	if err != nil {

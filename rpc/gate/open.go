@@ -7,6 +7,7 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
 )
@@ -71,7 +72,7 @@ func Open(o Options) (*Gate, error) {
 		o.Effects = "read-only"
 	}
 	if o.Shell == "" {
-		o.Shell = "analyze"
+		o.Shell = string(shell.Analyze)
 	}
 	if err := validateSettings(o.Mode, o.Effects, o.Shell); err != nil {
 		return nil, err
