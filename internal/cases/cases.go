@@ -29,6 +29,9 @@
 //	observed-dir: folders the agent has listed, relative to cwd
 //	stale:        files read, then changed by someone else
 //	shell:        the shell profile: analyze (the default) or refuse
+//	rules:        the person's rules, as the JSON of their rules file
+//	              ({"allow": ["npm test *"], "deny": [...]}), matched
+//	              with the repository's rules of the theme's policy
 //	want:         allowed, refused RULE or asked RULE
 //	note:         more about the case (repeatable)
 //
@@ -41,10 +44,14 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"admit/policy/rules"
 )
 
 //go:embed testdata/*.txtar
@@ -91,6 +98,7 @@ type Case struct {
 	ObservedDir []string
 	Stale       []string
 	Shell       string // "analyze" or "refuse"
+	Rules       string // the person's rules file, as JSON; "" for none
 	Want        Want
 }
 
@@ -234,6 +242,13 @@ func parseCase(s section) (Case, error) {
 			if val != "analyze" && val != "refuse" {
 				err = fmt.Errorf("%q: want analyze or refuse", val)
 			}
+		case "rules":
+			c.Rules = val
+			if !json.Valid([]byte(val)) {
+				err = fmt.Errorf("not valid JSON: %s", val)
+			} else if _, lerr := rules.Load([]byte(val), "user", true); lerr != nil {
+				err = lerr
+			}
 		case "want":
 			c.Want, err = parseWant(val)
 		case "note":
@@ -281,4 +296,49 @@ func unquote(s string) (string, error) {
 		return strconv.Unquote(s)
 	}
 	return s, nil
+}
+
+// RuleSet is what the command policy matches for c: the person's rules of
+// the case and the repository's of the theme's policy file, merged as the
+// gate merges them.
+func (w *Workspace) RuleSet(c *Case) (*rules.Set, error) {
+	var sets []*rules.Set
+	if c.Rules != "" {
+		s, err := rules.Load([]byte(c.Rules), "user", true)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	if w.Policy != "" {
+		var f struct {
+			Rules *rules.File `json:"rules"`
+		}
+		if err := json.Unmarshal([]byte(w.Policy), &f); err != nil {
+			return nil, err
+		}
+		if f.Rules != nil {
+			s, err := f.Rules.Set("repository", false)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, s)
+		}
+	}
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	return rules.Merge(sets...), nil
+}
+
+// WriteRules keeps c's person's rules where a rule store over dir reads
+// the person's own (dir/rules.json); nothing when the case has none.
+func (c *Case) WriteRules(dir string) error {
+	if c.Rules == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "rules.json"), []byte(c.Rules+"\n"), 0o600)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +25,11 @@ func TestCases(t *testing.T) {
 			t.Skip(why)
 		}
 		t.Setenv("HOME", w.Home)
+		config := t.TempDir()
+		t.Setenv("XDG_CONFIG_HOME", config)
+		if err := c.WriteRules(filepath.Join(config, "admit")); err != nil {
+			t.Fatal(err)
+		}
 		var stdout, stderr bytes.Buffer
 		code := check(args, Stdio{Out: &stdout, Err: &stderr})
 		var v struct {
