@@ -32,7 +32,8 @@
 //	rules:        the person's rules, as the JSON of their rules file
 //	              ({"allow": ["npm test *"], "deny": [...]}), matched
 //	              with the repository's rules of the theme's policy
-//	want:         allowed, refused RULE or asked RULE
+//	want:         allowed, allowed rule-allows (by the case's rules),
+//	              refused RULE or asked RULE
 //	note:         more about the case (repeatable)
 //
 // In line, argv and args, @W is the main root and @B the folder holding
@@ -73,7 +74,7 @@ type Want struct {
 }
 
 func (w Want) String() string {
-	if w.Outcome == Allowed {
+	if w.Outcome == Allowed && w.Rule == "allowed" {
 		return string(Allowed)
 	}
 	return string(w.Outcome) + " " + w.Rule
@@ -284,10 +285,13 @@ func parseWant(s string) (Want, error) {
 	switch {
 	case len(f) == 1 && f[0] == string(Allowed):
 		return Want{Allowed, "allowed"}, nil
+	case len(f) == 2 && f[0] == string(Allowed) && f[1] == "rule-allows":
+		// Allowed by an allow rule of the person's (the case's rules).
+		return Want{Allowed, f[1]}, nil
 	case len(f) == 2 && slices.Contains([]string{string(Refused), string(Asked)}, f[0]) && f[1] != "allowed":
 		return Want{Outcome(f[0]), f[1]}, nil
 	}
-	return Want{}, fmt.Errorf("%q: want allowed, refused RULE or asked RULE", s)
+	return Want{}, fmt.Errorf("%q: want allowed, allowed rule-allows, refused RULE or asked RULE", s)
 }
 
 // unquote reads a value that may be Go-quoted.

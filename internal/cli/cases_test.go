@@ -49,7 +49,11 @@ func TestCases(t *testing.T) {
 			got.Outcome = cases.Asked
 		}
 		c.Check(t, got)
-		if want := map[bool]int{true: exitOK, false: exitRefused}[v.Allowed]; code != want {
+		want := map[bool]int{true: exitOK, false: exitRefused}[v.Allowed]
+		if v.Rule == string(rule.PolicyInvalid) {
+			want = exitConfig // a policy file the gate cannot use is a configuration error
+		}
+		if code != want {
 			t.Errorf("%s: %s: exit %d with allowed=%v, want %d (%s)", c.Pos, c, code, v.Allowed, want, strings.TrimSpace(stderr.String()))
 		}
 	})

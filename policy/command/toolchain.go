@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -91,7 +92,7 @@ func (tc *toolchain) classify(args []string) toolVerdict {
 	}
 	for _, list := range flags {
 		for _, f := range list {
-			if f.class.severity() > v.class.severity() && flagGiven(f, opts, words) {
+			if f.class.severity() > v.class.severity() && flagGiven(f, args, words) {
 				v = toolVerdict{class: f.class, why: f.why}
 			}
 		}
@@ -99,15 +100,22 @@ func (tc *toolchain) classify(args []string) toolVerdict {
 	return v
 }
 
-// flagGiven reports whether the flag is among the options (with its
-// value, when it names one).
-func flagGiven(f toolFlag, opts, words []string) bool {
+// flagGiven reports whether the flag is among the words before "--"
+// (with its value, when it names one: --method=DELETE, -XDELETE, -X
+// DELETE).
+func flagGiven(f toolFlag, args, words []string) bool {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = args[:i]
+	}
 	for _, n := range strings.Fields(f.names) {
-		for i, o := range opts {
+		for i, o := range args {
+			if !strings.HasPrefix(o, "-") {
+				continue
+			}
 			switch {
 			case f.value == "" && (wordIs(n, o) || strings.HasPrefix(o, n+"=")):
 				return true
-			case f.value != "" && (o == n+"="+f.value || (len(n) == 2 && o == n+f.value) || (o == n && i+1 < len(opts) && opts[i+1] == f.value)):
+			case f.value != "" && (o == n+"="+f.value || (len(n) == 2 && o == n+f.value) || (o == n && i+1 < len(args) && args[i+1] == f.value)):
 				return true
 			}
 		}

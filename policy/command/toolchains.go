@@ -51,6 +51,8 @@ func (c toolClass) severity() int {
 		return 3
 	case c == toolProtected:
 		return 4
+	case c == toolSecret:
+		return 6 // gh auth token: more than a configuration change
 	case c.refuses():
 		return 5
 	}
@@ -399,7 +401,7 @@ func (p *Policy) toolchainOf(name string) *toolchain {
 func findSub(subs []toolSub, word string) *toolSub {
 	for i := range subs {
 		for _, n := range strings.Fields(subs[i].names) {
-			if n == word {
+			if wordIs(n, word) {
 				return &subs[i]
 			}
 		}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -186,7 +187,32 @@ args:
 	} else {
 		inner = append(inner, runtimeName)
 	}
-	j.namesCommand("xargs", inner, j.c.Roots)
+	j.namesCommand("xargs", inner, j.walked())
+}
+
+// walked are the folders the command feeding xargs walks: find's
+// starting folders, else every root.
+func (j *judge) walked() []string {
+	producer := j.line[j.cmd-1].Argv
+	if path.Base(producer[0]) != "find" {
+		return j.c.Roots // git ls-files, grep -r, rg: whatever folders they name
+	}
+	var starts []string
+	for _, a := range producer[1:] {
+		switch {
+		case a == "-H" || a == "-L" || a == "-P":
+			continue
+		case strings.HasPrefix(a, "-") || a == "(" || a == "!":
+		default:
+			starts = append(starts, a)
+			continue
+		}
+		break
+	}
+	if len(starts) == 0 {
+		return []string{"."}
+	}
+	return starts
 }
 
 // namesFromWalk checks that xargs reads NUL-separated names from a pipe
