@@ -475,11 +475,11 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	// The person's rules (the user's and the workspace's) and the
 	// repository's ask and deny rules, matched by the command policy.
-	person, err := g.cfg.Rules.Set()
+	set, err := g.cfg.Rules.With(lp.rules)
 	if err != nil {
 		e.RulesInvalid = err.Error()
 	}
-	e.Rules = rules.Merge(person, lp.rules)
+	e.Rules = set
 	if lp.table != nil {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}
