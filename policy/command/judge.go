@@ -79,6 +79,10 @@ func (j *judge) program(argv []string, depth int) {
 		return
 	}
 	prog := j.p.progs[name]
+	if prog == nil { // notInTable judges every name the table lacks
+		j.unknownProgram(argv)
+		return
+	}
 	rule := prog.rule // the zero rule when it has none
 	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || rule.argv != nil) {
 		j.refuseGlobs(argv)

@@ -61,6 +61,21 @@ func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 	j.acc.asksCode(r, written, reason, hint)
 }
 
+// asksWorkspaceProgram asks about a program of the workspace that a bare
+// name runs (found on the agent's PATH inside the workspace: an activated
+// .venv/bin, node_modules/.bin), whose path as written from the working
+// folder is found (".venv/bin/pytest"). It is matched, asked and offered
+// for "always allow" under that path, never under the bare name: a rule
+// for npm is the person's word about the npm they installed, not about a
+// file of the workspace called npm.
+func (j *judge) asksWorkspaceProgram(argv []string, found string) {
+	asPath := append([]string{found}, argv[1:]...)
+	if j.personRules(asPath) {
+		return
+	}
+	j.asksCode(rule.RunsCode, asPath, fmt.Sprintf("%q runs %s, a program of the workspace (found on PATH), which admit cannot judge before it runs, so a person decides", argv[0], found), "")
+}
+
 // ruleOwner names whose rule it is, for reasons.
 func ruleOwner(r rules.Rule) string {
 	switch r.Source {

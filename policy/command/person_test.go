@@ -197,3 +197,41 @@ func TestSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceProgramRules: a program of the workspace a bare name runs
+// is matched under its path: a rule for the bare name does not answer,
+// one for the path does, and the question offers the path.
+func TestWorkspaceProgramRules(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	for _, c := range []struct {
+		rule, want string
+	}{
+		{"npm test *", "ask:runs-code"},
+		{".venv/bin/npm test *", "rule-allows"},
+	} {
+		r, err := rules.Parse(c.rule, rule.OutcomeAllow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := w.context(false, "")
+		if ctx.Rules, err = rules.NewSet([]rules.Rule{r}); err != nil {
+			t.Fatal(err)
+		}
+		pa := p.newPass(ctx, accum{})
+		j := pa.judge(w.ws, 0, nil)
+		j.asksWorkspaceProgram([]string{"npm", "test"}, ".venv/bin/npm")
+		d := pa.acc.decision()
+		p.done(pa)
+		got := string(d.Rule)
+		if d.Ask {
+			got = "ask:" + got
+		}
+		if got != c.want {
+			t.Errorf("rule %q: %s (%s), want %s", c.rule, got, d.Reason, c.want)
+		}
+		if d.Ask && (len(d.Asks) != 1 || d.Asks[0][0] != ".venv/bin/npm") {
+			t.Errorf("rule %q: asks %q, want the program's path", c.rule, d.Asks)
+		}
+	}
+}

@@ -168,10 +168,25 @@ func (j *judge) toolchain(tc *toolchain, argv []string, depth int) bool {
 		j.acc.asks(RuleProtected, fmt.Sprintf("%s %s, files that make git run code, so a person must approve it", showArgv(argv), v.why), "")
 		return true
 	}
+	if j.installReadOnly(v, argv) {
+		return true
+	}
 	if j.p.progs[argv[0]] != nil {
 		return false // the policy file describes it: its entry judges what runs
 	}
 	j.askClass(v, tc.what, argv)
+	return true
+}
+
+// installReadOnly refuses an install in the read-only effect mode: it
+// writes the workspace (node_modules, a lock file, a virtual environment)
+// whatever else its scripts do.
+func (j *judge) installReadOnly(v toolVerdict, argv []string) bool {
+	if v.class != toolInstall || j.c.Effects == WorkspaceWrite {
+		return false
+	}
+	j.wrote()
+	j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s installs into the workspace, and the effect mode is read-only", showArgv(argv)), "ask the person for the workspace-write effect mode")
 	return true
 }
 
@@ -453,7 +468,7 @@ func (j *judge) pathProgram(argv []string) {
 		if tc.interp != nil {
 			v = j.interpret(tc, argv, v)
 		}
-		if j.acc.refused || j.refuseClass(v, argv) {
+		if j.acc.refused || j.refuseClass(v, argv) || j.installReadOnly(v, argv) {
 			return
 		}
 	}
