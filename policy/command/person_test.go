@@ -105,7 +105,7 @@ func TestAsksPerCommand(t *testing.T) {
 		{line: "npm ci && npm test", rules: mustRules("npm ci", "npm test *"), allowedBy: []string{"npm ci", "npm test *"}, runsCode: 2},
 		{line: "ls -la", runsCode: 0},
 	} {
-		c2 := w.context(false, "")
+		c2 := w.context(true, "")
 		c2.Rules = c.rules
 		d := p.Evaluate(c.line, w.ws, c2)
 		if fmt.Sprint(d.Asks) != fmt.Sprint(c.asks) || d.Answerable != c.answerable || fmt.Sprint(d.AllowedBy) != fmt.Sprint(c.allowedBy) || len(d.RunsCode) != c.runsCode {
