@@ -70,7 +70,7 @@ func (j *judge) program(argv []string, depth int) {
 	// table does not judge: programs given as a path, the shell words
 	// with a fixed answer, the toolchains, programs in no table
 	// (toolchain.go).
-	if j.personRules(argv) || j.notInTable(argv, depth) {
+	if j.personRules(argv) || j.notInTable(argv) {
 		return
 	}
 	name := argv[0]

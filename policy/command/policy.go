@@ -114,7 +114,6 @@ type Policy struct {
 	find    map[string]predicate
 	gitw    map[string]*gitWrite  // git's subcommands that write (gitwrite.go)
 	tools   map[string]*toolchain // the toolchains (toolchains.go), by name
-	names   string                // the supported programs, for reasons
 	parsers sync.Pool
 	passes  sync.Pool                  // of *pass, finished
 	home    atomic.Pointer[homePlaces] // Personal's last answer
@@ -153,7 +152,6 @@ func New(t *Table) *Policy {
 		panic("command: " + err.Error()) // ParseTable and DefaultTable return compiled tables
 	}
 	p := &Policy{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
-	p.names = strings.Join(t.names(), " ")
 	return p
 }
 

@@ -146,7 +146,7 @@ func wordIs(name, word string) bool {
 // when the answer is a question and the program table (a policy file's
 // entry of the same name) is to judge it instead; the table's refusals
 // stand whatever the entry says.
-func (j *judge) toolchain(tc *toolchain, argv []string, depth int) bool {
+func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	v := tc.classify(argv[1:])
 	if tc.interp != nil {
 		v = j.interpret(tc, argv, v)
@@ -589,7 +589,7 @@ func systemPlace(p string) bool {
 // It reports whether it judged argv; the table judges the rest (and a
 // toolchain a policy file describes, once the toolchain's refusals are
 // passed).
-func (j *judge) notInTable(argv []string, depth int) bool {
+func (j *judge) notInTable(argv []string) bool {
 	name := argv[0]
 	switch {
 	case strings.ContainsRune(name, '/'):
@@ -599,7 +599,7 @@ func (j *judge) notInTable(argv []string, depth int) bool {
 		return true
 	}
 	if tc := j.p.toolchainOf(name); tc != nil {
-		return j.toolchain(tc, argv, depth)
+		return j.toolchain(tc, argv)
 	}
 	if name != "cd" && j.p.progs[name] == nil {
 		j.unknownProgram(argv)
