@@ -35,6 +35,9 @@ type InitOptions struct {
 	// AcceptWeakerConfinement is the person's setting: run a confined
 	// command even where this machine lacks a wall it needs.
 	AcceptWeakerConfinement bool `json:"acceptWeakerConfinement,omitempty"`
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones; "!PATTERN" exempts.
+	SecretPatterns []string `json:"secretPatterns,omitempty"`
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
@@ -93,7 +96,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {

@@ -60,6 +60,9 @@ type Config struct {
 	// AcceptWeaker runs a confined run even where this machine lacks a
 	// wall it needs (the person's setting); the result names the walls.
 	AcceptWeaker bool
+	// Secrets are the files whose reading asks a person; nil is the
+	// built-in patterns (command.DefaultSecrets).
+	Secrets *command.Secrets
 	Headless     bool
 }
 
@@ -480,7 +483,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: g.cfg.Secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
