@@ -62,8 +62,8 @@ type Config struct {
 	AcceptWeaker bool
 	// Secrets are the files whose reading asks a person; nil is the
 	// built-in patterns (command.DefaultSecrets).
-	Secrets *command.Secrets
-	Headless     bool
+	Secrets  *command.Secrets
+	Headless bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
