@@ -3,6 +3,7 @@ module admit
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68
 	github.com/landlock-lsm/go-landlock v0.11.2

@@ -15,6 +15,7 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/rpc/gate"
 	"admit/workspace"
@@ -34,6 +35,9 @@ type InitOptions struct {
 	// AcceptWeakerConfinement is the person's setting: run a confined
 	// command even where this machine lacks a wall it needs.
 	AcceptWeakerConfinement bool `json:"acceptWeakerConfinement,omitempty"`
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones; "!PATTERN" exempts.
+	SecretPatterns []string `json:"secretPatterns,omitempty"`
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
@@ -92,7 +96,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -166,12 +170,21 @@ func prefixed(prefix string, err error) error {
 func initializeResult() *protocol.InitializeResult {
 	caps, _ := json.Marshal(map[string]any{"admit": map[string]any{
 		"version": Version, "modes": []string{"off", "warn", "enforce"}, "effects": []string{"read-only", "workspace-write"},
-		"shell": []string{"analyze", "refuse"},
+		"shell": shellProfiles(),
 	}})
 	return &protocol.InitializeResult{
 		ServerInfo:   protocol.ServerInfo{Name: "admit", Version: protocol.NewOptional(Version)},
 		Capabilities: protocol.ServerCapabilities{Experimental: caps},
 	}
+}
+
+// shellProfiles names the shell profiles a client may choose.
+func shellProfiles() []string {
+	var out []string
+	for _, p := range shell.Profiles() {
+		out = append(out, string(p))
+	}
+	return out
 }
 
 // join attaches a socket connection to the editor's gate: same policy, same

@@ -60,7 +60,10 @@ type Config struct {
 	// AcceptWeaker runs a confined run even where this machine lacks a
 	// wall it needs (the person's setting); the result names the walls.
 	AcceptWeaker bool
-	Headless     bool
+	// Secrets are the files whose reading asks a person; nil is the
+	// built-in patterns (command.DefaultSecrets).
+	Secrets  *command.Secrets
+	Headless bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -188,6 +191,15 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
+	if env != nil && p.Shell != "" {
+		prof, perr := shell.ParseProfile(p.Shell)
+		if perr != nil {
+			return nil, &ParamError{"shell", perr.Error()}
+		}
+		if env.Profile == shell.Analyze {
+			env.Profile = prof
+		}
+	}
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
 	var d policy.Decision
 	if err != nil {
@@ -289,14 +301,24 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d 
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
 	}
-	if g.cfg.Rules != nil && len(d.Argv) == 1 && !b.Headless() {
-		q.Rule = rules.Suggest(d.Argv[0])
+	// "Always allow" names the one command of the line that asks because
+	// admit cannot judge it (a line of several commands too), or the
+	// line's one command.
+	var always []string
+	switch {
+	case len(d.Asks) == 1 && d.Answerable:
+		always = d.Asks[0]
+	case len(d.Asks) == 0 && len(d.Argv) == 1:
+		always = d.Argv[0]
+	}
+	if g.cfg.Rules != nil && always != nil && !b.Headless() {
+		q.Rule = rules.Suggest(always)
 	}
 	o := b.Decide(ctx, q)
-	if o.Answer == approvals.AllowAlways {
+	if o.Answer == approvals.AllowAlways && q.Rule != "" {
 		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
 		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(d.Argv[0])}, "always allowed in answer to "+v.ID
+			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+v.ID
 			err = g.cfg.Rules.Add(ScopeWorkspace, r)
 		}
 		if err != nil {
@@ -461,12 +483,19 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: g.cfg.Secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
 		return e, lp, lp.err
 	}
+	// The person's rules (the user's and the workspace's) and the
+	// repository's ask and deny rules, matched by the command policy.
+	set, err := g.cfg.Rules.With(lp.rules)
+	if err != nil {
+		e.RulesInvalid = err.Error()
+	}
+	e.Rules = set
 	if lp.table != nil {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}

@@ -113,9 +113,13 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
 		Confine:        true,
-		Protected:      func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
-		AcceptWeaker:   g.cfg.AcceptWeaker,
-		Env:            o.Env,
+		// A program that runs code (go test, npm test: asked, and allowed
+		// by a person or their rule) may write the workspace minus its
+		// protected paths, in namespaces of its own.
+		Code:         len(d.Decision.RunsCode) > 0,
+		Protected:    func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		AcceptWeaker: g.cfg.AcceptWeaker,
+		Env:          o.Env,
 	})
 	after := effects.TakeRoots(d.roots, limit)
 	res.Ran = true
@@ -134,7 +138,13 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		v := expect.Verify()
 		res.Verified, res.Detail = v.Verified, v.Detail
 	}
-	res.Unexpected = unexpected(res.Effects, writes)
+	if len(d.Decision.RunsCode) > 0 {
+		// What code may write is the workspace minus the protected paths:
+		// a change there, or outside, is the unexpected one.
+		res.Unexpected = unexpectedOfCode(res.Effects, d.roots, func(p string) bool { return command.ProtectFor(p, d.roots, g.personal).Protected })
+	} else {
+		res.Unexpected = unexpected(res.Effects, writes)
+	}
 	if len(res.Unexpected) > 0 {
 		res.Verified = false
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
@@ -212,6 +222,24 @@ func admittedOnly(admitted [][]string) func(argv []string, dir string) error {
 		}
 		return errors.New("not admitted: " + strings.Join(argv, " "))
 	}
+}
+
+// unexpectedOfCode lists the changed paths a program that runs code was
+// not let write: protected paths, and anything outside the roots.
+func unexpectedOfCode(diff effects.Diff, roots []string, protected func(string) bool) []string {
+	var out []string
+	for _, list := range [][]string{diff.Added, diff.Removed, diff.Changed} {
+		for _, p := range list {
+			inside := false
+			for _, r := range roots {
+				inside = inside || p == r || strings.HasPrefix(p, r+"/")
+			}
+			if !inside || protected(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // unexpected lists changed paths outside the admitted targets. Anything

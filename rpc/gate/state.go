@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/rule"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
 	"admit/workspace/run"
@@ -133,8 +133,10 @@ func validateSettings(mode, effects, shellProfile string) error {
 			return &ParamError{"effects", err.Error()}
 		}
 	}
-	if shellProfile != "" && shellProfile != "analyze" && shellProfile != "refuse" {
-		return &ParamError{"shell", fmt.Sprintf("must be one of analyze, refuse, got %q", shellProfile)}
+	if shellProfile != "" {
+		if _, err := shell.ParseProfile(shellProfile); err != nil {
+			return &ParamError{"shell", err.Error()}
+		}
 	}
 	return nil
 }
