@@ -11,12 +11,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 )
 
 // This file is the harness of the tests that hold the interactive
@@ -249,16 +247,11 @@ func startTerminal(t testing.TB, sb *sandbox, prof Profile) *terminal {
 	if err := pty.Setsize(master, &pty.Winsize{Rows: 60, Cols: 1000}); err != nil {
 		t.Fatal(err)
 	}
-	tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tio.Lflag &^= unix.ECHO
-	if err := unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, tio); err != nil {
+	if err := echoOff(tty); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	cmd.SysProcAttr = controllingTerminal()
 	err = cmd.Start()
 	tty.Close()
 	if err != nil {
