@@ -58,3 +58,29 @@ func TestSecretPatternsFromThePerson(t *testing.T) {
 		t.Fatalf("an ordinary file: %+v", v)
 	}
 }
+
+// TestConfinedRunsWithoutAsking: with the person's confinedRuns "allow",
+// code admit runs itself confined runs without a question; the same line
+// for the host's own shell is still asked; the setting reaches a running
+// server.
+func TestConfinedRunsWithoutAsking(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	ws := workspaceDir(t)
+	must(t, os.WriteFile(filepath.Join(ws, "Makefile"), []byte("build:\n\techo built > out.txt\n"), 0o644))
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	var r gate.RunResult
+	e.Call("admit/run", map[string]any{"command": "make build"}, &r)
+	if r.Ran || string(r.Rule) != "runs-code" {
+		t.Fatalf("asked by default: %+v", r)
+	}
+	e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"admit": map[string]any{"confinedRuns": "allow"}}})
+	e.Call("admit/run", map[string]any{"command": "make build"}, &r)
+	if !r.Ran || r.ExitCode != 0 || string(r.Rule) != "rule-allows" {
+		t.Fatalf("confined without asking: %+v", r)
+	}
+	if v := e.Check(map[string]any{"tool": "Bash", "command": "make build"}); v.Allowed {
+		t.Fatalf("the host's own shell would run it unconfined: %+v", v)
+	}
+}

@@ -38,6 +38,9 @@ type InitOptions struct {
 	// SecretPatterns are the person's patterns of files whose reading
 	// asks, added to the built-in ones; "!PATTERN" exempts.
 	SecretPatterns []string `json:"secretPatterns,omitempty"`
+	// ConfinedRuns is "ask" (default) or "allow": the person's answer to
+	// programs that run code when admit runs them confined.
+	ConfinedRuns string `json:"confinedRuns,omitempty"`
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
@@ -96,7 +99,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -332,5 +335,19 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	} else if err := json.Unmarshal(p.Settings, &o); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
-	return s.getGate().SetMode(o.Mode, o.Effects, o.Shell)
+	h := s.getHost()
+	if err := h.gate.SetMode(o.Mode, o.Effects, o.Shell); err != nil {
+		return err
+	}
+	st := gate.Settings{SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns}
+	if o.AcceptWeakerConfinement {
+		st.AcceptWeakerConfinement = &o.AcceptWeakerConfinement
+	}
+	if err := h.gate.SetSettings(st); err != nil {
+		return err
+	}
+	if o.ApprovalTimeoutMs > 0 {
+		h.broker.SetTimeout(time.Duration(o.ApprovalTimeoutMs) * time.Millisecond)
+	}
+	return nil
 }

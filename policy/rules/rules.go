@@ -470,6 +470,16 @@ func Suggest(argv []string) string {
 		return ""
 	}
 	plain := func(w string) bool { return !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "/=*") }
+	if interpreters[argv[0]] && len(argv) > 1 {
+		switch {
+		case argv[1] == "-m" && len(argv) > 2 && plain(argv[2]):
+			// python3 -m pytest: the module is the program.
+			return strings.Join([]string{quoteWord(argv[0]), "-m", quoteWord(argv[2]), "*"}, " ")
+		case strings.HasPrefix(argv[1], "-"):
+			// python3 -c CODE, node -e CODE: a prefix would allow any code.
+			return ""
+		}
+	}
 	words := []string{quoteWord(argv[0])}
 	if len(argv) > 1 && plain(argv[1]) {
 		words = append(words, quoteWord(argv[1]))
@@ -492,6 +502,14 @@ func Quote(argv []string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// interpreters are programs whose options can carry the code they run
+// (python3 -c, node -e): "always allow" offers no prefix of such options.
+var interpreters = map[string]bool{
+	"python": true, "python3": true, "python2": true, "node": true, "deno": true, "bun": true,
+	"ruby": true, "perl": true, "php": true, "bash": true, "sh": true, "zsh": true, "fish": true,
+	"lua": true, "Rscript": true, "osascript": true, "pwsh": true,
 }
 
 // quoteWord writes a word so that Parse reads it back as itself (a word

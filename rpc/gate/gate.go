@@ -62,8 +62,11 @@ type Config struct {
 	AcceptWeaker bool
 	// Secrets are the files whose reading asks a person; nil is the
 	// built-in patterns (command.DefaultSecrets).
-	Secrets  *command.Secrets
-	Headless bool
+	Secrets *command.Secrets
+	// AllowConfinedCode answers an ask about code admit cannot judge with
+	// yes when admit itself runs it confined (the person's confinedRuns).
+	AllowConfinedCode bool
+	Headless          bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -81,16 +84,22 @@ type Gate struct {
 	idPrefix string
 	seq      atomic.Int64
 	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+	// allowConfinedCode is the person's standing answer to asks about
+	// code admit cannot judge, when admit runs it confined (SetSettings).
+	allowConfinedCode atomic.Bool
 
 	// mu guards the settings, the sessions and the loaded policy file below.
-	mu         sync.Mutex
-	mode       rule.Mode
-	effects    string
-	shell      string
-	sessions   map[string]*session
-	file       loadedPolicy
-	tapeErr    string
-	sessionSeq int64
+	mu       sync.Mutex
+	mode     rule.Mode
+	effects  string
+	shell    string
+	sessions map[string]*session
+	secrets  *command.Secrets // the person's secret patterns; nil is the built-in ones
+	// acceptWeaker: the person accepts weaker confinement.
+	acceptWeaker bool
+	file         loadedPolicy
+	tapeErr      string
+	sessionSeq   int64
 }
 
 // New builds a gate from cfg, or says which setting is wrong: the mode,
@@ -123,7 +132,10 @@ func New(cfg Config) (*Gate, error) {
 		effects:  cfg.Effects,
 		shell:    cfg.Shell,
 		sessions: map[string]*session{},
+		secrets:  cfg.Secrets,
 	}
+	g.acceptWeaker = cfg.AcceptWeaker
+	g.allowConfinedCode.Store(cfg.AllowConfinedCode)
 	places := command.PersonalPlaces(cfg.Home, os.Getenv)
 	if cfg.Trust != nil {
 		places = append(places, command.Place{Path: cfg.Trust.Dir(), What: "the person's trust records of policy files"})
@@ -202,6 +214,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	}
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv}
 	var d policy.Decision
+	confinedOnly := false // allowed only because admit itself runs it confined
 	if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
 	} else {
@@ -213,6 +226,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			d = policy.Decide(call, env)
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
+			}
+			if d.Ask && g.confinedWithoutAsking(p, d) {
+				confinedOnly = true
+				d.Allowed, d.Ask, d.Rule = true, false, rule.RuleAllows
+				d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + d.Reason
 			}
 			if why := s.tainted(); why != "" && d.Kind == "write" && (d.Allowed || d.Ask) {
 				// An earlier run changed what it was not admitted to: a
@@ -255,6 +273,12 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
 		if id, err := g.issue(out, p, v.ID); err != nil {
 			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
+			if confinedOnly {
+				// Allowed only because admit would run it confined: the host
+				// may not run it as it is.
+				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.RunsCode, rule.OutcomeAsk
+				v.Reason = "the line runs code and admit could not take it to run confined (" + err.Error() + "); run it through admit run"
+			}
 		} else {
 			v.Handle = id
 		}
@@ -288,6 +312,18 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	out.Wire = g.count(&v)
 	out.Verdict, out.record = v, rec
 	return out, nil
+}
+
+// confinedWithoutAsking reports whether an ask about code admit cannot
+// judge is answered by the person's standing choice (confinedRuns: allow):
+// only when admit itself will run the line confined (admit/run, or a hook
+// whose host runs admit run --handle in its place), never when the host
+// would run it as it is.
+func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
+	if !g.allowConfinedCode.Load() || !d.Answerable || (d.Rule != rule.RunsCode && d.Rule != rule.UnsupportedProgram) {
+		return false
+	}
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.
@@ -475,7 +511,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	roots := g.cfg.Roots.List()
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
-	effects, profile := g.effects, g.shell
+	effects, profile, secrets := g.effects, g.shell, g.secrets
 	g.mu.Unlock()
 	if s.effects == string(command.ReadOnly) {
 		// A session may narrow the person's effect mode, never widen it.
@@ -483,7 +519,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: g.cfg.Secrets,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {

@@ -49,6 +49,9 @@ type Options struct {
 	// asks, added to the built-in ones ("!PATTERN" exempts); nil is the
 	// built-in ones alone.
 	SecretPatterns []string
+	// ConfinedRuns is the person's "ask" (default) or "allow": a program
+	// that runs code runs without a question when admit runs it confined.
+	ConfinedRuns string
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -102,6 +105,11 @@ func Open(o Options) (*Gate, error) {
 			o.Rules = NewRuleStore(dir, first)
 		}
 	}
+	switch o.ConfinedRuns {
+	case "", "ask", "allow":
+	default:
+		return nil, &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", o.ConfinedRuns)}
+	}
 	var secrets *command.Secrets
 	if len(o.SecretPatterns) > 0 {
 		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), o.SecretPatterns...))
@@ -113,7 +121,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

@@ -266,3 +266,9 @@ func unexpected(diff effects.Diff, targets []string) []string {
 	}
 	return out
 }
+
+func (g *Gate) acceptWeakerConfinement() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.acceptWeaker
+}

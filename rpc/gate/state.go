@@ -1,12 +1,14 @@
 package gate
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"admit/policy"
+	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/shell"
 	"admit/policy/tape"
@@ -115,6 +117,52 @@ func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 	g.mu.Unlock()
 	for _, s := range list {
 		s.forgetRefusals()
+	}
+	g.stateChanged()
+	return nil
+}
+
+// Settings are the person's settings a running gate takes at once, besides
+// the mode: each nil (or "") keeps what is in force.
+type Settings struct {
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones ("!PATTERN" exempts).
+	SecretPatterns []string `json:"secretPatterns,omitempty"`
+	// ConfinedRuns is "ask" (the default: a program that runs code is
+	// asked) or "allow" (it runs without a question when admit itself runs
+	// it confined).
+	ConfinedRuns string `json:"confinedRuns,omitempty"`
+	// AcceptWeakerConfinement runs a confined command even where this
+	// machine lacks a wall it needs.
+	AcceptWeakerConfinement *bool `json:"acceptWeakerConfinement,omitempty"`
+}
+
+// SetSettings applies the person's settings; a bad one is a ParamError
+// naming it, and nothing is applied then.
+func (g *Gate) SetSettings(st Settings) error {
+	var secrets *command.Secrets
+	if st.SecretPatterns != nil {
+		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), st.SecretPatterns...))
+		if err != nil {
+			return &ParamError{"secretPatterns", err.Error()}
+		}
+		secrets = s
+	}
+	switch st.ConfinedRuns {
+	case "", "ask", "allow":
+	default:
+		return &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", st.ConfinedRuns)}
+	}
+	g.mu.Lock()
+	if secrets != nil {
+		g.secrets = secrets
+	}
+	if st.AcceptWeakerConfinement != nil {
+		g.acceptWeaker = *st.AcceptWeakerConfinement
+	}
+	g.mu.Unlock()
+	if st.ConfinedRuns != "" {
+		g.allowConfinedCode.Store(st.ConfinedRuns == "allow")
 	}
 	g.stateChanged()
 	return nil
