@@ -400,10 +400,21 @@ func upperFirst(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-// Pending returns how many questions are waiting for an answer.
+// Headless reports whether the broker has nobody to ask.
 func (b *Broker) Headless() bool { return b.asker == nil }
 
-// Pending is the number of questions waiting for a person.
+// SetTimeout changes the default deadline of questions asked from now on;
+// zero or less keeps it.
+func (b *Broker) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.timeout = d
+	b.mu.Unlock()
+}
+
+// Pending returns how many questions are waiting for an answer.
 func (b *Broker) Pending() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()

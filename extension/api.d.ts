@@ -70,6 +70,8 @@ export interface Verdict {
   remedy?: string;
   kind?: 'read' | 'write';
   targets?: string[];
+  /** The trust of the workspace policy file the decision was made under; absent under the built-in policy. */
+  policyTrust?: 'tightening' | 'trusted' | 'untrusted';
   /** On a refusal: the JSON text to hand back to the model (nothing was executed). */
   toolError?: string;
   /** The server may add fields. */
@@ -190,6 +192,10 @@ export interface AdmitState {
   policyError?: string;
   /** The policy file in force, or `built-in`. */
   policy?: string;
+  /** The trust of the workspace's policy file: `untrusted` only tightens until the person trusts that exact file. */
+  policyTrust?: 'built-in' | 'tightening' | 'trusted' | 'untrusted';
+  /** What an untrusted policy file would widen, were the person to trust it. */
+  policyWidens?: string[];
   /** The unix socket other local agents reach this gate through (ADMIT_SOCKET in terminals). */
   socket?: string;
   [extra: string]: unknown;

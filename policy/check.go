@@ -13,6 +13,7 @@ import (
 
 	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/policy/shell"
 )
 
@@ -51,6 +52,18 @@ type Env struct {
 	Baseline *command.Policy
 	FS       command.FS
 	Obs      command.Observations
+	// Rules are the person's rules (the user's and the workspace's) with
+	// the repository's ask and deny rules, merged (rules.Merge); nil is
+	// none. See command.Context.Rules.
+	Rules *rules.Set
+	// RulesInvalid, when set, says why the person's rules cannot be used:
+	// every command line is then refused (rules-invalid), since a deny
+	// rule of theirs could not be applied.
+	RulesInvalid string
+	// Secrets are the files whose reading asks a person (secret-read), for
+	// command lines and for the path arguments of other tools; nil:
+	// command.DefaultSecrets.
+	Secrets *command.Secrets
 	// InFlux are the paths a background command of the session may still
 	// change (resolved): a call that depends on one is refused
 	// (path-in-flux).
@@ -238,8 +251,11 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.Commands == nil {
 		return refuse(d, rule.UnsupportedProgram, "this gate has no command policy", "")
 	}
+	if e.RulesInvalid != "" {
+		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
+	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
-		Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal}
+		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -253,6 +269,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
+	d.Asks, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {
@@ -316,7 +333,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			return refuse(d, rule.NoTarget, fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
 		}
 	}
-	var asks []string
+	var asks, secrets []string
 	personal := e.Personal
 	switch {
 	case personal != nil:
@@ -354,6 +371,9 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 				d.Listed = append(d.Listed, r.Path)
 			} else {
 				d.Reads = append(d.Reads, r.Path)
+				if pat := secretOf(e, r.Path, abs); pat != "" {
+					secrets = append(secrets, fmt.Sprintf("%q (%s)", p, pat))
+				}
 			}
 			continue
 		}
@@ -391,8 +411,32 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		d.Ask, d.Rule, d.Reason = true, rule.ProtectedPath, "a person must approve writes to protected paths: "+strings.Join(asks, "; ")
 		return d
 	}
+	if len(secrets) > 0 {
+		d.Ask, d.Rule = true, rule.SecretRead
+		d.Reason = "reading " + strings.Join(secrets, ", ") + " would show the model secrets, so the person decides"
+		return d
+	}
 	d.Allowed, d.Rule = true, rule.Allowed
 	return d
+}
+
+// secretOf is the secrets pattern a file matches, by its resolved path
+// or as it was named, relative to its root, or "".
+func secretOf(e *Env, resolved, named string) string {
+	s := e.Secrets
+	if s == nil {
+		s = command.DefaultSecrets()
+	}
+	for _, p := range []string{resolved, named} {
+		for _, r := range e.Roots {
+			if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(r, "/")+"/"); ok {
+				if pat := s.Secret(rel); pat != "" {
+					return pat
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // observedForWrite says why a write target is not known well enough to change.
@@ -833,9 +877,12 @@ func commandGrant(tool string, s *shell.Script) string {
 		if len(c.Argv) == 0 {
 			continue
 		}
+		// The program and its subcommand or script, as the person's
+		// "always allow" names it (npm test, npm run build, python3
+		// x.py): a grant for npm test is none for npm run evil.
 		words := []string{c.Argv[0]}
 		rest := c.Argv[1:]
-		if c.Argv[0] == "git" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		for len(rest) > 0 && len(words) < 3 && !strings.HasPrefix(rest[0], "-") && (len(words) == 1 || words[1] == "run") {
 			words = append(words, rest[0])
 			rest = rest[1:]
 		}

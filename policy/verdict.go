@@ -24,6 +24,14 @@ type Decision struct {
 	// Intents are what the command's admitted writes are meant to do, in
 	// the command policy's reading; a run's readback checks them.
 	Intents []command.Intent
+	// Asks, Answerable, AllowedBy and RunsCode are the command policy's
+	// (command.Decision): the commands a person's allow rule would answer,
+	// whether those are the line's only questions, the allow rules that
+	// answered, and the commands that run code a run confines.
+	Asks       [][]string
+	Answerable bool
+	AllowedBy  []string
+	RunsCode   [][]string
 	// Background: the command runs in the background and goes on after
 	// the call returns; BackgroundWrites are the paths it may change
 	// meanwhile, which the session holds as in flux.

@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"strconv"
 
 	"admit/rpc/gate"
 	"admit/workspace/run"
@@ -28,18 +27,14 @@ func (s *Server) fullState() gate.State {
 	if h.listener != nil {
 		st.Socket = h.listener.path
 	}
-	st.Confinement = confinement()
+	m := run.Probe()
+	st.Walls = &m
+	st.Confinement = confinement(m)
 	return st
 }
 
-// confinement names the kernel wall a run stands behind.
-func confinement() string {
-	kind, abi := run.Confinement()
-	if kind == "landlock" {
-		return "landlock (ABI " + strconv.Itoa(abi) + ")"
-	}
-	return kind
-}
+// confinement names the walls a run stands behind, in a few words.
+func confinement(m run.Machine) string { return m.Summary() }
 
 // handleSetMode answers admit/setMode.
 func (s *Server) handleSetMode(_ context.Context, g *gate.Gate, raw []byte) (any, error) {

@@ -15,6 +15,7 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/rpc/gate"
 	"admit/workspace"
@@ -31,6 +32,15 @@ type InitOptions struct {
 	TapeRotateBytes   int64           `json:"tapeRotateBytes,omitempty"` // rotate the tape past this size; the chain goes on across files
 	ApprovalTimeoutMs int64           `json:"approvalTimeoutMs,omitempty"`
 	Headless          bool            `json:"headless,omitempty"`
+	// AcceptWeakerConfinement is the person's setting: run a confined
+	// command even where this machine lacks a wall it needs.
+	AcceptWeakerConfinement bool `json:"acceptWeakerConfinement,omitempty"`
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones; "!PATTERN" exempts.
+	SecretPatterns []string `json:"secretPatterns,omitempty"`
+	// ConfinedRuns is "ask" (default) or "allow": the person's answer to
+	// programs that run code when admit runs them confined.
+	ConfinedRuns string `json:"confinedRuns,omitempty"`
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
@@ -89,7 +99,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -163,12 +173,21 @@ func prefixed(prefix string, err error) error {
 func initializeResult() *protocol.InitializeResult {
 	caps, _ := json.Marshal(map[string]any{"admit": map[string]any{
 		"version": Version, "modes": []string{"off", "warn", "enforce"}, "effects": []string{"read-only", "workspace-write"},
-		"shell": []string{"analyze", "refuse"},
+		"shell": shellProfiles(),
 	}})
 	return &protocol.InitializeResult{
 		ServerInfo:   protocol.ServerInfo{Name: "admit", Version: protocol.NewOptional(Version)},
 		Capabilities: protocol.ServerCapabilities{Experimental: caps},
 	}
+}
+
+// shellProfiles names the shell profiles a client may choose.
+func shellProfiles() []string {
+	var out []string
+	for _, p := range shell.Profiles() {
+		out = append(out, string(p))
+	}
+	return out
 }
 
 // join attaches a socket connection to the editor's gate: same policy, same
@@ -316,5 +335,19 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	} else if err := json.Unmarshal(p.Settings, &o); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
-	return s.getGate().SetMode(o.Mode, o.Effects, o.Shell)
+	h := s.getHost()
+	if err := h.gate.SetMode(o.Mode, o.Effects, o.Shell); err != nil {
+		return err
+	}
+	st := gate.Settings{SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns}
+	if o.AcceptWeakerConfinement {
+		st.AcceptWeakerConfinement = &o.AcceptWeakerConfinement
+	}
+	if err := h.gate.SetSettings(st); err != nil {
+		return err
+	}
+	if o.ApprovalTimeoutMs > 0 {
+		h.broker.SetTimeout(time.Duration(o.ApprovalTimeoutMs) * time.Millisecond)
+	}
+	return nil
 }

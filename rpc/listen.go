@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 )
 
 // DefaultSocket is the per-workspace socket of the server whose first root
@@ -42,19 +41,11 @@ type listener struct {
 	stop context.CancelFunc
 }
 
-// listen opens path with mode 0600 in a folder only this user can enter.
+// listen opens path in a folder only this user can enter (socketFolder:
+// listen_unix.go, listen_windows.go), the socket itself this user's only.
 func listen(path string, log *slog.Logger, cfg ServerConfig, hb *hub) (*listener, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("socket folder: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("socket folder: %w", err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("socket folder %s must be a folder owned by this user with mode 0700 (found %v)", dir, fi.Mode())
+	if err := socketFolder(filepath.Dir(path)); err != nil {
+		return nil, err
 	}
 	// A socket left by a server that died is removed; a live one is not.
 	if c, err := net.Dial("unix", path); err == nil {
@@ -66,7 +57,7 @@ func listen(path string, log *slog.Logger, cfg ServerConfig, hb *hub) (*listener
 	if err != nil {
 		return nil, fmt.Errorf("socket: %w", err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := socketFile(path); err != nil {
 		_ = l.Close()
 		return nil, fmt.Errorf("socket: %w", err)
 	}
@@ -88,9 +79,12 @@ func (ln *listener) accept(ctx context.Context, cfg ServerConfig, hb *hub) {
 			}
 			return
 		}
-		uc, ok := c.(*net.UnixConn)
-		if !ok || !sameUser(uc) {
-			ln.log.Warn("socket peer refused: another user")
+		err = errors.New("not a unix socket")
+		if uc, ok := c.(*net.UnixConn); ok {
+			err = peerUser(uc)
+		}
+		if err != nil {
+			ln.log.Warn("socket peer refused", "err", err)
 			_ = c.Close()
 			continue
 		}
@@ -103,22 +97,12 @@ func (ln *listener) accept(ctx context.Context, cfg ServerConfig, hb *hub) {
 	}
 }
 
-// sameUser checks the peer's uid with SO_PEERCRED: the socket's mode is
-// the first wall, the kernel's word about who connected the second.
-func sameUser(c *net.UnixConn) bool {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var cred *syscall.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil || cerr != nil {
-		return false
-	}
-	return int(cred.Uid) == os.Getuid()
-}
+// sameUser reports whether the system says the peer is this user: the
+// socket's folder is the first wall, the kernel's word about who
+// connected the second (peerUser: SO_PEERCRED on Linux, LOCAL_PEERCRED
+// on macOS, the peer process's token on Windows). Where that word cannot
+// be had, the peer is refused.
+func sameUser(c *net.UnixConn) bool { return peerUser(c) == nil }
 
 // close stops accepting, ends every socket connection and removes the socket.
 func (ln *listener) close() {
@@ -126,4 +110,12 @@ func (ln *listener) close() {
 	ln.stop()
 	ln.wg.Wait()
 	_ = os.Remove(ln.path)
+}
+
+// errOr is a if it is set, else b.
+func errOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }

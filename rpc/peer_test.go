@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -31,7 +30,7 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 	must(t, os.WriteFile(bin, data, 0o755))
 	cmd := exec.Command(bin, "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ADMIT_TEST_DIAL="+sock)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	cmd.SysProcAttr = asNobody()
 	must(t, cmd.Start())
 	c, err := l.Accept()
 	must(t, err)

@@ -1,17 +1,55 @@
 package rpc_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
-	"admit/policy"
 	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
+
+// waitForChild waits until a process named comm runs below parent (the
+// program of an admitted run: admit's child, or the confiner's when the
+// run uses one).
+func waitForChild(t *testing.T, parent int, comm string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ppid := map[string]string{}
+		var named []string
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			s := string(b)
+			open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+			f := strings.Fields(s[end+1:])
+			if open < 0 || end < open || len(f) < 2 {
+				continue
+			}
+			ppid[d.Name()] = f[1]
+			if s[open+1:end] == comm {
+				named = append(named, d.Name())
+			}
+		}
+		for _, pid := range named {
+			for p, hops := ppid[pid], 0; p != "" && hops < 3; p, hops = ppid[p], hops+1 {
+				if p == strconv.Itoa(parent) {
+					return
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s below %d started", comm, parent)
+}
 
 func TestRunThroughTheServer(t *testing.T) {
 	ws := workspaceDir(t)
@@ -46,24 +84,17 @@ func TestRunThroughTheServer(t *testing.T) {
 // enforce mode the session's next change waits for a person.
 func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 	ws := workspaceDir(t)
-	must(t, syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644))
-	// The policy reads no FIFO (one blocks until someone writes it); the
-	// editor's own policy here takes cat's operand as text, so that the
-	// run waits on the FIFO the test writes, and the change below lands
-	// while it runs.
-	pf := policy.DefaultFile()
-	pf.Programs = json.RawMessage(`{"cat": {"operands": "text"}}`)
-	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "policy": pf}})
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
 	done := make(chan gate.RunResult, 1)
+	// A run reads no FIFO (it would block), so a long seq holds the run
+	// open until its timeout.
 	go func() {
 		var r gate.RunResult
-		_ = e.Try("admit/run", map[string]any{"command": "cat fifo"}, &r)
+		_ = e.Try("admit/run", map[string]any{"command": "seq 999999999999", "timeoutMs": 2000}, &r)
 		done <- r
 	}()
-	w, err := os.OpenFile(filepath.Join(ws, "fifo"), os.O_WRONLY, 0) // waits for cat to open it
-	must(t, err)
+	waitForChild(t, os.Getpid(), "seq")
 	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("changed during the run\n"), 0o644))
-	must(t, w.Close())
 	r := rpctest.Within(t, done, "run")
 	if r.Verified || !slices.Contains(r.Unexpected, filepath.Join(ws, "README.md")) {
 		t.Fatalf("run: %+v", r)

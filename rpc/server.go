@@ -158,7 +158,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 		r := &releaser{calls: &s.calls, id: req.ID(), ctx: ctx}
 		ctx = gate.WithWait(ctx, r.release)
 		defer r.done()
-		if !methods[req.Method()].readLoop {
+		if !methods[req.Method()].readLoop && !lifecycleOnReadLoop[req.Method()] {
 			ctx = r.release()
 		}
 	}
@@ -222,6 +222,11 @@ type method struct {
 	editorOnly bool
 }
 
+// lifecycleOnReadLoop are the LSP lifecycle calls handled on the read
+// loop: nothing may overtake them (an exit read after a shutdown must see
+// it done, whether or not the client waited for its reply).
+var lifecycleOnReadLoop = map[string]bool{protocol.MethodInitialize: true, protocol.MethodShutdown: true}
+
 // methods are the admit/* methods, one handler each (handle_*.go), as
 // docs/protocol.md lists them.
 var methods = map[string]method{
@@ -244,6 +249,12 @@ var methods = map[string]method{
 	"admit/edit":           {handle: (*Server).handleEdit},
 	"admit/write":          {handle: (*Server).handleWrite},
 	"admit/run":            {handle: (*Server).handleRun},
+
+	// Connecting the agents' hooks (handle_agents.go) writes the person's
+	// own configuration files: the editor's connection alone may.
+	"admit/agents":          {handle: (*Server).handleAgents, editorOnly: true},
+	"admit/connectAgent":    {handle: (*Server).handleConnectAgent, editorOnly: true},
+	"admit/disconnectAgent": {handle: (*Server).handleDisconnectAgent, editorOnly: true},
 }
 
 // Request routes an admit/* method to its handler.

@@ -40,7 +40,7 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 	}
 	for _, f := range [...]struct{ key, val string }{
 		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, string(v.DecidedBy)}, {`,"session":`, v.Session},
-		{`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
+		{`,"agent":`, v.Agent}, {`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
 		{`,"outcome":`, string(v.Outcome)}, {`,"remedy":`, v.Remedy}, {`,"handle":`, v.Handle},
 	} {
 		if f.val != "" {

@@ -11,12 +11,14 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"admit/internal/sysfile"
 )
 
 // nonBlock opens FIFOs and devices without waiting for a peer, so that
 // refusing a non-regular file never hangs; it changes nothing for a
 // regular file.
-const nonBlock = syscall.O_NONBLOCK
+const nonBlock = sysfile.NonBlock
 
 var (
 	// ErrNotRegular is returned for a path that is not a regular file.
@@ -50,7 +52,7 @@ func HashBytes(b []byte) string {
 // and HashBytes of it. A file over maxBytes is ErrTooLarge, naming the
 // path and the bound; a FIFO, device, socket or folder is ErrNotRegular.
 func ReadFile(path string, maxBytes int64) (content []byte, hash string, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|nonBlock, 0)
+	f, err := sysfile.OpenNoFollow(path, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, "", fmt.Errorf("%w: %s", ErrSymlink, path)

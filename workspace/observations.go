@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"admit/internal/sysfile"
 	"admit/policy/command"
 )
 
@@ -55,9 +56,14 @@ func statNow(path string) (fileState, error) {
 		return fileState{}, err
 	}
 	s := fileState{size: fi.Size(), mode: fi.Mode(), mtime: fi.ModTime()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.dev, s.ino, s.ctime = uint64(st.Dev), uint64(st.Ino), statCtime(st)
+	id, err := sysfile.LstatOf(path, fi)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fileState{absent: true}, nil
+		}
+		return fileState{}, err
 	}
+	s.dev, s.ino, s.ctime = id.Dev, id.Ino, id.Ctime
 	return s, nil
 }
 
@@ -320,9 +326,9 @@ func StampOf(path string) (s Stamp, ok bool) {
 	if err != nil {
 		return Stamp{}, false
 	}
-	s = Stamp{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
-	if st, isStat := fi.Sys().(*syscall.Stat_t); isStat {
-		s.Dev, s.Ino, s.Ctime = uint64(st.Dev), uint64(st.Ino), statCtime(st).UnixNano()
+	id, err := sysfile.StatOf(path, fi)
+	if err != nil {
+		return Stamp{}, false
 	}
-	return s, true
+	return Stamp{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ctime: id.Ctime.UnixNano(), Dev: id.Dev, Ino: id.Ino}, true
 }

@@ -117,7 +117,7 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 		links  = 0
 		exists = true // buf exists
 		isDir  = true // buf is an existing folder
-		st     syscall.Stat_t
+		st     statT
 		// While !exists: the length of the existing prefix of buf where
 		// the walk left the file system, and whether it is a folder.
 		existLen   int
@@ -254,16 +254,6 @@ func fileMode(m uint32) fs.FileMode {
 		mode |= fs.ModeSticky
 	}
 	return mode
-}
-
-// lstat is syscall.Lstat retried on EINTR.
-func lstat(p string, st *syscall.Stat_t) error {
-	for {
-		err := syscall.Lstat(p, st)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
 }
 
 // maxFollowedDirs bounds how many folders LinksOutside walks in one call

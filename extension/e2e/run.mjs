@@ -8,6 +8,7 @@
 //   ADMIT_E2E_ONLY=3,5 ...      run some scenarios
 //   ADMIT_E2E_KEEP=1 ...        keep every scenario's temp folder (failed ones are always kept)
 import { spawn, execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -67,6 +68,34 @@ function readJsonl(file) {
       return []; // a torn last line
     }
   });
+}
+
+/**
+ * serverKnows says whether the packed server answers a method (anything but -32601),
+ * from a throwaway `admit serve` with its own HOME, state and tape in a temp folder.
+ */
+async function serverKnows(method, params = {}) {
+  const bin = process.env.ADMIT_E2E_SERVER ?? path.join(EXT, 'bin', 'admit');
+  if (!fs.existsSync(bin)) return false;
+  const rpc = createRequire(import.meta.url)('vscode-jsonrpc/node');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-e2e-probe-'));
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir, XDG_RUNTIME_DIR: dir };
+  const p = spawn(bin, ['serve', '--listen', 'none'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const c = rpc.createMessageConnection(new rpc.StreamMessageReader(p.stdout), new rpc.StreamMessageWriter(p.stdin));
+  c.onError(() => {});
+  c.listen();
+  try {
+    await c.sendRequest('initialize', { processId: process.pid, rootUri: `file://${dir}`, capabilities: {}, initializationOptions: { tape: path.join(dir, 'tape.jsonl') } });
+    await c.sendNotification('initialized', {});
+    await c.sendRequest(method, params);
+    return true;
+  } catch (e) {
+    return e?.code !== -32601;
+  } finally {
+    c.dispose();
+    p.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One code-server with a fresh profile, workspace and browser. */
@@ -267,6 +296,93 @@ class Run {
     return widget.first();
   }
 
+  /** webview finds the frame of a webview page holding selector (webviews are nested iframes). */
+  async webview(selector, timeout = LONG) {
+    return waitFor(`a webview holding ${selector}`, async () => {
+      for (const f of this.page.frames()) {
+        try {
+          if ((await f.locator(selector).count()) > 0) return f;
+        } catch {
+          // a frame going away
+        }
+      }
+      return undefined;
+    }, timeout);
+  }
+
+  /** webviewText is the text of the webview page holding selector (found afresh: frames are replaced when a page is redrawn). */
+  async webviewText(selector, timeout = LONG) {
+    return waitFor(`the text of a webview holding ${selector}`, async () => {
+      const f = await this.webview(selector, timeout);
+      return f.locator('body').innerText({ timeout: 5000 });
+    }, timeout);
+  }
+
+  /** noWebview waits until no page holds selector (the panel was closed). */
+  async noWebview(selector, timeout = LONG) {
+    await waitFor(`no webview holding ${selector}`, async () => {
+      for (const f of this.page.frames()) {
+        try {
+          if ((await f.locator(selector).count()) > 0) return false;
+        } catch {
+          // gone
+        }
+      }
+      return true;
+    }, timeout);
+  }
+
+  /**
+   * prompt is the approval page of the question shown now (holding text). A webview's
+   * frame is replaced when its page is drawn again, so the page is found afresh each
+   * time: use the returned object's methods, which look it up again.
+   */
+  async prompt(text = '') {
+    const find = async () => {
+      for (const f of this.page.frames()) {
+        try {
+          if ((await f.locator('#answer-deny').count()) > 0 && (await f.locator('body').innerText()).includes(text)) return f;
+        } catch {
+          // a frame going away
+        }
+      }
+      return undefined;
+    };
+    await waitFor(`the prompt showing ${JSON.stringify(text)}`, find);
+    const again = () => waitFor(`the prompt showing ${JSON.stringify(text)}`, find, 10_000);
+    return {
+      text: async () => (await again()).locator('body').innerText(),
+      inner: async (sel) => (await again()).locator(sel).innerText(),
+      texts: async (sel) => (await again()).locator(sel).allInnerTexts(),
+      hrefs: async () => (await again()).locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      click: async (sel, opts) => (await again()).locator(sel).click(opts),
+    };
+  }
+
+  /** asked lists the admit/approve params the extension received (it logs each as JSON). */
+  asked() {
+    return this.outputLog().split('\n').flatMap((l) => {
+      const m = l.match(/\] asked (\{.*\})$/);
+      if (!m) return [];
+      try {
+        return [JSON.parse(m[1])];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** command runs a command from the palette by its title. */
+  async command(title) {
+    await this.page.mouse.move(1, 1);
+    await this.page.keyboard.press('F1');
+    const qi = this.page.locator('.quick-input-widget');
+    await qi.waitFor({ timeout: LONG });
+    await this.page.keyboard.type(title);
+    await qi.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: LONG });
+    await this.page.keyboard.press('Enter');
+  }
+
   async shot(name, locator) {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const file = path.join(ARTIFACTS, `${name}.png`);
@@ -320,159 +436,203 @@ class Run {
   }
 }
 
-// The workspace policy of the approval scenarios: deploy is allowed, and a person decides.
-const approvalPolicy = { allow: ['read_file', 'deploy'], needsHuman: ['deploy'] };
-const deploy = (target) => ({ method: 'check', params: { tool: 'deploy', args: { target }, context: { agent: 'e2e-fixture' } } });
+// Calls that ask a person under the built-in policy (WebFetch needs one), as an agent makes them.
+const fetchCall = (url, agent = 'e2e-fixture') => ({ method: 'check', params: { tool: 'WebFetch', args: { url }, context: { agent } } });
+const bash = (command) => ({ method: 'check', params: { tool: 'Bash', command, args: { command }, context: { agent: 'e2e-fixture' } } });
+const enforce = { 'admit.mode': 'enforce' };
+
+/** The server's methods the scenarios depend on, probed once before the first scenario. */
+const server = {};
 
 const scenarios = [
   {
     id: 1,
-    name: "activation shows the mode from the person's settings",
-    opts: { settings: { 'admit.mode': 'enforce', 'admit.effects': 'workspace-write' }, files: { 'a.txt': 'hello\n' } },
+    name: "activation shows the person's mode; the Quick Pick marks it, writes the person's settings (not the repository's), and the server reports it",
+    opts: { settings: { 'admit.mode': 'enforce', 'admit.effects': 'read-only' } },
     async run(r) {
-      const text = await r.waitStatus(/admit: enforce · workspace-write/);
-      log(`status: ${text}`);
+      const first = await r.waitStatus(/admit: enforce · read-only/);
+      log(`status: ${first}`);
       await r.shot('1-status-bar', r.page.locator('.part.statusbar'));
       // The server got the settings: a call is decided in enforce mode and taped at admit.tape.
       await r.fixtureReady();
-      const [res] = await r.result(r.send([{ method: 'check', params: { tool: 'no_such_tool', args: {} } }]));
-      assert(res.ok, `check failed: ${res.error}`);
-      assert(res.value.mode === 'enforce' && res.value.allowed === false && res.value.rule === 'not-in-allow-list', `verdict ${JSON.stringify(res.value)}`);
+      const [refused] = await r.result(r.send([{ method: 'check', params: { tool: 'no_such_tool', args: {} } }]));
+      assert(refused.ok && refused.value.mode === 'enforce' && refused.value.allowed === false && refused.value.rule === 'not-in-allow-list', `verdict ${JSON.stringify(refused.value)}`);
       await r.tapeRecord('the refusal in enforce mode', (x) => x.tool === 'no_such_tool' && x.mode === 'enforce' && x.rule === 'not-in-allow-list');
-    },
-  },
-  {
-    id: 2,
-    name: "the Quick Pick marks the current mode, writes the person's settings (not the repository's), and the server reports it",
-    opts: { settings: { 'admit.mode': 'enforce', 'admit.effects': 'read-only' } },
-    async run(r) {
-      await r.waitStatus(/admit: enforce · read-only/);
       await r.status().click();
       const qi = r.page.locator('.quick-input-widget');
       await qi.filter({ hasText: 'admit: mode' }).waitFor({ timeout: LONG });
       await qi.locator('.monaco-list-row', { hasText: 'current' }).filter({ hasText: 'enforce' }).waitFor({ timeout: LONG });
-      await r.shot('2-quick-pick-mode', qi);
+      await r.shot('1-quick-pick-mode', qi);
       await r.page.keyboard.type('warn');
       await qi.locator('.monaco-list-row', { hasText: 'Decide and record every call' }).waitFor({ timeout: LONG });
       await r.page.keyboard.press('Enter');
       await qi.filter({ hasText: 'admit: effects' }).waitFor({ timeout: LONG });
       await qi.locator('.monaco-list-row', { hasText: 'current' }).filter({ hasText: 'read-only' }).waitFor({ timeout: LONG });
-      await r.shot('2-quick-pick-effects', qi);
+      await r.shot('1-quick-pick-effects', qi);
       await r.page.keyboard.type('workspace-write');
       await qi.locator('.monaco-list-row', { hasText: 'inside the workspace folders' }).waitFor({ timeout: LONG });
       await r.page.keyboard.press('Enter');
       // The status bar is redrawn from the server's admit/didChangeState.
       const text = await r.waitStatus(/admit: warn · workspace-write/);
       log(`status: ${text}`);
-      await r.shot('2-status-after', r.page.locator('.part.statusbar'));
+      await r.shot('1-status-after', r.page.locator('.part.statusbar'));
       await waitFor('the user setting', () => /"admit\.mode":\s*"warn"/.test(fs.readFileSync(r.userSettings, 'utf8')) && /"admit\.effects":\s*"workspace-write"/.test(fs.readFileSync(r.userSettings, 'utf8')));
       assert(!fs.existsSync(path.join(r.ws, '.vscode', 'settings.json')), 'the picker wrote into the repository');
       // The server decides in warn mode now: a refused call is let through and taped as would-deny.
-      await r.fixtureReady();
       const [res] = await r.result(r.send([{ method: 'check', params: { tool: 'no_such_tool', args: {} } }]));
       assert(res.ok && res.value.mode === 'warn' && res.value.verdict === 'deny' && res.value.allowed === true, `verdict ${JSON.stringify(res.value)}`);
       await r.tapeRecord('a warn-mode record', (x) => x.tool === 'no_such_tool' && x.mode === 'warn' && x.allowed === true);
     },
   },
   {
-    id: 3,
-    name: '"Allow once" admits a call that needs a person, and the tape says a person approved',
-    opts: { workspaceSettings: { 'admit.mode': 'enforce' }, policy: approvalPolicy },
+    id: 2,
+    name: 'the prompt panel: the whole call, the agent and why, Deny first; silenced notifications: the status bar opens it; "Allow once" admits, "Deny" refuses, closing it or Escape denies at once',
+    opts: { settings: enforce },
     async run(r) {
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
-      const name = r.send([deploy('staging')]);
-      const toast = await r.toast('deploy');
-      await r.waitStatus(/1 pending/).catch(() => log('(no pending count shown)'));
-      await r.shot('3-approval-prompt');
-      await toast.getByRole('button', { name: 'Allow once' }).click();
-      const [res] = await r.result(name);
+      const url = 'https://example.com/a/long/path/that/a/toast/would/cut/off/' + 'x'.repeat(40);
+      let name = r.send([fetchCall(url)]);
+      let f = await r.prompt('https://example.com/a/long/path/');
+      const [params] = await waitFor('the question in the output', () => r.asked().length && r.asked());
+      const text = await f.text();
+      log(`prompt: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+      // What the server sent is on the page, whole: the call (or command), the reason, and the agent, session, folder, paths, confinement when given.
+      for (const k of ['summary', 'command', 'reason', 'agent', 'cwd', 'confinement']) {
+        if (k === 'summary' && params.command) continue;
+        if (typeof params[k] === 'string' && params[k]) assert(text.includes(params[k]), `the prompt lacks ${k}: ${params[k]}`);
+      }
+      for (const t of params.targets ?? []) assert(text.includes(t), `the prompt lacks the path ${t}`);
+      // Deny comes first.
+      const order = await f.texts('.actions a');
+      assert(order[0] === 'Deny', `the first answer is ${order[0]}`);
+      await r.waitStatus(/1 pending/);
+      await r.shot('2-approval-prompt');
+      // Do Not Disturb: no toast would show; the status bar still counts, and a click opens the question.
+      await r.command('Toggle Do Not Disturb Mode');
+      await r.page.locator('.part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => {});
+      await r.status().click();
+      await waitFor('the prompt focused', () => r.page.evaluate(() => document.activeElement?.tagName === 'IFRAME'));
+      await f.click('#answer-allow-once');
+      let [res] = await r.result(name);
       assert(res.ok && res.value.allowed === true && res.value.rule === 'human-approved', `verdict ${JSON.stringify(res.value)}`);
-      const rec = await r.tapeRecord('human-approved deploy', (x) => x.tool === 'deploy' && x.rule === 'human-approved');
-      assert(rec.decidedBy === 'person', `decidedBy ${rec.decidedBy}`);
-      assert(rec.verdict === 'allow' && rec.allowed === true, `tape ${JSON.stringify(rec)}`);
-    },
-  },
-  {
-    id: 4,
-    name: '"Deny" refuses it',
-    opts: { workspaceSettings: { 'admit.mode': 'enforce' }, policy: approvalPolicy },
-    async run(r) {
-      await r.waitStatus(/admit: enforce/);
-      await r.fixtureReady();
-      const name = r.send([deploy('production')]);
-      const toast = await r.toast('deploy');
-      await toast.getByRole('button', { name: 'Deny' }).click();
-      const [res] = await r.result(name);
+      const rec = await r.tapeRecord('human-approved WebFetch', (x) => x.tool === 'WebFetch' && x.rule === 'human-approved');
+      assert(rec.decidedBy === 'person' && rec.verdict === 'allow' && rec.allowed === true, `tape ${JSON.stringify(rec)}`);
+      await r.noWebview('#answer-deny');
+      // Deny.
+      name = r.send([fetchCall('https://example.com/deny')]);
+      f = await r.prompt('https://example.com/deny');
+      await f.click('#answer-deny');
+      [res] = await r.result(name);
       assert(res.ok && res.value.allowed === false && res.value.rule === 'human-denied', `verdict ${JSON.stringify(res.value)}`);
       assert(typeof res.value.toolError === 'string' && res.value.toolError.length > 0, 'a refusal carries toolError');
-      const rec = await r.tapeRecord('human-denied deploy', (x) => x.tool === 'deploy' && x.rule === 'human-denied');
-      assert(rec.decidedBy === 'person' && rec.allowed === false, `tape ${JSON.stringify(rec)}`);
+      // Closing the tab: a dismissal, answered deny at once (the deadline is 60 s).
+      name = r.send([fetchCall('https://example.com/closed')]);
+      await r.prompt('https://example.com/closed');
+      const tab = r.page.locator('.tab', { hasText: 'admit: a question' }).first();
+      await tab.waitFor({ timeout: LONG });
+      let t0 = Date.now();
+      await tab.hover();
+      await tab.locator('.codicon-close, .action-label[aria-label^="Close"]').first().click();
+      [res] = await r.result(name);
+      let took = Date.now() - t0;
+      log(`closed: ${res.value?.rule} in ${took} ms`);
+      assert(res.ok && res.value.rule === 'human-denied' && res.value.decidedBy === 'person' && took < 15_000, `closing: ${JSON.stringify(res.value)} after ${took} ms`);
+      // Escape in the prompt.
+      name = r.send([fetchCall('https://example.com/escape')]);
+      f = await r.prompt('https://example.com/escape');
+      await f.click('body', { position: { x: 5, y: 5 } });
+      t0 = Date.now();
+      await r.page.keyboard.press('Escape');
+      [res] = await r.result(name);
+      took = Date.now() - t0;
+      log(`escape: ${res.value?.rule} in ${took} ms`);
+      assert(res.ok && res.value.rule === 'human-denied' && took < 15_000, `escape: ${JSON.stringify(res.value)} after ${took} ms`);
+      const recs = r.tapeRecords().filter((x) => x.tool === 'WebFetch');
+      assert(recs.length === 4 && recs.shift().rule === 'human-approved' && recs.every((x) => x.rule === 'human-denied' && x.decidedBy === 'person' && x.allowed === false), `tape ${JSON.stringify(recs)}`);
     },
   },
   {
-    id: 5,
-    name: 'the server killed mid-question: the call is refused, the server restarts, the status bar recovers',
-    opts: { workspaceSettings: { 'admit.mode': 'enforce' }, policy: approvalPolicy },
+    id: 3,
+    name: 'a question past its deadline closes its prompt; the server killed mid-question: the call is refused, the prompt closes, the server restarts',
+    opts: { settings: { ...enforce, 'admit.approvalTimeoutMs': 3000 } },
     async run(r) {
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
+      let name = r.send([fetchCall('https://example.com/deadline')]);
+      await r.prompt('https://example.com/deadline');
+      let [res] = await r.result(name);
+      assert(res.ok && res.value.rule === 'approval-timeout', `deadline: ${JSON.stringify(res.value)}`);
+      await r.noWebview('#answer-deny');
       const [first] = await waitFor('one admit server', () => { const p = r.serverPids(); return p.length === 1 && p; });
-      const name = r.send([deploy('killed')]);
-      await r.toast('deploy');
+      name = r.send([fetchCall('https://example.com/killed')]);
+      await r.prompt('https://example.com/killed');
       log(`killing admit serve pid ${first}`);
       process.kill(first, 'SIGKILL');
-      const [res] = await r.result(name);
+      [res] = await r.result(name);
       assert(res.ok && res.value.allowed === false, `the call was not refused: ${JSON.stringify(res)}`);
       log(`refused with rule ${res.value.rule}`);
+      await r.noWebview('#answer-deny');
       const [second] = await waitFor('a new admit server', () => { const p = r.serverPids().filter((x) => x !== first); return p.length === 1 && p; });
       const text = await r.waitStatus(/admit: enforce/);
       log(`restarted as pid ${second}; status: ${text}`);
-      await r.shot('5-status-recovered', r.page.locator('.part.statusbar'));
-      // The new server answers again.
+      await r.shot('3-status-recovered', r.page.locator('.part.statusbar'));
       const [after] = await r.result(r.send([{ method: 'check', params: { tool: 'read_file', args: { path: 'nothing.txt' } } }]));
       assert(after.ok && after.value.rule !== 'server-unavailable', `after restart: ${JSON.stringify(after)}`);
     },
   },
   {
-    id: 6,
-    name: 'the decisions view lists the calls',
-    opts: { workspaceSettings: { 'admit.mode': 'enforce' }, policy: approvalPolicy, files: { 'a.txt': 'hello\n' } },
+    id: 4,
+    name: 'the decisions view: time, outcome, tool and agent per row, icons that differ; a decision opens as a page; the report and the rules are views',
+    opts: { settings: enforce, files: { 'a.txt': 'hello\n' } },
     async run(r) {
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
       const [a, b] = await r.result(r.send([
-        { method: 'check', params: { tool: 'read_file', args: { path: 'a.txt' } } },
+        { method: 'check', params: { tool: 'read_file', args: { path: 'a.txt' }, context: { agent: 'reader-agent' } } },
         { method: 'check', params: { tool: 'rm_everything', args: {} }, via: 'command' },
       ]));
       assert(a.ok && a.value.allowed === true, `read_file: ${JSON.stringify(a)}`);
       assert(b.ok && b.value.allowed === false, `rm_everything: ${JSON.stringify(b)}`);
-      const name = r.send([deploy('view')]);
-      await (await r.toast('deploy')).getByRole('button', { name: 'Deny' }).click();
+      const name = r.send([fetchCall('https://example.com/view')]);
+      await (await r.prompt('https://example.com/view')).click('#answer-deny');
       await r.result(name);
-      // Open the view from the activity bar.
       await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
       const pane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Decisions/i }) });
       const rows = pane.locator('.monaco-list-row');
       await waitFor('three decisions in the view', async () => (await rows.count()) >= 3);
       const labels = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
       log(`view rows: ${JSON.stringify(labels)}`);
-      assert(/^deploy/.test(labels[0]) && /human-denied/.test(labels[0]), 'newest first: the denied deploy');
-      assert(labels.some((l) => /^rm_everything/.test(l) && /refused/.test(l)), 'the refusal is listed');
-      assert(labels.some((l) => /^read_file/.test(l) && /allowed/.test(l)), 'the allowed read is listed');
-      assert(await pane.locator('.codicon-question').count() >= 1, 'asked icon');
+      assert(/^\d\d:\d\d:\d\d asked: you denied ?WebFetch · e2e-fixture/.test(labels[0]), `newest first, the denied question: ${labels[0]}`);
+      assert(labels.some((l) => /^\d\d:\d\d:\d\d refused ?rm_everything/.test(l)), 'the refusal is listed');
+      assert(labels.some((l) => /^\d\d:\d\d:\d\d allowed ?read_file · reader-agent/.test(l)), 'the allowed read is listed with its agent');
+      assert(await pane.locator('.codicon-person').count() >= 1, 'asked icon');
       assert(await pane.locator('.codicon-error').count() >= 1, 'refused icon');
       assert(await pane.locator('.codicon-pass').count() >= 1, 'allowed icon');
-      await r.shot('6-decisions-view');
-      // A click opens the record as a read-only JSON document.
+      await r.shot('4-decisions-view');
+      // The rules view: the person's rules, or (a server without admit/rules) a message that says so.
+      const rulesPane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Rules/i }) });
+      const rulesText = server.rules ? /Your rules: allow, ask or deny/ : /does not know admit\/rules \(method not found\)/;
+      await waitFor(`the rules view saying ${rulesText}`, async () => rulesText.test(await rulesPane.innerText()));
+      // A click opens the decision as a readable page, not JSON.
       await rows.first().click();
-      await r.page.locator('.tab', { hasText: /decision-.*\.json/ }).first().waitFor({ timeout: LONG });
-      await r.page.locator('.monaco-editor .view-lines', { hasText: 'human-denied' }).first().waitFor({ timeout: LONG });
-      await r.shot('6-decision-details');
+      const text = await r.webviewText('#remedy');
+      log(`decision page: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+      for (const want of ['What was asked', 'https://example.com/view', 'What was decided', 'you (a person at the editor)', 'By which rule', 'human-denied', 'What to do next', 'e2e-fixture']) {
+        assert(text.includes(want), `the decision page lacks ${want}`);
+      }
+      await r.shot('4-decision-page');
+      // The campaign report opens as a page in its own tab, not an untitled document.
+      await r.command('admit: Campaign Report');
+      const report = await r.webviewText('h1:has-text("admit campaign report")');
+      assert(report.includes('Proposed rules'), 'the report has the proposed rules section');
+      await r.page.locator('.tab', { hasText: 'admit: campaign report' }).first().waitFor({ timeout: LONG });
+      assert(await r.page.locator('.tab', { hasText: /^Untitled/ }).count() === 0, 'an untitled document was opened');
+      await r.shot('4-campaign-report');
     },
   },
   {
-    id: 7,
+    id: 5,
     name: 'a hostile .vscode/settings.json (server.path, mode off, effects, tape) changes nothing; an invalid policy file is shown',
     opts: {
       settings: { 'admit.mode': 'warn', 'admit.effects': 'read-only' },
@@ -503,7 +663,7 @@ const scenarios = [
       // The invalid policy file (the server reads it at the first call) shows in the status bar and as a notification.
       await r.waitStatus(/admit: warn · read-only · .*policy invalid/);
       await r.page.locator('.notification-toast').filter({ hasText: 'cannot be used' }).first().waitFor({ timeout: LONG });
-      await r.shot('7-hostile-settings');
+      await r.shot('5-hostile-settings');
       // Each ignored value VS Code hands over is said in the output channel. (server.path and
       // tape are machine-scoped: VS Code never passes a workspace value of them on at all.)
       const out = await waitFor('the notes in the admit output', () => { const o = r.outputLog(); return /admit\.mode: .* ignored/.test(o) && o; });
@@ -511,9 +671,9 @@ const scenarios = [
     },
   },
   {
-    id: 8,
-    name: 'an agent command holding a command link is inert in the tooltip, the toast and the decisions view',
-    opts: { workspaceSettings: { 'admit.mode': 'enforce' }, policy: approvalPolicy },
+    id: 6,
+    name: 'an agent command holding a command link is inert in the prompt, the tooltip and the decisions view',
+    opts: { settings: enforce },
     async run(r) {
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
@@ -526,26 +686,24 @@ const scenarios = [
       // A tool named by the link: refused, and listed in the view under that name.
       const [refused] = await r.result(r.send([{ method: 'check', params: { tool: link, args: {} } }]));
       assert(refused.ok && refused.value.allowed === false, `the link tool: ${JSON.stringify(refused)}`);
-      // A call that asks a person, with the link in its arguments: the toast shows it as text.
-      const name = r.send([deploy(link)]);
-      const toast = r.page.locator('.notification-toast').filter({ hasText: 'Answer the waiting question' }).filter({ has: r.page.getByRole('button', { name: 'Allow once' }) }).first();
-      await toast.waitFor({ timeout: LONG });
-      await toast.getByRole('button', { name: 'Deny' }).click({ trial: true, timeout: LONG });
-      const message = toast.locator('.notification-list-item-message');
-      const msg = await message.innerText();
-      log(`toast: ${msg}`);
-      assert(msg.includes(shown) && msg.includes('command:workbench.action.terminal.sendSequence'), `the toast does not show the text: ${msg}`);
-      assert(await message.locator('a').count() === 0, 'the toast message holds a link');
-      await r.shot('8-toast-inert', toast);
-      await toast.getByRole('button', { name: 'Deny' }).click();
+      // A call that asks a person, with the link in its arguments: the prompt shows it as text; its only links are its own answers.
+      const name = r.send([fetchCall(`https://example.com/${link}`, link)]);
+      const f = await r.prompt('Answer the waiting question');
+      const what = await f.inner('#what');
+      log(`prompt: ${what}`);
+      assert(what.includes(shown) && what.includes('command:workbench.action.terminal.sendSequence'), `the prompt does not show the text: ${what}`);
+      const hrefs = await f.hrefs();
+      assert(hrefs.length >= 3 && hrefs.every((h) => h.startsWith('command:admit.answerApproval?')), `links in the prompt: ${JSON.stringify(hrefs)}`);
+      await r.shot('6-prompt-inert');
+      await f.click('#answer-deny');
       const [denied] = await r.result(name);
-      assert(denied.ok && denied.value.rule === 'human-denied', `deploy: ${JSON.stringify(denied)}`);
+      assert(denied.ok && denied.value.rule === 'human-denied', `fetch: ${JSON.stringify(denied)}`);
       // The status bar tooltip's last decision holds the link as text.
       const tip = await r.hover(r.status(), 'Answer the waiting question');
       log(`tooltip: ${(await tip.innerText()).replace(/\s+/g, ' ')}`);
       await noCommandAnchors(tip, 'the status bar tooltip');
       assert(await tip.locator('a').count() === 0, 'the status bar tooltip holds a link');
-      await r.shot('8-tooltip-inert', tip);
+      await r.shot('6-tooltip-inert', tip);
       // The decisions view: rows and their tooltips.
       await r.page.mouse.move(1, 1);
       await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
@@ -554,20 +712,20 @@ const scenarios = [
       await waitFor('two decisions in the view', async () => (await rows.count()) >= 2);
       const labels = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
       log(`view rows: ${JSON.stringify(labels)}`);
-      assert(labels.some((l) => l.startsWith(shown) && /refused/.test(l)), 'the link-named tool is listed by its text');
-      assert(labels.some((l) => /^deploy/.test(l) && l.includes('Answer the waiting question')), 'the deploy summary is listed as text');
+      assert(labels.some((l) => /refused ?\[Answer the waiting/.test(l)), 'the link-named tool is listed by its text');
+      assert(labels.some((l) => /WebFetch/.test(l) && l.includes('Answer the waiting question')), 'the fetch is listed as text');
       await noCommandAnchors(pane, 'the decisions view');
-      const rowTip = await r.hover(rows.filter({ hasText: 'deploy' }).first(), 'human-denied');
+      const rowTip = await r.hover(rows.filter({ hasText: 'WebFetch' }).first(), 'human-denied');
       log(`row tooltip: ${(await rowTip.innerText()).replace(/\s+/g, ' ')}`);
       assert((await rowTip.innerText()).includes('Answer the waiting question'), 'the row tooltip shows the summary');
       await noCommandAnchors(rowTip, 'the row tooltip');
       assert(await rowTip.locator('a').count() === 0, 'the row tooltip holds a link');
-      await r.shot('8-view-inert');
+      await r.shot('6-view-inert');
       assert(!fs.existsSync(path.join(r.ws, 'PWNED')), 'a command was typed into a terminal');
     },
   },
   {
-    id: 9,
+    id: 7,
     name: "Restricted Mode runs the gate in enforce and read-only; trusting the folder gives the person's settings back",
     opts: { trust: true, settings: { 'admit.mode': 'warn', 'admit.effects': 'workspace-write' } },
     async run(r) {
@@ -575,7 +733,7 @@ const scenarios = [
       const before = await r.waitStatus(/admit: enforce · read-only/);
       log(`restricted: ${before}`);
       const tip = await r.hover(r.status(), 'Restricted Mode');
-      await r.shot('9-restricted', tip);
+      await r.shot('7-restricted', tip);
       await r.page.mouse.move(1, 1);
       await r.page.keyboard.press('F1');
       const qi = r.page.locator('.quick-input-widget');
@@ -586,7 +744,139 @@ const scenarios = [
       await r.page.getByRole('button', { name: /^Trust( Folder)?$/ }).first().click({ timeout: LONG });
       const after = await r.waitStatus(/admit: warn · workspace-write/);
       log(`trusted: ${after}`);
-      await r.shot('9-trusted', r.page.locator('.part.statusbar'));
+      await r.shot('7-trusted', r.page.locator('.part.statusbar'));
+    },
+  },
+  {
+    id: 8,
+    name: 'an untrusted policy file that widens: shown with its diff, trusted, then changed by a commit and untrusted again',
+    opts: { settings: enforce, policy: { allow: ['read_file', 'deploy'] } },
+    async run(r) {
+      const git = (...a) => execFileSync('git', ['-C', r.ws, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', '-c', 'commit.gpgsign=false', ...a], { env: r.env, stdio: 'pipe' });
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'a policy that widens');
+      const deploy = { method: 'check', params: { tool: 'deploy', args: { target: 'prod' } } };
+      const untrusted = await r.waitStatus(/admit: enforce · read-only · policy untrusted/);
+      log(`status: ${untrusted}`);
+      await r.page.locator('.notification-toast').filter({ hasText: 'not trusted, so it only tightens the gate' }).first().waitFor({ timeout: LONG });
+      await r.fixtureReady();
+      let [v] = await r.result(r.send([deploy]));
+      assert(v.ok && v.value.allowed === false && v.value.rule === 'not-in-allow-list' && v.value.policyTrust === 'untrusted', `untrusted: ${JSON.stringify(v.value)}`);
+      await r.shot('8-untrusted');
+      // The review: the diff against the built-in policy, the words, and a question whose default keeps it untrusted.
+      await r.command('admit: Review Workspace Policy');
+      const dialog = r.page.locator('.monaco-dialog-box');
+      await dialog.filter({ hasText: 'grants the tool "deploy"' }).waitFor({ timeout: LONG });
+      const diff = r.page.locator('.monaco-diff-editor');
+      await diff.first().waitFor({ timeout: LONG });
+      await waitFor('the diff showing the file', async () => (await diff.first().innerText()).includes('deploy'));
+      await r.page.locator('.tab', { hasText: 'built-in policy' }).first().waitFor({ timeout: LONG });
+      const focused = await r.page.evaluate(() => document.activeElement?.textContent?.trim());
+      assert(focused === 'Keep untrusted', `the default button is ${focused}`);
+      await r.shot('8-review');
+      await dialog.getByRole('button', { name: 'Trust this exact file' }).click();
+      const trusted = await r.waitStatus(/policy trusted/);
+      log(`status: ${trusted}`);
+      [v] = await r.result(r.send([deploy]));
+      assert(v.ok && v.value.allowed === true && v.value.policyTrust === 'trusted', `trusted: ${JSON.stringify(v.value)}`);
+      const records = fs.readdirSync(path.join(r.env.XDG_DATA_HOME, 'admit', 'trust'));
+      assert(records.length === 1, `trust records: ${records}`);
+      // A commit changes the file: untrusted again, told again, and the widened tool is refused again.
+      fs.writeFileSync(path.join(r.ws, '.admit', 'policy.json'), JSON.stringify({ allow: ['read_file', 'deploy', 'publish'] }, null, 2));
+      git('commit', '-qam', 'widen more');
+      const again = await r.waitStatus(/policy untrusted/);
+      log(`after the commit: ${again}`);
+      await r.page.locator('.notification-toast').filter({ hasText: 'grants the tool "publish"' }).first().waitFor({ timeout: LONG });
+      [v] = await r.result(r.send([deploy]));
+      assert(v.ok && v.value.allowed === false && v.value.policyTrust === 'untrusted', `after the commit: ${JSON.stringify(v.value)}`);
+      await r.shot('8-untrusted-again');
+    },
+  },
+  {
+    id: 9,
+    name: 'a modal prompt denies on Enter (Deny is its default button), and a click on it after its deadline says so',
+    opts: { settings: { ...enforce, 'admit.approvalTimeoutMs': 3000, 'admit.approvals.modal': true } },
+    async run(r) {
+      await r.waitStatus(/admit: enforce/);
+      await r.fixtureReady();
+      let name = r.send([fetchCall('https://example.com/enter')]);
+      const dialog = r.page.locator('.monaco-dialog-box').filter({ hasText: 'https://example.com/enter' });
+      await dialog.waitFor({ timeout: LONG });
+      const focused = await r.page.evaluate(() => document.activeElement?.textContent?.trim());
+      assert(focused === 'Deny', `the default button is ${focused}`);
+      await r.shot('9-modal');
+      await r.page.keyboard.press('Enter');
+      let [res] = await r.result(name);
+      assert(res.ok && res.value.rule === 'human-denied' && res.value.decidedBy === 'person', `enter: ${JSON.stringify(res.value)}`);
+      // A modal cannot be closed from code: a click after the deadline is told.
+      name = r.send([fetchCall('https://example.com/late')]);
+      const late = r.page.locator('.monaco-dialog-box').filter({ hasText: 'https://example.com/late' });
+      await late.waitFor({ timeout: LONG });
+      [res] = await r.result(name);
+      assert(res.ok && res.value.rule === 'approval-timeout', `late: ${JSON.stringify(res.value)}`);
+      await late.getByRole('button', { name: 'Allow once' }).click();
+      await r.page.locator('.notification-toast').filter({ hasText: 'came too late: its deadline passed' }).first().waitFor({ timeout: LONG });
+      await r.shot('9-late-click');
+      const recs = r.tapeRecords().filter((x) => x.tool === 'WebFetch').map((x) => x.rule);
+      assert(JSON.stringify(recs) === JSON.stringify(['human-denied', 'approval-timeout']), `tape ${recs}`);
+    },
+  },
+  {
+    id: 10,
+    name: 'answers become rules: "always allow" writes the rule, the view shows it, the next matching call is not asked, a chained call still is, a dismissal denies at once',
+    needs: 'rules',
+    opts: { settings: { ...enforce, 'admit.effects': 'workspace-write' }, files: { 'package.json': '{"name":"e2e","scripts":{"test":"true"}}\n' } },
+    async run(r) {
+      await r.waitStatus(/admit: enforce · workspace-write/);
+      await r.fixtureReady();
+      let name = r.send([bash('npm test')]);
+      const f = await r.prompt('npm test');
+      const params = await waitFor('the question with a rule offered', () => r.asked().find((p) => p.rule));
+      log(`offered rule: ${JSON.stringify(params.rule)}`);
+      assert((await f.inner('#rule')).trim() === params.rule.match, 'the prompt shows exactly the rule it writes');
+      await f.click('#answer-allow-always');
+      let [res] = await r.result(name);
+      assert(res.ok && res.value.allowed === true, `always allow: ${JSON.stringify(res.value)}`);
+      // The rule is in the editor.
+      await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
+      const rulesPane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Rules/i }) });
+      await waitFor('the rule in the Rules view', async () => (await rulesPane.innerText()).includes(params.rule.match));
+      await r.shot('10-rule-shown');
+      // Add a rule by hand: the server's objection is shown under the words; a good rule is listed.
+      await r.command('admit: Add Rule');
+      const qi = r.page.locator('.quick-input-widget');
+      await qi.locator('.monaco-list-row', { hasText: 'always refuse' }).first().click({ timeout: LONG });
+      await qi.locator('.monaco-list-row', { hasText: 'This workspace' }).first().click({ timeout: LONG });
+      await qi.filter({ hasText: 'add a rule (3/3)' }).waitFor({ timeout: LONG });
+      await r.page.keyboard.type('*');
+      await r.page.keyboard.press('Enter');
+      await waitFor("the server's objection under the words", async () => /names no program/.test(await qi.innerText()));
+      await r.shot('10-rule-refused', qi);
+      await r.page.keyboard.press('Backspace');
+      await r.page.keyboard.type('git push *');
+      await r.page.keyboard.press('Enter');
+      await waitFor('the new rule in the view', async () => (await rulesPane.innerText()).includes('git push *'));
+      // Remove it (a deny rule: removing it loosens the gate, so it is asked first).
+      const row = rulesPane.locator('.monaco-list-row', { hasText: 'git push *' }).first();
+      await row.hover();
+      await row.locator('.action-label[aria-label="Remove Rule"], .codicon-trash').first().click({ timeout: LONG });
+      const confirm = r.page.locator('.monaco-dialog-box').filter({ hasText: 'remove the rule deny git push *' });
+      await confirm.getByRole('button', { name: 'Remove' }).click({ timeout: LONG });
+      await waitFor('the rule gone from the view', async () => !(await rulesPane.innerText()).includes('git push *'));
+      // The next matching call is allowed without a question.
+      const before = r.asked().length;
+      [res] = await r.result(r.send([bash('npm test')]));
+      assert(res.ok && res.value.allowed === true && r.asked().length === before, `the next call: ${JSON.stringify(res.value)}, asked ${r.asked().length - before} more`);
+      // A chained call is still asked; closing the prompt denies at once.
+      name = r.send([bash('npm test && make')]);
+      await r.prompt('npm test && make');
+      const tab = r.page.locator('.tab', { hasText: 'admit: a question' }).first();
+      const t0 = Date.now();
+      await tab.hover();
+      await tab.locator('.codicon-close, .action-label[aria-label^="Close"]').first().click();
+      [res] = await r.result(name);
+      assert(res.ok && res.value.allowed === false && res.value.decidedBy === 'person' && Date.now() - t0 < 15_000, `chained: ${JSON.stringify(res.value)}`);
     },
   },
 ];
@@ -602,9 +892,18 @@ async function main() {
   const only = process.env.ADMIT_E2E_ONLY ? new Set(process.env.ADMIT_E2E_ONLY.split(',').map(Number)) : undefined;
   let passed = 0;
   let failed = 0;
+  const skipped = [];
   const t0 = Date.now();
+  // The person's rules are the lead's server work (docs/protocol.md): the scenario that needs them runs once the server has them.
+  server.rules = await serverKnows('admit/rules');
+  log(`the server ${server.rules ? 'has' : 'lacks'} admit/rules`);
   for (const s of scenarios) {
     if (only && !only.has(s.id)) continue;
+    if (s.needs === 'rules' && !server.rules) {
+      skipped.push(s.id);
+      console.log(`SKIP ${s.id}. ${s.name}: the packed server answers admit/rules with -32601 (method not found); it runs once the server has the person's rules`);
+      continue;
+    }
     const r = new Run(`s${s.id}`, s.opts);
     const t = Date.now();
     let ok = false;
@@ -623,6 +922,7 @@ async function main() {
     console.log(`${ok ? 'PASS' : 'FAIL'} ${s.id}. ${s.name} (${secs} s)`);
   }
   console.log(`e2e: total ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${ARTIFACTS}`);
+  if (skipped.length) console.log(`e2e: skipped ${skipped.join(', ')} (see SKIP above)`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }

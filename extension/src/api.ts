@@ -26,10 +26,17 @@ export const gatedMethods = ['check', 'run', 'edit', 'write'] as const;
 /** The methods that return data, and so reject when the server is away. */
 export const plainMethods = ['observe', 'read', 'openSession', 'closeSession'] as const;
 
-export function makeApi(request: Requester, onDidDecide: vscode.Event<Decision>, isUnavailable: (e: unknown) => boolean): AdmitApi {
+export function makeApi(
+  request: Requester,
+  onDidDecide: vscode.Event<Decision>,
+  isUnavailable: (e: unknown) => boolean,
+  onVerdict?: (params: unknown, verdict: unknown) => void,
+): AdmitApi {
   const gated = (method: string) => async (params: unknown) => {
     try {
-      return await request(method, params ?? {});
+      const v = await request(method, params ?? {});
+      onVerdict?.(params, v);
+      return v;
     } catch (e) {
       if (isUnavailable(e)) return unavailableVerdict(method, e);
       throw e;

@@ -1,44 +1,201 @@
-// Approval prompts: the server's admit/approve requests, shown one after another.
+// Approval prompts: the server's admit/approve requests, shown one after another, each
+// answered exactly once. Pure: the queue, what a prompt shows, and its HTML; the VS Code
+// side (the webview panel, the modal dialog) is prompts.ts.
 //
-// VS Code cannot close a notification from code. So when a question stops standing
-// (admit/approvalCancelled, its deadline, $/cancelRequest, or the server going away),
-// the pending answer is settled as "deny" at once and the queue moves on; a click on
-// the stale toast later finds the question settled and is ignored.
-import type { ApprovalAnswer, ApproveParams } from './protocol';
-import { plain } from './text';
+// Many questions a day: a prompt shows the whole command (or the paths), the agent and
+// session, why it asks, the confinement a run gets and, when the server offers one, the
+// exact rule "always allow" writes. Deny is the first answer everywhere, so the default
+// action (Enter on a modal dialog, the first focusable link) never allows. A dismissal
+// (Esc, closing the prompt) answers deny at once. A question that ends without an answer
+// (its deadline, admit/approvalCancelled, the server going away) is settled as deny and
+// its prompt taken down where the UI allows it; a click that arrives after that is told
+// so (onLate) instead of being dropped in silence.
+import { dl, page } from './html';
+import type { ApprovalAnswer, ApproveParams, OfferedRule } from './protocol';
+import { commandHref, htmlBlock, htmlText, oneLine, plain } from './text';
 
-export const buttons = {
-  allowOnce: 'Allow once',
-  allowSession: 'Allow for this session',
-  deny: 'Deny',
-} as const;
-
-/** answerFor maps the clicked button (undefined: dismissed) to the protocol's answer. */
-export function answerFor(choice: string | undefined): ApprovalAnswer {
-  switch (choice) {
-    case buttons.allowOnce:
-      return 'allow-once';
-    case buttons.allowSession:
-      return 'allow-session';
-    default:
-      return 'deny';
-  }
+/** One answer a prompt offers. */
+export interface AnswerChoice {
+  answer: ApprovalAnswer;
+  /** The button's words. */
+  label: string;
+  /** What the answer does, in a sentence. */
+  detail: string;
 }
+
+/** What a prompt shows, from the server's params. Every string is raw: each renderer escapes it for its surface. */
+export interface ApprovalView {
+  id: string;
+  tool: string;
+  /** What is asked: the whole command line, else the summary, else the tool. */
+  what: { label: 'Command' | 'Call'; text: string };
+  targets: string[];
+  agent?: string;
+  session?: string;
+  cwd?: string;
+  reason?: string;
+  confinement?: string;
+  rule?: OfferedRule;
+  timeoutMs?: number;
+  /** How many more questions wait after this one. */
+  waiting: number;
+  /** Deny first. */
+  answers: AnswerChoice[];
+}
+
+/** At most this many targets are listed; the rest are counted. */
+export const maxTargets = 50;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** validRule is the offered rule when it is one the extension can show and the server can write: a non-empty match, decision allow, a known scope. */
+export function validRule(r: unknown): OfferedRule | undefined {
+  const o = r as Partial<OfferedRule> | null | undefined;
+  if (!o || typeof o !== 'object' || typeof o.match !== 'string' || !o.match.trim()) return undefined;
+  if (o.decision !== 'allow' || (o.scope !== 'workspace' && o.scope !== 'user')) return undefined;
+  return { match: o.match, decision: 'allow', scope: o.scope };
+}
+
+/** alwaysLabel is the "always allow" button: it names the rule's match (cut to fit a button; the detail has it whole). */
+export function alwaysLabel(r: OfferedRule): string {
+  const m = oneLine(r.match);
+  const shown = m.length > 60 ? `${m.slice(0, 57)}…` : m;
+  return `Always allow \`${shown}\` in ${r.scope === 'user' ? 'every workspace' : 'this workspace'}`;
+}
+
+/** ruleSentence says exactly which rule "always allow" writes. */
+export function ruleSentence(r: OfferedRule): string {
+  return `writes the rule {match: ${JSON.stringify(r.match)}, decision: "allow", scope: "${r.scope}"} to your rules (kept outside the repository), so calls that start with these words are allowed without asking; chained commands are still judged one by one.`;
+}
+
+/** answersFor lists the answers a question offers, Deny first; "always allow" only with a rule the server offered. */
+export function answersFor(p: ApproveParams): AnswerChoice[] {
+  const out: AnswerChoice[] = [
+    { answer: 'deny', label: 'Deny', detail: 'Refuse the call; the agent is told a person refused it.' },
+    { answer: 'allow-once', label: 'Allow once', detail: 'Allow this call, this time only.' },
+    { answer: 'allow-session', label: 'Allow for this session', detail: 'Allow this call and the same call again in this session, until it ends, without asking.' },
+  ];
+  const r = validRule(p.rule);
+  if (r) out.push({ answer: 'allow-always', label: alwaysLabel(r), detail: `Allow it, and ${ruleSentence(r)}` });
+  return out;
+}
+
+/** approvalView reads the server's params into what a prompt shows. */
+export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
+  const command = str(p.command);
+  const summary = str(p.summary);
+  const tool = str(p.tool) ?? '(no tool)';
+  const targets = Array.isArray(p.targets) ? p.targets.filter((t): t is string => typeof t === 'string') : [];
+  const session = str(p.session);
+  return {
+    id: String(p.id ?? ''),
+    tool,
+    what: command ? { label: 'Command', text: command } : { label: 'Call', text: summary ?? tool },
+    targets,
+    agent: str(p.agent),
+    session: session && session !== 'default' ? session : undefined,
+    cwd: str(p.cwd),
+    reason: str(p.reason),
+    confinement: str(p.confinement),
+    rule: validRule(p.rule),
+    timeoutMs: typeof p.timeoutMs === 'number' && p.timeoutMs > 0 ? p.timeoutMs : undefined,
+    waiting,
+    answers: answersFor(p),
+  };
+}
+
+/** headline is the prompt's one-line question: who asks for what. Plain text. */
+export function headline(v: ApprovalView): string {
+  const who = v.agent ? plain(v.agent) : 'An agent';
+  const from = v.session ? ` (session ${plain(v.session)})` : '';
+  const what = v.what.label === 'Command' ? `to run a command with ${plain(v.tool)}` : v.targets.length ? `to use ${plain(v.tool)} on ${v.targets.length === 1 ? 'a path' : `${v.targets.length} paths`}` : `to call ${plain(v.tool)}`;
+  return `${who}${from} asks ${what}`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** modalPrompt is the modal dialog's text and buttons: every text on plain lines, Deny first (the dialog's default button). */
+export function modalPrompt(v: ApprovalView): { message: string; detail: string; buttons: string[] } {
+  const lines: string[] = [`${v.what.label}: ${plain(v.what.text)}`];
+  if (v.targets.length) lines.push(`Paths: ${v.targets.slice(0, maxTargets).map(plain).join(', ')}${v.targets.length > maxTargets ? `, and ${v.targets.length - maxTargets} more` : ''}`);
+  if (v.cwd) lines.push(`In: ${plain(v.cwd)}`);
+  if (v.reason) lines.push(`Why admit asks: ${plain(v.reason)}`);
+  if (v.confinement) lines.push(`Runs confined by: ${plain(v.confinement)}`);
+  if (v.rule) lines.push(`"${plain(alwaysLabel(v.rule))}" ${plain(ruleSentence(v.rule))}`);
+  if (v.timeoutMs) lines.push(`No answer in ${seconds(v.timeoutMs)} refuses it.`);
+  if (v.waiting) lines.push(`${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.`);
+  return { message: `admit: ${headline(v)}`, detail: lines.join('\n'), buttons: v.answers.map((a) => plain(a.label)) };
+}
+
+/** answerForLabel maps the clicked button (undefined: dismissed) to the answer; anything unknown is deny. */
+export function answerForLabel(v: ApprovalView, choice: string | undefined): ApprovalAnswer {
+  const hit = v.answers.find((a) => plain(a.label) === choice);
+  return hit ? hit.answer : 'deny';
+}
+
+/** The command the prompt's links run, with [token, answer]. */
+export const answerCommand = 'admit.answerApproval';
 
 /**
- * approvalMessage is the prompt's text: who asks, the summary and the reason. All three
- * come from the agent's call, so each is plain text on one line, with no link syntax
- * VS Code would render in a notification.
+ * approvalHtml is the prompt as a webview page: the question, every detail, and one
+ * link per answer, Deny first. The links run admit.answerApproval with the prompt's
+ * token (a number the extension chose), so a click on a stale page is recognised.
  */
-export function approvalMessage(p: ApproveParams): string {
-  const who = p.session && p.session !== 'default' ? ` (session ${plain(p.session)})` : '';
-  const what = p.summary && p.summary.length > 0 ? p.summary : p.tool;
-  const reason = p.reason ? ` ${plain(p.reason)}` : '';
-  return `admit${who}: ${plain(String(what ?? ''))}.${reason}`;
+export function approvalHtml(v: ApprovalView, token: number, nonce: string): string {
+  const code = (s: string) => `<code>${htmlText(s)}</code>`;
+  const targets = v.targets.length
+    ? `<ul>${v.targets.slice(0, maxTargets).map((t) => `<li>${code(t)}</li>`).join('')}</ul>${v.targets.length > maxTargets ? `<p class="muted">and ${v.targets.length - maxTargets} more</p>` : ''}`
+    : '';
+  const body = [
+    `<h1>${htmlText(headline(v))}</h1>`,
+    `<h2>${v.what.label === 'Command' ? 'The whole command' : 'The call'}</h2>`,
+    `<pre id="what">${htmlBlock(v.what.text)}</pre>`,
+    targets && `<h2>Paths</h2>${targets}`,
+    dl([
+      ['Tool', code(v.tool)],
+      ['Agent', v.agent && htmlText(v.agent)],
+      ['Session', v.session && code(v.session)],
+      ['Folder', v.cwd && code(v.cwd)],
+      ['Why admit asks', v.reason && htmlText(v.reason)],
+      ['Runs confined by', v.confinement && htmlText(v.confinement)],
+      ['Deadline', v.timeoutMs ? `no answer in ${seconds(v.timeoutMs)} refuses it` : undefined],
+    ]),
+    v.rule ? `<p class="note">Always allow ${htmlText(ruleSentence(v.rule))}</p><pre id="rule">${htmlBlock(v.rule.match)}</pre>` : '',
+    `<div class="actions">${v.answers
+      .map((a) => `<a class="button${a.answer === 'deny' ? ' deny' : ''}" id="answer-${a.answer}" href="${commandHref(answerCommand, [token, a.answer])}" title="${htmlText(a.detail)}">${htmlText(a.label)}</a>`)
+      .join('')}</div>`,
+    `<p class="muted">Closing this tab, or Escape, denies at once.${v.waiting ? ` ${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.` : ''}</p>`,
+  ].filter(Boolean);
+  return page(`admit: ${headline(v)}`, body.join('\n'), nonce);
 }
 
-/** A Prompter shows one question and resolves with the clicked button, undefined when dismissed. */
-export type Prompter = (message: string, modal: boolean, buttons: string[]) => PromiseLike<string | undefined>;
+/** Why a question was settled. */
+export type SettleReason = 'answered' | 'cancelled' | 'deadline' | 'stopped';
+
+/** lateNotice tells the person that a click came after the question ended, and what came of the call. Plain text. */
+export function lateNotice(v: ApprovalView, how: SettleReason, answered?: ApprovalAnswer): string {
+  const why: Record<SettleReason, string> = {
+    answered: `it was already answered (${answered ?? 'deny'})`,
+    cancelled: 'it was withdrawn (the agent cancelled, or its session ended)',
+    deadline: 'its deadline passed, so the call was refused',
+    stopped: 'the admit server stopped, so the call was refused',
+  };
+  return `admit: your answer to "${plain(v.what.text.length > 80 ? `${v.what.text.slice(0, 77)}...` : v.what.text)}" came too late: ${why[how]}. It changed nothing.`;
+}
+
+/** A shown prompt: its answer (undefined: dismissed), and how to take it down. */
+export interface Shown {
+  answer: PromiseLike<ApprovalAnswer | undefined>;
+  /** close says the question is over (answered here, or settled elsewhere): the prompt is taken down, where the UI can. */
+  close(how: SettleReason): void;
+  /** update says how many questions wait behind this one now, where the UI can show it. */
+  update?(waiting: number): void;
+}
+
+/** A Prompter shows one question. */
+export type Prompter = (v: ApprovalView, modal: boolean) => Shown;
 
 /** Timers is setTimeout/clearTimeout, injectable for tests. */
 export interface Timers {
@@ -47,14 +204,15 @@ export interface Timers {
 }
 const realTimers: Timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (h) => clearTimeout(h as NodeJS.Timeout) };
 
-/** Why a question was settled without a click. */
-export type SettleReason = 'answered' | 'cancelled' | 'deadline' | 'stopped';
-
 interface Pending {
   params: ApproveParams;
+  view?: ApprovalView;
   settled: boolean;
   how?: SettleReason;
+  answer?: ApprovalAnswer;
   resolve: (a: ApprovalAnswer) => void;
+  /** When the server's deadline falls (ms since the epoch), if it gave one. */
+  deadlineAt?: number;
   settledSignal: Promise<void>;
   fireSettled: () => void;
   timer?: unknown;
@@ -64,8 +222,12 @@ export interface ApprovalOptions {
   prompt: Prompter;
   modal: () => boolean;
   timers?: Timers;
+  /** The clock, for telling a withdrawal at the deadline from an earlier one. */
+  now?: () => number;
   /** Called whenever a question is settled, for logging. */
-  onSettled?: (id: string, answer: ApprovalAnswer, how: SettleReason) => void;
+  onSettled?: (id: string, answer: ApprovalAnswer, how: SettleReason, params: ApproveParams) => void;
+  /** Called when an answer arrives after its question was settled otherwise. */
+  onLate?: (v: ApprovalView, how: SettleReason, answered?: ApprovalAnswer) => void;
 }
 
 /**
@@ -77,6 +239,7 @@ export class ApprovalQueue {
   private readonly queue: Pending[] = [];
   private readonly byId = new Map<string, Pending>();
   private showing = false;
+  private current: Shown | undefined;
   private readonly timers: Timers;
 
   constructor(private readonly opts: ApprovalOptions) {
@@ -98,19 +261,38 @@ export class ApprovalQueue {
       if (old) this.settle(old, 'deny', 'cancelled'); // a repeated id replaces the old question
       this.byId.set(params.id, p);
       if (params.timeoutMs !== undefined && params.timeoutMs > 0) {
+        p.deadlineAt = this.now() + params.timeoutMs;
         p.timer = this.timers.set(() => this.settle(p, 'deny', 'deadline'), params.timeoutMs);
       }
       this.queue.push(p);
+      this.waitingChanged();
       void this.pump();
     });
   }
 
-  /** cancel settles the question with this id as "deny" (admit/approvalCancelled). */
+  /** The questions waiting behind the one shown. */
+  private waiting(): number {
+    return this.queue.filter((q) => !q.settled).length;
+  }
+
+  private waitingChanged(): void {
+    this.current?.update?.(this.waiting());
+  }
+
+  /**
+   * cancel settles the question with this id as "deny" (admit/approvalCancelled). The
+   * server withdraws a question at its deadline too; a withdrawal within a second of
+   * the deadline is told as the deadline.
+   */
   cancel(id: string): boolean {
     const p = this.byId.get(id);
     if (!p) return false;
-    this.settle(p, 'deny', 'cancelled');
+    this.settle(p, 'deny', p.deadlineAt !== undefined && this.now() >= p.deadlineAt - 1000 ? 'deadline' : 'cancelled');
     return true;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   /** cancelAll settles every question as "deny": the server stopped or restarts. */
@@ -122,11 +304,13 @@ export class ApprovalQueue {
     if (p.settled) return;
     p.settled = true;
     p.how = how;
+    p.answer = answer;
     if (p.timer !== undefined) this.timers.clear(p.timer);
     if (this.byId.get(p.params.id) === p) this.byId.delete(p.params.id);
     p.resolve(answer);
     p.fireSettled();
-    this.opts.onSettled?.(p.params.id, answer, how);
+    this.opts.onSettled?.(p.params.id, answer, how, p.params);
+    if (this.queue.includes(p)) this.waitingChanged();
   }
 
   private async pump(): Promise<void> {
@@ -137,19 +321,38 @@ export class ApprovalQueue {
         const p = this.queue.shift();
         if (!p) return;
         if (p.settled) continue;
-        const shown = Promise.resolve(
-          this.opts.prompt(approvalMessage(p.params), this.opts.modal(), [buttons.allowOnce, buttons.allowSession, buttons.deny]),
-        ).then(
-          (choice) => ({ choice }),
-          () => ({ choice: undefined as string | undefined }),
+        const view = approvalView(p.params, this.waiting());
+        p.view = view;
+        let shown: Shown;
+        try {
+          shown = this.opts.prompt(view, this.opts.modal());
+        } catch {
+          this.settle(p, 'deny', 'answered'); // a prompt that cannot be shown is a dismissal
+          continue;
+        }
+        this.current = shown;
+        const clicked = Promise.resolve(shown.answer).then(
+          (a) => ({ a }),
+          () => ({ a: undefined as ApprovalAnswer | undefined }),
         );
-        // Whichever comes first: the click (or dismissal), or the question being settled
-        // elsewhere. A click after that finds p.settled and changes nothing.
-        const r = await Promise.race([shown, p.settledSignal.then(() => undefined)]);
-        if (r !== undefined) this.settle(p, answerFor(r.choice), 'answered');
+        // A click that comes after the question was settled otherwise is told to the person.
+        void clicked.then(({ a }) => {
+          if (p.settled && p.how !== 'answered' && a !== undefined) this.opts.onLate?.(view, p.how ?? 'cancelled', p.answer);
+        });
+        // Whichever comes first: the click (or dismissal), or the question being settled elsewhere.
+        const r = await Promise.race([clicked, p.settledSignal.then(() => undefined)]);
+        if (r !== undefined) this.settle(p, allowedAnswer(view, r.a), 'answered');
+        // The question is over: the prompt goes (or shows the next question, see prompts.ts).
+        this.current = undefined;
+        shown.close(p.how ?? 'cancelled');
       }
     } finally {
       this.showing = false;
     }
   }
+}
+
+/** allowedAnswer keeps an answer the question offered; a dismissal, or an answer it did not offer ("always" with no rule), is deny. */
+export function allowedAnswer(v: ApprovalView, a: ApprovalAnswer | undefined): ApprovalAnswer {
+  return a !== undefined && v.answers.some((c) => c.answer === a) ? a : 'deny';
 }

@@ -1,12 +1,17 @@
 // The commands that query the server and show what it says: Select Mode, Show Tape,
 // Campaign Report, Show Decision, the decision filters.
 import * as vscode from 'vscode';
-import { classify, describeFilter, type DecisionClass, type DecisionFilter, type DecisionsProvider } from './decisions';
+import { decisionPage } from './decisionPage';
+import { describeFilter, lookWords, type DecisionClass, type DecisionFilter, type DecisionsProvider } from './decisions';
 import type { DocumentStore } from './documents';
-import { Methods, type AdmitEffects, type AdmitMode, type Decision, type TapeQuery, type TapeRecord } from './protocol';
-import { groupWouldDeny, renderReport } from './report';
+import type { PagePanel } from './pages';
+import { nonce } from './prompts';
+import { Methods, type AdmitEffects, type AdmitMode, type Decision, type RuleSuggestion, type TapeQuery, type TapeRecord } from './protocol';
+import { groupWouldDeny, renderReport, type ReportGroup, type Suggestions } from './report';
+import { methodNotFound, missingMethod, rpcCode, rpcMessage } from './rpcError';
+import { addRule, pickScope, type RulesProvider } from './rules';
 import type { AdmitServer } from './server';
-import { oneLine, plain } from './text';
+import { oneLine, pickText, plain } from './text';
 
 export const modeItems: { value: AdmitMode; description: string }[] = [
   { value: 'enforce', description: 'Refused calls do not run; a person is asked where a rule says so.' },
@@ -70,17 +75,8 @@ export async function selectMode(server: AdmitServer): Promise<void> {
   }
 }
 
-/**
- * decisionDocument is the read-only document of one decision: JSON, in which every text
- * is a JSON string (quotes, newlines and controls escaped), so nothing in it is markup;
- * its name is made of characters that cannot change its path.
- */
-export function decisionDocument(d: Decision, tapeLine: TapeRecord | undefined): { name: string; text: string } {
-  const body = { decision: d, class: classify(d), tape: tapeLine ?? null };
-  return { name: `decision-${(d.id || 'unknown').replace(/[^A-Za-z0-9._-]/g, '_')}.json`, text: JSON.stringify(body, null, 2) + '\n' };
-}
-
-export async function showDecision(server: AdmitServer, docs: DocumentStore, d: Decision | undefined): Promise<void> {
+/** showDecision opens one decision as a readable page, with its tape line (looked up by id) underneath. */
+export async function showDecision(server: AdmitServer, panel: PagePanel, d: Decision | undefined): Promise<void> {
   if (!d) return;
   let tapeLine: TapeRecord | undefined;
   if (d.id) {
@@ -94,8 +90,8 @@ export async function showDecision(server: AdmitServer, docs: DocumentStore, d: 
       server.output.appendLine(`admit/tape for ${d.id}: ${String(e)}`);
     }
   }
-  const doc = decisionDocument(d, tapeLine);
-  await docs.open(doc.name, doc.text);
+  const tool = oneLine(d.tool ?? '');
+  panel.show(`admit: ${lookWords(d)} ${tool.length > 30 ? `${tool.slice(0, 29)}…` : tool}`, decisionPage(d, tapeLine, nonce()));
 }
 
 export async function showTape(server: AdmitServer, docs: DocumentStore): Promise<void> {
@@ -124,15 +120,73 @@ export async function showTape(server: AdmitServer, docs: DocumentStore): Promis
   }
 }
 
-export async function campaignReport(server: AdmitServer): Promise<void> {
-  try {
-    const res = await server.request<{ records: TapeRecord[] }>(Methods.tape, { verdict: 'deny', limit: 100000 });
-    const records = res.records ?? [];
-    const md = renderReport(groupWouldDeny(records), records.length, server.state?.tape);
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: md });
-    await vscode.window.showTextDocument(doc, { preview: false });
-  } catch (e) {
-    void vscode.window.showErrorMessage(plain(`admit: could not build the report: ${e instanceof Error ? e.message : String(e)}`));
+/**
+ * CampaignReport is the report after a warn-mode campaign, in a webview panel: what
+ * would have been refused, with remedies, and the rules admit/suggestRules proposes,
+ * each of which the person can add (admit.addSuggestedRule [token, index]).
+ */
+export class CampaignReport {
+  private token = 0;
+  private suggestions: RuleSuggestion[] = [];
+  private added = new Set<number>();
+  private drawn: { groups: ReportGroup[]; scanned: number; tape?: string; unavailable?: string } | undefined;
+
+  constructor(
+    private readonly server: AdmitServer,
+    private readonly rules: RulesProvider,
+    private readonly panel: PagePanel,
+  ) {}
+
+  async open(): Promise<void> {
+    let records: TapeRecord[];
+    try {
+      const res = await this.server.request<{ records: TapeRecord[] }>(Methods.tape, { verdict: 'deny', limit: 100000 });
+      records = res.records ?? [];
+    } catch (e) {
+      void vscode.window.showErrorMessage(plain(`admit: could not build the report: ${e instanceof Error ? e.message : String(e)}`));
+      return;
+    }
+    let unavailable: string | undefined;
+    try {
+      const res = await this.server.request<{ suggestions: RuleSuggestion[] }>(Methods.suggestRules, {});
+      this.suggestions = Array.isArray(res?.suggestions) ? res.suggestions.filter((x) => x && typeof x.match === 'string') : [];
+    } catch (e) {
+      this.suggestions = [];
+      unavailable = rpcCode(e) === methodNotFound ? missingMethod(Methods.suggestRules, 'proposed rules') : `admit/suggestRules failed: ${rpcMessage(e)}`;
+    }
+    this.token++;
+    this.added = new Set();
+    this.drawn = { groups: groupWouldDeny(records), scanned: records.length, tape: this.server.state?.tape, unavailable };
+    this.panel.show('admit: campaign report', this.html());
+  }
+
+  private html(): string {
+    const d = this.drawn!;
+    const s: Suggestions = d.unavailable ? { kind: 'unavailable', message: d.unavailable } : { kind: 'ok', list: this.suggestions, added: this.added };
+    return renderReport(d.groups, d.scanned, d.tape, s, this.token, nonce());
+  }
+
+  /** add is a click on a proposal's link: where the rule goes is asked, then the server adds it. */
+  async add(token: unknown, index: unknown): Promise<void> {
+    const s = typeof index === 'number' ? this.suggestions[index] : undefined;
+    if (token !== this.token || !s || !this.drawn) {
+      void vscode.window.showInformationMessage('admit: that report is out of date; open the campaign report again.');
+      return;
+    }
+    if (this.added.has(index as number)) return;
+    const decision = (['allow', 'ask', 'deny'] as const).find((x) => x === s.decision);
+    if (!decision) return;
+    const scope = await pickScope('admit: add the proposed rule', plain(`${decision} ${s.match}`));
+    if (!scope) return;
+    const r = await addRule((m, p) => this.server.request(m, p), { match: s.match, decision, scope });
+    if (!r.ok) {
+      void vscode.window.showErrorMessage(plain(`admit: the rule ${s.match} was not added: ${r.message}`));
+      return;
+    }
+    this.rules.set(r.result);
+    this.added.add(index as number);
+    this.panel.update(this.html());
+    void vscode.window.showInformationMessage(plain(`admit: added the rule ${decision} ${s.match} (${scope === 'user' ? 'every workspace' : 'this workspace'}).`));
   }
 }
 
@@ -147,9 +201,9 @@ export async function filterDecisions(view: vscode.TreeView<Decision>, provider:
     { label: 'verdict', kind: vscode.QuickPickItemKind.Separator },
     ...classes.map((c) => ({ label: c, f: { cls: c } })),
     { label: 'rule', kind: vscode.QuickPickItemKind.Separator },
-    ...rules.map((r) => ({ label: oneLine(r), description: 'rule', f: { rule: r } })),
+    ...rules.map((r) => ({ label: pickText(r), description: 'rule', f: { rule: r } })),
     { label: 'tool', kind: vscode.QuickPickItemKind.Separator },
-    ...tools.map((t) => ({ label: oneLine(t), description: 'tool', f: { tool: t } })),
+    ...tools.map((t) => ({ label: pickText(t), description: 'tool', f: { tool: t } })),
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'admit: filter decisions' });
   if (!pick) return;

@@ -1,4 +1,5 @@
-// The decisions view: recent decisions from admit/didDecide, newest first.
+// The decisions view: recent decisions from admit/didDecide, newest first: each row
+// its time, outcome (icon, colour and words), tool, agent and call.
 import * as vscode from 'vscode';
 import type { Decision } from './protocol';
 import { mdCode, mdText, oneLine, prose, renderProse } from './text';
@@ -27,12 +28,77 @@ export function classify(d: Pick<Decision, 'verdict' | 'allowed' | 'rule' | 'out
   return d.allowed ? 'would-deny' : 'refused';
 }
 
-export const classIcons: Record<DecisionClass, { icon: string; color?: string }> = {
+/**
+ * How a decision is drawn, finer than its class: an asked call shows how the question
+ * ended (allowed by a person or an earlier grant, denied by the person, or unanswered).
+ */
+export type DecisionLook = 'allowed' | 'approved' | 'denied' | 'unanswered' | 'refused' | 'would-deny';
+
+/** lookOf says how a decision is drawn. */
+export function lookOf(d: Decision): DecisionLook {
+  const cls = classify(d);
+  if (cls !== 'asked') return cls;
+  if (d.verdict === 'allow') return 'approved';
+  return d.decidedBy === 'person' || (d.decidedBy === undefined && d.rule === 'human-denied') ? 'denied' : 'unanswered';
+}
+
+/** Each look's icon and colour: each differs from the others in both. */
+export const lookIcons: Record<DecisionLook, { icon: string; color: string }> = {
   allowed: { icon: 'pass', color: 'testing.iconPassed' },
+  approved: { icon: 'person', color: 'charts.blue' },
+  denied: { icon: 'person', color: 'charts.red' },
+  unanswered: { icon: 'watch', color: 'charts.orange' },
   refused: { icon: 'error', color: 'errorForeground' },
   'would-deny': { icon: 'warning', color: 'editorWarning.foreground' },
-  asked: { icon: 'question' },
 };
+
+const unanswered: Record<string, string> = {
+  timeout: 'no answer in time',
+  cancelled: 'withdrawn',
+  'session-closed': 'session closed',
+  shutdown: 'server stopped',
+  disconnected: 'editor gone',
+  headless: 'nobody to ask',
+};
+
+/** lookWords is the outcome in words, e.g. "asked: you allowed", "refused". */
+export function lookWords(d: Decision): string {
+  switch (lookOf(d)) {
+    case 'allowed':
+      return 'allowed';
+    case 'refused':
+      return 'refused';
+    case 'would-deny':
+      return 'would-deny';
+    case 'approved':
+      return d.decidedBy === 'grant' ? 'asked: allowed for the session' : 'asked: you allowed';
+    case 'denied':
+      return 'asked: you denied';
+    case 'unanswered':
+      return `asked: ${unanswered[String(d.decidedBy)] ?? 'not answered'}`;
+  }
+}
+
+/** agentOf is who made the call: the agent its context names, else its session. */
+export function agentOf(d: Decision): string | undefined {
+  return namedAgent(d) ?? (d.session && d.session !== 'default' ? `session ${d.session}` : undefined);
+}
+
+/** namedAgent is the agent the decision names (its own field, or its context's), if any. */
+function namedAgent(d: Decision): string | undefined {
+  const ctx = (d as { context?: { agent?: unknown } }).context;
+  if (typeof d.agent === 'string' && d.agent) return d.agent;
+  return typeof ctx?.agent === 'string' && ctx.agent ? ctx.agent : undefined;
+}
+
+/** clock is a decision's time of day, HH:MM:SS local, or '' when it has none. */
+export function clock(time: string | undefined): string {
+  if (!time) return '';
+  const t = new Date(time);
+  if (Number.isNaN(t.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(t.getHours())}:${p(t.getMinutes())}:${p(t.getSeconds())}`;
+}
 
 /** A filter on the list; every field set must match. */
 export interface DecisionFilter {
@@ -61,7 +127,9 @@ export class DecisionStore {
 
   constructor(readonly cap = 500) {}
 
+  /** add keeps d, newest first, stamped with the time it arrived when the server gave none. */
   add(d: Decision): void {
+    if (!d.time) d = { ...d, time: new Date().toISOString() };
     this.items.unshift(d);
     if (this.items.length > this.cap) this.items.length = this.cap;
   }
@@ -80,16 +148,36 @@ export class DecisionStore {
     return this.items.find((d) => d.id === id);
   }
 
+  /** annotate adds the agent to a decision the extension learnt it for (a call made through its API). */
+  annotate(id: string, agent: string): boolean {
+    const i = this.items.findIndex((d) => d.id === id);
+    if (i < 0 || namedAgent(this.items[i]) !== undefined) return false;
+    this.items[i] = { ...this.items[i], agent };
+    return true;
+  }
+
   clear(): void {
     this.items = [];
   }
 }
 
-/** decisionLabel is the row's label and description: plain text, each on one line. */
+/** cut keeps a label short; the tooltip and the page hold the whole text. */
+function cut(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/**
+ * decisionLabel is the row's label and description, plain text, each on one line. What
+ * must not be cut comes first and is short: the time and the outcome in the label; then
+ * the tool, the agent and the call in the description (cut by the view when narrow;
+ * the tooltip has them whole).
+ */
 export function decisionLabel(d: Decision): { label: string; description: string } {
-  const cls = classify(d);
-  const rule = d.rule && d.rule !== cls ? ` · ${d.rule}` : '';
-  return { label: oneLine(d.tool || '(no tool)'), description: oneLine(`${cls}${rule}${d.summary ? ` · ${d.summary}` : ''}`) };
+  const time = clock(d.time);
+  const label = `${time ? `${time} ` : ''}${lookWords(d)}`;
+  const agent = agentOf(d);
+  const parts = [cut(oneLine(d.tool || '(no tool)'), 40), agent && cut(oneLine(agent), 40), d.summary && cut(oneLine(d.summary), 300)].filter(Boolean);
+  return { label, description: parts.join(' · ') };
 }
 
 /** At most this many targets are listed in a tooltip. */
@@ -97,8 +185,12 @@ const maxTargets = 20;
 
 /** decisionTooltip is the row's tooltip, Markdown in which every text the server passed on is literal. */
 export function decisionTooltip(d: Decision): string {
-  const cls = classify(d);
-  const lines = [`**${cls}** ${mdCode(d.tool ?? '')} — rule ${mdCode(d.rule ?? '')}, mode ${mdCode(d.mode ?? '')}${d.decidedBy && d.decidedBy !== 'rule' ? `, decided by ${mdCode(d.decidedBy)}` : ''}`];
+  const agent = agentOf(d);
+  const time = clock(d.time);
+  const lines = [
+    `**${mdText(lookWords(d))}** ${mdCode(d.tool ?? '')} — rule ${mdCode(d.rule ?? '')}, mode ${mdCode(d.mode ?? '')}${d.decidedBy && d.decidedBy !== 'rule' ? `, decided by ${mdCode(d.decidedBy)}` : ''}`,
+  ];
+  if (time || agent) lines.push('', [time && `at ${mdText(time)}`, agent && `by ${mdCode(agent)}`].filter(Boolean).join(' '));
   if (d.summary) lines.push('', mdCode(d.summary));
   if (d.reason) lines.push('', mdText(d.reason));
   const targets = d.targets ?? [];
@@ -107,6 +199,7 @@ export function decisionTooltip(d: Decision): string {
     lines.push('', `Targets: ${shown}${targets.length > maxTargets ? `, and ${targets.length - maxTargets} more` : ''}`);
   }
   if (d.remedy) lines.push('', `Remedy: ${renderProse(prose(d.remedy))}`);
+  lines.push('', 'Click for the whole decision.');
   return lines.join('\n');
 }
 
@@ -130,6 +223,10 @@ export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vsc
     this.changed.fire(undefined);
   }
 
+  annotate(id: string, agent: string): void {
+    if (this.store.annotate(id, agent)) this.changed.fire(undefined);
+  }
+
   getChildren(element?: Decision): Decision[] {
     return element ? [] : this.store.visible();
   }
@@ -140,8 +237,8 @@ export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vsc
     item.id = d.id;
     item.description = description;
     const cls = classify(d);
-    const ic = classIcons[cls];
-    item.iconPath = new vscode.ThemeIcon(ic.icon, ic.color ? new vscode.ThemeColor(ic.color) : undefined);
+    const ic = lookIcons[lookOf(d)];
+    item.iconPath = new vscode.ThemeIcon(ic.icon, new vscode.ThemeColor(ic.color));
     const tooltip = new vscode.MarkdownString(decisionTooltip(d));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;

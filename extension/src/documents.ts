@@ -1,5 +1,5 @@
-// Read-only JSON and Markdown documents under the admit: scheme (decision details,
-// tape queries). A content provider keeps them read-only and out of the file system.
+// Read-only documents under the admit: scheme (tape queries, the two sides of the
+// policy review's diff). A content provider keeps them read-only and out of the file system.
 import * as vscode from 'vscode';
 
 export const scheme = 'admit';
@@ -14,14 +14,18 @@ export class DocumentStore implements vscode.TextDocumentContentProvider, vscode
     return this.docs.get(uri.path) ?? '';
   }
 
-  /** open shows text as a read-only document named name (its extension picks the language). */
-  async open(name: string, text: string): Promise<vscode.TextEditor> {
+  /** put keeps text as a read-only document named name (its extension picks the language) and returns its address. */
+  put(name: string, text: string): vscode.Uri {
     const p = `/${++this.seq}/${name}`;
     this.docs.set(p, text);
     // Keep memory bounded: only the 50 newest documents keep their text.
     if (this.docs.size > 50) this.docs.delete(this.docs.keys().next().value as string);
-    const uri = vscode.Uri.from({ scheme, path: p });
-    const doc = await vscode.workspace.openTextDocument(uri);
+    return vscode.Uri.from({ scheme, path: p });
+  }
+
+  /** open shows text as a read-only document named name. */
+  async open(name: string, text: string): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(this.put(name, text));
     return vscode.window.showTextDocument(doc, { preview: false });
   }
 

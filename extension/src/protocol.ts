@@ -18,6 +18,13 @@ export const Methods = {
   read: 'admit/read',
   edit: 'admit/edit',
   write: 'admit/write',
+  reviewPolicy: 'admit/reviewPolicy',
+  trustPolicy: 'admit/trustPolicy',
+  distrustPolicy: 'admit/distrustPolicy',
+  rules: 'admit/rules',
+  addRule: 'admit/addRule',
+  removeRule: 'admit/removeRule',
+  suggestRules: 'admit/suggestRules',
   // server to client
   approve: 'admit/approve',
   approvalCancelled: 'admit/approvalCancelled',
@@ -25,17 +32,82 @@ export const Methods = {
   didDecide: 'admit/didDecide',
 } as const;
 
-/** Params of the server's `admit/approve` request. */
+/** The rule an "always allow" answer writes, as the server offers it. */
+export interface OfferedRule {
+  match: string;
+  decision: 'allow';
+  scope: 'workspace' | 'user';
+}
+
+/** Params of the server's `admit/approve` request (docs/protocol.md, "Server to client"). */
 export interface ApproveParams {
   id: string;
   session?: string;
   tool: string;
+  /** A short form of the call; it may be cut. */
   summary?: string;
   reason?: string;
   timeoutMs?: number;
+  /** The agent that asked, from the call's context. */
+  agent?: string;
+  /** The whole command line, when the call is one. */
+  command?: string;
+  cwd?: string;
+  /** The paths the call reads or writes. */
+  targets?: string[];
+  /** What a run would be confined by. */
+  confinement?: string;
+  /** The rule "always allow" writes; offered only for some calls. */
+  rule?: OfferedRule;
 }
 
-export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'deny';
+export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'allow-always' | 'deny';
+
+/** The trust of the workspace's policy file (docs/trust.md). */
+export type PolicyTrust = 'built-in' | 'tightening' | 'trusted' | 'untrusted';
+
+/** The result of `admit/reviewPolicy`. */
+export interface PolicyReview {
+  /** The policy file in force; empty under the built-in policy. */
+  path: string;
+  /** SHA-256 of the file's path and content: what admit/trustPolicy trusts. */
+  sum?: string;
+  trust: PolicyTrust;
+  /** What the file would widen, in words. */
+  widens: string[];
+  /** The file's text, in the version of sum. */
+  content?: string;
+  /** The built-in policy, as a policy file. */
+  builtIn: string;
+}
+
+/** Where a rule lives: every workspace (`user`) or this one (`workspace`); both are kept outside the repository. */
+export type RuleScope = 'user' | 'workspace';
+
+/** One of the person's rules (docs/protocol.md). */
+export interface PersonRule {
+  match: string;
+  decision: 'allow' | 'ask' | 'deny';
+  /** Where the rule came from: `user`, `workspace`, or the repository's policy file. */
+  source: string;
+  note?: string;
+  examples?: string[];
+  notExamples?: string[];
+}
+
+/** The result of `admit/rules`, `admit/addRule` and `admit/removeRule`. */
+export interface RulesResult {
+  rules: PersonRule[];
+  files: { user?: string; workspace?: string };
+}
+
+/** One rule `admit/suggestRules` proposes, with how often it would have matched. */
+export interface RuleSuggestion {
+  match: string;
+  decision: 'allow' | 'ask' | 'deny';
+  count: number;
+  examples: string[];
+}
 
 /** Params of `admit/tape`. */
 export interface TapeQuery {
@@ -65,5 +137,9 @@ export interface TapeRecord {
   tool?: string;
   args?: unknown;
   command?: string;
+  cwd?: string;
+  context?: { agent?: unknown; turn?: unknown; task?: unknown; [k: string]: unknown };
+  targets?: string[];
+  policyTrust?: string;
   [extra: string]: unknown;
 }

@@ -1,11 +1,13 @@
 // The campaign report: after running agents in warn mode, what would have been refused,
 // grouped by rule and tool, each with the remedy the server's rule catalogue gives
-// (the verdict's `remedy` field). Pure: tape records in, Markdown out. Every text from
-// the tape (commands, paths, tool names, the server's remedies) is drawn literal: no
-// link, markup or HTML in it can take effect. Records from tapes written before the
+// (the verdict's `remedy` field), and the rules admit/suggestRules proposes. Pure: tape
+// records in, a webview page out. Every text from the tape (commands, paths, tool
+// names, the server's remedies and proposals) is drawn literal: no link, markup or HTML
+// in it can take effect. Records from tapes written before the
 // server sent remedies get the extension's older suggestion for their rule.
-import type { TapeRecord } from './protocol';
-import { mdCell, mdCode, mdText, prose, renderProse, type Prose } from './text';
+import { page } from './html';
+import type { RuleSuggestion, TapeRecord } from './protocol';
+import { commandHref, htmlProse, htmlText, prose, type Prose } from './text';
 
 export interface ReportGroup {
   rule: string;
@@ -141,33 +143,71 @@ export function groupWouldDeny(records: readonly TapeRecord[]): ReportGroup[] {
   return out;
 }
 
-/** renderReport renders the groups as a Markdown document in which nothing from the tape can be a link or markup. */
-export function renderReport(groups: readonly ReportGroup[], scanned: number, tapePath?: string): string {
+/** What admit/suggestRules gave the report: proposals, or why there are none. */
+export type Suggestions =
+  | { kind: 'ok'; list: readonly RuleSuggestion[]; added?: ReadonlySet<number> }
+  | { kind: 'unavailable'; message: string };
+
+/** The command a proposal's link runs, with [report token, index]. */
+export const addSuggestedCommand = 'admit.addSuggestedRule';
+
+function suggestionsHtml(s: Suggestions, token: number): string {
+  const out = ['<h2>Proposed rules</h2>'];
+  if (s.kind === 'unavailable') {
+    out.push(`<p class="muted">${htmlText(s.message)}</p>`);
+    return out.join('\n');
+  }
+  if (!s.list.length) {
+    out.push('<p class="muted">None: nothing on the tape was asked or refused often enough to propose a rule.</p>');
+    return out.join('\n');
+  }
+  out.push(
+    '<p>Rules admit proposes from what was asked or refused, each checked to load without error. A rule is written to your rules (kept outside the repository) only when you add it.</p>',
+    '<table><thead><tr><th>rule</th><th>decision</th><th class="n">would have matched</th><th>examples</th><th></th></tr></thead><tbody>',
+  );
+  s.list.forEach((g, i) => {
+    const examples = (Array.isArray(g.examples) ? g.examples : []).filter((e): e is string => typeof e === 'string').slice(0, 3);
+    const decision = ['allow', 'ask', 'deny'].includes(g.decision) ? g.decision : '?';
+    const action = s.added?.has(i)
+      ? '<span class="muted">added</span>'
+      : `<a class="button" href="${commandHref(addSuggestedCommand, [token, i])}">Add this rule…</a>`;
+    out.push(
+      `<tr><td><code>${htmlText(String(g.match ?? ''))}</code></td><td>${htmlText(decision)}</td><td class="n">${Number.isFinite(g.count) ? Math.trunc(g.count) : '?'}</td>` +
+        `<td>${examples.map((e) => `<code>${htmlText(e)}</code>`).join('<br>')}</td><td>${action}</td></tr>`,
+    );
+  });
+  out.push('</tbody></table>');
+  return out.join('\n');
+}
+
+/**
+ * renderReport renders the report as a webview page: the would-deny groups with the
+ * server's remedies, then the rules admit/suggestRules proposes, each with a link to
+ * add it (admit.addSuggestedRule with the report's token and the row's index, never
+ * text from the tape). Every text from the tape or the server is escaped.
+ */
+export function renderReport(groups: readonly ReportGroup[], scanned: number, tapePath: string | undefined, suggestions: Suggestions, token: number, nonce: string): string {
   const total = groups.reduce((n, g) => n + g.count, 0);
-  const lines = [
-    '# admit campaign report',
-    '',
-    `${total} call${total === 1 ? '' : 's'} would have been refused in enforce mode, in ${groups.length} group${groups.length === 1 ? '' : 's'} (${scanned} tape records read${tapePath ? ` from ${mdCode(tapePath)}` : ''}).`,
-    '',
+  const code = (s: string) => `<code>${htmlText(s)}</code>`;
+  const out = [
+    '<h1>admit campaign report</h1>',
+    `<p>${total} call${total === 1 ? '' : 's'} would have been refused in enforce mode, in ${groups.length} group${groups.length === 1 ? '' : 's'} (${scanned} tape records read${tapePath ? ` from ${code(tapePath)}` : ''}).</p>`,
   ];
   if (groups.length === 0) {
-    lines.push('Nothing to change: no warn-mode call was refused by a rule.');
-    return lines.join('\n') + '\n';
-  }
-  lines.push('| calls | rule | tool | remedy |', '| ---: | --- | --- | --- |');
-  for (const g of groups) {
-    lines.push(`| ${g.count} | ${mdCell(g.rule)} | ${mdCell(g.tool)} | ${g.remedies.map((r) => renderProse(r, true)).join(' / ')} |`);
-  }
-  lines.push('');
-  for (const g of groups) {
-    lines.push(`## ${mdCode(g.rule)} · ${mdCode(g.tool)} (${g.count})`, '');
-    for (const r of g.remedies) lines.push(`${g.fromServer ? 'Remedy' : 'Suggestion (old tape, no remedy recorded)'}: ${renderProse(r)}`, '');
-    if (g.first) lines.push(`Seen ${mdText(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}.`, '');
-    if (g.examples.length) {
-      lines.push('Examples:', '');
-      for (const e of g.examples) lines.push(`- ${mdCode(e)}`);
-      lines.push('');
+    out.push('<p>Nothing to change: no warn-mode call was refused by a rule.</p>');
+  } else {
+    out.push('<table><thead><tr><th class="n">calls</th><th>rule</th><th>tool</th><th>remedy</th></tr></thead><tbody>');
+    for (const g of groups) {
+      out.push(`<tr><td class="n">${g.count}</td><td>${code(g.rule)}</td><td>${code(g.tool)}</td><td>${g.remedies.map((r) => htmlProse(r)).join(' / ')}</td></tr>`);
+    }
+    out.push('</tbody></table>');
+    for (const g of groups) {
+      out.push(`<h2>${code(g.rule)} · ${code(g.tool)} (${g.count})</h2>`);
+      for (const r of g.remedies) out.push(`<p>${g.fromServer ? 'Remedy' : 'Suggestion (old tape, no remedy recorded)'}: ${htmlProse(r)}</p>`);
+      if (g.first) out.push(`<p class="muted">Seen ${htmlText(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}.</p>`);
+      if (g.examples.length) out.push(`<p>Examples:</p><ul>${g.examples.map((e) => `<li>${code(e)}</li>`).join('')}</ul>`);
     }
   }
-  return lines.join('\n');
+  out.push(suggestionsHtml(suggestions, token));
+  return page('admit campaign report', out.join('\n'), nonce);
 }

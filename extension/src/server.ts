@@ -17,6 +17,7 @@ import {
   bundledServer, readSettings, resolveServer, serverOptions,
   type FileProbe, type LayerSource, type PathContext, type ServerBinary, type ServerOptions, type Settings,
 } from './settings';
+import { noticeKey, untrustedNotice } from './policyTrust';
 import { errorNotices, type StatusBar } from './status';
 import { plain } from './text';
 
@@ -131,6 +132,7 @@ export class AdmitServer implements vscode.Disposable {
   readonly onDidDecide = this.decideEmitter.event;
   private disposables: vscode.Disposable[] = [];
   private lastState: AdmitState | undefined;
+  private starts = 0;
   /** The settings the last start was made from. */
   private startedFrom: StartedFrom | undefined;
   /** The mode, effects and shell the server was last given (initialize or admit/setMode). */
@@ -141,6 +143,8 @@ export class AdmitServer implements vscode.Disposable {
   private notes = new Set<string>();
   private pathNotes = new Set<string>();
   private shownErrors = { policy: '', tape: '' };
+  /** The untrusted policy state last told in a notification, so each new or changed file is told once. */
+  private trustNoticed: string | undefined;
   /** The foreign mode/effects/shell last set back, so each is set back once. */
   private reasserted: string | undefined;
   /** The settings changes being followed, in order. */
@@ -154,6 +158,9 @@ export class AdmitServer implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('admit.approvals.modal')) {
+          this.log(`settings: questions are asked ${settings().modal ? 'in a modal dialog' : 'in a panel beside the editor'} now`);
+        }
         if (e.affectsConfiguration('admit')) void this.settingsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -166,6 +173,11 @@ export class AdmitServer implements vscode.Disposable {
 
   get state(): AdmitState | undefined {
     return this.lastState;
+  }
+
+  /** How many times a server came up: a new value means a new server, whose rules are read again. */
+  get startCount(): number {
+    return this.starts;
   }
 
   get running(): boolean {
@@ -236,6 +248,9 @@ export class AdmitServer implements vscode.Disposable {
     client.registerFeature(new ApproveFeature());
     client.onRequest(Methods.approve, async (params: ApproveParams, token: vscode.CancellationToken) => {
       token.onCancellationRequested(() => this.approvals.cancel(params.id));
+      // JSON: every text escaped, one line (a huge command is cut; the prompt shows it whole).
+      const asked = JSON.stringify(params);
+      this.log(`asked ${asked.length > 20_000 ? `${asked.slice(0, 20_000)}… (cut)` : asked}`);
       const answer = await this.approvals.ask(params);
       return { answer };
     });
@@ -246,6 +261,7 @@ export class AdmitServer implements vscode.Disposable {
     client.onNotification(Methods.didDecide, (d: Decision) => this.decideEmitter.fire(d));
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
+        this.starts++;
         void this.fetchState();
       } else if (e.newState === State.Starting) {
         this.status.setStarting();
@@ -276,11 +292,17 @@ export class AdmitServer implements vscode.Disposable {
     return { action: CloseAction.DoNotRestart, message, handled: true };
   }
 
+  /** applyState draws a State the server answered with (admit/trustPolicy, admit/setMode) as if it had pushed it. */
+  applyState(st: AdmitState): void {
+    this.setState(st);
+  }
+
   private setState(st: AdmitState): void {
     this.lastState = st;
     this.status.setState(st);
     this.stateEmitter.fire(st);
     this.announceErrors(st);
+    this.announceTrust(st);
     this.holdPosture(st);
     // Agents in the editor's terminals (Claude Code, Gemini CLI hooks, MCP
     // gateways) reach the same gate through the socket the server names.
@@ -338,6 +360,22 @@ export class AdmitServer implements vscode.Disposable {
         void vscode.window.showErrorMessage(notices.tape);
       }
     }
+  }
+
+  /**
+   * announceTrust tells the person when the workspace policy file becomes untrusted (a
+   * new file, or a trusted one that changed): it only tightens until they review it.
+   */
+  private announceTrust(st: AdmitState): void {
+    const key = noticeKey(st);
+    if (key === this.trustNoticed) return;
+    this.trustNoticed = key;
+    if (key === undefined) return;
+    const notice = untrustedNotice(st);
+    this.log(notice);
+    void vscode.window.showWarningMessage(notice, 'Review', 'Keep untrusted').then((c) => {
+      if (c === 'Review') void vscode.commands.executeCommand('admit.reviewPolicy');
+    });
   }
 
   private async fetchState(): Promise<void> {

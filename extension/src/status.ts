@@ -1,6 +1,7 @@
 // The status bar item: the server's mode, effects and counts, drawn from what the
 // server pushes with admit/didChangeState. No policy here: the extension draws.
 import * as vscode from 'vscode';
+import { trustOf, trustStatus, trustTooltip } from './policyTrust';
 import type { AdmitMode, AdmitState, Decision } from './protocol';
 import { mdCode, mdText, plain, trustedCommands } from './text';
 
@@ -30,6 +31,10 @@ export function statusText(input: StatusInput): string {
       const parts = [`${icon} admit: ${mode}`];
       if (s.mode !== 'off') parts.push(known(s.effects, ['read-only', 'workspace-write']));
       if (s.policyError) parts.push('$(error) policy invalid');
+      else {
+        const trust = trustStatus(s);
+        if (trust) parts.push(trust);
+      }
       if (s.tapeError) parts.push('$(error) tape unwritable');
       const pending = s.counts?.pending ?? 0;
       if (pending > 0) parts.push(`${count(pending)} pending`);
@@ -73,8 +78,15 @@ export function statusTooltip(input: StatusInput): Tooltip {
       if (input.restricted) {
         lines.push('', 'Restricted Mode: this workspace is not trusted, so the gate runs in enforce and read-only until you trust it.');
       }
+      const commands: string[] = [];
       if (s.policyError) {
         lines.push('', `**The policy file cannot be used**${s.policy && s.policy !== 'built-in' ? ` (${mdCode(s.policy)})` : ''}: ${mdText(s.policyError)}`);
+      } else {
+        const t = trustTooltip(s);
+        if (t) {
+          lines.push('', t.markdown);
+          commands.push(...t.commands);
+        }
       }
       if (s.tapeError) lines.push('', `**The tape cannot be written**: ${mdText(s.tapeError)}`);
       lines.push(
@@ -89,8 +101,8 @@ export function statusTooltip(input: StatusInput): Tooltip {
       if (d) {
         lines.push('', `Last: ${mdText(String(d.verdict))} ${mdCode(d.tool ?? '')}${d.summary ? ` ${mdCode(d.summary)}` : ''} — ${mdCode(d.rule ?? '')}`);
       }
-      lines.push('', 'Click to change the mode and effects.');
-      return { markdown: lines.join('\n'), commands: [] };
+      lines.push('', (s.counts?.pending ?? 0) > 0 ? 'Click to see the question that waits for you.' : 'Click to change the mode and effects.');
+      return { markdown: lines.join('\n'), commands };
     }
   }
 }
@@ -111,9 +123,11 @@ export function errorNotices(st: AdmitState): { policy?: string; tape?: string }
   return out;
 }
 
-/** statusCommand is what a click does: choose the mode, or restart a stopped server. */
+/** statusCommand is what a click does: open the question that waits (even with notifications silenced), restart a stopped server, or choose the mode. */
 export function statusCommand(input: StatusInput): string {
-  return input.kind === 'stopped' ? 'admit.restartServer' : 'admit.selectMode';
+  if (input.kind === 'stopped') return 'admit.restartServer';
+  if (input.kind === 'running' && (input.state.counts?.pending ?? 0) > 0) return 'admit.showApproval';
+  return 'admit.selectMode';
 }
 
 /** StatusBar owns the one status item and redraws it on every change it is told about. */
@@ -178,7 +192,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.backgroundColor =
       i.kind === 'stopped' || (i.kind === 'running' && (i.state.policyError || i.state.tapeError))
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : i.kind === 'running' && (i.state.counts?.pending ?? 0) > 0
+        : i.kind === 'running' && ((i.state.counts?.pending ?? 0) > 0 || trustOf(i.state) === 'untrusted')
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
   }

@@ -9,8 +9,8 @@
 //     links are written as links, and only those commands are trusted (trustedCommands).
 //   - Plain text that VS Code still scans for `[label](command:...)` links
 //     (notifications, dialogs): plain.
-//   - Plain text that is never parsed (tree labels and descriptions, quick pick
-//     labels): oneLine.
+//   - Plain text that is never parsed (tree labels and descriptions): oneLine; Quick
+//     Pick labels and descriptions, which draw `$(icon)`: pickText.
 
 /**
  * Characters that would change what a line shows: C0 and C1 controls, DEL, line and
@@ -24,6 +24,11 @@ const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 /** oneLine shows every invisible or line-breaking character as an escape (`\n`, `\u202e`), so one line shows one line and what is shown is what was sent. */
 export function oneLine(s: string): string {
   return String(s).replace(invisible, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** pickText is for Quick Pick labels and descriptions, which draw `$(name)` as an icon: one line, and `$(` split so it shows as typed. */
+export function pickText(s: string): string {
+  return oneLine(s).replace(/\$\(/g, '$ (');
 }
 
 /**
@@ -106,4 +111,40 @@ export type Trust = false | { enabledCommands: readonly string[] };
 /** trustedCommands is the trust for Markdown that holds links to these commands of ours, and nothing else trusted. */
 export function trustedCommands(commands: readonly string[]): Trust {
   return commands.length ? { enabledCommands: [...commands] } : false;
+}
+
+// HTML (webviews: the approval prompt, a decision's page, the campaign report). Every
+// text is written through htmlText (one line) or htmlBlock (a block that keeps its line
+// breaks), so that it is characters, never an element, an attribute, an entity or a
+// link. The pages are built by html.ts, under a Content Security Policy that allows no
+// script and no load from anywhere.
+
+const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => htmlEntities[c]);
+}
+
+/** htmlText is one line of text in HTML (an element's content or a quoted attribute): invisible characters as escapes, markup characters as references. */
+export function htmlText(s: string): string {
+  return escapeHtml(oneLine(s));
+}
+
+/** htmlBlock is text for a `<pre>`: its line breaks kept (a command's heredoc stays readable), every other invisible character shown as an escape, markup characters as references. */
+export function htmlBlock(s: string): string {
+  return String(s)
+    .split('\n')
+    .map((line) => escapeHtml(oneLine(line)))
+    .join('\n');
+}
+
+/** htmlProse draws Prose (the server's remedy) as text and `<code>` elements, nothing else. */
+export function htmlProse(p: Prose): string {
+  return p.map((x) => (typeof x === 'string' ? htmlText(x) : `<code>${htmlText(x.code)}</code>`)).join('');
+}
+
+/** commandHref is a link to one of the extension's own commands, with arguments the extension made (never text from elsewhere). */
+export function commandHref(command: string, args: readonly (string | number)[]): string {
+  if (!/^admit\.[A-Za-z]+$/.test(command)) throw new Error(`commandHref: ${command} is not one of admit's commands`);
+  return escapeHtml(`command:${command}?${encodeURIComponent(JSON.stringify(args))}`);
 }

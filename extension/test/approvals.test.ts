@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerFor, ApprovalQueue, approvalMessage, buttons, type Prompter, type Timers } from '../src/approvals';
+import {
+  allowedAnswer, answerForLabel, ApprovalQueue, approvalHtml, approvalView, headline, lateNotice, modalPrompt,
+  type Prompter, type SettleReason, type Timers,
+} from '../src/approvals';
 import type { ApprovalAnswer, ApproveParams } from '../src/protocol';
-import { assertPlain, commandLink, hostile, notificationLink } from './hostile';
+import { plain } from '../src/text';
+import { assertInertHtml, assertPlain, commandLink, hostile, links, notificationLink, pageText } from './hostile';
 
-/** A prompter whose toasts the test clicks by hand. */
+const nonce = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** A prompter whose prompts the test answers by hand, recording each close. */
 function fakePrompter() {
-  const shown: { message: string; modal: boolean; buttons: string[]; click: (c: string | undefined) => void }[] = [];
-  const prompt: Prompter = (message, modal, btns) =>
-    new Promise<string | undefined>((resolve) => shown.push({ message, modal, buttons: btns, click: resolve }));
+  const shown: { view: ReturnType<typeof approvalView>; modal: boolean; click: (a: ApprovalAnswer | undefined) => void; closed?: SettleReason; waiting: number }[] = [];
+  const prompt: Prompter = (view, modal) => {
+    let click!: (a: ApprovalAnswer | undefined) => void;
+    const answer = new Promise<ApprovalAnswer | undefined>((r) => (click = r));
+    const s: (typeof shown)[number] = { view, modal, click, waiting: view.waiting };
+    shown.push(s);
+    return { answer, close: (how) => (s.closed = how), update: (n) => (s.waiting = n) };
+  };
   return { shown, prompt };
 }
 
@@ -27,52 +38,124 @@ const tick = () => new Promise((r) => setImmediate(r));
 const ask = (id: string, over: Partial<ApproveParams> = {}): ApproveParams => ({
   id, session: 'default', tool: 'deploy', summary: `deploy ${id}`, reason: 'deploy needs a person.', timeoutMs: 60000, ...over,
 });
-
-test('button labels map to answers; dismissed is deny', () => {
-  assert.equal(answerFor(buttons.allowOnce), 'allow-once');
-  assert.equal(answerFor(buttons.allowSession), 'allow-session');
-  assert.equal(answerFor(buttons.deny), 'deny');
-  assert.equal(answerFor(undefined), 'deny');
-  assert.equal(answerFor('something else'), 'deny');
+const rich = (over: Partial<ApproveParams> = {}): ApproveParams => ask('r', {
+  tool: 'Bash', summary: 'npm test', command: 'npm test -- --grep "a very long pattern that a summary would cut"', agent: 'claude-code', session: 's7',
+  cwd: '/w/app', targets: ['/w/app/src/a.ts'], confinement: 'landlock (ABI 4): workspace, no network', rule: { match: 'npm test *', decision: 'allow', scope: 'workspace' }, ...over,
 });
 
-test('message carries summary and reason, and a named session', () => {
-  assert.equal(approvalMessage(ask('1')), 'admit: deploy 1. deploy needs a person.');
-  assert.equal(approvalMessage(ask('1', { session: 's7', summary: '' })), 'admit (session s7): deploy. deploy needs a person.');
-});
-
-test('the prompt draws the agent\'s summary, reason and session as plain text: no link, one line', () => {
-  for (const h of hostile) {
-    const m = approvalMessage(ask('1', { session: h, summary: h, reason: h }));
-    assertPlain(m, [h], `prompt with ${JSON.stringify(h)}`);
-    assert.ok(m.startsWith('admit'), m);
+test('the answers: Deny first, "always" only with a rule the server offered, naming the rule', () => {
+  assert.deepEqual(approvalView(ask('1')).answers.map((a) => a.answer), ['deny', 'allow-once', 'allow-session']);
+  const v = approvalView(rich());
+  assert.deepEqual(v.answers.map((a) => a.answer), ['deny', 'allow-once', 'allow-session', 'allow-always']);
+  assert.equal(v.answers[3].label, 'Always allow `npm test *` in this workspace');
+  assert.match(v.answers[3].detail, /writes the rule \{match: "npm test \*", decision: "allow", scope: "workspace"\}/);
+  // A rule that is not one the protocol defines is not offered.
+  for (const rule of [{ match: '', decision: 'allow', scope: 'workspace' }, { match: 'x', decision: 'deny', scope: 'workspace' }, { match: 'x', decision: 'allow', scope: 'repo' }, 'npm', null]) {
+    assert.equal(approvalView(ask('1', { rule: rule as never })).answers.length, 3, JSON.stringify(rule));
   }
-  const m = approvalMessage(ask('1', { summary: `deploy {"target":"${commandLink}"}` }));
-  assert.match(m, /^admit: deploy \{"target":"\[Answer the waiting question\] \(command:workbench\.action\.terminal\.sendSequence\?/);
-  assert.equal([...m.matchAll(notificationLink)].length, 0);
+  // Answers the question did not offer are deny.
+  assert.equal(allowedAnswer(approvalView(ask('1')), 'allow-always'), 'deny');
+  assert.equal(allowedAnswer(v, 'allow-always'), 'allow-always');
+  assert.equal(allowedAnswer(v, undefined), 'deny');
 });
 
-test('each button answers; three buttons; modal follows the setting', async () => {
-  for (const [click, want] of [[buttons.allowOnce, 'allow-once'], [buttons.allowSession, 'allow-session'], [buttons.deny, 'deny'], [undefined, 'deny']] as const) {
+test('the view shows the whole command, else the summary; the agent, session, reason, confinement', () => {
+  const v = approvalView(rich());
+  assert.deepEqual(v.what, { label: 'Command', text: 'npm test -- --grep "a very long pattern that a summary would cut"' });
+  assert.equal(headline(v), 'claude-code (session s7) asks to run a command with Bash');
+  const plainCall = approvalView(ask('2', { session: 'default' }));
+  assert.deepEqual(plainCall.what, { label: 'Call', text: 'deploy 2' });
+  assert.equal(plainCall.session, undefined);
+  assert.equal(headline(plainCall), 'An agent asks to call deploy');
+  assert.equal(headline(approvalView(ask('3', { tool: 'Write', summary: 'Write a.ts', targets: ['/w/a.ts'] }))), 'An agent asks to use Write on a path');
+});
+
+test('the modal: plain lines, every detail, Deny first (its default button), a label maps back to its answer', () => {
+  const v = approvalView(rich());
+  const m = modalPrompt(v);
+  assert.equal(m.message, 'admit: claude-code (session s7) asks to run a command with Bash');
+  assert.deepEqual(m.buttons, ['Deny', 'Allow once', 'Allow for this session', 'Always allow `npm test *` in this workspace']);
+  for (const want of ['Command: npm test -- --grep "a very long pattern that a summary would cut"', 'Paths: /w/app/src/a.ts', 'In: /w/app', 'Why admit asks: deploy needs a person.', 'Runs confined by: landlock (ABI 4): workspace, no network', 'scope: "workspace"', 'No answer in 60 s refuses it.']) {
+    assert.ok(m.detail.includes(want), `${want} in ${m.detail}`);
+  }
+  for (const [i, b] of m.buttons.entries()) assert.equal(answerForLabel(v, b), v.answers[i].answer);
+  assert.equal(answerForLabel(v, undefined), 'deny', 'Escape');
+  assert.equal(answerForLabel(v, 'Cancel'), 'deny');
+});
+
+test('the modal draws every text from the agent as plain text: no link, one line each', () => {
+  for (const h of hostile) {
+    const m = modalPrompt(approvalView(rich({ command: h, agent: h, session: h, reason: h, cwd: h, targets: [h], confinement: h, rule: { match: h.trim() || 'x', decision: 'allow', scope: 'workspace' } })));
+    assertPlain(m.message, [h], `message with ${JSON.stringify(h)}`);
+    for (const line of m.detail.split('\n')) assertPlain(line, [], `detail line with ${JSON.stringify(h)}`);
+    assert.ok(m.detail.includes(`Command: ${plain(h)}`), `the command in the detail with ${JSON.stringify(h)}`);
+    for (const b of m.buttons) assertPlain(b, [], `button with ${JSON.stringify(h)}`);
+  }
+  const m = modalPrompt(approvalView(rich({ command: `deploy ${commandLink}` })));
+  assert.equal([...m.detail.matchAll(notificationLink)].length, 0);
+});
+
+test('the page: the whole command, every detail, one link per answer (Deny first), nothing else a link', () => {
+  const html = approvalHtml(approvalView(rich()), 7, nonce);
+  const text = pageText(html);
+  for (const want of ['npm test -- --grep "a very long pattern that a summary would cut"', 'claude-code', 's7', '/w/app', 'deploy needs a person.', 'landlock (ABI 4): workspace, no network', '/w/app/src/a.ts', 'npm test *', 'Closing this tab, or Escape, denies at once.']) {
+    assert.ok(text.includes(want), `${want} in the page`);
+  }
+  assert.deepEqual(links(html).map((l) => decodeURIComponent(l.replace(/^command:admit\.answerApproval\?/, ''))), ['[7,"deny"]', '[7,"allow-once"]', '[7,"allow-session"]', '[7,"allow-always"]']);
+  assert.doesNotMatch(html, /<script/);
+});
+
+test('the page draws every text from the agent inert', () => {
+  for (const h of hostile) {
+    const p = (x: string) => rich({ command: x, agent: x, session: x, reason: x, cwd: x, targets: [x, x], confinement: x, tool: x, rule: { match: x.trim() ? x : 'x', decision: 'allow', scope: 'workspace' } });
+    assertInertHtml(approvalHtml(approvalView(p(h)), 1, nonce), approvalHtml(approvalView(p('x')), 1, nonce), [h], `prompt page with ${JSON.stringify(h)}`);
+  }
+});
+
+test('each answer settles the question; the prompt is closed after', async () => {
+  for (const a of ['allow-once', 'allow-session', 'deny', 'allow-always'] as const) {
     const { shown, prompt } = fakePrompter();
     const q = new ApprovalQueue({ prompt, modal: () => true, timers: fakeTimers().timers });
-    const answer = q.ask(ask('a'));
+    const answer = q.ask(rich());
     await tick();
     assert.equal(shown.length, 1);
-    assert.deepEqual(shown[0].buttons, ['Allow once', 'Allow for this session', 'Deny']);
     assert.equal(shown[0].modal, true);
-    shown[0].click(click);
-    assert.equal(await answer, want);
+    shown[0].click(a);
+    assert.equal(await answer, a);
+    await tick();
+    assert.equal(shown[0].closed, 'answered');
     assert.equal(q.pending, 0);
   }
 });
 
-test('a prompt that fails counts as dismissed: deny', async () => {
-  const q = new ApprovalQueue({ prompt: () => Promise.reject(new Error('no window')), modal: () => false, timers: fakeTimers().timers });
-  assert.equal(await q.ask(ask('x')), 'deny');
+test('a dismissal (Esc, the tab closed) is deny at once, not at the deadline', async () => {
+  const { shown, prompt } = fakePrompter();
+  const t = fakeTimers();
+  const q = new ApprovalQueue({ prompt, modal: () => false, timers: t.timers });
+  const answer = q.ask(ask('d'));
+  await tick();
+  shown[0].click(undefined);
+  assert.equal(await answer, 'deny');
+  assert.equal(t.pending.size, 0, 'no deadline left waiting');
 });
 
-test('several questions are shown one after another, none lost', async () => {
+test('"always" from a prompt that did not offer it is deny', async () => {
+  const { shown, prompt } = fakePrompter();
+  const q = new ApprovalQueue({ prompt, modal: () => false, timers: fakeTimers().timers });
+  const answer = q.ask(ask('n'));
+  await tick();
+  shown[0].click('allow-always');
+  assert.equal(await answer, 'deny');
+});
+
+test('a prompt that cannot be shown counts as dismissed: deny', async () => {
+  const q = new ApprovalQueue({ prompt: () => { throw new Error('no window'); }, modal: () => false, timers: fakeTimers().timers });
+  assert.equal(await q.ask(ask('x')), 'deny');
+  const q2 = new ApprovalQueue({ prompt: () => ({ answer: Promise.reject(new Error('gone')), close: () => {} }), modal: () => false, timers: fakeTimers().timers });
+  assert.equal(await q2.ask(ask('y')), 'deny');
+});
+
+test('several questions are shown one after another, none lost, each knowing how many wait', async () => {
   const { shown, prompt } = fakePrompter();
   const q = new ApprovalQueue({ prompt, modal: () => false, timers: fakeTimers().timers });
   const a1 = q.ask(ask('1'));
@@ -80,31 +163,41 @@ test('several questions are shown one after another, none lost', async () => {
   const a3 = q.ask(ask('3'));
   await tick();
   assert.equal(shown.length, 1, 'one at a time');
+  assert.equal(shown[0].waiting, 2, 'the prompt is told of the questions asked after it');
   assert.equal(q.pending, 3);
-  shown[0].click(buttons.allowOnce);
+  shown[0].click('allow-once');
   await tick();
   assert.equal(shown.length, 2);
-  assert.match(shown[1].message, /deploy 2/);
-  shown[1].click(buttons.deny);
+  assert.match(shown[1].view.what.text, /deploy 2/);
+  assert.equal(shown[1].waiting, 1);
+  q.cancel('3');
+  assert.equal(shown[1].waiting, 0, 'and of a question withdrawn behind it');
+  shown[1].click('deny');
   await tick();
-  shown[2].click(buttons.allowSession);
-  assert.deepEqual(await Promise.all([a1, a2, a3]), ['allow-once', 'deny', 'allow-session']);
+  assert.equal(shown.length, 2, 'the withdrawn question is never shown');
+  assert.deepEqual(await Promise.all([a1, a2, a3]), ['allow-once', 'deny', 'deny']);
 });
 
-test('approvalCancelled denies at once, moves on, and a late click is harmless', async () => {
+test('approvalCancelled denies at once, closes the prompt, and a late click is told, not dropped', async () => {
   const { shown, prompt } = fakePrompter();
   const settled: [string, ApprovalAnswer, string][] = [];
-  const q = new ApprovalQueue({ prompt, modal: () => false, timers: fakeTimers().timers, onSettled: (id, a, how) => settled.push([id, a, how]) });
+  const late: [string, SettleReason][] = [];
+  const q = new ApprovalQueue({
+    prompt, modal: () => false, timers: fakeTimers().timers,
+    onSettled: (id, a, how) => settled.push([id, a, how]), onLate: (v, how) => late.push([v.id, how]),
+  });
   const a1 = q.ask(ask('1'));
   const a2 = q.ask(ask('2'));
   await tick();
   assert.equal(q.cancel('1'), true);
   assert.equal(await a1, 'deny');
   await tick();
+  assert.equal(shown[0].closed, 'cancelled', 'the prompt is taken down');
   assert.equal(shown.length, 2, 'the next question is shown');
-  shown[0].click(buttons.allowOnce); // the stale toast, clicked late
+  shown[0].click('allow-once'); // a click on the stale prompt
   await tick();
-  shown[1].click(buttons.allowOnce);
+  assert.deepEqual(late, [['1', 'cancelled']]);
+  shown[1].click('allow-once');
   assert.equal(await a2, 'allow-once');
   assert.deepEqual(settled, [['1', 'deny', 'cancelled'], ['2', 'allow-once', 'answered']]);
   assert.equal(q.cancel('1'), false, 'cancelling twice changes nothing');
@@ -118,24 +211,34 @@ test('a question cancelled before it is shown is never shown', async () => {
   q.cancel('2');
   assert.equal(await a2, 'deny');
   await tick();
-  shown[0].click(buttons.deny);
+  shown[0].click('deny');
   await a1;
   await tick();
   assert.equal(shown.length, 1);
 });
 
-test('the deadline denies, and the late click is ignored', async () => {
+test('the deadline denies and closes the prompt; a late click says the deadline passed', async () => {
   const { shown, prompt } = fakePrompter();
   const t = fakeTimers();
-  const q = new ApprovalQueue({ prompt, modal: () => false, timers: t.timers });
+  const late: string[] = [];
+  const q = new ApprovalQueue({ prompt, modal: () => false, timers: t.timers, onLate: (v, how, a) => late.push(lateNotice(v, how, a)) });
   const a = q.ask(ask('1', { timeoutMs: 5000 }));
   await tick();
   assert.equal([...t.pending.values()][0].ms, 5000);
   t.fireAll();
   assert.equal(await a, 'deny');
-  shown[0].click(buttons.allowOnce);
+  await tick();
+  assert.equal(shown[0].closed, 'deadline');
+  shown[0].click('allow-once');
   await tick();
   assert.equal(q.pending, 0);
+  assert.deepEqual(late, ['admit: your answer to "deploy 1" came too late: its deadline passed, so the call was refused. It changed nothing.']);
+});
+
+test('the late notice is plain text whatever the command holds', () => {
+  for (const h of hostile) {
+    for (const how of ['answered', 'cancelled', 'deadline', 'stopped'] as const) assertPlain(lateNotice(approvalView(ask('1', { command: h })), how, 'deny'), [], `late notice with ${JSON.stringify(h)}`);
+  }
 });
 
 test('an answer clears the deadline timer', async () => {
@@ -144,7 +247,7 @@ test('an answer clears the deadline timer', async () => {
   const q = new ApprovalQueue({ prompt, modal: () => false, timers: t.timers });
   const a = q.ask(ask('1'));
   await tick();
-  shown[0].click(buttons.allowOnce);
+  shown[0].click('allow-once');
   await a;
   assert.equal(t.pending.size, 0);
 });
@@ -157,4 +260,19 @@ test('cancelAll (server gone) denies every question', async () => {
   q.cancelAll();
   assert.deepEqual(await all, ['deny', 'deny']);
   assert.equal(q.pending, 0);
+});
+
+test('a withdrawal at the deadline (the server cancels when its deadline passes) is told as the deadline', async () => {
+  const { prompt } = fakePrompter();
+  let now = 1_000_000;
+  const settled: string[] = [];
+  const q = new ApprovalQueue({ prompt, modal: () => false, timers: fakeTimers().timers, now: () => now, onSettled: (id, _a, how) => settled.push(`${id}:${how}`) });
+  void q.ask(ask('early', { timeoutMs: 5000 }));
+  void q.ask(ask('late', { timeoutMs: 5000 }));
+  await tick();
+  now += 1000;
+  q.cancel('early');
+  now += 3500;
+  q.cancel('late');
+  assert.deepEqual(settled, ['early:cancelled', 'late:deadline']);
 });

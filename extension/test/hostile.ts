@@ -105,3 +105,28 @@ export function assertPlain(shown: string, texts: readonly string[], what: strin
     for (const w of words) assert.ok(shown.includes(w), `${what}: ${JSON.stringify(w)} of ${JSON.stringify(t)} is missing from ${JSON.stringify(shown)}`);
   }
 }
+
+/** pageText is the text a person sees in one of the extension's pages: the body only (not the style). */
+export function pageText(html: string): string {
+  const body = html.slice(html.indexOf('<body>'), html.lastIndexOf('</body>'));
+  return textOf(body);
+}
+
+/**
+ * assertInertHtml checks a webview page drawn from hostile texts: the same elements and
+ * links as the page drawn from harmless ones (links only the extension's own commands),
+ * no script, no event handler, no other URL scheme, the Content Security Policy in place,
+ * and every hostile text shown as its characters (line by line: a `<pre>` keeps breaks).
+ */
+export function assertInertHtml(hostileHtml: string, harmlessHtml: string, texts: readonly string[], what: string): void {
+  for (const l of links(hostileHtml)) assert.match(l, /^command:admit\.[A-Za-z]+\?%5B/, `${what}: a link to ${l}`);
+  assert.deepEqual(links(hostileHtml).map((l) => l.replace(/\?.*/, '')), links(harmlessHtml).map((l) => l.replace(/\?.*/, '')), `${what}: links differ from the harmless page`);
+  // Sorted: a text may change the order of rows (the report sorts by rule), never what they are made of.
+  assert.deepEqual(tags(hostileHtml).sort(), tags(harmlessHtml).sort(), `${what}: the text made markup:\n${hostileHtml}`);
+  assert.doesNotMatch(hostileHtml, /<script/i, `${what}: a script`);
+  // Attribute values hold no raw quote (text is escaped), so dropping them leaves only the attributes themselves.
+  assert.doesNotMatch(hostileHtml.replace(/"[^"]*"/g, '""'), /<[^>]+\son[a-z]+\s*=/i, `${what}: an event handler attribute`);
+  assert.match(hostileHtml, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'none'; style-src 'nonce-[^']+';/, `${what}: no CSP`);
+  const seen = pageText(hostileHtml);
+  for (const t of texts) for (const line of t.split('\n')) assert.ok(seen.includes(oneLine(line)), `${what}: ${JSON.stringify(line)} is not shown literally in\n${seen}`);
+}

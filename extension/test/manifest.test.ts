@@ -28,7 +28,15 @@ test('the manifest contributes the settings, commands, view and schema', () => {
   for (const c of ['selectMode', 'restartServer', 'showTape', 'campaignReport', 'showDecision', ...gatedMethods, ...plainMethods]) {
     assert.ok(commands.has(`admit.${c}`), c);
   }
-  assert.equal(pkg.contributes.views.admit[0].id, 'admit.decisions');
+  for (const c of ['reviewPolicy', 'distrustPolicy', 'showApproval', 'answerApproval', 'dismissApproval', 'addRule', 'removeRule', 'openRulesFile', 'refreshRules', 'addSuggestedRule']) {
+    assert.ok(commands.has(`admit.${c}`), c);
+  }
+  assert.deepEqual(pkg.contributes.views.admit.map((v: { id: string }) => v.id), ['admit.decisions', 'admit.rules']);
+  // The commands only the extension's own links and keys run are not in the palette.
+  const hidden = new Set(pkg.contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command));
+  for (const c of ['answerApproval', 'dismissApproval', 'removeRule', 'addSuggestedRule']) assert.ok(hidden.has(`admit.${c}`), c);
+  // Escape in the prompt panel dismisses it (deny), and only there.
+  assert.deepEqual(pkg.contributes.keybindings, [{ command: 'admit.dismissApproval', key: 'escape', when: "activeWebviewPanelId == 'admit.approval'" }]);
   assert.equal(pkg.contributes.jsonValidation[0].fileMatch, '.admit/policy.json');
 });
 

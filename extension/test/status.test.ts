@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as vscode from 'vscode';
 import type { AdmitState, Decision } from '../src/protocol';
+import { noticeKey, untrustedNotice } from '../src/policyTrust';
 import { errorNotices, StatusBar, statusCommand, statusText, statusTooltip } from '../src/status';
 import { mdCode } from '../src/text';
 import { assertInert, assertPlain, commandLink, hostile } from './hostile';
@@ -69,8 +70,10 @@ test('Restricted Mode is said in the tooltip', () => {
   assert.doesNotMatch(statusTooltip({ kind: 'running', state: state() }).markdown, /Restricted Mode/);
 });
 
-test('click selects the mode, or restarts a stopped server', () => {
+test('click selects the mode, opens the waiting question (notifications silenced or not), or restarts a stopped server', () => {
   assert.equal(statusCommand({ kind: 'running', state: state() }), 'admit.selectMode');
+  assert.equal(statusCommand({ kind: 'running', state: state({ counts: { allowed: 0, denied: 0, wouldDeny: 0, pending: 1 } }) }), 'admit.showApproval');
+  assert.match(statusTooltip({ kind: 'running', state: state({ counts: { allowed: 0, denied: 0, wouldDeny: 0, pending: 1 } }) }).markdown, /Click to see the question that waits for you\./);
   assert.equal(statusCommand({ kind: 'starting' }), 'admit.selectMode');
   assert.equal(statusCommand({ kind: 'stopped', message: '' }), 'admit.restartServer');
 });
@@ -110,4 +113,50 @@ test('the policy and tape notifications are plain text: the repository\'s error 
   }
   assert.deepEqual(errorNotices(state()), {});
   assert.match(errorNotices(state({ policy: '/w/a/.admit/policy.json', policyError: 'bad' })).policy ?? '', /^admit: the policy file \/w\/a\/\.admit\/policy\.json cannot be used, so every call is refused \(policy-invalid\) until it is fixed: bad$/);
+});
+
+test('the policy file\'s trust: untrusted and trusted in the text, each of the four in the tooltip, untrusted in colour', () => {
+  const file = '/w/a/.admit/policy.json';
+  const untrusted = state({ policy: file, policyTrust: 'untrusted', policyWidens: ['grants the tool "deploy", which the built-in policy does not', 'adds the program "make"'] });
+  assert.equal(statusText({ kind: 'running', state: untrusted }), '$(shield) admit: enforce · workspace-write · $(workspace-untrusted) policy untrusted');
+  assert.equal(statusText({ kind: 'running', state: state({ policy: file, policyTrust: 'trusted' }) }), '$(shield) admit: enforce · workspace-write · $(workspace-trusted) policy trusted');
+  assert.equal(statusText({ kind: 'running', state: state({ policy: file, policyTrust: 'tightening' }) }), '$(shield) admit: enforce · workspace-write');
+  assert.equal(statusText({ kind: 'running', state: state({ policy: 'built-in', policyTrust: 'built-in' }) }), '$(shield) admit: enforce · workspace-write');
+  const t = statusTooltip({ kind: 'running', state: untrusted });
+  assert.match(t.markdown, /\*\*The workspace policy file `\/w\/a\/\.admit\/policy\.json` is not trusted\*\*: it only tightens/);
+  assert.match(t.markdown, /- grants the tool "deploy", which the built\\-in policy does not/);
+  assert.match(t.markdown, /\[Review the policy file\]\(command:admit\.reviewPolicy\)/);
+  assert.deepEqual(t.commands, ['admit.reviewPolicy']);
+  assert.match(statusTooltip({ kind: 'running', state: state({ policy: file, policyTrust: 'trusted' }) }).markdown, /is trusted\*\* by you, in this exact version/);
+  assert.match(statusTooltip({ kind: 'running', state: state({ policy: file, policyTrust: 'tightening' }) }).markdown, /only tightens the built-in policy, so it takes effect without your trust/);
+  assert.match(statusTooltip({ kind: 'running', state: state({ policy: 'built-in', policyTrust: 'built-in' }) }).markdown, /The built-in policy is in force/);
+  // An invalid file is said as such, not as untrusted.
+  assert.doesNotMatch(statusText({ kind: 'running', state: { ...untrusted, policyError: 'bad' } }), /untrusted/);
+  const bar = new StatusBar();
+  bar.setState(untrusted);
+  const item = bar.item as unknown as MockStatusBarItem;
+  assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.warningBackground');
+  assert.deepEqual((item.tooltip as vscode.MarkdownString).isTrusted, { enabledCommands: ['admit.reviewPolicy'] });
+  bar.setState(state({ policy: file, policyTrust: 'tightening' }));
+  assert.equal(item.backgroundColor, undefined);
+  assert.equal((item.tooltip as vscode.MarkdownString).isTrusted, false);
+});
+
+test('the untrusted file\'s words (they quote the repository) are inert in the tooltip and the notice; only the review link is a link', () => {
+  for (const h of hostile) {
+    const st = (x: string) => state({ policy: `/w/${x}/.admit/policy.json`, policyTrust: 'untrusted', policyWidens: [x, `grants the tool ${JSON.stringify(x)}`] });
+    assertInert(statusTooltip({ kind: 'running', state: st(h) }).markdown, statusTooltip({ kind: 'running', state: st('x') }).markdown, [h], `trust tooltip with ${JSON.stringify(h)}`, ['command:admit.reviewPolicy']);
+    assertPlain(untrustedNotice(st(h)), [], `untrusted notice with ${JSON.stringify(h)}`);
+    // The status text never carries the file's words.
+    assert.equal(statusText({ kind: 'running', state: st(h) }), '$(shield) admit: enforce · workspace-write · $(workspace-untrusted) policy untrusted');
+  }
+});
+
+test('the untrusted notice is told once per new or changed file', () => {
+  const file = '/w/a/.admit/policy.json';
+  const a = state({ policy: file, policyTrust: 'untrusted', policyWidens: ['grants the tool "deploy", which the built-in policy does not'] });
+  assert.equal(noticeKey(state({ policy: file, policyTrust: 'trusted' })), undefined);
+  assert.equal(noticeKey(a), noticeKey({ ...a, counts: { allowed: 9, denied: 9, wouldDeny: 9, pending: 9 } }), 'counts change nothing');
+  assert.notEqual(noticeKey(a), noticeKey({ ...a, policyWidens: ['adds the program "make"'] }), 'a change of what it widens is told');
+  assert.match(untrustedNotice(a), /^admit: the workspace policy file \/w\/a\/\.admit\/policy\.json is new or changed and not trusted, so it only tightens the gate\. Trusting it would: grants the tool "deploy"/);
 });

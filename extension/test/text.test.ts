@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mdCell, mdCode, mdText, oneLine, plain, prose, proseText, renderProse, trustedCommands } from '../src/text';
+import { page } from '../src/html';
+import { commandHref, htmlBlock, htmlProse, htmlText, mdCell, mdCode, mdText, oneLine, pickText, plain, prose, proseText, renderProse, trustedCommands } from '../src/text';
 import { assertPlain, commandLink, hostile, render, renderInline, tags, textOf } from './hostile';
 
 test('oneLine shows line breaks, controls and bidi overrides as escapes', () => {
@@ -57,4 +58,36 @@ test('plain: no link VS Code would make in a notification, the text still readab
 test('trust: none, or exactly the commands named', () => {
   assert.equal(trustedCommands([]), false);
   assert.deepEqual(trustedCommands(['admit.restartServer']), { enabledCommands: ['admit.restartServer'] });
+});
+
+test('html: every hostile text is characters, never markup; a pre keeps its line breaks only', () => {
+  for (const h of hostile) {
+    const t = htmlText(h);
+    assert.doesNotMatch(t, /[<>"']/, JSON.stringify(h));
+    assert.doesNotMatch(t, /\n/);
+    const b = htmlBlock(h);
+    assert.doesNotMatch(b, /[<>"']/, JSON.stringify(h));
+    assert.equal(b.split('\n').length, h.split('\n').length);
+    assert.doesNotMatch(b, /[\u0000-\u0009\u000b-\u001f\u202e]/);
+  }
+  assert.equal(htmlText('<a href="x">&</a>'), '&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');
+  assert.equal(htmlBlock('cat <<EOF\nhi\u202e\nEOF'), 'cat &lt;&lt;EOF\nhi\\u202e\nEOF');
+  assert.equal(htmlProse(prose('grant `<b>` now')), 'grant <code>&lt;b&gt;</code> now');
+});
+
+test('commandHref: only admit commands, with JSON arguments encoded', () => {
+  assert.equal(commandHref('admit.answerApproval', [3, 'deny']), 'command:admit.answerApproval?%5B3%2C%22deny%22%5D');
+  assert.throws(() => commandHref('workbench.action.terminal.sendSequence', []));
+  assert.throws(() => commandHref('admit.x?y', []));
+});
+
+test('pickText: a Quick Pick does not draw the text as an icon', () => {
+  assert.equal(pickText('$(terminal) run\nme'), '$ (terminal) run\\nme');
+});
+
+test('a page runs nothing: the policy forbids scripts and loads; the nonce is checked', () => {
+  const html = page('t<', '<p>x</p>', 'AAAAAAAAAAAAAAAAAAAAAAAA');
+  assert.match(html, /content="default-src 'none'; script-src 'none'; style-src 'nonce-AAAAAAAAAAAAAAAAAAAAAAAA'; img-src 'none';/);
+  assert.match(html, /<title>t&lt;<\/title>/);
+  assert.throws(() => page('t', '', "x' 'unsafe-inline"));
 });

@@ -56,9 +56,53 @@ export interface MockStatusBarItem {
   dispose(): void;
 }
 
-export const created: { statusItems: MockStatusBarItem[] } = { statusItems: [] };
+export const Uri = { file: (p: string) => ({ scheme: 'file', fsPath: p, path: p }) };
+
+export enum ViewColumn { Active = -1, Beside = -2, One = 1, Two = 2 }
+
+/** A webview panel the tests look into: its options, its html, and whether it is open. */
+export interface MockWebviewPanel {
+  viewType: string;
+  title: string;
+  options: Record<string, unknown>;
+  showOptions: unknown;
+  webview: { html: string };
+  viewColumn?: number;
+  disposed: boolean;
+  revealed: { column?: number; preserveFocus?: boolean }[];
+  reveal(column?: number, preserveFocus?: boolean): void;
+  onDidDispose(l: () => void): { dispose(): void };
+  dispose(): void;
+}
+
+export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[] } = {
+  statusItems: [], panels: [], messages: [],
+};
 
 export const window = {
+  createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: Record<string, unknown>): MockWebviewPanel {
+    const listeners: (() => void)[] = [];
+    const panel: MockWebviewPanel = {
+      viewType, title, options, showOptions, webview: { html: '' }, viewColumn: 2, disposed: false, revealed: [],
+      reveal(column, preserveFocus) { panel.revealed.push({ column, preserveFocus }); },
+      onDidDispose(l) { listeners.push(l); return { dispose() {} }; },
+      dispose() {
+        if (panel.disposed) return;
+        panel.disposed = true;
+        for (const l of listeners) l();
+      },
+    };
+    created.panels.push(panel);
+    return panel;
+  },
+  showInformationMessage(message: string, ...items: unknown[]) {
+    created.messages.push({ kind: 'info', message, items });
+    return Promise.resolve(undefined);
+  },
+  showWarningMessage(message: string, ...items: unknown[]) {
+    created.messages.push({ kind: 'warning', message, items });
+    return Promise.resolve(undefined);
+  },
   createStatusBarItem(id: string, alignment: StatusBarAlignment, priority?: number): MockStatusBarItem {
     const item: MockStatusBarItem = {
       id, alignment, priority, text: '', visible: false,

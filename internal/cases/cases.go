@@ -31,11 +31,15 @@
 //	observed-dir: folders the agent has listed, relative to cwd
 //	stale:        files read, then changed by someone else
 //	shell:        the shell profile: analyze (the default) or refuse
+//	rules:        the person's rules, as the JSON of their rules file
+//	              ({"allow": ["npm test *"], "deny": [...]}), matched
+//	              with the repository's rules of the theme's policy
 //	path:         the PATH the command runs with (@W and @B expanded);
 //	              absent: not known, and names are the table's programs
 //	terminal:     yes: the line is typed into a terminal that keeps its
 //	              folder (a cd whose effect is not certain is refused)
-//	want:         allowed, refused RULE or asked RULE
+//	want:         allowed, allowed rule-allows (by the case's rules),
+//	              refused RULE or asked RULE
 //	note:         more about the case (repeatable)
 //
 // In line, argv and args, @W is the main root and @B the folder holding
@@ -47,10 +51,14 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"admit/policy/rules"
 )
 
 //go:embed testdata/*.txtar
@@ -72,7 +80,7 @@ type Want struct {
 }
 
 func (w Want) String() string {
-	if w.Outcome == Allowed {
+	if w.Outcome == Allowed && w.Rule == "allowed" {
 		return string(Allowed)
 	}
 	return string(w.Outcome) + " " + w.Rule
@@ -97,6 +105,7 @@ type Case struct {
 	ObservedDir []string
 	Stale       []string
 	Shell       string  // "analyze" or "refuse"
+	Rules       string  // the person's rules file, as JSON; "" for none
 	Path        *string // the PATH the command runs with, or nil
 	Terminal    bool    // the line runs in a terminal that keeps its folder
 	Want        Want
@@ -249,6 +258,13 @@ func parseCase(s section) (Case, error) {
 			if val != "yes" && val != "no" {
 				err = fmt.Errorf("%q: want yes or no", val)
 			}
+		case "rules":
+			c.Rules = val
+			if !json.Valid([]byte(val)) {
+				err = fmt.Errorf("not valid JSON: %s", val)
+			} else if _, lerr := rules.Load([]byte(val), "user", true); lerr != nil {
+				err = lerr
+			}
 		case "want":
 			c.Want, err = parseWant(val)
 		case "note":
@@ -284,10 +300,13 @@ func parseWant(s string) (Want, error) {
 	switch {
 	case len(f) == 1 && f[0] == string(Allowed):
 		return Want{Allowed, "allowed"}, nil
+	case len(f) == 2 && f[0] == string(Allowed) && f[1] == "rule-allows":
+		// Allowed by an allow rule of the person's (the case's rules).
+		return Want{Allowed, f[1]}, nil
 	case len(f) == 2 && slices.Contains([]string{string(Refused), string(Asked)}, f[0]) && f[1] != "allowed":
 		return Want{Outcome(f[0]), f[1]}, nil
 	}
-	return Want{}, fmt.Errorf("%q: want allowed, refused RULE or asked RULE", s)
+	return Want{}, fmt.Errorf("%q: want allowed, allowed rule-allows, refused RULE or asked RULE", s)
 }
 
 // unquote reads a value that may be Go-quoted.
@@ -296,4 +315,49 @@ func unquote(s string) (string, error) {
 		return strconv.Unquote(s)
 	}
 	return s, nil
+}
+
+// RuleSet is what the command policy matches for c: the person's rules of
+// the case and the repository's of the theme's policy file, merged as the
+// gate merges them.
+func (w *Workspace) RuleSet(c *Case) (*rules.Set, error) {
+	var sets []*rules.Set
+	if c.Rules != "" {
+		s, err := rules.Load([]byte(c.Rules), "user", true)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	if w.Policy != "" {
+		var f struct {
+			Rules *rules.File `json:"rules"`
+		}
+		if err := json.Unmarshal([]byte(w.Policy), &f); err != nil {
+			return nil, err
+		}
+		if f.Rules != nil {
+			s, err := f.Rules.Set("repository", false)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, s)
+		}
+	}
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	return rules.Merge(sets...), nil
+}
+
+// WriteRules keeps c's person's rules where a rule store over dir reads
+// the person's own (dir/rules.json); nothing when the case has none.
+func (c *Case) WriteRules(dir string) error {
+	if c.Rules == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "rules.json"), []byte(c.Rules+"\n"), 0o600)
 }

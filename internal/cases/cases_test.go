@@ -24,8 +24,8 @@ func TestParseCaseErrors(t *testing.T) {
 		{"want: allowed\n", "exactly one of line"},
 		{"line: ls\nargv: [\"ls\"]\nwant: allowed\n", "exactly one of line"},
 		{"line: ls\n", "no want"},
-		{"line: ls\nwant: maybe\n", `"maybe": want allowed, refused RULE or asked RULE`},
-		{"line: ls\nwant: refused allowed\n", "want allowed, refused RULE"},
+		{"line: ls\nwant: maybe\n", `"maybe": want allowed, allowed rule-allows, refused RULE or asked RULE`},
+		{"line: ls\nwant: refused allowed\n", "want allowed, allowed rule-allows, refused RULE"},
 		{"line: ls\nwant: allowed\nwant: allowed\n", "want: given twice"},
 		{"line: ls\nefects: workspace-write\nwant: allowed\n", "efects: unknown field"},
 		{"line: ls\neffects: all\nwant: allowed\n", `"all": want read-only or workspace-write`},
@@ -33,6 +33,9 @@ func TestParseCaseErrors(t *testing.T) {
 		{"tool: Read\nargs: {\nwant: allowed\n", "args: not valid JSON"},
 		{"line: \"unterminated\nwant: allowed\n", "line: invalid syntax"},
 		{"just words\n", "want key: value"},
+		{"line: ls\nrules: {\"allow\": [\"*\"]}\nwant: allowed\n", "a rule over every command is refused"},
+		{"line: ls\nrules: {\"alow\": []}\nwant: allowed\n", `unknown field "alow"`},
+		{"line: ls\nwant: allowed rule-denies\n", "want allowed, allowed rule-allows"},
 	} {
 		_, err := parseCase(section{name: "x", data: c.body})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

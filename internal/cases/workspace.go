@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -15,6 +14,9 @@ type Workspace struct {
 	Root  string   // the main root, Roots[0] (@W): cwd and observations are relative to it
 	Roots []string // the roots the cases are judged under, absolute; Root first
 	Home  string   // the home folder, outside every root
+	// Policy is the theme's policy file (the main root's
+	// .admit/policy.json), or "".
+	Policy string
 }
 
 // Build makes the workspace of testdata/workspace.txtar in t.TempDir(),
@@ -64,6 +66,7 @@ func build(dir string, th *Theme) (*Workspace, error) {
 	}
 	w.Root = w.Roots[0]
 	if th != nil && th.Policy != "" {
+		w.Policy = th.Policy
 		p := filepath.Join(w.Root, ".admit", "policy.json")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, err
@@ -103,7 +106,7 @@ func (w *Workspace) make(s section) error {
 		if s.data != "" {
 			return fmt.Errorf("a FIFO has no content")
 		}
-		return syscall.Mkfifo(p, 0o644)
+		return mkfifo(p)
 	case strings.HasSuffix(name, "/"):
 		if s.data != "" {
 			return fmt.Errorf("a folder has no content")

@@ -92,7 +92,7 @@ func TestHookWorkspaceProgramOnPath(t *testing.T) {
 
 	for _, line := range []string{"ls", "ls -la src"} {
 		decision, reason := hookAnswer(t, w, claudeBash(t, w.root, map[string]any{"command": line}))
-		if decision == "allow" || !bytes.Contains([]byte(reason), []byte("workspace-program")) {
+		if decision == "allow" || !bytes.Contains([]byte(reason), []byte("runs-code")) {
 			t.Errorf("%s with .venv/bin first on PATH: %s (%s)", line, decision, reason)
 		}
 		hostRuns(t, decision, line, w.root, env)

@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"admit/internal/bench"
+	"admit/policy/rules"
 	"admit/policy/tape"
 )
 
@@ -59,6 +63,15 @@ func benchCmd(args []string, std Stdio) int {
 	}
 	fmt.Fprintf(stdout, "\nthe same check through the gate alone, no transport (tape none):\n")
 	row(stdout, "admit gate", alone)
+
+	hooks, err := hookRounds(self, dir, root, d)
+	if err != nil {
+		return failed(std, err)
+	}
+	fmt.Fprintf(stdout, "\nhook calls as processes (claude-code, deciding alone, %s each, interleaved):\n", d)
+	row(stdout, "allowed Bash call", hooks[0])
+	row(stdout, "rewritten, end to end", hooks[1])
+	fmt.Fprintf(stdout, "%-22s %7s %8.2fx %8.2fx  (the hook's answer, then admit run --handle running cat)\n", "  rewritten / plain", "", ratio(hooks[1].P50, hooks[0].P50), ratio(hooks[1].P99, hooks[0].P99))
 
 	fmt.Fprintf(stdout, "\ntape appends, 64 writers, %s per setting\n", d)
 	for _, s := range []tape.Sync{tape.SyncAlways, tape.SyncBatch, tape.SyncNone} {
@@ -180,4 +193,72 @@ func gateAlone(root, dir string, d time.Duration) (bench.LoadResult, error) {
 		lat = append(lat, time.Since(t0))
 	}
 	return bench.Summarize(lat, 1, d)
+}
+
+// hookRounds times, in turns, an allowed Bash call through `admit hook
+// claude-code` as a process (what an agent pays per call), and the same
+// call rewritten: the hook's answer, then the host's shell running the
+// replacement line `admit run --handle H`, which runs the judged command
+// confined. Both decide alone, on a repository in root.
+func hookRounds(self, dir, root string, d time.Duration) ([]bench.LoadResult, error) {
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), "ADMIT_SOCKET="+filepath.Join(dir, "no-server.sock"), "XDG_RUNTIME_DIR="+dir)
+	event, _ := json.Marshal(map[string]any{"session_id": "bench", "transcript_path": "/dev/null", "cwd": root,
+		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "cat README.md"}})
+	hookOnce := func() ([]byte, error) {
+		cmd := exec.Command(self, "hook", "claude-code", "--tape", filepath.Join(dir, "hook-tape.jsonl"))
+		cmd.Dir, cmd.Env, cmd.Stdin = root, env, bytes.NewReader(event)
+		return cmd.Output()
+	}
+	rewritten := func() error {
+		out, err := hookOnce()
+		if err != nil {
+			return err
+		}
+		var a struct {
+			HookSpecificOutput struct {
+				UpdatedInput struct {
+					Command string `json:"command"`
+				} `json:"updatedInput"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(out, &a); err != nil || a.HookSpecificOutput.UpdatedInput.Command == "" {
+			return fmt.Errorf("the hook rewrote nothing: %s", out)
+		}
+		argv, err := rules.Argv(a.HookSpecificOutput.UpdatedInput.Command)
+		if err != nil {
+			return err
+		}
+		run := exec.Command(argv[0], argv[1:]...)
+		run.Dir, run.Env = root, env
+		if out, err := run.Output(); err != nil || string(out) != "hello\n" {
+			return fmt.Errorf("the rewritten line: %v: %q", err, out)
+		}
+		return nil
+	}
+	targets := []func() error{func() error { _, err := hookOnce(); return err }, rewritten}
+	lat := make([][]time.Duration, len(targets))
+	slice := d / loadRounds
+	for range loadRounds {
+		for i, f := range targets {
+			for stop := time.Now().Add(slice); time.Now().Before(stop); {
+				t0 := time.Now()
+				if err := f(); err != nil {
+					return nil, err
+				}
+				lat[i] = append(lat[i], time.Since(t0))
+			}
+		}
+	}
+	out := make([]bench.LoadResult, len(targets))
+	for i := range targets {
+		r, err := bench.Summarize(lat[i], 1, d)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
 }

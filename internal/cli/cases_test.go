@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +25,11 @@ func TestCases(t *testing.T) {
 			t.Skip(why)
 		}
 		t.Setenv("HOME", w.Home)
+		config := t.TempDir()
+		t.Setenv("XDG_CONFIG_HOME", config)
+		if err := c.WriteRules(filepath.Join(config, "admit")); err != nil {
+			t.Fatal(err)
+		}
 		var stdout, stderr bytes.Buffer
 		code := check(args, Stdio{Out: &stdout, Err: &stderr})
 		var v struct {
@@ -43,7 +49,11 @@ func TestCases(t *testing.T) {
 			got.Outcome = cases.Asked
 		}
 		c.Check(t, got)
-		if want := map[bool]int{true: exitOK, false: exitRefused}[v.Allowed]; code != want {
+		want := map[bool]int{true: exitOK, false: exitRefused}[v.Allowed]
+		if v.Rule == string(rule.PolicyInvalid) {
+			want = exitConfig // a policy file the gate cannot use is a configuration error
+		}
+		if code != want {
 			t.Errorf("%s: %s: exit %d with allowed=%v, want %d (%s)", c.Pos, c, code, v.Allowed, want, strings.TrimSpace(stderr.String()))
 		}
 	})

@@ -1,7 +1,8 @@
 // Package cli holds admit's commands, one file each: serve (the server),
 // check and run (one decision, and a run, without a server), tape, bench,
-// hook (the agents' pre-tool hooks) and mcp (the MCP gateway). Each builds
-// its gate with gate.Open; hook and mcp reach it through one door
+// hook (the agents' pre-tool hooks), mcp (the MCP gateway), and connect
+// and disconnect (setting the agents' hooks up, which needs no gate). Each
+// other builds its gate with gate.Open; hook and mcp reach it through one door
 // (door.go): the editor's server when one answers, else a gate of their
 // own that says it decided alone. Start at Main.
 package cli
@@ -40,6 +41,10 @@ var commands = map[string]command{
 	},
 	"version": version, "--version": version,
 	"help": help, "--help": help, "-h": help,
+
+	// Setting the agents' hooks up (connect.go).
+	"connect":    connectCmd,
+	"disconnect": disconnectCmd,
 }
 
 // Main runs the command args name (serve when none) and returns its exit
@@ -69,6 +74,10 @@ const usage = `usage:
                                       claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf
   admit mcp [flags] -- COMMAND...     gate every request to and from an MCP server
   admit mcp [flags] [serve]           admit's own MCP server: read, search, edit, write, run
+  admit connect [--list] [--dry-run] [--yes] [HOST...]
+                                      point the agents' user-level hooks at this binary (diff, then ask)
+  admit disconnect [--dry-run] [--yes] HOST...
+                                      take admit's entries out of those hooks
 exit codes: 0 allowed, 64 usage, 70 unverified effect (or an internal error),
 77 refused, 78 bad configuration, 124 bound spent, 128+N killed by signal N.
 `

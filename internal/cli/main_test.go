@@ -171,6 +171,9 @@ func TestPolicyFileErrorIsConfiguration(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	ws := testWorkspace(t)
+	if err := mkfifo(filepath.Join(ws, "fifo")); err != nil {
+		t.Fatal(err)
+	}
 	write := []string{"ADMIT_EFFECTS=workspace-write"}
 	for _, c := range []struct {
 		note string
@@ -182,7 +185,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"a refused command never starts", nil, []string{"run", "--root", ws, "-c", "cat /etc/passwd"}, 77},
 		{"the command's own status", nil, []string{"run", "--root", ws, "-c", "grep nothing-here a.txt"}, 1},
 		{"a write, verified", write, []string{"run", "--root", ws, "--observed-dir", ".", "-c", "mkdir -p out/x && touch out/x/f"}, 0},
-		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "cat /dev/zero > /dev/null"}, 124},
+		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "seq 999999999999"}, 124},
+		{"a FIFO is never read", nil, []string{"run", "--root", ws, "-c", "cat fifo"}, 77},
 		{"usage", nil, []string{"run", "--root", ws}, 64},
 		{"an empty command line is refused, not a usage error", nil, []string{"run", "--root", ws, "-c", ""}, 77},
 		{"an effect that does not read back", write, []string{"run", "--root", ws, "--observed", "a.txt", "--observed", "b.txt", "-c", "mv -n a.txt b.txt"}, 70},
@@ -202,23 +206,58 @@ func TestRunExitCodes(t *testing.T) {
 
 func TestRunSignalReports128PlusN(t *testing.T) {
 	ws := testWorkspace(t)
-	// cat reads /dev/zero until it is stopped. (A FIFO would make the
-	// wait exact, but the policy reads none: one may block forever.)
-	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "cat /dev/zero > /dev/null")
+	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "seq 999999999999")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Once admit has started cat, the command is running. Then the person
-	// presses ^C (SIGINT).
-	waitForChild(t, cmd.Process.Pid, "cat")
+	// Once seq runs, the person presses ^C (SIGINT).
+	waitForChild(t, cmd.Process.Pid, "seq")
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 128+int(syscall.SIGINT) {
 		t.Fatalf("exit %v, want %d; %s", err, 128+int(syscall.SIGINT), out.String())
 	}
+}
+
+// waitForChild waits until a process named comm runs below parent (the
+// program of an admitted run: admit's child, or the confiner's when the
+// run uses one).
+func waitForChild(t *testing.T, parent int, comm string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ppid := map[string]string{}
+		var named []string
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			s := string(b)
+			open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+			f := strings.Fields(s[end+1:])
+			if open < 0 || end < open || len(f) < 2 {
+				continue
+			}
+			ppid[d.Name()] = f[1]
+			if s[open+1:end] == comm {
+				named = append(named, d.Name())
+			}
+		}
+		for _, pid := range named {
+			for p, hops := ppid[pid], 0; p != "" && hops < 3; p, hops = ppid[p], hops+1 {
+				if p == strconv.Itoa(parent) {
+					return
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s below %d started", comm, parent)
 }
 
 // lspPeer speaks LSP framing over a child's stdio.
@@ -375,32 +414,4 @@ func TestServerKilledMidBurst(t *testing.T) {
 	if m, err := tape.Verify(tp); err != nil || m <= n {
 		t.Fatalf("after restart: %d records (was %d), %v", m, n, err)
 	}
-}
-
-// waitForChild waits (up to 10 s) until the process pid has a child
-// running the program name.
-func waitForChild(t *testing.T, pid int, name string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-		for _, p := range stats {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				continue
-			}
-			// pid (comm) state ppid ...
-			i := bytes.LastIndexByte(b, ')')
-			j := bytes.IndexByte(b, '(')
-			if i < 0 || j < 0 {
-				continue
-			}
-			fields := strings.Fields(string(b[i+1:]))
-			if string(b[j+1:i]) == name && len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no %s started under pid %d within 10 s", name, pid)
 }

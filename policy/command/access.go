@@ -204,6 +204,13 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 			return r, false
 		}
 	}
+	if len(j.acc.treeChanged) > 0 {
+		if t := j.treeChangedAt(r.Path); t != nil {
+			j.refuse(RuleDynamicWord, fmt.Sprintf("%s: %s %q is in the working tree that a git command of the same line changes (checkout, pull, stash pop, ...); what it holds, and where its links lead, is only known after that has run", prog, a.what, a.word),
+				"run the git command on its own, then this one")
+			return r, false
+		}
+	}
 	if !j.checkFlux(prog, a, abs, r) {
 		return r, false
 	}
@@ -291,6 +298,14 @@ func inside(p string, roots []string) bool {
 
 // path judges one access.
 func (j *judge) path(prog string, a access) {
+	if a.word == runtimeName {
+		// A name find or xargs gives when it runs (xargs.go): inside the
+		// workspace, but not known, so it cannot be a change's target.
+		if a.mode == modeWrite {
+			j.refuse(RuleNoTarget, fmt.Sprintf("%s would change files named only when it runs; a change needs its targets named", prog), "list the files first, then change them by name")
+		}
+		return
+	}
 	switch a.mode {
 	case modeRead, modeProbe, modeList:
 		if a.word == "" {
@@ -315,6 +330,7 @@ func (j *judge) path(prog string, a access) {
 		}
 		switch {
 		case a.mode == modeRead && r.Exists && !r.Dir:
+			j.secretRead(prog, a.word, r.Path)
 			j.acc.reads = addPath(j.acc.reads, r.Path)
 		case a.mode == modeList && r.Exists && r.Dir && !a.dironly:
 			j.acc.lists = addPath(j.acc.lists, r.Path)
@@ -324,6 +340,24 @@ func (j *judge) path(prog string, a access) {
 			return
 		}
 		j.write(prog, a)
+	}
+}
+
+// secretRead asks a person before a command shows the model a file whose
+// name says it holds secrets (Context.Secrets), by where it lands or as
+// it was named.
+func (j *judge) secretRead(prog, word, resolved string) {
+	s := j.c.secrets()
+	for _, p := range []string{resolved, path.Clean(j.abs(word))} {
+		root := j.rootOf(p)
+		if root == "" {
+			continue
+		}
+		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
+			j.acc.asks(RuleSecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),
+				"read a template of it (.env.example) instead, or ask the user for the values the task needs")
+			return
+		}
 	}
 }
 

@@ -106,3 +106,20 @@ type Observations interface {
 	File(path string) ObsState // path is resolved and absolute
 	Dir(path string) bool      // the folder's listing was observed
 }
+
+// GitWrites is what the policy asks of the file system about a
+// repository before git changes it; workspace.Resolver implements it. An
+// FS without it makes git's writes ask a person (git-config-exec), and a
+// push to a named remote is refused, since neither can be checked.
+type GitWrites interface {
+	// GitRemotes lists the remotes the configuration of the repository
+	// containing dir names; ok is false when it cannot be read.
+	GitRemotes(dir string) (remotes []string, ok bool)
+	// GitWriteExec names what would make git run a program, or send
+	// what it pushes elsewhere, when a command that writes or talks to a
+	// remote runs in the repository containing dir: an executable hook
+	// among hooks (pre-commit, post-checkout, ...), or a key only such
+	// commands read (core.editor, credential.helper, merge drivers,
+	// url.*.insteadOf, remote.*.receivepack, ...); "" when nothing does.
+	GitWriteExec(dir string, hooks []string) string
+}

@@ -5,6 +5,7 @@ import (
 
 	"admit/internal/cases"
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/policy/shell"
 	"admit/workspace"
 )
@@ -57,8 +58,12 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 	for _, p := range c.ObservedDir {
 		obs.dirs[resolve(p)] = true
 	}
+	set, err := w.RuleSet(c)
+	if err != nil {
+		t.Skipf("the theme's policy file cannot be used (%v): the gate's to judge", err)
+	}
 	ctx := &command.Context{Roots: roots.List(), Effects: command.Effects(c.Effects), Profile: shell.Profile(c.Shell),
-		Home: w.Home, FS: fs, Obs: obs, Path: w.PathList(c), Terminal: c.Terminal}
+		Home: w.Home, FS: fs, Obs: obs, Rules: set, Path: w.PathList(c), Terminal: c.Terminal}
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, a := range c.Argv {
@@ -73,7 +78,7 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 // names no path outside the roots, and a refusal says why.
 func checkInvariants(t *testing.T, w *cases.Workspace, d command.Decision) {
 	t.Helper()
-	if d.Allowed != (d.Rule == command.RuleAllowed) {
+	if d.Allowed != (d.Rule == command.RuleAllowed || d.Rule == rule.RuleAllows) {
 		t.Errorf("Allowed=%v with rule %s", d.Allowed, d.Rule)
 	}
 	if d.Allowed || d.Ask {

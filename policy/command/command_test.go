@@ -12,15 +12,17 @@ import (
 // Rule shorthands for the case tables of this file. The corpus of cases
 // the policy, the gate and admit check share is internal/cases.
 const (
-	ok    = string(RuleAllowed)
-	unsup = string(RuleUnsupported)
-	flag  = string(RuleForbiddenFlag)
-	out   = string(RuleOutside)
-	notgt = string(RuleNoTarget)
-	prot  = string(RuleProtected)
-	askP  = "ask:" + prot
-	W     = true  // workspace-write
-	R     = false // read-only
+	ok     = string(RuleAllowed)
+	unsup  = string(RuleUnsupported)
+	askU   = "ask:" + unsup
+	hidden = string(rule.HiddenCommand)
+	flag   = string(RuleForbiddenFlag)
+	out    = string(RuleOutside)
+	notgt  = string(RuleNoTarget)
+	prot   = string(RuleProtected)
+	askP   = "ask:" + prot
+	W      = true  // workspace-write
+	R      = false // read-only
 )
 
 // cmdCase is one command line judged in base/ws.
@@ -136,8 +138,9 @@ func TestHintsAndReasons(t *testing.T) {
 		{"sort -o x a.txt", "\"x\"", "drop the option -o"},
 		{"tail -f a.txt", "\"-f\"", "leave out -f"},
 		{"cat /etc/passwd", "/etc/passwd", "inside the workspace"},
-		{"python3 x.py", "\"python3\"", "supported programs"},
-		{"git push", "\"push\"", "read-only subcommands"},
+		{"python3 x.py", "python3 x.py", ""},
+		{"git push", "git push", "workspace-write"},
+		{"mytool --x", "\"mytool\"", "docs/policy-programs.md"},
 		{"ls > o.txt", "redirection >", "workspace-write"},
 	}
 	for _, c := range cases {
@@ -189,7 +192,7 @@ func TestProtect(t *testing.T) {
 func TestParseTable(t *testing.T) {
 	w := newWorkspace(t)
 	tab, err := ParseTable([]byte(`{
-		"jq": {"operands": "read", "firstOperand": "text",
+		"yq": {"operands": "read", "firstOperand": "text",
 		       "options": {"-r --raw-output": "", "--arg": "text", "-f --from-file": "read"},
 		       "refuse": {"--rawfile": "reads a file named by the filter"}},
 		"timeout": {"wrapper": true, "commandAfter": 1,
@@ -202,25 +205,26 @@ func TestParseTable(t *testing.T) {
 	}
 	p := New(tab)
 	cases := []cmdCase{
-		{"jq reads its file", "jq -r .a a.txt", R, "", ok},
-		{"jq filter is text", "jq /etc/passwd a.txt", R, "", ok},
-		{"jq file outside", "jq . /etc/passwd", R, "", out},
-		{"jq -f outside", "jq -f /etc/x a.txt", R, "", out},
-		{"jq refused option", "jq --rawfile x /etc/passwd .", R, "", flag},
-		{"jq unknown option", "jq --slurp . a.txt", R, "", flag},
-		{"jq long prefix", "jq --raw-o . a.txt", R, "", ok},
+		{"yq reads its file", "yq -r .a a.txt", R, "", ok},
+		{"yq filter is text", "yq /etc/passwd a.txt", R, "", ok},
+		{"yq file outside", "yq . /etc/passwd", R, "", out},
+		{"yq -f outside", "yq -f /etc/x a.txt", R, "", out},
+		{"yq refused option", "yq --rawfile x /etc/passwd .", R, "", flag},
+		{"yq unknown option", "yq --slurp . a.txt", R, "", flag},
+		{"yq long prefix", "yq --raw-o . a.txt", R, "", ok},
 		{"timeout wraps cat", "timeout 5 cat a.txt", R, "", ok},
 		{"timeout with options", "timeout -k 2 --preserve-status 5 cat a.txt", R, "", ok},
 		{"timeout wraps a refused command", "timeout 5 cat /etc/passwd", R, "", out},
-		{"timeout wraps sh", "timeout 5 sh -c id", R, "", unsup},
-		{"timeout wraps rm read-only", "timeout 5 rm a.txt", R, "", unsup},
+		{"timeout wraps sh -c", "timeout 5 sh -c id", R, "", hidden},
+		{"timeout wraps rm, which the file removed", "timeout 5 rm a.txt", R, "", askU},
 		{"timeout without a command", "timeout", R, "", notgt},
 		{"env without assignments", "env cat a.txt", R, "", ok},
 		{"env with an assignment", "env PATH=/tmp cat a.txt", R, "", flag},
 		{"env wraps env wraps timeout", "env env timeout 1 ls", R, "", ok},
-		{"a wrapper cannot run cd", "timeout 1 cd /etc", R, "", unsup},
-		{"wrappers nest only so deep", "env env env env env ls", R, "", unsup},
-		{"rm removed", "rm a.txt", W, "f:a.txt", unsup},
+		{"a wrapper cannot run cd", "timeout 1 cd /etc", R, "", hidden},
+		{"wrappers nest only so deep", "env env env env env ls", R, "", hidden},
+		{"rm removed: a program in no table asks", "rm a.txt", W, "f:a.txt", askU},
+		{"jq is built in: the file cannot redefine it, but its entry for yq stands", "jq .a a.txt", R, "", ok},
 		{"others still built in", "git status", R, "", ok},
 	}
 	for _, c := range cases {
@@ -228,13 +232,14 @@ func TestParseTable(t *testing.T) {
 		checkDecision(t, w, c, d)
 	}
 	bad := []struct{ json, want string }{
-		{`{"jq": {"operands": "maybe"}}`, `programs.jq.operands: "maybe"`},
-		{`{"jq": {"options": {"-r": "path"}}}`, `programs.jq.options["-r"]: "path"`},
-		{`{"jq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
-		{`{"jq": {"optoins": {}}}`, `programs.jq: json: unknown field "optoins"`},
+		{`{"yq": {"operands": "maybe"}}`, `programs.yq.operands: "maybe"`},
+		{`{"yq": {"options": {"-r": "path"}}}`, `programs.yq.options["-r"]: "path"`},
+		{`{"yq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
+		{`{"yq": {"optoins": {}}}`, `programs.yq: json: unknown field "optoins"`},
 		{`{"git": {"operands": "read"}}`, `programs.git: git has built-in rules`},
+		{`{"jq": {"operands": "read"}}`, `programs.jq: jq has built-in rules`},
 		{`{"/bin/x": {}}`, `programs./bin/x: "/bin/x" is not a program name`},
-		{`{"jq": {"commandAfter": 2}}`, `programs.jq: commandAfter and assignments need`},
+		{`{"yq": {"commandAfter": 2}}`, `programs.yq: commandAfter and assignments need`},
 		{`[1]`, `programs: json`},
 	}
 	for _, b := range bad {
@@ -267,7 +272,7 @@ func TestConcurrent(t *testing.T) {
 	p := New(nil)
 	var allowed []cases.Case
 	for _, c := range lineCases(t) {
-		if c.Want.Outcome == cases.Allowed {
+		if c.Want.Outcome == cases.Allowed && c.Rules == "" {
 			allowed = append(allowed, c)
 		}
 	}

@@ -17,11 +17,13 @@ type predicate struct {
 // or write files are refused.
 func findTable() map[string]predicate {
 	const (
-		runs   = "runs a program for each file; use find to list, then run the program on the names"
+		runs   = "asks on the terminal before it runs a program for each file; use -exec"
 		writes = "writes a file; print to standard output instead"
 	)
 	t := map[string]predicate{
-		"-exec": {Refuse: runs}, "-execdir": {Refuse: runs}, "-ok": {Refuse: runs}, "-okdir": {Refuse: runs},
+		// -exec and -execdir are judged with their command (xargs.go);
+		// -ok and -okdir ask on the terminal.
+		"-ok": {Refuse: runs}, "-okdir": {Refuse: runs},
 		"-delete": {Refuse: "deletes files; list them with find, then remove them by name with rm"},
 		"-fprint": {Refuse: writes}, "-fprint0": {Refuse: writes}, "-fprintf": {Refuse: writes}, "-fls": {Refuse: writes},
 		"-files0-from": {Refuse: whyListFile},
@@ -53,7 +55,7 @@ func (j *judge) find(prog *Program, argv []string) {
 		}
 		starts = append(starts, a)
 	}
-	acs, followed, ok := j.findExpression(args[i:])
+	acs, followed, execs, ok := j.findExpression(args[i:])
 	if !ok {
 		return
 	}
@@ -70,6 +72,22 @@ func (j *judge) find(prog *Program, argv []string) {
 	if !j.acc.refused && follow != "" {
 		j.linksOutside("find", follow, starts)
 	}
+	for _, e := range execs {
+		if j.acc.refused {
+			return
+		}
+		if follow != "" {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find %s with %s runs a command on names found through symlinks", e.primary, follow), "leave out "+follow)
+			return
+		}
+		j.namesCommand("find "+e.primary, e.argv, starts)
+	}
+}
+
+// findCommand is the command of one -exec or -execdir primary.
+type findCommand struct {
+	primary string
+	argv    []string
 }
 
 // findOptions skips find's leading options (-H, -L, -P, -D LIST, -O3)
@@ -93,11 +111,21 @@ func findOptions(args []string) (int, string) {
 	return len(args), follow
 }
 
-// findExpression judges find's expression: the paths its primaries name
-// and the last primary that follows symlinks; not ok when refused.
-func (j *judge) findExpression(args []string) (acs []access, follow string, ok bool) {
+// findExpression judges find's expression: the paths its primaries name,
+// the last primary that follows symlinks, and the commands of -exec and
+// -execdir; not ok when refused.
+func (j *judge) findExpression(args []string) (acs []access, follow string, execs []findCommand, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "-exec" || a == "-execdir" {
+			inner, n, ok := j.findExec(a, args[i+1:])
+			if !ok {
+				return nil, "", nil, false
+			}
+			execs = append(execs, findCommand{primary: a, argv: inner})
+			i += n
+			continue
+		}
 		pr, known := j.p.find[a]
 		if !known && strings.HasPrefix(a, "-newer") && len(a) == 8 && strings.ContainsRune("aBcmt", rune(a[6])) && strings.ContainsRune("aBcmt", rune(a[7])) {
 			pr, known = predicate{Arg: ReadArg}, true
@@ -108,13 +136,13 @@ func (j *judge) findExpression(args []string) (acs []access, follow string, ok b
 		switch {
 		case !known && strings.HasPrefix(a, "-"):
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
-			return nil, "", false
+			return nil, "", nil, false
 		case !known:
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
-			return nil, "", false
+			return nil, "", nil, false
 		case pr.Refuse != "":
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
-			return nil, "", false
+			return nil, "", nil, false
 		}
 		if pr.Follow {
 			follow = a
@@ -124,14 +152,14 @@ func (j *judge) findExpression(args []string) (acs []access, follow string, ok b
 		}
 		if i+1 >= len(args) {
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
-			return nil, "", false
+			return nil, "", nil, false
 		}
 		i++
 		if pr.Arg == ReadArg {
 			acs = append(acs, access{word: args[i], what: "primary " + a, mode: modeProbe})
 		}
 	}
-	return acs, follow, true
+	return acs, follow, execs, true
 }
 
 // test judges test and "[": the operands of file tests are paths.

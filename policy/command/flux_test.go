@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"admit/policy/command"
+	"admit/policy/rule"
 	"admit/workspace"
 )
 
@@ -127,7 +128,7 @@ func TestWrapperSetsPath(t *testing.T) {
 	if d := p.Evaluate("env LC_ALL=C ls src", ws, c); !d.Allowed {
 		t.Errorf("env LC_ALL=C ls: %s %s", d.Rule, d.Reason)
 	}
-	if d := p.Evaluate("env PATH=.venv/bin ls src", ws, c); d.Allowed || d.Rule != command.RuleForbiddenFlag {
+	if d := p.Evaluate("env PATH=.venv/bin ls src", ws, c); d.Allowed || d.Rule != rule.HiddenCommand {
 		t.Errorf("env PATH=.venv/bin ls: %s %s", d.Rule, d.Reason)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // testFS is a small FS on the real file system for tests: it resolves
@@ -93,10 +92,7 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 		if err != nil {
 			return Resolved{}, err
 		}
-		r.Mode = fi.Mode()
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			r.Links = uint64(st.Nlink)
-		}
+		r.Mode, r.Links = fi.Mode(), linkCount(fi)
 	}
 	return r, nil
 }

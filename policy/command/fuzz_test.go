@@ -3,7 +3,30 @@ package command
 import (
 	"slices"
 	"testing"
+
+	"admit/policy/rule"
+	"admit/policy/rules"
+	"admit/policy/shell"
 )
+
+// broadRules allows "PROG *" for every program of the script, and every
+// wrapper's and xargs' command too, as a person who trusts them all would.
+func broadRules(s *shell.Script) *rules.Set {
+	var list []rules.Rule
+	for _, cmd := range s.Commands {
+		for _, w := range cmd.Argv {
+			r, err := rules.Parse(rules.Suggest([]string{w}), rule.OutcomeAllow)
+			if err == nil {
+				list = append(list, r)
+			}
+		}
+	}
+	set, err := rules.NewSet(list)
+	if err != nil || set.Len() == 0 {
+		return nil
+	}
+	return set
+}
 
 // FuzzEvaluate checks properties of every decision: no panic, and an
 // allowed (or asking) decision never reports a path outside the roots. It
@@ -45,6 +68,22 @@ func FuzzEvaluate(f *testing.F) {
 				if len(cmd.Argv) > 0 {
 					p.EvaluateArgv(cmd.Argv, w.ws, c)
 				}
+			}
+		}
+		// The broadest rules a person could write for the line's programs
+		// never lift a refusal, nor a question other than the ones a rule
+		// answers.
+		if d.Allowed || d.Script == nil {
+			return
+		}
+		if broad := broadRules(d.Script); broad != nil {
+			c.Rules = broad
+			r := p.Evaluate(line, w.ws, c)
+			switch {
+			case !d.Ask && (r.Allowed || r.Ask):
+				t.Fatalf("%q: refused (%s) without rules, %s/%v with %d broad rules (%s)", line, d.Rule, r.Rule, r.Allowed, broad.Len(), r.Reason)
+			case d.Ask && !d.Answerable && r.Allowed:
+				t.Fatalf("%q: asked (%s) without rules, allowed with broad rules", line, d.Rule)
 			}
 		}
 	})

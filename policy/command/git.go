@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // Why git options are refused.
@@ -212,9 +214,14 @@ func (j *judge) git(_ *Program, argv []string) {
 		return
 	}
 	subName := argv[i]
+	j.inGit = true
+	if w := j.p.gitw[subName]; w != nil && (w.handles == nil || w.handles(j.p, argv[i+1:])) {
+		j.gitWriting(w, argv, i) // gitwrite.go
+		return
+	}
 	sub := j.p.git[subName]
 	if sub == nil {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git subcommand %q is not one of the read-only subcommands the policy accepts", subName), "read-only subcommands: "+j.gitNames())
+		j.gitOther(argv, i)
 		return
 	}
 	ps, err := parseArgs(sub, argv[i+1:], false)
@@ -263,7 +270,7 @@ func (j *judge) gitGlobals(argv []string) (int, bool) {
 		}
 	}
 	if i >= len(argv) {
-		j.refuse(RuleGitSubcommand, "git needs a read-only subcommand", "read-only subcommands: "+j.gitNames())
+		j.refuse(RuleForbiddenFlag, "git needs a subcommand", "subcommands that read: "+j.gitNames())
 		return 0, false
 	}
 	return i, true
@@ -314,47 +321,42 @@ func (j *judge) gitPathspecs(g *words) {
 
 func (j *judge) gitNoOperands(g *words) {
 	if len(g.ops) > 0 {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
 	}
 }
 
 // gitRemote: git remote [-v] lists; git remote get-url NAME reads one
-// URL. Everything else (add, set-url, show and prune, which talk to the
-// remote) is refused.
+// URL. The other uses are the write table's (gitRemoteWrite).
 func (j *judge) gitRemote(g *words) {
 	if len(g.ops) > 0 && !(g.ops[0] == "get-url" && len(g.ops) == 2) {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git remote %s is not a read-only use of git remote; only listing and get-url are accepted", g.ops[0]), "git remote -v")
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git remote %s: get-url takes one remote's name", strings.Join(g.ops, " ")), "git remote -v")
 	}
 }
 
-// gitSymref: one operand reads the ref; two would set it.
+// gitSymref: one operand reads the ref; two set it, which a person
+// decides.
 func (j *judge) gitSymref(g *words) {
 	if len(g.ops) != 1 {
-		j.refuse(RuleGitSubcommand, "git symbolic-ref with a second operand changes a ref; only reading one is accepted", "git symbolic-ref --short HEAD")
+		j.gitReadWrite(g, "git symbolic-ref with a second operand changes what a ref points to")
 	}
 }
 
-// gitList: git branch and git tag list only, with --list for operands.
+// gitList: git branch and git tag list, with --list for operands; their
+// other uses are the write table's (gitBranch, gitTag).
 func (j *judge) gitList(g *words) {
 	if len(g.ops) > 0 && g.ps.has("list") == nil {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git %s %q would create or change a %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" --list PATTERN")
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git %s %q: a listing takes --list for patterns", g.prog.Name, g.ops[0]), "git "+g.prog.Name+" --list PATTERN")
 	}
 }
 
 // gitConfigRead: git config reads one name, or lists, from the
 // repository's own configuration only: without --local (--worktree, or
 // --file naming a file of the workspace) it reads the person's global
-// and system configuration too, tokens included.
+// and system configuration too, tokens included. The other forms are
+// the write table's (config-write).
 func (j *judge) gitConfigRead(g *words) {
-	ops := g.ops
-	listing := g.ps.has("list") != nil
-	switch {
-	case listing && len(ops) <= 2:
-	case !listing && len(ops) == 1 && strings.Contains(ops[0], ".") && !strings.HasPrefix(ops[0], "-"):
-	case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
-	case !listing && len(ops) == 1 && ops[0] == "list":
-	default:
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(ops, " ")), "git config --local --get NAME, or git config --local --list")
+	if !configReads(&g.ps) {
+		j.refuse(rule.ConfigWrite, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(g.ops, " ")), "git config --local --get NAME, or git config --local --list")
 		return
 	}
 	if g.ps.has("scope") == nil {
@@ -363,21 +365,48 @@ func (j *judge) gitConfigRead(g *words) {
 	}
 }
 
+// configReads reports the forms of git config that read: --get and
+// --list with a name or pattern, one NAME, get NAME, list.
+func configReads(ps *parsed) bool {
+	ops := ps.operands
+	listing := ps.has("list") != nil
+	switch {
+	case listing && len(ops) <= 2:
+	case !listing && len(ops) == 1 && strings.Contains(ops[0], ".") && !strings.HasPrefix(ops[0], "-"):
+	case !listing && len(ops) >= 1 && len(ops) <= 3 && ops[0] == "get":
+	case !listing && len(ops) == 1 && ops[0] == "list":
+	default:
+		return false
+	}
+	return true
+}
+
 func (j *judge) gitStash(g *words) {
 	if len(g.ops) == 0 || (g.ops[0] != "list" && g.ops[0] != "show") {
-		j.refuse(RuleGitSubcommand, "git stash changes the working tree and the stash; only git stash list and git stash show are accepted", "git stash list")
+		j.refuse(RuleForbiddenFlag, "git stash: the reading uses are list and show", "git stash list")
 	}
 }
 
 func (j *judge) gitReflog(g *words) {
 	if len(g.ops) > 0 && (g.ops[0] == "expire" || g.ops[0] == "delete" || g.ops[0] == "drop") {
-		j.refuse(RuleGitSubcommand, fmt.Sprintf("git reflog %s changes the reflog; only showing it is accepted", g.ops[0]), "git reflog show")
+		j.gitReadWrite(g, fmt.Sprintf("git reflog %s drops entries of the reflog, which may be the last record of lost commits", g.ops[0]))
 	}
+}
+
+// gitReadWrite asks about a writing use of a subcommand of the read
+// table, which needs the workspace-write effect mode.
+func (j *judge) gitReadWrite(g *words, why string) {
+	j.wrote()
+	if j.c.Effects != WorkspaceWrite {
+		j.refuse(RuleReadOnlyEffects, why+", and the effect mode is read-only", "ask the person for the workspace-write effect mode")
+		return
+	}
+	j.asksCode(RuleGitSubcommand, append([]string{"git", strings.TrimPrefix(g.prog.Name, "git ")}, g.ops...), why+", so a person decides", "")
 }
 
 func (j *judge) gitWorktree(g *words) {
 	if len(g.ops) != 1 || g.ops[0] != "list" {
-		j.refuse(RuleGitSubcommand, "git worktree changes worktrees; only git worktree list is accepted", "git worktree list")
+		j.refuse(RuleForbiddenFlag, "git worktree: the reading use is list", "git worktree list")
 	}
 }
 

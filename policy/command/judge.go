@@ -21,6 +21,12 @@ type judge struct {
 	cmd    int    // the index of the command in its script
 	newCwd string // set by cd
 	globs  []int  // argv indexes of --opt=PATTERN words (shell.Command.GlobOptions)
+	// redirs are the redirections of the command being judged, and line
+	// the commands of its script (nil for an argv): where an interpreter
+	// reads its program from (toolchain.go).
+	redirs []shell.Redirect
+	line   []shell.Command
+	inGit  bool // the command being judged is git's (treeChangedAt)
 
 	// words are the words of the program (or git subcommand) being
 	// judged, for its rule; they live in the judge (see pass) and are
@@ -30,6 +36,7 @@ type judge struct {
 
 // command judges one simple command and its redirections.
 func (j *judge) command(argv []string, redirs []shell.Redirect, depth int) {
+	j.redirs = redirs
 	j.program(argv, depth)
 	for _, r := range redirs {
 		if j.acc.refused {
@@ -55,25 +62,25 @@ func (j *judge) program(argv []string, depth int) {
 		j.refuse(RuleEmptyCommand, "the command has no program name", "")
 		return
 	}
-	name := argv[0]
-	if strings.ContainsRune(name, '/') {
-		j.refuse(RuleUnsupported, fmt.Sprintf("program %q is given as a path; only programs named by their bare name from the policy table run", name),
-			"name the program without a folder, e.g. "+path.Base(name))
+	if depth == 0 && hasNUL(argv) {
+		j.refuse(RuleShellSyntax, "a word holds a NUL byte, which no program receives as written", "")
 		return
 	}
+	// The person's deny and ask rules (person.go), then what the program
+	// table does not judge: programs given as a path, the shell words
+	// with a fixed answer, the toolchains, programs in no table
+	// (toolchain.go).
+	if j.personRules(argv) || j.notInTable(argv) {
+		return
+	}
+	name := argv[0]
 	if name == "cd" {
 		j.cd(argv[1:])
 		return
 	}
 	prog := j.p.progs[name]
-	if prog == nil {
-		j.refuse(RuleUnsupported, fmt.Sprintf("program %q is not in the policy's program table", name),
-			"supported programs: "+j.p.names)
-		return
-	}
-	// The table's program of this name, or a file of the workspace that
-	// PATH finds first (path.go).
-	if !j.programOnPath(name) {
+	if prog == nil { // notInTable judges every name the table lacks
+		j.unknownProgram(argv)
 		return
 	}
 	rule := prog.rule // the zero rule when it has none
@@ -193,7 +200,7 @@ func (j *judge) cd(args []string) {
 // then the command it runs.
 func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	if depth >= maxWrapperDepth {
-		j.refuse(RuleUnsupported, fmt.Sprintf("%s wraps too many wrappers", prog.Name), "")
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s wraps too many wrappers to follow", prog.Name), "run the command without the wrappers")
 		return
 	}
 	ps, err := parseArgs(prog, argv[1:], true)
@@ -210,13 +217,15 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets an environment variable for the command, which the policy does not allow for %s", prog.Name, rest[0], prog.Name), "")
 			return
 		}
-		if strings.HasPrefix(rest[0], "PATH=") {
-			// The command's name would be looked up on another PATH than
-			// the one the call runs with (path.go).
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets PATH for the command, which changes which program of that name runs", prog.Name, rest[0]), "leave PATH as it is")
+		if why := runsWith(rest[0]); why != "" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s %q %s", prog.Name, rest[0], why), "leave the variable as it is")
 			return
 		}
 		rest = rest[1:]
+	}
+	if len(rest) == 0 && prog.Assignments {
+		j.refuse(rule.SecretEnv, fmt.Sprintf("%s without a command prints the whole environment, its secrets with it", prog.Name), "print only the variables the task needs (printenv NAME)")
+		return
 	}
 	if len(rest) < prog.CommandAfter {
 		j.refuse(RuleNoTarget, fmt.Sprintf("%s needs %d operand(s) before the command", prog.Name, prog.CommandAfter), "")
@@ -224,7 +233,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	}
 	rest = rest[prog.CommandAfter:]
 	if len(rest) > 0 && rest[0] == "cd" {
-		j.refuse(RuleUnsupported, fmt.Sprintf("%s cannot run cd, a shell builtin", prog.Name), "")
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run cd, a shell builtin: the folder would not change for the commands after it", prog.Name), "run cd on its own")
 		return
 	}
 	if backgrounds(prog.Name, &ps) {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // A program name is resolved on the PATH the command runs with
@@ -62,11 +64,17 @@ func (j *judge) writesBefore(w lineWrite) bool {
 	return true
 }
 
-// programOnPath resolves name on Context.Path and judges what it finds;
-// false when the command is decided (asked or refused) and its program
-// must not be judged as the table's.
-func (j *judge) programOnPath(name string) bool {
-	if j.c.Path == nil || bashBuiltins[name] || j.c.FS == nil {
+// programOnPath resolves argv[0] on Context.Path and judges what it
+// finds; false when the command is decided (asked or refused) and must
+// not be judged as the table's program of its name. A file of the
+// workspace is judged as the program given as its path would be
+// (pathProgram: the toolchain of its name refuses what it refuses, and it
+// is asked as code that runs, matched by the person's rules under that
+// path, never under the bare name); a name found nowhere is asked as
+// code that runs, besides what the table says of it.
+func (j *judge) programOnPath(argv []string) bool {
+	name := argv[0]
+	if j.c.Path == nil || bashBuiltins[name] || name == "cd" || j.c.FS == nil {
 		return true
 	}
 	j.acc.readsWrites = true
@@ -82,7 +90,7 @@ func (j *judge) programOnPath(name string) bool {
 		}
 	}
 	var dirs []string // the PATH folders searched before (and with) the hit, resolved
-	found, foundDir := "", ""
+	found, foundAt := "", ""
 	for i, d := range j.c.Path {
 		if d == "" {
 			d = "." // an empty entry is the working folder
@@ -101,7 +109,7 @@ func (j *judge) programOnPath(name string) bool {
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
-			found, foundDir = r.Path, d
+			found, foundAt = r.Path, path.Clean(j.abs(d))+"/"+name
 			break
 		}
 	}
@@ -121,20 +129,22 @@ func (j *judge) programOnPath(name string) bool {
 	}
 	switch {
 	case found == "":
-		j.workspaceProgram(name, fmt.Sprintf("program %q is not found on the PATH the command runs with, so what runs is only known when it runs (a file the agent could create first)", name))
-		return false
+		j.acc.writesAnywhere = true
+		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("program %q is not found on the PATH the command runs with, so what runs is only known when it runs (a file the agent could create first), and a person decides", name), "")
+		return true
 	case inside(found, j.c.Roots):
-		j.workspaceProgram(name, fmt.Sprintf("program %q resolves on PATH (%s) to %s, a file inside the workspace, which runs code the agent may have written; it is not the %s of the policy's table", name, foundDir, found, name))
+		// Named as the path it runs from, as written from the working
+		// folder (.venv/bin/ls), or absolute when it is not below it.
+		shown := foundAt
+		if rel, ok := strings.CutPrefix(foundAt, j.cwd+"/"); ok {
+			shown = rel
+		}
+		j.acc.writesAnywhere = true
+		asPath := append([]string{shown}, argv[1:]...)
+		if !j.personRules(asPath) {
+			j.pathProgram(asPath)
+		}
 		return false
 	}
 	return true
-}
-
-// workspaceProgram asks a person about a program of the workspace: it may
-// read and write anything the agent can, so the command counts as one
-// that writes, anywhere in the workspace.
-func (j *judge) workspaceProgram(name, reason string) {
-	j.wrote()
-	j.acc.writesAnywhere = true
-	j.acc.asks(RuleWorkspaceProgram, reason, "ask the person, or run it from a PATH without workspace folders (deactivate the virtualenv) so the table's "+name+" runs")
 }

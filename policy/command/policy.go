@@ -9,28 +9,29 @@ import (
 	"sync/atomic"
 
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/policy/shell"
 )
 
 // Rule names, as the design lists them: aliases of the rule package's, so
 // that the judges read short names.
 const (
-	RuleAllowed          = rule.Allowed
-	RuleShellSyntax      = rule.ShellSyntax
-	RuleEmptyCommand     = rule.EmptyCommand
-	RuleUnsupported      = rule.UnsupportedProgram
-	RuleReadOnlyEffects  = rule.ReadOnlyEffects
-	RuleForbiddenFlag    = rule.ForbiddenFlag
-	RuleGitSubcommand    = rule.GitSubcommand
-	RuleOutside          = rule.OutsideWorkspace
-	RuleNoTarget         = rule.NoTarget
-	RuleUnobserved       = rule.UnobservedTarget
-	RuleStale            = rule.StaleObservation
-	RuleDynamicWord      = rule.DynamicWord
-	RuleProtected        = rule.ProtectedPath
-	RuleGitConfigExec    = rule.GitConfigExec
-	RuleWorkspaceProgram = rule.WorkspaceProgram
-	RulePathInFlux       = rule.PathInFlux
+	RuleAllowed         = rule.Allowed
+	RuleShellSyntax     = rule.ShellSyntax
+	RuleEmptyCommand    = rule.EmptyCommand
+	RuleUnsupported     = rule.UnsupportedProgram
+	RuleReadOnlyEffects = rule.ReadOnlyEffects
+	RuleForbiddenFlag   = rule.ForbiddenFlag
+	RuleGitSubcommand   = rule.GitSubcommand
+	RuleOutside         = rule.OutsideWorkspace
+	RuleNoTarget        = rule.NoTarget
+	RuleUnobserved      = rule.UnobservedTarget
+	RuleStale           = rule.StaleObservation
+	RuleDynamicWord     = rule.DynamicWord
+	RuleProtected       = rule.ProtectedPath
+	RuleGitConfigExec   = rule.GitConfigExec
+	RuleSecretRead      = rule.SecretRead
+	RulePathInFlux      = rule.PathInFlux
 )
 
 // maxCwds bounds how many working folders a script's later commands are
@@ -75,6 +76,17 @@ type Context struct {
 	// workspace is a workspace program. nil: the PATH is not known, and
 	// a name is taken as the table's program of that name.
 	Path []string
+	// Rules are the person's rules, with the repository's ask and deny
+	// rules (rules.Merge). Each simple command is matched on its own,
+	// wrappers seen through: a deny rule refuses it (rule-denies), an ask
+	// rule asks (rule-asks), an allow rule answers only the questions
+	// admit asks because it cannot judge what runs (runs-code, network,
+	// unsupported-program, git-subcommand: see Decision.Asks), never a
+	// refusal. nil: no rules.
+	Rules *rules.Set
+	// Secrets are the files whose reading asks a person (secret-read);
+	// nil: DefaultSecrets.
+	Secrets *Secrets
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -109,6 +121,26 @@ type Decision struct {
 	// may write anywhere (a workspace program). Set only for a line that
 	// is allowed or asked.
 	BackgroundWrites []string
+	// Asks are the argv (wrappers seen through, as written) of each simple
+	// command that asks because admit cannot judge what it runs
+	// (runs-code, network, unsupported-program, git-subcommand), in the
+	// order judged: an allow rule of the person's over one of them would
+	// answer its question. A command that asks for another reason (a
+	// protected path, a secret, git's configuration, an ask rule) is not
+	// here.
+	Asks [][]string
+	// Answerable is true when the line asks, and only for the commands in
+	// Asks: allow rules for their prefixes would admit the line without a
+	// person.
+	Answerable bool
+	// AllowedBy are the person's allow rules (their match) that answered
+	// a question of the line, when Rule is rule-allows.
+	AllowedBy []string
+	// RunsCode are the argv of the simple commands that run code admit
+	// cannot judge (toolchains, interpreters, workspace programs, programs
+	// in no table, git's asked subcommands), asked or allowed by a rule:
+	// a run confines them to the workspace, whatever else they write.
+	RunsCode [][]string
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -117,7 +149,8 @@ type Policy struct {
 	progs   map[string]*Program
 	git     map[string]*Program
 	find    map[string]predicate
-	names   string // the supported programs, for reasons
+	gitw    map[string]*gitWrite  // git's subcommands that write (gitwrite.go)
+	tools   map[string]*toolchain // the toolchains (toolchains.go), by name
 	parsers sync.Pool
 	passes  sync.Pool                  // of *pass, finished
 	home    atomic.Pointer[homePlaces] // Personal's last answer
@@ -155,8 +188,7 @@ func New(t *Table) *Policy {
 	if err := t.compile(); err != nil {
 		panic("command: " + err.Error()) // ParseTable and DefaultTable return compiled tables
 	}
-	p := &Policy{progs: t.Programs, git: gitTable(), find: findTable()}
-	p.names = strings.Join(t.names(), " ")
+	p := &Policy{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
 	return p
 }
 
@@ -176,7 +208,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		if r == "" {
 			r = RuleShellSyntax
 		}
-		return Decision{Rule: r, Reason: prob.Reason, Hint: "write the command as plain words, without the constructs named"}
+		return Decision{Rule: r, Reason: prob.Reason, Hint: prob.Hint}
 	}
 	if script == nil || len(script.Commands) == 0 {
 		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}
@@ -193,13 +225,13 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	acc := p.judgeScript(script, cwd, c, accum{walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	acc.patternsRace()
-	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
+	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || len(acc.treeChanged) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
 		// for the commands of the same line, and one that writes what git
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, patterns: acc.patterns, walk: walk, written: acc.written})
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written})
 		acc.patternsRace()
 	}
 	d := acc.decision()
@@ -213,6 +245,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 // are destinations known to be moved or copied links (from a first pass).
 func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
 	pa := p.newPass(c, seed)
+	pa.j.line = script.Commands
 	acc := &pa.acc
 	acc.joiners = acc.joiners[:0]
 	for i := range script.Commands {
@@ -367,7 +400,7 @@ func (p *Policy) done(pa *pass) {
 // judge readies the pass's judge for command cmd in the folder cwd.
 func (pa *pass) judge(cwd string, cmd int, globs []int) *judge {
 	j := &pa.j
-	j.cwd, j.cmd, j.globs, j.newCwd, j.argv = cwd, cmd, globs, "", false
+	j.cwd, j.cmd, j.globs, j.newCwd, j.argv, j.inGit = cwd, cmd, globs, "", false, false
 	return j
 }
 
@@ -387,23 +420,38 @@ type accum struct {
 	relinked []relink
 	// gitInputs are writes to files git may read as configuration or
 	// repository shape, by command index; see judge.noteGitInput.
-	gitInputs            []gitInput
-	joiners              []string    // each command's joiner, for pipeline membership
-	walk                 *shell.Walk // the line's pattern expansion and its bound
-	written              []lineWrite // every admitted write, by command (path.go)
-	readsWrites          bool        // a command's judgment depends on written: judge the line again
-	pathDirs             []string    // Context.Path's absolute folders, resolved ("" for the others), once a name is looked up
-	writesAnywhere       bool        // a command may write anywhere (a workspace program)
-	background           bool        // a command runs in the background (setsid, nohup)
-	final                string      // the folder the line leaves the shell in, when finalKnown (cwd.go)
-	finalKnown           bool
-	certainCd            int   // the index of the last cd whose effect is certain
-	writers              []int // the commands that change files, by index
-	patterns             []int // the commands whose patterns were expanded
-	refused              bool
-	ask                  bool
-	rule                 rule.Rule
-	reason, hint         string
+	gitInputs []gitInput
+	joiners   []string    // each command's joiner, for pipeline membership
+	walk      *shell.Walk // the line's pattern expansion and its bound
+	written   []lineWrite // every admitted write, by command (path.go)
+	// readsWrites: a command's judgment depends on written (git, a PATH
+	// lookup): judge the line again.
+	readsWrites    bool
+	pathDirs       []string // Context.Path's absolute folders, resolved ("" for the others), once a name is looked up
+	writesAnywhere bool     // a command may write anywhere (a workspace program)
+	background     bool     // a command runs in the background (setsid, nohup)
+	final          string   // the folder the line leaves the shell in, when finalKnown (cwd.go)
+	finalKnown     bool
+	certainCd      int   // the index of the last cd whose effect is certain
+	writers        []int // the commands that change files, by index
+	patterns       []int // the commands whose patterns were expanded
+	refused        bool
+	ask            bool // a question no rule of the person's answers
+	rule           rule.Rule
+	reason, hint   string
+	// code is the first question asked because admit cannot judge what
+	// runs (see judge.asksCode); an allow rule of the person's would
+	// answer it. codeArgv are the commands that asked so, allowedBy the
+	// allow rules that answered such a question.
+	code                 bool
+	codeRule             rule.Rule
+	codeReason, codeHint string
+	codeArgv             [][]string
+	allowedBy            []string
+	runsCode             [][]string
+	// treeChanged are the working trees a git command of the line changes
+	// (checkout, pull, stash pop, ...): see judge.treeChangedAt.
+	treeChanged          []relink
 	write                bool
 	reads, writes, lists []string
 	intents              []Intent
@@ -423,8 +471,29 @@ func (a *accum) asks(r rule.Rule, reason, hint string) {
 	a.ask, a.rule, a.reason, a.hint = true, r, reason, hint
 }
 
+// asksCode records a question that an allow rule over argv would answer.
+func (a *accum) asksCode(r rule.Rule, argv []string, reason, hint string) {
+	if a.refused {
+		return
+	}
+	if !slices.ContainsFunc(a.codeArgv, func(have []string) bool { return slices.Equal(have, argv) }) {
+		a.codeArgv = append(a.codeArgv, slices.Clone(argv))
+	}
+	if a.code {
+		return
+	}
+	a.code, a.codeRule, a.codeReason, a.codeHint = true, r, reason, hint
+}
+
+// answered records that the allow rule match answered a question.
+func (a *accum) answered(match string) {
+	if !slices.Contains(a.allowedBy, match) {
+		a.allowedBy = append(a.allowedBy, match)
+	}
+}
+
 func (a *accum) decision() Decision {
-	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists}
+	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists, RunsCode: a.runsCode}
 	if len(a.intents) > 0 {
 		d.Intents = a.intents
 	}
@@ -436,11 +505,26 @@ func (a *accum) decision() Decision {
 		d.Rule, d.Reason, d.Hint = a.rule, a.reason, a.hint
 	case a.ask:
 		d.Ask, d.Rule, d.Reason, d.Hint = true, a.rule, a.reason, a.hint
+		d.Asks = a.codeArgv
+	case a.code:
+		d.Ask, d.Rule, d.Reason, d.Hint = true, a.codeRule, a.codeReason, a.codeHint
+		d.Asks, d.Answerable = a.codeArgv, true
+	case len(a.allowedBy) > 0:
+		d.Allowed, d.Rule, d.AllowedBy = true, rule.RuleAllows, a.allowedBy
+		d.Reason = "every command and redirection is allowed; what admit cannot judge, the person's rules allow (" + strings.Join(quoteAll(a.allowedBy), ", ") + ")"
 	default:
 		d.Allowed, d.Rule = true, RuleAllowed
 		d.Reason = "every command and redirection is allowed"
 	}
 	return d
+}
+
+func quoteAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
 }
 
 func addPath(list []string, p string) []string {

@@ -452,6 +452,67 @@ func DefaultTable() *Table {
 				{Names: "-r --real"}, {Names: "-u --user"}, {Names: "-z --zero"}, {Names: "--help --version"},
 			},
 		},
+		// Wrappers: the command they run is judged in turn (and matched
+		// against the person's rules on its own). env's assignments are
+		// refused where they change what runs (runsWith); env alone
+		// prints the environment and is refused.
+		{
+			Name: "timeout", Wrapper: true, CommandAfter: 1,
+			Options: []Option{
+				{Names: "-s --signal -k --kill-after", Arg: TextArg}, {Names: "--preserve-status --foreground -v --verbose"},
+				{Names: "--help --version"},
+			},
+		},
+		{Name: "nice", Wrapper: true, Digits: true, Options: []Option{{Names: "-n --adjustment", Arg: TextArg}, {Names: "--help --version"}}},
+		{
+			Name: "env", Wrapper: true, Assignments: true,
+			Options: []Option{
+				{Names: "-i --ignore-environment"}, {Names: "-u --unset", Arg: TextArg}, {Names: "-0 --null -v --debug"},
+				{Names: "--help --version"},
+				{Names: "-S --split-string", Arg: TextArg, Refuse: "splits a string into the command to run, which the gate does not judge; write the words"},
+				{Names: "-C --chdir", Arg: TextArg, Refuse: "runs the command in another folder; cd there first"},
+				{Names: "--block-signal --default-signal --ignore-signal --list-signal-handling", Arg: OptionalArg},
+			},
+		},
+		// command -v NAME looks a name up; command PROG runs PROG,
+		// judged in turn (probes.go).
+		{Name: "command", rules: "command", Operands: TextOperands},
+		// xargs runs a command on the names a judged command prints
+		// (xargs.go).
+		{Name: "xargs", rules: "xargs", Operands: TextOperands},
+		// jq filters its inputs; its filter is lexed for what reads the
+		// environment or files (probes.go).
+		{Name: "jq", rules: "jq"},
+		// Probes of the machine: processes, disks, processors, the host's
+		// name, a pause. None reads a file of the workspace's or writes.
+		{Name: "ps", Operands: TextOperands, NoOptions: true},
+		{
+			Name: "pgrep", Operands: TextOperands,
+			Options: []Option{
+				{Names: "-l --list-name -a --list-full -f --full -x --exact -n --newest -o --oldest -c --count -v --inverse -w --lightweight -i --ignore-case -r --runstates --ns --nslist --cgroup -A --ignore-ancestors"},
+				{Names: "-d --delimiter -u --euid -U --uid -g --pgroup -G --group -P --parent -s --session -t --terminal --older --env", Arg: TextArg},
+				{Names: "-F --pidfile", Arg: ReadArg}, {Names: "-L --logpidfile"}, {Names: "-h --help -V --version"},
+			},
+		},
+		{
+			Name: "df", rules: "df",
+			Options: []Option{
+				{Names: "-a --all -h --human-readable -H --si -i --inodes -k -l --local -P --portability -T --print-type --total --sync --no-sync"},
+				{Names: "-B --block-size -t --type -x --exclude-type", Arg: TextArg}, {Names: "--output", Arg: OptionalArg}, {Names: "--help --version"},
+			},
+		},
+		{Name: "nproc", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--all"}, {Names: "--ignore", Arg: TextArg}, {Names: "--help --version"}}},
+		{
+			Name: "hostname", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-s --short -f --fqdn --long -d --domain -i --ip-address -I --all-ip-addresses -A --all-fqdns -a --alias -y --yp --nis"},
+				{Names: "-h --help -V --version"},
+				{Names: "-F --file", Arg: TextArg, Refuse: "sets the machine's name from a file"}, {Names: "-b --boot", Refuse: "sets the machine's name"},
+			},
+		},
+		{Name: "sleep", Operands: TextOperands, Options: []Option{{Names: "--help --version"}}},
+		{Name: "printenv", Operands: TextOperands, rules: "printenv", Options: []Option{{Names: "-0 --null"}, {Names: "--help --version"}}},
+		{Name: "exit", Operands: TextOperands, NoOptions: true},
 		{Name: "echo", Operands: TextOperands, NoOptions: true},
 		{Name: "true", Operands: TextOperands, NoOptions: true},
 		{Name: "false", Operands: TextOperands, NoOptions: true},
@@ -522,6 +583,15 @@ func DefaultTable() *Table {
 			Name: "tee", Write: true, Operands: WriteOperands, intent: OpChange,
 			Options: []Option{
 				{Names: "-a --append -i --ignore-interrupts -p"}, {Names: "--output-error", Arg: OptionalArg},
+				{Names: "--help --version"},
+			},
+		},
+		{
+			// truncate changes each operand's size; -r takes the size of
+			// another file, which it only looks at.
+			Name: "truncate", Write: true, Operands: WriteOperands, intent: OpChange,
+			Options: []Option{
+				{Names: "-c --no-create -o --io-blocks"}, {Names: "-s --size", Arg: TextArg}, {Names: "-r --reference", Arg: ReadArg},
 				{Names: "--help --version"},
 			},
 		},

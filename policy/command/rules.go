@@ -37,13 +37,18 @@ var programRules = map[string]programRule{
 	"date":       {operands: (*judge).date},  // text.go
 	"names":      {operands: (*judge).names}, // text.go
 	"nooperands": {operands: (*judge).noOperands},
-	"ls":         {operands: (*judge).ls},     // listing.go
-	"tree":       {operands: (*judge).tree},   // listing.go
-	"probe":      {operands: (*judge).probe},  // listing.go
-	"cp":         {operands: (*judge).copy},   // copy.go
-	"mv":         {operands: (*judge).copy},   // copy.go
-	"rm":         {operands: (*judge).remove}, // writes.go
-	"touch":      {operands: (*judge).touch},  // writes.go
+	"ls":         {operands: (*judge).ls},         // listing.go
+	"tree":       {operands: (*judge).tree},       // listing.go
+	"probe":      {operands: (*judge).probe},      // listing.go
+	"cp":         {operands: (*judge).copy},       // copy.go
+	"mv":         {operands: (*judge).copy},       // copy.go
+	"rm":         {operands: (*judge).remove},     // writes.go
+	"touch":      {operands: (*judge).touch},      // writes.go
+	"jq":         {argv: (*judge).jq},             // probes.go
+	"command":    {argv: (*judge).commandBuiltin}, // probes.go
+	"printenv":   {operands: (*judge).printenv},   // probes.go
+	"df":         {operands: (*judge).df},         // probes.go
+	"xargs":      {argv: (*judge).xargs},          // xargs.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.

@@ -3,6 +3,7 @@ package command
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -324,8 +325,9 @@ func (p *sedParser) transliterate() error {
 }
 
 // sed judges sed: its script (the first operand, or the -e options) is
-// parsed and refused when it reaches past the text; with -i (and no
-// backup suffix) its files are rewritten in place.
+// parsed and refused when it reaches past the text; with -i its files are
+// rewritten in place, and with -iSUFFIX each file's backup is written
+// too, judged as a write of its own.
 func (j *judge) sed(w *words) {
 	var scripts []string
 	for _, u := range w.ps.opts {
@@ -346,12 +348,9 @@ func (j *judge) sed(w *words) {
 		return
 	}
 	mode, what := modeRead, "operand"
+	suffix := ""
 	if u := w.ps.has("inplace"); u != nil {
-		if u.value != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("sed %s with a backup suffix %q writes a second file", u.name, u.value), "copy the file first, then run sed -i without a suffix")
-			return
-		}
-		mode, what = modeWrite, "operand of "+u.name
+		mode, what, suffix = modeWrite, "operand of "+u.name, u.value
 		if len(w.files()) == 0 {
 			j.refuse(RuleNoTarget, "sed -i names no file to edit", "")
 			return
@@ -366,5 +365,20 @@ func (j *judge) sed(w *words) {
 			a.target, a.op = true, OpChange
 		}
 		w.add(a)
+		if suffix != "" && o != runtimeName {
+			w.add(access{word: sedBackup(o, suffix), what: "backup of " + o + " (suffix " + suffix + ")", mode: modeWrite, target: true})
+		}
 	}
+}
+
+// sedBackup is where GNU sed -iSUFFIX keeps the file's old content: the
+// file's name with the suffix appended, or, when the suffix holds "*",
+// the suffix with each "*" replaced by the file's name, in the file's
+// folder (a "/" in it names a folder, which must exist).
+func sedBackup(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	dir, base := path.Split(file)
+	return dir + strings.ReplaceAll(suffix, "*", base)
 }

@@ -175,14 +175,4 @@ func (t *Table) clone() *Table {
 	return c
 }
 
-// names lists the programs of the table, sorted.
-func (t *Table) names() []string {
-	out := make([]string, 0, len(t.Programs))
-	for n := range t.Programs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func operandsPtr(o Operands) *Operands { return &o }

@@ -67,9 +67,9 @@ var catalogue = []Info{
 		Remedy:  "Send the command line as a string in command (or args.command), starting with the program to run.",
 	},
 	{
-		Rule: UnsupportedProgram, Stage: StageCommand, Outcome: OutcomeDeny,
-		Meaning: "The program is not in the command policy's table (interpreters, env, xargs, package managers and build tools are not), or the gate has no command policy.",
-		Remedy:  "Use a program the table supports (the reason lists them) or a tool of the session; the person can describe the program under \"programs\" in .admit/policy.json (docs/policy-programs.md).",
+		Rule: UnsupportedProgram, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The program is in none of the command policy's tables (or is given as a path outside the workspace), so admit cannot judge what it does: a person decides (with nobody to ask, it is refused).",
+		Remedy:  "Wait for the person's answer, or use a program the tables judge (docs/policy-programs.md); the person can allow the command's prefix with a rule of their own (always allow), which never lifts a refusal.",
 	},
 	{
 		Rule: ForbiddenFlag, Stage: StageCommand, Outcome: OutcomeDeny,
@@ -77,9 +77,9 @@ var catalogue = []Info{
 		Remedy:  "Drop the option or script part the reason names and use the program's plain reading form; the person can change the program's options under \"programs\".",
 	},
 	{
-		Rule: GitSubcommand, Stage: StageCommand, Outcome: OutcomeDeny,
-		Meaning: "The git subcommand is not one the policy runs: only reading subcommands (status, diff, log, show, ...) run.",
-		Remedy:  "Use a reading subcommand (status, diff, log, show, ls-files, ...); for a change to the repository, ask the person to run git themselves.",
+		Rule: GitSubcommand, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The git subcommand (or this use of it) is one admit does not run unasked: it rewrites history or discards work (merge, rebase, cherry-pick, reset --hard, commit --amend, clean -f), opens an editor, or is not in the git table, so a person decides.",
+		Remedy:  "Wait for the person's answer; without one, use the plain forms the reason names (git commit -m, git switch, git restore, git reset --soft), or ask the user to run git themselves.",
 	},
 	{
 		Rule: ReadOnlyEffects, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeDeny,
@@ -117,14 +117,64 @@ var catalogue = []Info{
 		Remedy:  "Wait until the background command has ended (the reason says until when at the latest), or work on other paths meanwhile.",
 	},
 	{
-		Rule: WorkspaceProgram, Stage: StageCommand, Outcome: OutcomeAsk,
-		Meaning: "The program name resolves, on the PATH the command runs with, to a file inside the workspace (an activated virtualenv's bin, a direnv folder, a link into the workspace), or to nothing the gate can find, so it runs code the agent may have written, whatever program of the table has its name; a person decides.",
-		Remedy:  "Wait for the person's answer; or run the command from a PATH without workspace folders (deactivate the virtualenv), so that the program of the table runs.",
-	},
-	{
 		Rule: GitConfigExec, Stage: StageCommand, Outcome: OutcomeAsk,
 		Meaning: "git would run in a repository whose configuration (or a file git reads as configuration) can run programs or read outside the workspace, so a person decides.",
 		Remedy:  "Wait for the person's answer; without one, ask the user to run the git command themselves or to remove the settings the reason names.",
+	},
+	{
+		Rule: RunsCode, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The command runs code admit cannot read before it runs (a toolchain's build, test, run, lint or format, a package install and its scripts, an interpreter, a script or program of the workspace), so a person decides.",
+		Remedy:  "Wait for the person's answer; the person can allow the command's prefix with a rule of their own (always allow), and admit run runs it confined.",
+	},
+	{
+		Rule: Network, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The command's work is talking to the network (git fetch, pull, push, clone; a toolchain's network commands), so a person decides.",
+		Remedy:  "Wait for the person's answer; the person can allow the command's prefix with a rule of their own.",
+	},
+	{
+		Rule: SecretRead, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeAsk,
+		Meaning: "The call reads a file inside the workspace whose name says it holds secrets (.env, a private key, *.pem, .npmrc, .netrc, cloud credentials; the patterns are a setting), so the person decides whether the model sees it.",
+		Remedy:  "Wait for the person's answer; without one, work without the file's contents (read .env.example instead), or ask the user for the values the task needs.",
+	},
+	{
+		Rule: HiddenCommand, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command runs what the line does not show, or changes what later words run: eval, sh -c, exec, builtin, trap, alias, hash, a script piped or fed into a shell or interpreter, a wrapper that sets PATH or LD_PRELOAD.",
+		Remedy:  "Send the commands themselves as the command line (the script of sh -c, the words of eval), without the wrapper or pipe the reason names.",
+	},
+	{
+		Rule: NetworkToShell, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The line pipes what a network program fetches (curl, wget, ...) into a shell or an interpreter, which would run code nobody has read.",
+		Remedy:  "Download the file into the workspace, read it, and ask the person to run it if it is wanted.",
+	},
+	{
+		Rule: SecretEnv, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command prints the environment, or a variable whose name says it holds a secret (TOKEN, SECRET, KEY, PASSWORD, AUTH, CREDENTIAL, ...), which would put it in the model's context.",
+		Remedy:  "Print only the variables the task needs, by a name that holds no secret (printenv PATH), or ask the user for the value.",
+	},
+	{
+		Rule: PrivilegeChange, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command runs as another user or with more privileges (sudo, su, doas, pkexec, chroot), beyond what the workspace's gate can judge.",
+		Remedy:  "Do the work as the session's own user, inside the workspace; ask the user to run privileged commands themselves.",
+	},
+	{
+		Rule: ConfigWrite, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command changes configuration that is not the workspace's files, or the repository's git configuration, which decides what git runs: git config writes, git remote add, npm config set, pip config, go env -w, logins that store tokens.",
+		Remedy:  "Pass the setting to the one command that needs it (an option, or env NAME=value), or ask the user to change the configuration themselves.",
+	},
+	{
+		Rule: GlobalInstall, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command installs outside the workspace (npm install -g, pip install --user, cargo install, go install, uv tool install, rustup toolchain install), for every project of the person's.",
+		Remedy:  "Install into the workspace instead (npm install, a virtual environment in the workspace, npx or uvx to run a tool once), or ask the user to install it globally.",
+	},
+	{
+		Rule: Publishes, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command publishes or releases to a registry or a host (npm publish, cargo publish, twine upload, gh release, docker push, mvn deploy), which nobody should approve in passing.",
+		Remedy:  "Stop before publishing and tell the user the release is ready; they publish it themselves.",
+	},
+	{
+		Rule: DestroysExternal, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command destroys or overwrites what is not the workspace's: git push --force, --delete, --mirror or to a remote the repository does not have, docker system prune, kubectl delete, terraform destroy, a cloud resource deleted.",
+		Remedy:  "Do not run it; push without force to a remote the repository has, and ask the user to do destructive operations themselves.",
 	},
 	{
 		Rule: NoWriteRoot, Stage: StageMutators, Outcome: OutcomeDeny,
@@ -188,7 +238,7 @@ var catalogue = []Info{
 	},
 	{
 		Rule: RuleAllows, Stage: StageAllowed, Outcome: OutcomeAllow,
-		Meaning: "A rule of the person's allows a command the policy would have put to a person (a program that runs code); every other check passed.",
+		Meaning: "An allow rule of the person's answers every question the policy would have put to a person about the line (runs-code, network, unsupported-program, git-subcommand); it never lifts a refusal, nor a question about a protected path, a secret or git's configuration.",
 		Remedy:  "Nothing to do: the call may run. The person sees and revokes their rules in the editor (admit: Rules).",
 	},
 	{

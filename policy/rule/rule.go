@@ -64,15 +64,39 @@ const (
 	GitSubcommand Rule = "git-subcommand"
 	// GitConfigExec: git in a repository whose configuration runs programs.
 	GitConfigExec Rule = "git-config-exec"
-	// WorkspaceProgram: a program name that resolves, on the PATH the
-	// command runs with, inside the workspace (or to nothing).
-	WorkspaceProgram Rule = "workspace-program"
 	// PathInFlux: a path a background command of the session may still
 	// change.
 	PathInFlux Rule = "path-in-flux"
 	// RuleDenies: a rule of the person's, or of the repository's policy,
 	// refuses the command.
 	RuleDenies Rule = "rule-denies"
+	// RunsCode: a program that runs code the gate cannot read (a
+	// toolchain's build or test, an interpreter, a workspace script).
+	RunsCode Rule = "runs-code"
+	// Network: a command whose work is talking to the network (git fetch,
+	// pull, push).
+	Network Rule = "network"
+	// SecretRead: a read of a file that holds secrets (.env, a private key).
+	SecretRead Rule = "secret-read"
+	// HiddenCommand: a command that runs what the line does not show
+	// (eval, sh -c, a script piped into a shell).
+	HiddenCommand Rule = "hidden-command"
+	// NetworkToShell: what the network sends is piped into a shell.
+	NetworkToShell Rule = "network-to-shell"
+	// SecretEnv: a command that prints the environment's secrets.
+	SecretEnv Rule = "secret-env"
+	// PrivilegeChange: a command run as another user (sudo, su).
+	PrivilegeChange Rule = "privilege-change"
+	// ConfigWrite: a change to configuration outside the workspace's files
+	// (git config, npm config set, a remote added).
+	ConfigWrite Rule = "config-write"
+	// GlobalInstall: an install outside the workspace (npm -g, pip --user).
+	GlobalInstall Rule = "global-install"
+	// Publishes: a release to a registry or host (npm publish).
+	Publishes Rule = "publishes"
+	// DestroysExternal: a change that destroys what is not the workspace's
+	// (git push --force, docker system prune, terraform destroy).
+	DestroysExternal Rule = "destroys-external"
 )
 
 // The path rules, shared by the command policy, the mutators and the gate's

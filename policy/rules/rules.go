@@ -181,6 +181,20 @@ func wordMatch(pattern, word string) bool {
 // Set is a list of rules, matched strictest first.
 type Set struct {
 	rules []Rule
+	// byProgram indexes rules by their program word, so that a match
+	// reads only the rules of the command's program: a person's file of
+	// hundreds of rules costs a decision no more than a few.
+	byProgram map[string][]int
+}
+
+// index builds byProgram.
+func (s *Set) index() *Set {
+	s.byProgram = make(map[string][]int, len(s.rules))
+	for i := range s.rules {
+		w := s.rules[i].words[0]
+		s.byProgram[w] = append(s.byProgram[w], i)
+	}
+	return s
 }
 
 // NewSet checks rules (each must have been Parsed, and its examples must
@@ -201,7 +215,7 @@ func NewSet(rules []Rule) (*Set, error) {
 		}
 		s.rules = append(s.rules, r)
 	}
-	return s, nil
+	return s.index(), nil
 }
 
 // checkExamples proves the rule matches what it says it matches.
@@ -266,9 +280,9 @@ func (s *Set) Match(argv []string) (Rule, bool) {
 		return Rule{}, false
 	}
 	best, found := -1, false
-	for i := range s.rules {
+	for _, i := range s.byProgram[argv[0]] {
 		r := &s.rules[i]
-		if r.words[0] != argv[0] || !r.Matches(argv) {
+		if !r.Matches(argv) {
 			continue
 		}
 		if !found || rank(r.Decision) > rank(s.rules[best].Decision) {
@@ -291,15 +305,30 @@ func rank(o rule.Outcome) int {
 	return 0
 }
 
-// Merge is the rules of every set, in order.
+// Merge is the rules of every set, in order. A set is never changed once
+// made, so the merge of one set and empty ones is that set.
 func Merge(sets ...*Set) *Set {
+	var only *Set
+	n := 0
+	for _, s := range sets {
+		if s.Len() > 0 {
+			only = s
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return &Set{}
+	case 1:
+		return only // sets are never changed once made
+	}
 	out := &Set{}
 	for _, s := range sets {
 		if s != nil {
 			out.rules = append(out.rules, s.rules...)
 		}
 	}
-	return out
+	return out.index()
 }
 
 // File is a rules file as the person keeps it:
@@ -441,6 +470,16 @@ func Suggest(argv []string) string {
 		return ""
 	}
 	plain := func(w string) bool { return !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "/=*") }
+	if interpreters[argv[0]] && len(argv) > 1 {
+		switch {
+		case argv[1] == "-m" && len(argv) > 2 && plain(argv[2]):
+			// python3 -m pytest: the module is the program.
+			return strings.Join([]string{quoteWord(argv[0]), "-m", quoteWord(argv[2]), "*"}, " ")
+		case strings.HasPrefix(argv[1], "-"):
+			// python3 -c CODE, node -e CODE: a prefix would allow any code.
+			return ""
+		}
+	}
 	words := []string{quoteWord(argv[0])}
 	if len(argv) > 1 && plain(argv[1]) {
 		words = append(words, quoteWord(argv[1]))
@@ -463,6 +502,14 @@ func Quote(argv []string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// interpreters are programs whose options can carry the code they run
+// (python3 -c, node -e): "always allow" offers no prefix of such options.
+var interpreters = map[string]bool{
+	"python": true, "python3": true, "python2": true, "node": true, "deno": true, "bun": true,
+	"ruby": true, "perl": true, "php": true, "bash": true, "sh": true, "zsh": true, "fish": true,
+	"lua": true, "Rscript": true, "osascript": true, "pwsh": true,
 }
 
 // quoteWord writes a word so that Parse reads it back as itself (a word

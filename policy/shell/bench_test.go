@@ -36,3 +36,20 @@ func BenchmarkParseRefuse(b *testing.B) {
 		p.Parse(benchLines[i%len(benchLines)], Refuse)
 	}
 }
+
+// BenchmarkParseProfiles is the same lines in every profile, the
+// interactive ones included (their byte scan and checks come on top of
+// analyze's walk).
+func BenchmarkParseProfiles(b *testing.B) {
+	for _, prof := range Profiles() {
+		b.Run(string(prof), func(b *testing.B) {
+			p := NewParser(home)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, prob := p.Parse(benchLines[i%len(benchLines)], prof); prob != nil && prof != Refuse {
+					b.Fatal(prob.Reason)
+				}
+			}
+		})
+	}
+}

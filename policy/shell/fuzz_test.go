@@ -54,8 +54,8 @@ func checkResult(t *testing.T, line string, prof Profile, script *Script, prob *
 		default:
 			t.Fatalf("Parse(%q, %s): unknown rule %q", line, prof, prob.Rule)
 		}
-		if prob.Reason == "" || len(prob.Items) == 0 {
-			t.Fatalf("Parse(%q, %s): problem without reason or items: %+v", line, prof, prob)
+		if prob.Reason == "" || len(prob.Items) == 0 || prob.Hint == "" {
+			t.Fatalf("Parse(%q, %s): problem without reason, items or hint: %+v", line, prof, prob)
 		}
 		return
 	}

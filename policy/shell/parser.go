@@ -33,9 +33,15 @@ type Parser struct {
 
 	// State of the call in progress; reset by Parse.
 	line       string
-	strict     bool // the refuse profile's check: name what analyze would accept
+	prof       Profile // the profile of the call; "" is Analyze
+	strict     bool    // the refuse profile's check: name what analyze would accept
 	ps         problems
-	braceWords int // words brace expansion added in this call
+	hints      []string     // what to write instead, one per kind of refusal that has one
+	pipeLeft   int          // how many pipelines' left sides the walk is in
+	pipeLast   bool         // in the last element of a pipeline
+	groupDepth int          // how many ( ) and { } groups the walk is in
+	braceWord  *syntax.Word // the word being brace-expanded, if any
+	braceWords int          // words brace expansion added in this call
 	cmds       []Command
 	inArgs     bool      // judging a command's arguments, not a redirection
 	globWord   bool      // the last word literal accepted was an option-value glob
@@ -71,18 +77,37 @@ func NewParser(home string) *Parser {
 // stricter than the default, or made a mistake.
 func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.ps.reset()
+	p.hints = p.hints[:0]
 	p.line = line
 	p.cmds = nil
 	p.strict = false
 	p.braceWords = 0
+	p.prof = profile
+	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
+	var (
+		script *Script
+		prob   *Problem
+	)
 	switch profile {
 	case Analyze, "":
-		return p.analyze(line)
+		p.prof = Analyze
+		script, prob = p.analyze(line)
 	case Refuse:
-		return p.refuse(line)
+		script, prob = p.refuse(line)
+	case BashInteractive, Zsh, Fish:
+		// What the terminal and the shell's history do to the typed
+		// text comes first; the line is then judged as bash -c reads it,
+		// with the shell's own differences checked on the way.
+		p.scanTyped(line)
+		script, prob = p.analyze(line)
+	default:
+		p.ps.add(classSyntax, "unknown shell profile", string(profile))
+		prob = p.ps.problem()
 	}
-	p.ps.add(classSyntax, "unknown shell profile", string(profile))
-	return nil, p.ps.problem()
+	if prob != nil {
+		prob.Hint = p.hint()
+	}
+	return script, prob
 }
 
 // refuse accepts one simple command of literal words. The seed's tokenizer
@@ -115,13 +140,14 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	// mvdan's lexer drops NUL bytes and reads a carriage return as a blank;
 	// bash keeps a carriage return inside the word, and no argv can carry a
 	// NUL. Either way the tree would not be what runs, so stop here.
-	if strings.IndexByte(line, 0) >= 0 {
+	nul, cr := strings.IndexByte(line, 0) >= 0, strings.IndexByte(line, '\r') >= 0
+	if nul {
 		p.ps.add(classSyntax, "NUL byte", "")
 	}
-	if strings.IndexByte(line, '\r') >= 0 {
+	if cr {
 		p.ps.add(classSyntax, "carriage return", "\r")
 	}
-	if !p.ps.empty() {
+	if nul || cr {
 		return nil, p.ps.problem()
 	}
 	p.rd.Reset(line)
@@ -173,6 +199,9 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 	if s.Negated && p.strict {
 		p.ps.add(classSyntax, "negation", "!")
 	}
+	if p.prof.interactive() {
+		p.checkStmt(s)
+	}
 	start, tail := len(p.cmds), len(p.cmds)
 	switch c := s.Cmd.(type) {
 	case nil:
@@ -185,7 +214,11 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			p.stmt(c.X, joiner, sub)
 			p.stmt(c.Y, c.Op.String(), sub)
 		case syntax.Pipe, syntax.PipeAll:
+			last := p.pipeLast
+			p.pipeLeft++
+			p.pipeLast = false
 			xtail := p.stmt(c.X, joiner, true)
+			p.pipeLeft--
 			if c.Op == syntax.PipeAll {
 				// "a |& b" is "a 2>&1 | b", the 2>&1 done after a's own
 				// redirections.
@@ -193,14 +226,20 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 					p.cmds[i].Redirects = append(p.cmds[i].Redirects, Redirect{Fd: 2, Op: "|&"})
 				}
 			}
+			p.pipeLast = p.pipeLeft == 0
 			tail = p.stmt(c.Y, "|", true)
+			p.pipeLast = last
 		default:
 			p.ps.add(classSyntax, "shell operator", c.Op.String())
 		}
 	case *syntax.Subshell:
+		p.groupDepth++
 		p.stmts(c.Stmts, joiner, true)
+		p.groupDepth--
 	case *syntax.Block:
+		p.groupDepth++
 		p.stmts(c.Stmts, joiner, sub)
+		p.groupDepth--
 	default:
 		p.compound(c)
 	}
@@ -251,6 +290,15 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		// The program's own name is never left to the file system.
 		p.ps.add(classDynamic, "unquoted pattern as the program name", p.src(c.Args[0]))
 		return
+	}
+	if p.prof.interactive() {
+		if src := p.src(c.Args[0]); (p.prof == Zsh || p.prof == Fish) && (strings.HasPrefix(src, "{") || strings.HasPrefix(src, "}")) {
+			p.refuseAs("brace at the start of a command", src, "reads it as the start or end of a { } group", hintCommandName)
+		}
+		p.checkCommand(argv)
+		if p.prof == Zsh && p.pipeLast && (len(p.patterns) > 0 || len(p.globs) > 0) && (zshRunsInShell[argv[0]] || p.groupDepth > 0) {
+			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
+		}
 	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns})
 }
@@ -308,6 +356,9 @@ func (p *Parser) compound(c syntax.Command) {
 // a problem instead.
 func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 	var rd Redirect
+	if p.prof.interactive() {
+		p.checkRedirect(r)
+	}
 	prefix := ""
 	explicitFd := -1
 	if r.N != nil {

@@ -9,31 +9,30 @@
 // each word is brace-expanded, tilde-expanded and unquoted the way bash
 // does it, and refused if an expansion would make its value depend on run
 // time (words.go). An unquoted pattern in an argument is kept for the
-// command policy to expand against the folder it runs in (glob.go). The refuse profile first runs the seed's
-// POSIX tokenizer (refuse.go), so its refusals read as the seed's do, then
-// checks that bash would read the same words. Problems are collected for
-// the whole line and reported together (problems.go).
+// command policy to expand against the folder it runs in (glob.go). The
+// refuse profile first runs the seed's POSIX tokenizer (refuse.go), so its
+// refusals read as the seed's do, then checks that bash would read the
+// same words. Problems are collected for the whole line and reported
+// together (problems.go).
+//
+// The interactive profiles (bash-interactive, zsh, fish; profile.go) are
+// for a line typed into a terminal: it is judged as bash -c would run it,
+// and refused wherever that shell, its history or its line editor would
+// read it differently (interactive.go), so that what they admit means the
+// same under that shell as under bash -c. They model each shell with its
+// default options and no startup files: aliases, functions, abbreviations
+// and key bindings from the person's own rc files are not known.
 //
 // What is not covered: the parser does not know which programs are
 // builtins or what they do (eval, exec, source, env, xargs, sh -c are
-// ordinary argv here; the command policy judges them), and it does not
-// read the environment, so aliases and shell options (extglob, nullglob,
-// failglob, posix mode) are assumed to be bash's non-interactive defaults.
+// ordinary argv here; the command policy judges them), except where an
+// interactive profile refuses a builtin its shell does not share with
+// bash, and it does not read the environment, so aliases and shell
+// options (extglob, nullglob, failglob, posix mode) are assumed to be
+// bash's non-interactive defaults.
 package shell
 
 import "admit/policy/rule"
-
-// Profile is how much shell syntax a command line may use.
-type Profile string
-
-const (
-	// Analyze parses lists, pipelines and redirections and reports every
-	// simple command and redirect target (the default).
-	Analyze Profile = "analyze"
-	// Refuse accepts one simple command of literal words and nothing else,
-	// as the seed's tokenizer does.
-	Refuse Profile = "refuse"
-)
 
 // Script is a command line reduced to its simple commands, in source order.
 type Script struct {
@@ -106,6 +105,10 @@ type Problem struct {
 	Rule   rule.Rule // rule.ShellSyntax, rule.DynamicWord or rule.EmptyCommand
 	Items  []string  // every construct found, each named, e.g. `command substitution "$(...)"`
 	Reason string    // one sentence naming every item, written for a model
+	// Hint says what to write instead: for a construct an interactive
+	// profile refuses, how to say the same in words every shell reads
+	// alike; otherwise to write plain words. Never empty.
+	Hint string
 }
 
 func (p *Problem) Error() string { return p.Reason }

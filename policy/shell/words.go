@@ -18,6 +18,9 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	if !p.parts(w.Parts) {
 		return dst, false
 	}
+	if p.prof.interactive() {
+		p.checkWordBraces(w)
+	}
 	braces := countBraces(w.Parts)
 	if braces == 0 {
 		s, _, ok := p.literal(w, w.Parts, arg)
@@ -65,8 +68,15 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 		p.ps.add(classSyntax, "brace expansion beside unpaired braces", p.src(w))
 		return dst, false
 	}
+	if expanded && !p.checkBraces(w, cp.Parts) {
+		return dst, false
+	}
 	n, orig := 0, len(dst)
 	ok := true
+	if expanded {
+		p.braceWord = w
+		defer func() { p.braceWord = nil }()
+	}
 	for ew, err := range expand.BracesSeq(nil, &cp) {
 		n++
 		p.braceWords++
@@ -88,6 +98,9 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 		if null {
 			// {a,} is "a" alone: an empty unquoted word is removed, as
 			// word splitting removes it in bash.
+			if p.prof.interactive() {
+				p.checkNullBrace(w)
+			}
 			continue
 		}
 		p.noteGlob(len(dst))
@@ -180,6 +193,9 @@ func (p *Parser) part(part syntax.WordPart) bool {
 		p.ps.add(classDynamic, "process substitution", p.src(x))
 	case *syntax.ExtGlob:
 		p.ps.add(classDynamic, "extended glob", p.src(x))
+		if p.prof == Zsh {
+			p.refuseAs("glob qualifier", p.src(x), "reads (...) after a pattern as qualifiers that select files (*(.) is every plain file) or run code (*(e:...:))", hintZshGlob)
+		}
 	default:
 		p.ps.add(classDynamic, "expansion", p.src(part))
 	}
@@ -192,6 +208,9 @@ func (p *Parser) part(part syntax.WordPart) bool {
 // assignment-like word. null is true for an empty word with no quotes,
 // which bash removes.
 func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (s string, null, ok bool) {
+	if p.prof.interactive() && !p.checkEquals(w, parts) {
+		return "", false, false
+	}
 	// Most words are one plain unquoted literal: no copy needed.
 	if len(parts) == 1 {
 		if lit, ok := parts[0].(*syntax.Lit); ok && strings.IndexAny(lit.Value, "\\~*?[") < 0 {
@@ -219,6 +238,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 				}
 			}
 		}
+	}
+	if p.prof.interactive() && !p.checkQuotedStart(w, p.pieces) {
+		return "", false, false
 	}
 	// A word like NAME=value or NAME+=value: bash (outside POSIX mode)
 	// expands a tilde after its "=" and after each ":", as in an
@@ -250,6 +272,10 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 				// A prefix with a quoted character is no tilde prefix:
 				// ~"/x" and ~\/x stay literal.
 				quotedPrefix := strings.IndexByte(prefix, '\\') >= 0 || (j == len(s) && pi+1 < len(p.pieces))
+				if quotedPrefix && (p.prof == Zsh || p.prof == Fish) {
+					p.refuseAs("~ before a quoted character", p.src(w), "expands the ~ all the same", hintTildeAssign)
+					return "", false, false
+				}
 				if !quotedPrefix {
 					switch {
 					case prefix != "":
@@ -262,6 +288,12 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 						return "", false, false
 					case p.strict:
 						p.ps.add(classSyntax, "home directory expansion", "~")
+						return "", false, false
+					}
+					if (pi > 0 || i > 0) && p.prof.interactive() && !p.checkTildeAssign(w) {
+						return "", false, false
+					}
+					if p.braceWord != nil && p.prof == Fish && !p.checkBraceTilde(p.braceWord) {
 						return "", false, false
 					}
 					p.val = append(p.val, p.home...)
@@ -299,7 +331,13 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 			p.pat = append(p.pat, c)
 		}
 	}
+	if maybeGlob && p.prof.interactive() && !p.checkBrackets(w, p.pat) {
+		return "", false, false
+	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
+		if p.prof.interactive() && p.inArgs && !p.checkPattern(w, p.pat) {
+			return "", false, false
+		}
 		switch {
 		case p.inArgs && !p.strict && optionValueGlob(p.pat):
 			p.globWord = true

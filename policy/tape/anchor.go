@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 )
 
@@ -16,11 +16,11 @@ import (
 // tape's mark in the seal folder. Neither is followed through a symlink:
 // the writer overwrites them in place.
 func (w *writer) reopenAnchors() error {
-	hf, hino, err := openAnchor(w.t.path + HeadSuffix)
+	hf, hid, err := openAnchor(w.t.path + HeadSuffix)
 	if err != nil {
 		return fmt.Errorf("%w: open head: %w", ErrUnwritable, err)
 	}
-	mf, mino, err := openAnchor(w.markName)
+	mf, mid, err := openAnchor(w.markName)
 	if err != nil {
 		hf.Close()
 		return fmt.Errorf("%w: open mark: %w", ErrUnwritable, err)
@@ -30,24 +30,24 @@ func (w *writer) reopenAnchors() error {
 			f.Close()
 		}
 	}
-	w.hf, w.hino, w.mf, w.mino = hf, hino, mf, mino
+	w.hf, w.hid, w.mf, w.mid = hf, hid, mf, mid
 	return nil
 }
 
-func openAnchor(name string) (*os.File, uint64, error) {
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+func openAnchor(name string) (*os.File, sysfile.Info, error) {
+	f, err := sysfile.OpenNoFollow(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, 0, err
+		return nil, sysfile.Info{}, err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
+	id, err := sysfile.FileStat(f)
+	if err == nil && !id.Mode.IsRegular() {
 		err = fmt.Errorf("%s is not a regular file", name)
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, sysfile.Info{}, err
 	}
-	return f, inode(fi), nil
+	return f, id, nil
 }
 
 // anchorsMoved says whether the head or the mark at their paths is no
@@ -55,10 +55,10 @@ func openAnchor(name string) (*os.File, uint64, error) {
 func (w *writer) anchorsMoved() bool {
 	for _, a := range []struct {
 		name string
-		ino  uint64
-	}{{w.t.path + HeadSuffix, w.hino}, {w.markName, w.mino}} {
-		fi, err := os.Lstat(a.name)
-		if err != nil || inode(fi) != a.ino {
+		id   sysfile.Info
+	}{{w.t.path + HeadSuffix, w.hid}, {w.markName, w.mid}} {
+		now, err := sysfile.Lstat(a.name)
+		if err != nil || !now.Same(a.id) {
 			return true
 		}
 	}
@@ -283,7 +283,7 @@ func (w *writer) countAll() (int64, error) {
 }
 
 func countFile(name string) (int64, error) {
-	f, err := os.Open(name)
+	f, err := sysfile.Open(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return 0, nil // renamed meanwhile: counted under its new name, or gone

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"admit/internal/sysfile"
 )
 
 // The head: see "The head" in the package doc and docs/tape.md.
@@ -296,7 +298,7 @@ func readSmall(f io.ReaderAt) ([]byte, error) {
 
 // readSmallFile is readSmall by name; a missing file reads as empty.
 func readSmallFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := sysfile.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

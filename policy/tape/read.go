@@ -14,9 +14,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 )
 
@@ -364,14 +364,9 @@ type tapeFile struct {
 // while the lock is held, to read the head that goes with the files. A
 // tape that was never written has no lock file and nothing to race with.
 func snapshot(path string, locked func()) ([]tapeFile, error) {
-	if lock, err := os.Open(path + ".lock"); err == nil {
-		defer lock.Close() // closing drops the lock
-		for {
-			err := syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
-			if err != syscall.EINTR {
-				break // without the lock the read is merely less careful
-			}
-		}
+	if lock, err := sysfile.Open(path + ".lock"); err == nil {
+		defer lock.Close()            // closing drops the lock
+		_ = sysfile.Lock(lock, false) // without the lock the read is merely less careful
 	}
 	if locked != nil {
 		defer locked() // before the lock is dropped
@@ -384,7 +379,7 @@ func snapshot(path string, locked func()) ([]tapeFile, error) {
 	var files []tapeFile
 	for i, name := range names {
 		tf := tapeFile{name: name, current: i == len(names)-1}
-		tf.f, err = os.Open(name)
+		tf.f, err = sysfile.Open(name)
 		if err == nil {
 			var fi os.FileInfo
 			if fi, err = tf.f.Stat(); err == nil {

@@ -110,8 +110,9 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"admit/internal/sysfile"
 )
 
 // Sync says when Append returns relative to the disk.
@@ -433,11 +434,4 @@ func (t *Tape) endLease() {
 }
 
 // fdatasync makes f's data (and the size needed to read it) durable.
-func fdatasync(f *os.File) error {
-	for {
-		err := syscall.Fdatasync(int(f.Fd()))
-		if err != syscall.EINTR {
-			return err
-		}
-	}
-}
+func fdatasync(f *os.File) error { return sysfile.Datasync(f) }

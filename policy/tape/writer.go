@@ -9,8 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 )
 
@@ -19,9 +19,9 @@ import (
 // flock on the lock file.
 type writer struct {
 	t    *Tape
-	lock *os.File // "<path>.lock", flocked while a lease lasts
-	f    *os.File // the current file
-	ino  uint64   // f's inode, to notice another process rotating
+	lock *os.File     // "<path>.lock", flocked while a lease lasts
+	f    *os.File     // the current file
+	id   sysfile.Info // f's identity, to notice another process rotating
 
 	// locked is true while this writer holds the flock; current is true
 	// once refresh has looked at the file under it, and nobody else can
@@ -46,15 +46,15 @@ type writer struct {
 	// The head and the mark (head.go), written in place. records counts
 	// the records up to size; headDirty and markDirty say that what they
 	// hold is older than size, head and records.
-	seal       *seal
-	base       string // the tape file's name, in every head
-	markName   string // the tape's mark in the seal folder
-	hf, mf     *os.File
-	hino, mino uint64
-	records    int64
-	headDirty  bool
-	markDirty  bool
-	headBuf    []byte
+	seal      *seal
+	base      string // the tape file's name, in every head
+	markName  string // the tape's mark in the seal folder
+	hf, mf    *os.File
+	hid, mid  sysfile.Info
+	records   int64
+	headDirty bool
+	markDirty bool
+	headBuf   []byte
 
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
@@ -72,7 +72,7 @@ func (w *writer) open() error {
 		return fmt.Errorf("%w: %w", ErrUnwritable, err)
 	}
 	w.seal, w.base, w.markName = s, filepath.Base(path), s.markPath(path)
-	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := sysfile.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: open lock: %w", ErrUnwritable, err)
 	}
@@ -134,19 +134,14 @@ func (w *writer) close() error {
 }
 
 func (w *writer) flock() error {
-	for {
-		err := syscall.Flock(int(w.lock.Fd()), syscall.LOCK_EX)
-		if err == nil {
-			return nil
-		}
-		if err != syscall.EINTR {
-			return fmt.Errorf("%w: lock: %w", ErrUnwritable, err)
-		}
+	if err := sysfile.Lock(w.lock, true); err != nil {
+		return fmt.Errorf("%w: lock: %w", ErrUnwritable, err)
 	}
+	return nil
 }
 
 func (w *writer) funlock() {
-	syscall.Flock(int(w.lock.Fd()), syscall.LOCK_UN)
+	sysfile.Unlock(w.lock)
 }
 
 // acquire takes the flock unless this writer holds it already, and brings
@@ -180,7 +175,7 @@ func (w *writer) unlock() {
 func (w *writer) reopen() error {
 	path := w.t.path
 	_, statErr := os.Lstat(path)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := sysfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: open: %w", ErrUnwritable, err)
 	}
@@ -204,7 +199,10 @@ func (w *writer) reopen() error {
 		w.f.Close()
 	}
 	w.f = f
-	w.ino = inode(fi)
+	if w.id, err = sysfile.StatOf(path, fi); err != nil {
+		f.Close()
+		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
+	}
 	w.loaded = false // load reads size and head
 	return nil
 }
@@ -312,7 +310,7 @@ func newestRotated(path string) (rotatedTail, error) {
 		return rotatedTail{}, nil
 	}
 	r := rotatedTail{name: files[len(files)-1]}
-	f, err := os.Open(r.name)
+	f, err := sysfile.Open(r.name)
 	if err != nil {
 		return r, fmt.Errorf("open rotated file: %w", err)
 	}
@@ -350,8 +348,8 @@ func (w *writer) refresh() error {
 
 // look takes the file as another process may have left it.
 func (w *writer) look() error {
-	fi, err := os.Stat(w.t.path)
-	if err != nil || inode(fi) != w.ino {
+	now, err := sysfile.Stat(w.t.path)
+	if err != nil || !now.Same(w.id) {
 		// Rotated (or removed) by someone else: follow the path.
 		if err := w.reopen(); err != nil {
 			return err
@@ -367,7 +365,8 @@ func (w *writer) look() error {
 	if !w.loaded {
 		return w.load()
 	}
-	if fi, err = w.f.Stat(); err != nil {
+	fi, err := w.f.Stat()
+	if err != nil {
 		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
 	}
 	switch {
@@ -536,21 +535,7 @@ func (w *writer) rotateFiles() error {
 	return nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
-func inode(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
-}
+func syncDir(dir string) error { return sysfile.SyncDir(dir) }
 
 // scanTail finds the end of the last complete, well-formed line of the
 // first size bytes of f. good is the offset just after it (everything

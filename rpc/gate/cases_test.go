@@ -19,8 +19,12 @@ import (
 // (policy/command) and admit check (internal/cli) walk the same cases.
 func TestCases(t *testing.T) {
 	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
+		rulesDir := t.TempDir()
+		if err := c.WriteRules(rulesDir); err != nil {
+			t.Fatal(err)
+		}
 		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Headless: true,
-			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), w.Root)})
+			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,8 +56,17 @@ type Config struct {
 	Rules *RuleStore
 	// Handles keeps the handles given out for rewritten calls; nil gives
 	// none out.
-	Handles  *HandleStore
-	Headless bool
+	Handles *HandleStore
+	// AcceptWeaker runs a confined run even where this machine lacks a
+	// wall it needs (the person's setting); the result names the walls.
+	AcceptWeaker bool
+	// Secrets are the files whose reading asks a person; nil is the
+	// built-in patterns (command.DefaultSecrets).
+	Secrets *command.Secrets
+	// AllowConfinedCode answers an ask about code admit cannot judge with
+	// yes when admit itself runs it confined (the person's confinedRuns).
+	AllowConfinedCode bool
+	Headless          bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -70,20 +79,27 @@ type Gate struct {
 	// and agents' user settings, the trust records and rules): no tool
 	// call may write them, and none is asked about.
 	personal *command.Personal
+	offCache hooksOffCache     // the repository files that switch hooks off
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
 	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+	// allowConfinedCode is the person's standing answer to asks about
+	// code admit cannot judge, when admit runs it confined (SetSettings).
+	allowConfinedCode atomic.Bool
 
 	// mu guards the settings, the sessions and the loaded policy file below.
-	mu         sync.Mutex
-	mode       rule.Mode
-	effects    string
-	shell      string
-	sessions   map[string]*session
-	file       loadedPolicy
-	tapeErr    string
-	sessionSeq int64
+	mu       sync.Mutex
+	mode     rule.Mode
+	effects  string
+	shell    string
+	sessions map[string]*session
+	secrets  *command.Secrets // the person's secret patterns; nil is the built-in ones
+	// acceptWeaker: the person accepts weaker confinement.
+	acceptWeaker bool
+	file         loadedPolicy
+	tapeErr      string
+	sessionSeq   int64
 }
 
 // New builds a gate from cfg, or says which setting is wrong: the mode,
@@ -116,7 +132,10 @@ func New(cfg Config) (*Gate, error) {
 		effects:  cfg.Effects,
 		shell:    cfg.Shell,
 		sessions: map[string]*session{},
+		secrets:  cfg.Secrets,
 	}
+	g.acceptWeaker = cfg.AcceptWeaker
+	g.allowConfinedCode.Store(cfg.AllowConfinedCode)
 	places := command.PersonalPlaces(cfg.Home, os.Getenv)
 	if cfg.Trust != nil {
 		places = append(places, command.Place{Path: cfg.Trust.Dir(), What: "the person's trust records of policy files"})
@@ -184,9 +203,19 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
+	if env != nil && p.Shell != "" {
+		prof, perr := shell.ParseProfile(p.Shell)
+		if perr != nil {
+			return nil, &ParamError{"shell", perr.Error()}
+		}
+		if env.Profile == shell.Analyze {
+			env.Profile = prof
+		}
+	}
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background}
 	var d policy.Decision
-	tracked := false // the call is a line of a terminal whose folder is tracked (terminal.go)
+	tracked := false      // the call is a line of a terminal whose folder is tracked (terminal.go)
+	confinedOnly := false // allowed only because admit itself runs it confined
 	if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
 	} else {
@@ -211,6 +240,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
 			}
+			if d.Ask && g.confinedWithoutAsking(p, d) {
+				confinedOnly = true
+				d.Allowed, d.Ask, d.Rule = true, false, rule.RuleAllows
+				d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + d.Reason
+			}
 			if why := s.tainted(); why != "" && d.Kind == "write" && (d.Allowed || d.Ask) {
 				// An earlier run changed what it was not admitted to: a
 				// person acknowledges that before the session writes again.
@@ -223,7 +257,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if env != nil {
 		out.roots = env.Roots
 	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
+	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}
@@ -252,6 +286,12 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
 		if id, err := g.issue(out, p, v.ID); err != nil {
 			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
+			if confinedOnly {
+				// Allowed only because admit would run it confined: the host
+				// may not run it as it is.
+				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.RunsCode, rule.OutcomeAsk
+				v.Reason = "the line runs code and admit could not take it to run confined (" + err.Error() + "); run it through admit run"
+			}
 		} else {
 			v.Handle = id
 		}
@@ -293,6 +333,18 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	return out, nil
 }
 
+// confinedWithoutAsking reports whether an ask about code admit cannot
+// judge is answered by the person's standing choice (confinedRuns: allow):
+// only when admit itself will run the line confined (admit/run, or a hook
+// whose host runs admit run --handle in its place), never when the host
+// would run it as it is.
+func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
+	if !g.allowConfinedCode.Load() || !d.Answerable || (d.Rule != rule.RunsCode && d.Rule != rule.UnsupportedProgram) {
+		return false
+	}
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+}
+
 // ask puts the call to a person, or refuses it when a grant or a rule says.
 func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d policy.Decision) approvals.Outcome {
 	b := g.cfg.Approvals
@@ -304,14 +356,24 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d 
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
 	}
-	if g.cfg.Rules != nil && len(d.Argv) == 1 && !b.Headless() {
-		q.Rule = rules.Suggest(d.Argv[0])
+	// "Always allow" names the one command of the line that asks because
+	// admit cannot judge it (a line of several commands too), or the
+	// line's one command.
+	var always []string
+	switch {
+	case len(d.Asks) == 1 && d.Answerable:
+		always = d.Asks[0]
+	case len(d.Asks) == 0 && len(d.Argv) == 1:
+		always = d.Argv[0]
+	}
+	if g.cfg.Rules != nil && always != nil && !b.Headless() {
+		q.Rule = rules.Suggest(always)
 	}
 	o := b.Decide(ctx, q)
-	if o.Answer == approvals.AllowAlways {
+	if o.Answer == approvals.AllowAlways && q.Rule != "" {
 		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
 		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(d.Argv[0])}, "always allowed in answer to "+v.ID
+			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+v.ID
 			err = g.cfg.Rules.Add(ScopeWorkspace, r)
 		}
 		if err != nil {
@@ -468,7 +530,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	roots := g.cfg.Roots.List()
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
-	effects, profile := g.effects, g.shell
+	effects, profile, secrets := g.effects, g.shell, g.secrets
 	g.mu.Unlock()
 	if s.effects == string(command.ReadOnly) {
 		// A session may narrow the person's effect mode, never widen it.
@@ -476,12 +538,19 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal,
+		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
 		return e, lp, lp.err
 	}
+	// The person's rules (the user's and the workspace's) and the
+	// repository's ask and deny rules, matched by the command policy.
+	set, err := g.cfg.Rules.With(lp.rules)
+	if err != nil {
+		e.RulesInvalid = err.Error()
+	}
+	e.Rules = set
 	if lp.table != nil {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}

@@ -7,6 +7,8 @@ import (
 
 	"admit/approvals"
 	"admit/policy"
+	"admit/policy/command"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
 )
@@ -40,6 +42,16 @@ type Options struct {
 	// Handles keeps the handles given out for rewritten calls; nil keeps
 	// them in memory (the server's: admit run redeems through its socket).
 	Handles *HandleStore
+	// AcceptWeaker: the person accepts a confined run with fewer walls
+	// than it needs, where this machine cannot give them all.
+	AcceptWeaker bool
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones ("!PATTERN" exempts); nil is the
+	// built-in ones alone.
+	SecretPatterns []string
+	// ConfinedRuns is the person's "ask" (default) or "allow": a program
+	// that runs code runs without a question when admit runs it confined.
+	ConfinedRuns string
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless  bool
 	Bounds    policy.Bounds
@@ -68,7 +80,7 @@ func Open(o Options) (*Gate, error) {
 		o.Effects = "read-only"
 	}
 	if o.Shell == "" {
-		o.Shell = "analyze"
+		o.Shell = string(shell.Analyze)
 	}
 	if err := validateSettings(o.Mode, o.Effects, o.Shell); err != nil {
 		return nil, err
@@ -93,10 +105,23 @@ func Open(o Options) (*Gate, error) {
 			o.Rules = NewRuleStore(dir, first)
 		}
 	}
+	switch o.ConfinedRuns {
+	case "", "ask", "allow":
+	default:
+		return nil, &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", o.ConfinedRuns)}
+	}
+	var secrets *command.Secrets
+	if len(o.SecretPatterns) > 0 {
+		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), o.SecretPatterns...))
+		if err != nil {
+			return nil, &ParamError{"secretPatterns", err.Error()}
+		}
+		secrets = s
+	}
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape

@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -35,5 +36,29 @@ func TestVerdictOutcome(t *testing.T) {
 		if v.Verdict == rule.Allow && v.Remedy != "" {
 			t.Errorf("%s: a remedy on an allow: %+v", c.name, v)
 		}
+	}
+}
+
+// TestShellOfTheCall: a line typed into an interactive zsh is judged as
+// zsh reads it (comments are off there), while bash -c reads the same line
+// as a comment; a call's profile never loosens the gate's.
+func TestShellOfTheCall(t *testing.T) {
+	h := newHostile(t, "")
+	g := h.open(t, "read-only")
+	line := "cat README.md # ; touch M"
+	if v := check(t, g, gate.CheckParams{Tool: "Bash", Command: line}); !v.Allowed {
+		t.Fatalf("bash -c: %+v", v)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "Bash", Command: line, Shell: "zsh"}); v.Allowed || v.Rule != rule.ShellSyntax {
+		t.Fatalf("zsh: %+v", v)
+	}
+	if _, err := g.Check(context.Background(), gate.CheckParams{Tool: "Bash", Command: "ls", Shell: "tcsh"}); err == nil {
+		t.Fatal("an unknown profile was accepted")
+	}
+	if err := g.SetMode("", "", "refuse"); err != nil {
+		t.Fatal(err)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "Bash", Command: "ls | wc -l", Shell: "analyze"}); v.Allowed {
+		t.Fatalf("a call's profile loosened the gate's: %+v", v)
 	}
 }

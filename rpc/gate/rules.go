@@ -32,9 +32,14 @@ const (
 type RuleStore struct {
 	userPath, workspacePath string
 
-	// mu guards the files as last read.
-	mu    sync.Mutex
-	files map[string]loadedRules
+	// mu guards the files as last read, and the last merge of With.
+	mu     sync.Mutex
+	files  map[string]loadedRules
+	merged struct{ person, repo, out *rules.Set }
+	scopes struct {
+		in  []*rules.Set
+		out *rules.Set
+	}
 }
 
 // loadedRules is one rules file as last read.
@@ -113,7 +118,37 @@ func (s *RuleStore) Set() (*rules.Set, error) {
 		}
 		sets = append(sets, set)
 	}
-	return rules.Merge(sets...), errors.Join(errs...)
+	return s.merge(sets), errors.Join(errs...)
+}
+
+// merge is rules.Merge of the files' sets, kept while none changes.
+func (s *RuleStore) merge(sets []*rules.Set) *rules.Set {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scopes.out != nil && slices.Equal(s.scopes.in, sets) {
+		return s.scopes.out
+	}
+	out := rules.Merge(sets...)
+	s.scopes.in, s.scopes.out = slices.Clone(sets), out
+	return out
+}
+
+// With is the person's rules in force (Set) merged with the
+// repository's, as the command policy matches them; the merge is kept
+// while neither side changes, so a decision does not rebuild it.
+func (s *RuleStore) With(repo *rules.Set) (*rules.Set, error) {
+	person, err := s.Set()
+	if s == nil {
+		return rules.Merge(repo), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.merged; m.out != nil && m.person == person && m.repo == repo {
+		return m.out, err
+	}
+	out := rules.Merge(person, repo)
+	s.merged.person, s.merged.repo, s.merged.out = person, repo, out
+	return out, err
 }
 
 // load reads one file, again only when it changed.

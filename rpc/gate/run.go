@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/tape"
 	"admit/workspace/effects"
@@ -44,8 +45,13 @@ type RunResult struct {
 	Detail      string       `json:"detail"`
 	Unexpected  []string     `json:"unexpected,omitempty"`
 	Confinement string       `json:"confinement,omitempty"`
-	TimedOut    bool         `json:"timedOut,omitempty"`
-	Cancelled   bool         `json:"cancelled,omitempty"`
+	// Walls are what each wall of the run stood behind; MissingWalls the
+	// walls it needed and ran without (only when the person accepts
+	// weaker confinement).
+	Walls        []run.Wall `json:"walls,omitempty"`
+	MissingWalls []string   `json:"missingWalls,omitempty"`
+	TimedOut     bool       `json:"timedOut,omitempty"`
+	Cancelled    bool       `json:"cancelled,omitempty"`
 	// Err is why the runner itself failed (run.ErrRefused: a wall or the
 	// recheck refused; anything else: the run could not be set up), or nil.
 	Err error `json:"-"`
@@ -112,12 +118,19 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
 		Confine:        true,
-		Env:            o.Env,
+		// A program that runs code (go test, npm test: asked, and allowed
+		// by a person or their rule) may write the workspace minus its
+		// protected paths, in namespaces of its own.
+		Code:         len(d.Decision.RunsCode) > 0,
+		Protected:    func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		AcceptWeaker: g.cfg.AcceptWeaker,
+		Env:          o.Env,
 	})
 	after := effects.TakeRoots(d.roots, limit)
 	res.Ran = true
 	res.ExitCode, res.Stdout, res.Stderr, res.Truncated = r.ExitCode, r.Stdout, r.Stderr, r.Truncated
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
+	res.Walls, res.MissingWalls = r.Walls, r.Missing
 	res.Effects = effects.Compare(before, after)
 	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
@@ -130,7 +143,13 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		v := expect.Verify()
 		res.Verified, res.Detail = v.Verified, v.Detail
 	}
-	res.Unexpected = unexpected(res.Effects, writes)
+	if len(d.Decision.RunsCode) > 0 {
+		// What code may write is the workspace minus the protected paths:
+		// a change there, or outside, is the unexpected one.
+		res.Unexpected = unexpectedOfCode(res.Effects, d.roots, func(p string) bool { return command.ProtectFor(p, d.roots, g.personal).Protected })
+	} else {
+		res.Unexpected = unexpected(res.Effects, writes)
+	}
 	if len(res.Unexpected) > 0 {
 		res.Verified = false
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
@@ -159,11 +178,11 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 // confinementWords says, for a person asked about a run, what the run
 // would be confined by.
 func confinementWords() string {
-	kind, abi := run.Confinement()
-	if kind == "landlock" {
-		return fmt.Sprintf("run by admit without a shell, under Landlock (ABI %d): it may write only the paths admitted", abi)
+	m := run.Probe()
+	if len(m.MissingJudged) > 0 {
+		return "run by admit without a shell; this machine lacks " + strings.Join(m.MissingJudged, ", ") + ", so it is refused unless weaker confinement is accepted"
 	}
-	return "run by admit without a shell; this kernel offers no Landlock, so only admit's own checks hold it"
+	return "run by admit without a shell, under " + m.Summary() + ": it may write only the paths admitted, and reaches no network and no socket"
 }
 
 // writeGrant is what the kernel wall lets a run write: each target, and
@@ -210,6 +229,24 @@ func admittedOnly(admitted [][]string) func(argv []string, dir string) error {
 	}
 }
 
+// unexpectedOfCode lists the changed paths a program that runs code was
+// not let write: protected paths, and anything outside the roots.
+func unexpectedOfCode(diff effects.Diff, roots []string, protected func(string) bool) []string {
+	var out []string
+	for _, list := range [][]string{diff.Added, diff.Removed, diff.Changed} {
+		for _, p := range list {
+			inside := false
+			for _, r := range roots {
+				inside = inside || p == r || strings.HasPrefix(p, r+"/")
+			}
+			if !inside || protected(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // unexpected lists changed paths outside the admitted targets. Anything
 // beneath a target folder is expected; a folder above a target may be
 // created (mkdir -p) or change its time stamp, but not be removed.
@@ -233,4 +270,10 @@ func unexpected(diff effects.Diff, targets []string) []string {
 		check(p, true)
 	}
 	return out
+}
+
+func (g *Gate) acceptWeakerConfinement() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.acceptWeaker
 }

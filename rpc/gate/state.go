@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"admit/policy"
+	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
+	"admit/workspace/run"
 )
 
 // Mode is the gate's current mode.
@@ -40,6 +43,12 @@ type State struct {
 	Watch        *workspace.WatchStatus `json:"watch,omitempty"`
 	Socket       string                 `json:"socket,omitempty"`
 	Confinement  string                 `json:"confinement,omitempty"`
+	// HooksOff names the repository's files that switch the agents' own
+	// hooks off (admit's hook is then never called).
+	HooksOff []HooksOff `json:"hooksOff,omitempty"`
+	// Walls say which layers confine a run here: for a judged command and
+	// for a program that runs code, and what this machine lacks.
+	Walls *run.Machine `json:"walls,omitempty"`
 }
 
 // Counts are the decisions since the server started.
@@ -81,6 +90,7 @@ func (g *Gate) State() State {
 	}
 	g.mu.Unlock()
 	slices.Sort(st.Sessions)
+	st.HooksOff = g.hooksOff()
 	return st
 }
 
@@ -112,6 +122,52 @@ func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 	return nil
 }
 
+// Settings are the person's settings a running gate takes at once, besides
+// the mode: each nil (or "") keeps what is in force.
+type Settings struct {
+	// SecretPatterns are the person's patterns of files whose reading
+	// asks, added to the built-in ones ("!PATTERN" exempts).
+	SecretPatterns []string `json:"secretPatterns,omitempty"`
+	// ConfinedRuns is "ask" (the default: a program that runs code is
+	// asked) or "allow" (it runs without a question when admit itself runs
+	// it confined).
+	ConfinedRuns string `json:"confinedRuns,omitempty"`
+	// AcceptWeakerConfinement runs a confined command even where this
+	// machine lacks a wall it needs.
+	AcceptWeakerConfinement *bool `json:"acceptWeakerConfinement,omitempty"`
+}
+
+// SetSettings applies the person's settings; a bad one is a ParamError
+// naming it, and nothing is applied then.
+func (g *Gate) SetSettings(st Settings) error {
+	var secrets *command.Secrets
+	if st.SecretPatterns != nil {
+		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), st.SecretPatterns...))
+		if err != nil {
+			return &ParamError{"secretPatterns", err.Error()}
+		}
+		secrets = s
+	}
+	switch st.ConfinedRuns {
+	case "", "ask", "allow":
+	default:
+		return &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", st.ConfinedRuns)}
+	}
+	g.mu.Lock()
+	if secrets != nil {
+		g.secrets = secrets
+	}
+	if st.AcceptWeakerConfinement != nil {
+		g.acceptWeaker = *st.AcceptWeakerConfinement
+	}
+	g.mu.Unlock()
+	if st.ConfinedRuns != "" {
+		g.allowConfinedCode.Store(st.ConfinedRuns == "allow")
+	}
+	g.stateChanged()
+	return nil
+}
+
 // validateSettings checks a mode, effect mode and shell profile; empty
 // values are not checked.
 func validateSettings(mode, effects, shellProfile string) error {
@@ -125,8 +181,10 @@ func validateSettings(mode, effects, shellProfile string) error {
 			return &ParamError{"effects", err.Error()}
 		}
 	}
-	if shellProfile != "" && shellProfile != "analyze" && shellProfile != "refuse" {
-		return &ParamError{"shell", fmt.Sprintf("must be one of analyze, refuse, got %q", shellProfile)}
+	if shellProfile != "" {
+		if _, err := shell.ParseProfile(shellProfile); err != nil {
+			return &ParamError{"shell", err.Error()}
+		}
 	}
 	return nil
 }
@@ -146,13 +204,34 @@ func (g *Gate) MarkChanged(paths []string) {
 		}
 	}
 	for _, p := range paths {
-		if filepath.Base(p) == "policy.json" && filepath.Base(filepath.Dir(p)) == ".admit" && g.cfg.Roots.Contains(filepath.Dir(filepath.Dir(p))) {
-			// The client shows the policy's trust and errors: tell it now,
-			// not at the next decision (State reads the file again).
+		if g.shownInState(p) {
+			// The client shows the policy's trust and errors and the hooks
+			// a repository switches off: tell it now, not at the next
+			// decision (State reads the files again).
 			g.stateChanged()
 			break
 		}
 	}
+}
+
+// shownInState reports whether the state says something about the file at
+// p: a root's policy file, or a file that switches the agents' hooks off.
+func (g *Gate) shownInState(p string) bool {
+	for _, root := range g.cfg.Roots.List() {
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			continue
+		}
+		if rel == filepath.Join(".admit", "policy.json") {
+			return true
+		}
+		for _, sw := range hookSwitches {
+			if rel == filepath.FromSlash(sw.rel) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TapeParams filter admit/tape.

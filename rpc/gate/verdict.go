@@ -23,6 +23,7 @@ type Verdict struct {
 	ToolError string         `json:"toolError,omitempty"`
 	DecidedBy rule.DecidedBy `json:"decidedBy,omitempty"`
 	Session   string         `json:"session,omitempty"`
+	Agent     string         `json:"agent,omitempty"` // the agent the call's context names
 	Tool      string         `json:"tool,omitempty"`
 	Summary   string         `json:"summary,omitempty"`
 	// PolicyTrust is the trust of the workspace policy file that took
@@ -50,6 +51,11 @@ type CheckParams struct {
 	Argv    []string        `json:"argv,omitempty"` // a command as literal words, judged without a shell
 	Cwd     string          `json:"cwd,omitempty"`
 	Context json.RawMessage `json:"context,omitempty"`
+	// Shell is the profile of the shell that will run the line, when the
+	// caller knows it (an interactive terminal: bash-interactive, zsh,
+	// fish). It counts only where the gate judges as bash -c (analyze):
+	// each of those profiles refuses more than analyze does, never less.
+	Shell string `json:"shell,omitempty"`
 	// Handle asks, for a shell call that is allowed, a single-use handle
 	// that admit run redeems to run the judged line itself (a hook whose
 	// host rewrites the call asks it; see handle.go).

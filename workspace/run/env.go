@@ -7,21 +7,26 @@ import (
 	"strings"
 )
 
-// defaultPath is used when the base environment has no usable PATH.
-const defaultPath = "/usr/local/bin:/usr/bin:/bin"
-
 // ScrubEnv keeps only an allowlist of the base environment: PATH (absolute
 // entries only; a default when none is left), HOME, USER, LOGNAME, LANG,
-// LC_*, TZ and TMPDIR; TERM is set to dumb. Everything else is dropped, so
+// LC_*, TZ and TMPDIR, and the variables that say where toolchains and
+// their caches live (GOROOT, GOPATH, GOCACHE, GOMODCACHE, CARGO_HOME,
+// RUSTUP_HOME, JAVA_HOME, GRADLE_USER_HOME, PYENV_ROOT, PIP_CACHE_DIR,
+// npm_config_cache, XDG_CACHE_HOME: a confined run grants those folders,
+// found from the same variables, and nothing else); TERM is set to dumb. Everything else is dropped, so
 // LD_*, GIT_*, PAGER-like, editor, shell start-up (BASH_ENV, ENV,
 // PROMPT_COMMAND, IFS, CDPATH) and interpreter (PYTHON*, NODE_OPTIONS,
 // PERL5*, RUBY*) variables never reach a program. Later entries win.
+// Each system adds the few it cannot run without (osVar: on Windows
+// SystemRoot, PATHEXT, the profile folders; names are compared and
+// kept upper-case there, as Windows does not tell "Path" from "PATH").
 func ScrubEnv(base []string) []string {
 	keep := map[string]string{}
 	var order []string
 	for _, kv := range base {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !allowedVar(name) {
+		name = canonVar(name)
+		if !ok || !(allowedVar(name) || osVar(name)) {
 			continue
 		}
 		if _, seen := keep[name]; !seen {
@@ -39,9 +44,9 @@ func ScrubEnv(base []string) []string {
 		if _, seen := keep["PATH"]; !seen {
 			order = append(order, "PATH")
 		}
-		path = []string{defaultPath}
+		path = defaultPath()
 	}
-	keep["PATH"] = strings.Join(path, ":")
+	keep["PATH"] = strings.Join(path, string(filepath.ListSeparator))
 	env := make([]string, 0, len(order)+1)
 	for _, name := range order {
 		env = append(env, name+"="+keep[name])
@@ -52,6 +57,9 @@ func ScrubEnv(base []string) []string {
 func allowedVar(name string) bool {
 	switch name {
 	case "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR":
+		return true
+	case "GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME",
+		"GRADLE_USER_HOME", "PYENV_ROOT", "PIP_CACHE_DIR", "npm_config_cache", "NPM_CONFIG_CACHE", "XDG_CACHE_HOME":
 		return true
 	}
 	return strings.HasPrefix(name, "LC_")
@@ -83,6 +91,11 @@ var gitConfig = [][2]string{
 	{"log.showSignature", "false"},
 	{"protocol.ext.allow", "never"},
 	{"uploadpack.packObjectsHook", ""},
+	// gc and maintenance may detach (setsid) and keep writing .git/
+	// after the run ended and its effects were read.
+	{"gc.auto", "0"},
+	{"gc.autoDetach", "false"},
+	{"maintenance.auto", "false"},
 }
 
 // gitSafety is added to every program's environment, after ScrubEnv;

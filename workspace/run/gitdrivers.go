@@ -33,7 +33,7 @@ func gitDriverOverrides(dir string) [][2]string {
 			return
 		}
 		seen[path] = true
-		f, err := os.Open(path)
+		f, err := openRegular(path) // a FIFO named as an include must not block admit
 		if err != nil {
 			return
 		}
@@ -85,7 +85,7 @@ func findGitDir(dir string) string {
 			if info.IsDir() {
 				return p
 			}
-			b, err := os.ReadFile(p)
+			b, err := readRegular(p, 4096)
 			if err == nil {
 				if g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
 					g = strings.TrimSpace(g)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package run
 
 import (
@@ -5,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -47,7 +50,8 @@ func helperMain(args []string) int {
 			os.WriteFile(args[1], []byte("ready"), 0o644)
 		}
 		time.Sleep(time.Hour)
-	case "fork-sleep": // start a grandchild, print its pid, sleep
+	case "fork-sleep": // start a grandchild, print its pid, sleep, ignoring SIGTERM
+		signal.Ignore(syscall.SIGTERM)
 		cmd := exec.Command(os.Args[0], "sleep")
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -80,7 +84,7 @@ func helperMain(args []string) int {
 		n, _ := strconv.Atoi(args[1])
 		return n
 	default:
-		return 2
+		return attackMain(args)
 	}
 	return 0
 }

@@ -3,14 +3,35 @@
 // keep the gate in charge. Every simple command is checked again as it is
 // about to run (Spec.Recheck, after expansion), only plain programs found on
 // PATH start (never a shell), every file a redirection opens is confined to
-// the roots (reads) and to Spec.Writes (writes), and each program runs in
-// its own process group with a scrubbed environment, closed standard input,
-// capped output, a timeout, a memory limit and, where the kernel has it,
-// Landlock (writes only to Spec.Writes, no TCP), enforced on the OS thread
-// that starts each program, so the program inherits it.
+// the roots (reads) and to Spec.Writes (writes) and must be a regular file
+// with one link (or one of a few devices), and each program runs in its
+// own process group with a scrubbed environment, closed standard input,
+// capped output, a timeout that ends it (SIGTERM, then SIGKILL) and a
+// memory limit.
 //
-// Start with Run and Spec; ExitCode maps a Result to the exit status of
-// `admit run`.
+// With Spec.Confine, each program is confined (docs/confinement.md): it
+// reads only the
+// workspace, the system's program folders and the toolchains' installs
+// and caches; writes only the admitted targets or, for a program that runs
+// code (Spec.Code), the workspace minus its protected paths and
+// hard-linked files, a private temporary folder and the caches; reaches
+// no network unless Spec.Network, and no unix socket; and cannot signal
+// or trace a process outside the run. On Linux the walls come from
+// Landlock, enforced on the OS thread that starts the program, a seccomp
+// filter on that thread, and, for a program that runs code or where
+// Landlock cannot scope signals, the confiner: the admit binary started
+// again in its own mount, pid and network namespaces (confine_linux.go,
+// seccomp_linux.go, confiner_linux.go, grants_linux.go). On macOS they
+// come from Seatbelt: each program starts under sandbox-exec with a
+// profile made from the run's plan (seatbelt.go, *_darwin.go). Windows
+// gives none (*_windows.go): every wall is missing. Each system's files
+// give the same names (confine, launch, probe, Confinement); Probe says
+// which walls this machine gives; a run that needs one it cannot give is
+// refused (ConfinementError) unless Spec.AcceptWeaker.
+//
+// Start with Run and Spec. A Result says how the run ended (its command's
+// status, TimedOut, Cancelled, or an Err matching ErrRefused or ErrSetup);
+// internal/cli maps that to the exit status of `admit run`.
 package run
 
 import (
@@ -51,8 +72,29 @@ type Spec struct {
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)
 	MaxMemoryMB    int           // RLIMIT_AS of each program; 0 means none
-	Confine        bool          // apply Landlock in the child where the kernel has it
-	Env            []string      // base environment; Run keeps only an allowlist (see ScrubEnv)
+	// Confine confines every program of the run (see the package doc). A
+	// run that needs a wall this machine cannot give is refused, unless
+	// AcceptWeaker.
+	Confine bool
+	// Code marks a run of a program that runs code (go test, npm test,
+	// make, a workspace script): with Confine it may write the workspace
+	// minus its protected paths and hard-linked files, its private
+	// temporary folder and the toolchains' caches, and execute files in
+	// the workspace, instead of writing only Writes.
+	Code bool
+	// Protected says whether a path in the workspace must stay as it is
+	// (the gate passes policy/command's Protect). Required with Code and
+	// Confine: the run walks the workspace and keeps what it names, as it
+	// is when the run starts, read-only.
+	Protected func(path string) bool
+	// Network opens the network (TCP and UDP, any address) to the run, as
+	// the rule that admitted it says. Unix sockets stay closed.
+	Network bool
+	// AcceptWeaker runs a confined run even when this machine cannot give
+	// every wall it needs (the person's setting); Result.Missing names
+	// what it ran without.
+	AcceptWeaker bool
+	Env          []string // base environment; Run keeps only an allowlist (see ScrubEnv)
 }
 
 // Result is how a run ended.
@@ -64,12 +106,22 @@ type Result struct {
 	Signal    string `json:"signal,omitempty"` // the signal that ended the last program killed by one, e.g. "SIGKILL"
 	TimedOut  bool   `json:"timedOut,omitempty"`
 	Cancelled bool   `json:"cancelled,omitempty"`
-	// Confinement is "landlock" when programs ran under Landlock, or "none".
+	// Confinement is "landlock" when programs ran under Landlock,
+	// "seatbelt" under macOS's sandbox, or "none".
 	Confinement string `json:"confinement"`
 	LandlockABI int    `json:"landlockAbi,omitempty"`
+	// Walls are the walls the run's programs stood behind, and what gave
+	// each; Missing the walls it needed and ran without (AcceptWeaker).
+	// Both are empty for an unconfined run.
+	Walls   []Wall   `json:"walls,omitempty"`
+	Missing []string `json:"missing,omitempty"`
+	// Confiner is set when programs started in the confiner (namespaces).
+	Confiner bool `json:"confiner,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
-	// a redirection outside its bounds) or a setup failure (errors.Is
-	// ErrSetup: bad Spec, helper failure). Nil when the command ran.
+	// a redirection outside its bounds, a hard-linked write target, a
+	// FIFO or device operand, a wall the machine cannot give
+	// (ConfinementError)) or a setup failure (errors.Is ErrSetup: bad
+	// Spec, confiner failure). Nil when the command ran.
 	Err error `json:"-"`
 }
 
@@ -118,14 +170,17 @@ const defaultMaxOutput = 64 * 1024
 func Run(ctx context.Context, s Spec) Result {
 	res := Result{Confinement: "none"}
 	x, file, err := prepare(s)
+	if x != nil {
+		defer x.cleanup()
+	}
 	if err != nil {
 		res.Err = err
 		res.ExitCode = 126
 		return res
 	}
-	if x.landlock {
-		res.Confinement, res.LandlockABI = "landlock", x.abi
-		defer x.ruleset.close()
+	if x.confined {
+		res.Confinement, res.LandlockABI = x.sandbox, x.abi
+		res.Walls, res.Missing, res.Confiner = x.walls, x.missing, x.confiner
 	}
 	runCtx := ctx
 	var cancel context.CancelFunc = func() {}
@@ -237,9 +292,17 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		// (e.g. /dev, the folder of /dev/null, or a link pointing out):
 		// devices are handled by the open handler, and nothing else
 		// outside the workspace is ever writable.
-		if rw := resolve(w); within(rw, roots) {
-			writes = append(writes, rw)
+		rw := resolve(w)
+		if !within(rw, roots) {
+			continue
 		}
+		// A regular file with more than one link may be the workspace's
+		// name for a file outside (a pnpm store, a file of the person's):
+		// writing it would write there.
+		if n := linkCount(rw); n > 1 {
+			return nil, nil, &RefusedError{Path: w, Reason: fmt.Sprintf("the write target is hard-linked (%d links): another link may be outside the workspace", n)}
+		}
+		writes = append(writes, rw)
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
@@ -263,12 +326,8 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		stderr:  newCapWriter(maxOut),
 	}
 	if s.Confine {
-		if kind, abi := Confinement(); kind == "landlock" {
-			rs, err := newRuleset(writes)
-			if err != nil {
-				return nil, nil, setup("%v", err)
-			}
-			x.landlock, x.abi, x.ruleset = true, abi, rs
+		if err := x.confine(s); err != nil {
+			return x, nil, err
 		}
 	}
 	return x, file, nil
@@ -315,17 +374,27 @@ func checkSyntax(file *syntax.File) error {
 // executor is the state the interp handlers share during one run. Handlers
 // run concurrently for the parts of a pipeline.
 type executor struct {
-	roots    []string
-	writes   []string
-	dir      string
-	env      []string
-	recheck  func([]string, string) error
-	memMB    int
-	landlock bool
-	abi      int
-	ruleset  *ruleset // nil without Landlock
-	stdout   *capWriter
-	stderr   *capWriter
+	roots   []string
+	writes  []string
+	dir     string
+	env     []string
+	recheck func([]string, string) error
+	memMB   int
+	stdout  *capWriter
+	stderr  *capWriter
+
+	// Set by confine (confinement.go); fixed once the run starts.
+	confined bool
+	sandbox  string   // the layer the programs run under (Result.Confinement)
+	abi      int      // Landlock ABI in use; 0 without Landlock
+	walls    []Wall   // the run's walls
+	missing  []string // walls it needed and runs without
+	temp     string   // the private temporary folder ("" when unconfined)
+	tmpdir   string   // the programs' TMPDIR: temp, or where the confiner binds it
+	confiner bool     // programs start in the confiner (Linux)
+	// sysRun is what this system's confinement keeps for the run
+	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
+	sysRun
 
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -403,24 +472,19 @@ func resolve(path string) string {
 
 // within reports whether path is one of dirs or beneath one.
 func within(path string, dirs []string) bool {
+	const sep = string(filepath.Separator)
 	for _, d := range dirs {
-		if path == d || strings.HasPrefix(path, strings.TrimSuffix(d, "/")+"/") {
+		if path == d || strings.HasPrefix(path, strings.TrimSuffix(d, sep)+sep) {
 			return true
 		}
 	}
 	return false
 }
 
-// signalName names a signal as "SIGKILL".
+// signalName names a signal as "SIGKILL" (signalNames: signal_unix.go,
+// signal_windows.go).
 func signalName(sig syscall.Signal) string {
-	names := map[syscall.Signal]string{
-		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
-		syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
-		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
-	}
-	if n, ok := names[sig]; ok {
+	if n, ok := signalNames[sig]; ok {
 		return n
 	}
 	return fmt.Sprintf("SIG%d", int(sig))

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApprovalQueue } from '../src/approvals';
+import { ApprovalPrompts, approvalViewType } from '../src/prompts';
+import type { ApproveParams } from '../src/protocol';
+import { links } from './hostile';
+import { created, type MockWebviewPanel } from './vscode-mock';
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+const ask = (id: string, over: Partial<ApproveParams> = {}): ApproveParams => ({ id, tool: 'deploy', summary: `deploy ${id}`, reason: 'needs a person', ...over });
+
+function setup() {
+  created.panels.length = 0;
+  created.messages.length = 0;
+  const logs: string[] = [];
+  const prompts = new ApprovalPrompts((l) => logs.push(l));
+  const late: string[] = [];
+  const q = new ApprovalQueue({ prompt: prompts.prompter, modal: () => false, onLate: (v, how) => late.push(`${v.id}:${how}`) });
+  return { prompts, q, logs, late };
+}
+
+/** click follows one of the page's links, as VS Code does for an enabled command URI. */
+function click(prompts: ApprovalPrompts, panel: MockWebviewPanel, answer: string): void {
+  const href = links(panel.webview.html).find((l) => decodeURIComponent(l).endsWith(`,"${answer}"]`));
+  assert.ok(href, `a link for ${answer}`);
+  const [token, a] = JSON.parse(decodeURIComponent(href.replace(/^command:admit\.answerApproval\?/, '')));
+  prompts.answer(token, a);
+}
+
+test('the panel runs no script, enables only the answer command, opens beside without taking focus', async () => {
+  const { prompts, q } = setup();
+  const a = q.ask(ask('1'));
+  await tick();
+  const [panel] = created.panels;
+  assert.equal(panel.viewType, approvalViewType);
+  assert.equal(panel.options.enableScripts, false);
+  assert.deepEqual(panel.options.enableCommandUris, ['admit.answerApproval']);
+  assert.deepEqual(panel.options.localResourceRoots, []);
+  assert.deepEqual(panel.showOptions, { viewColumn: -2, preserveFocus: true });
+  click(prompts, panel, 'allow-once');
+  assert.equal(await a, 'allow-once');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'the panel goes once no question waits');
+});
+
+test('closing the tab denies at once; the next question gets a panel of its own', async () => {
+  const { q } = setup();
+  const a1 = q.ask(ask('1'));
+  const a2 = q.ask(ask('2'));
+  await tick();
+  assert.equal(created.panels.length, 1);
+  assert.match(created.panels[0].title, /1 more waiting/);
+  created.panels[0].dispose(); // the person closes the tab
+  assert.equal(await a1, 'deny');
+  await tick();
+  assert.equal(created.panels.length, 2);
+  assert.match(created.panels[1].webview.html, /deploy 2/);
+  created.panels[1].dispose();
+  assert.equal(await a2, 'deny');
+});
+
+test('Escape (admit.dismissApproval) denies the question shown', async () => {
+  const { prompts, q } = setup();
+  const a = q.ask(ask('1'));
+  await tick();
+  prompts.dismiss();
+  assert.equal(await a, 'deny');
+});
+
+test('the next question reuses the panel; a withdrawn question closes it', async () => {
+  const { prompts, q } = setup();
+  const a1 = q.ask(ask('1'));
+  const a2 = q.ask(ask('2'));
+  await tick();
+  const [panel] = created.panels;
+  click(prompts, panel, 'deny');
+  assert.equal(await a1, 'deny');
+  await tick();
+  assert.equal(created.panels.length, 1, 'reused');
+  assert.match(panel.webview.html, /deploy 2/);
+  q.cancel('2');
+  assert.equal(await a2, 'deny');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'a question that ended is taken down');
+});
+
+test('a click on a page that is no longer current is told, and changes nothing', async () => {
+  const { prompts, q, late } = setup();
+  const a1 = q.ask(ask('1', { timeoutMs: 50 }));
+  await tick();
+  const [panel] = created.panels;
+  const stale = panel.webview.html;
+  assert.equal(await a1, 'deny'); // the deadline
+  await tick(300);
+  assert.equal(panel.disposed, true);
+  panel.webview.html = stale;
+  click(prompts, panel, 'allow-once');
+  await tick();
+  assert.deepEqual(late, ['1:deadline']);
+  // A link no prompt made is ignored.
+  prompts.answer('1', 'allow-once');
+  prompts.answer(999, 'allow-once');
+  assert.ok(created.messages.some((m) => /already ended/.test(m.message)));
+});
+
+test('the status bar\'s click reveals the question with focus', async () => {
+  const { prompts, q } = setup();
+  assert.equal(prompts.reveal(), false);
+  const a = q.ask(ask('1'));
+  await tick();
+  assert.equal(prompts.reveal(), true);
+  assert.deepEqual(created.panels[0].revealed.at(-1), { column: 2, preserveFocus: false });
+  prompts.dismiss();
+  await a;
+});

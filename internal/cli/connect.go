@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/term"
+
+	"admit/hook/connect"
+)
+
+// connectOptions are admit connect's and admit disconnect's flags.
+type connectOptions struct {
+	list, dryRun, yes bool
+	hosts             []*connect.Host
+	named             bool // hosts were named on the command line
+}
+
+// connectCmd is `admit connect [--list] [--dry-run] [--yes] [HOST...]`:
+// for each host named (or each one installed), the change that points
+// its user-level hook configuration at this admit binary, as a diff,
+// then written on the person's yes (or --yes). With no terminal to ask
+// on and no --yes, it only prints.
+func connectCmd(args []string, std Stdio) int {
+	return agentsCmd("connect", args, std)
+}
+
+// disconnectCmd is `admit disconnect [--dry-run] [--yes] HOST...`: the
+// undo, shown and asked the same way.
+func disconnectCmd(args []string, std Stdio) int {
+	return agentsCmd("disconnect", args, std)
+}
+
+func agentsCmd(verb string, args []string, std Stdio) int {
+	o, err := parseConnect(verb, args, std)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(std.Err, "admit %s: %v\n", verb, err)
+		return exitUsage
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		fmt.Fprintf(std.Err, "admit %s: no home folder: %v\n", verb, err)
+		return exitConfig
+	}
+	opts := connect.Options{Home: home, Place: connectPlace()}
+	sys := connect.OS{}
+	var binErr error
+	if opts.Binary, binErr = selfBinary(); binErr == nil {
+		binErr = connect.CheckBinary(sys, opts.Binary, home, opts.Place)
+	}
+	if o.list {
+		return listAgents(sys, opts, binErr, std)
+	}
+	if verb == "connect" && binErr != nil {
+		fmt.Fprintf(std.Err, "admit connect: %v\n", binErr)
+		return exitConfig
+	}
+	if !o.named {
+		for _, st := range connect.Survey(sys, opts) {
+			if h, _ := connect.Lookup(st.Host); st.Installed {
+				o.hosts = append(o.hosts, h)
+			}
+		}
+		if len(o.hosts) == 0 {
+			fmt.Fprintln(std.Out, "No agent admit knows is installed for this user; name one to connect it anyway: admit connect HOST (admit connect --list shows them all).")
+			return exitOK
+		}
+	}
+	ask := !o.yes && !o.dryRun && isTerminal(std.In)
+	in := bufio.NewReader(std.In)
+	code := exitOK
+	pending := 0
+	for _, h := range o.hosts {
+		st := connect.Inspect(sys, opts, h)
+		c := st.Change
+		if verb == "disconnect" {
+			c = st.Undo
+		}
+		title := fmt.Sprintf("%s (%s)", st.Agent, st.Config)
+		if st.HooksOff != "" && verb == "connect" {
+			fmt.Fprintf(std.Err, "%s: warning: %s\n", st.Agent, st.HooksOff)
+		}
+		switch {
+		case st.State == connect.StateUnreadable || st.State == connect.StateUnsupported || c == nil && st.Problem != "" && !st.Connected:
+			fmt.Fprintf(std.Err, "%s: %s\n", title, st.Problem)
+			code = exitConfig
+			continue
+		case c == nil && verb == "connect":
+			fmt.Fprintf(std.Out, "%s: connected to %s\n", title, st.Binary)
+			continue
+		case c == nil:
+			fmt.Fprintf(std.Out, "%s: not connected\n", title)
+			continue
+		}
+		fmt.Fprintf(std.Out, "%s: %s", title, describe(st))
+		if verb == "disconnect" {
+			fmt.Fprint(std.Out, "; disconnecting removes admit's entries")
+		}
+		fmt.Fprintf(std.Out, "\n%s", c.Diff)
+		switch {
+		case o.dryRun:
+			continue
+		case ask:
+			fmt.Fprintf(std.Err, "Write this change to %s's configuration? [y/N] ", st.Agent)
+			line, _ := in.ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+				fmt.Fprintf(std.Out, "%s: left unchanged\n", st.Agent)
+				continue
+			}
+		case !o.yes:
+			pending++
+			continue
+		}
+		do := connect.Connect
+		if verb == "disconnect" {
+			do = connect.Disconnect
+		}
+		r, err := do(sys, sys, opts, h, c.Sum)
+		if err != nil {
+			fmt.Fprintf(std.Err, "%s: %v\n", title, err)
+			code = exitConfig
+			continue
+		}
+		for _, b := range r.Backups {
+			fmt.Fprintf(std.Out, "%s: kept the previous file as %s\n", st.Agent, b)
+		}
+		for _, p := range r.Written {
+			fmt.Fprintf(std.Out, "%s: wrote %s\n", st.Agent, p)
+		}
+		for _, p := range r.Removed {
+			fmt.Fprintf(std.Out, "%s: removed %s\n", st.Agent, p)
+		}
+		fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, r.Status.State)
+		if verb == "connect" {
+			for _, n := range r.Status.Notes {
+				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, n)
+			}
+		}
+	}
+	if pending > 0 {
+		fmt.Fprintf(std.Out, "Nothing was written: there is no terminal to ask on. Run admit %s --yes %s to write what is shown.\n", verb, strings.Join(hostNames(o.hosts), " "))
+	}
+	return code
+}
+
+func parseConnect(verb string, args []string, std Stdio) (connectOptions, error) {
+	var o connectOptions
+	fs := flag.NewFlagSet("admit "+verb, flag.ContinueOnError)
+	fs.SetOutput(std.Err)
+	if verb == "connect" {
+		fs.BoolVar(&o.list, "list", false, "list the agents admit knows, whether each is installed and connected; change nothing")
+	}
+	fs.BoolVar(&o.dryRun, "dry-run", false, "show the change, write nothing")
+	fs.BoolVar(&o.yes, "yes", false, "write the change without asking")
+	fs.Usage = func() {
+		if verb == "connect" {
+			fmt.Fprintf(std.Err, "usage: admit connect [--list] [--dry-run] [--yes] [HOST...]\n  HOST: %s (default: every one installed)\n", strings.Join(hostNames(connect.Hosts()), ", "))
+		} else {
+			fmt.Fprintf(std.Err, "usage: admit disconnect [--dry-run] [--yes] HOST...\n  HOST: %s\n", strings.Join(hostNames(connect.Hosts()), ", "))
+		}
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	for _, name := range fs.Args() {
+		h, ok := connect.Lookup(name)
+		if !ok {
+			return o, fmt.Errorf("unknown agent %q (want one of %s)", name, strings.Join(hostNames(connect.Hosts()), ", "))
+		}
+		o.hosts = append(o.hosts, h)
+	}
+	o.named = len(o.hosts) > 0
+	if verb == "disconnect" && !o.named {
+		return o, fmt.Errorf("name the agents to disconnect (%s)", strings.Join(hostNames(connect.Hosts()), ", "))
+	}
+	if o.list && o.named {
+		return o, fmt.Errorf("--list takes no agents")
+	}
+	return o, nil
+}
+
+// describe says what connecting would fix, in words.
+func describe(st connect.Status) string {
+	switch st.State {
+	case connect.StateNotConnected:
+		return "not connected"
+	case connect.StateStale, connect.StateOutdated:
+		return st.State + ": " + st.Problem
+	case connect.StateConnected:
+		return "connected to " + st.Binary
+	}
+	return st.State
+}
+
+// listAgents prints every host: installed, state, configuration, binary.
+func listAgents(sys connect.System, opts connect.Options, binErr error, std Stdio) int {
+	tw := tabwriter.NewWriter(std.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tHOST\tINSTALLED\tSTATE\tCONFIGURATION\tBINARY")
+	var off []string
+	for _, st := range connect.Survey(sys, opts) {
+		if st.HooksOff != "" {
+			off = append(off, st.Agent+": "+st.HooksOff)
+		}
+		installed := "no"
+		if st.Installed {
+			installed = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, st.State, st.Config, st.Binary)
+	}
+	_ = tw.Flush()
+	if len(off) > 0 {
+		fmt.Fprintf(std.Out, "\n%s\n", strings.Join(off, "\n"))
+	}
+	if binErr != nil {
+		fmt.Fprintf(std.Out, "\nThis binary cannot be connected: %v\n", binErr)
+	} else {
+		fmt.Fprintf(std.Out, "\nadmit connect points the configurations at %s.\n", opts.Binary)
+	}
+	return exitOK
+}
+
+// selfBinary is the running binary, symlinks resolved: what the
+// configurations will name.
+func selfBinary() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("the running binary's path is unknown: %w", err)
+	}
+	return filepath.EvalSymlinks(self)
+}
+
+// connectPlace is where the binary must not be: the repository of the
+// working folder (unless that is the home folder or the root, which is no
+// workspace) and the temporary folder.
+func connectPlace() connect.Place {
+	var p connect.Place
+	if cwd, err := os.Getwd(); err == nil {
+		if root := workspaceRoot(cwd); broadRoot(root) == nil {
+			p.Workspaces = append(p.Workspaces, root)
+		}
+	}
+	p.Temp = []string{os.TempDir()}
+	return p
+}
+
+// isTerminal says whether r is a terminal a person can answer on.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func hostNames(hs []*connect.Host) []string {
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = h.Name
+	}
+	return names
+}

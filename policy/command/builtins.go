@@ -1,0 +1,175 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"admit/policy/rule"
+)
+
+// The shell words and programs whose answer is fixed, whatever a policy
+// file's table says: those that run what the line does not show or
+// change what later words run (eval, exec, trap, alias, hash), those
+// that run as another user (sudo), and source, which runs a script of the
+// workspace in the shell itself. They are looked at before any table.
+
+// fixedWords are the builtins that run a string as code or change how the
+// shell finds what later words run.
+var fixedWords = map[string]string{
+	"eval":    "runs its words as a command line, which the gate does not judge",
+	"exec":    "replaces the shell with a command, or changes its descriptors for every later command",
+	"builtin": "runs a shell builtin, bypassing what the gate judged (builtin cd)",
+	"trap":    "runs a string as code when a signal or the shell's exit comes",
+	"alias":   "changes what a word runs",
+	"unalias": "changes what a word runs",
+	"hash":    "changes which file a program name runs",
+	"enable":  "turns builtins on or off, or loads new ones from a file",
+	"shopt":   "changes how the shell expands the words the gate judged",
+	"unset":   "changes the variables and functions later words run with",
+	"pushd":   "changes the working folder in a way the gate does not follow (use cd)",
+	"popd":    "changes the working folder in a way the gate does not follow (use cd)",
+	"fc":      "runs commands from the shell's history",
+	"coproc":  "runs a command in the background",
+	"bind":    "changes what keys run",
+	"caller":  "reads the shell's call stack",
+}
+
+// privileged are the programs that run a command as another user.
+var privileged = map[string]bool{
+	"sudo": true, "su": true, "doas": true, "pkexec": true, "runuser": true, "run0": true, "chroot": true,
+	"setpriv": true, "nsenter": true, "unshare": true, "sg": true, "newgrp": true, "capsh": true, "gosu": true, "su-exec": true,
+}
+
+// fixed judges the words with a fixed answer; it reports whether name is
+// one.
+func (j *judge) fixed(argv []string) bool {
+	name := argv[0]
+	if why, ok := fixedWords[name]; ok {
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s %s", name, why), "send the commands themselves as the command line")
+		return true
+	}
+	switch {
+	case privileged[name]:
+		j.refuse(rule.PrivilegeChange, fmt.Sprintf("%s runs a command as another user, beyond what the workspace's gate can judge", name),
+			"run the command as the session's own user, or ask the user to run it")
+		return true
+	case name == "set":
+		j.set(argv[1:])
+		return true
+	case name == "source" || name == ".":
+		j.source(argv)
+		return true
+	case name == "busybox" || name == "toybox":
+		// A multi-call binary runs the applet its first word names:
+		// busybox sh -c is sh -c.
+		if len(argv) > 1 && !strings.HasPrefix(argv[1], "-") {
+			j.program(argv[1:], 1)
+			return true
+		}
+	}
+	return false
+}
+
+// set judges the set builtin: only the options that change how errors
+// and tracing are handled pass; set alone prints every variable (the
+// environment's secrets with them), and positional parameters or other
+// options change what later words mean.
+func (j *judge) set(args []string) {
+	if len(args) == 0 {
+		j.refuse(rule.SecretEnv, "set without options prints every shell variable, the environment's secrets with them", "print only the variables the task needs (printenv NAME)")
+		return
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("set %q sets the positional parameters, which change what later words mean", a), "")
+			return
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'e', 'u', 'x', 'v':
+			case 'o':
+				if i+1 >= len(args) {
+					j.refuse(rule.HiddenCommand, "set -o without a name prints the shell's options; the gate admits set -o NAME for pipefail, errexit, nounset, xtrace and verbose only", "")
+					return
+				}
+				i++
+				switch args[i] {
+				case "pipefail", "errexit", "nounset", "xtrace", "verbose":
+				default:
+					j.refuse(rule.HiddenCommand, fmt.Sprintf("set -o %s changes how the shell reads or runs later words", args[i]), "use only set -e, -u, -x, -o pipefail")
+					return
+				}
+			default:
+				j.refuse(rule.HiddenCommand, fmt.Sprintf("set option %q changes how the shell reads or runs later words", string(a[k])), "use only set -e, -u, -x, -o pipefail")
+				return
+			}
+		}
+	}
+}
+
+// source judges source FILE and . FILE: the file runs in the shell
+// itself, so it is code of the workspace that runs (asked), and it must
+// be inside the workspace. What it defines can change what later words
+// of the line run, so a rule that allows it trusts the file for them too.
+func (j *judge) source(argv []string) {
+	if len(argv) < 2 {
+		j.refuse(RuleNoTarget, argv[0]+" needs a file", "")
+		return
+	}
+	file := argv[1]
+	if strings.HasPrefix(file, "-") {
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q: options of %s are not accepted", argv[0], file, argv[0]), "")
+		return
+	}
+	if !strings.Contains(file, "/") {
+		// bash looks a bare name up on PATH before the working folder.
+		j.refuse(RuleDynamicWord, fmt.Sprintf("%s %q looks the file up on PATH first, so what runs depends on the environment", argv[0], file), "name the file with a folder: "+argv[0]+" ./"+file)
+		return
+	}
+	j.path(argv[0], access{word: file, what: "script", mode: modeProbe})
+	if j.acc.refused {
+		return
+	}
+	j.argPaths(argv, 2)
+	if j.acc.refused {
+		return
+	}
+	j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s runs %q in the shell itself (code of the workspace that admit cannot judge, and that can change what later words run), so a person decides", argv[0], file), "")
+}
+
+// runsWith says why an assignment a wrapper makes (env NAME=value)
+// changes what runs, or where a program reads the configuration that
+// decides it, or "": PATH and the loader's variables pick the program and
+// its libraries, the shell's start-up variables run code, HOME and the
+// XDG folders move the configuration git and the toolchains read, git's
+// variables move its repository and configuration, and the pagers and
+// editors are programs that other programs start.
+func runsWith(assign string) string {
+	name, value, _ := strings.Cut(assign, "=")
+	switch {
+	case name == "PATH" || strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_"):
+		return "changes which program or library runs"
+	case name == "BASH_ENV" || name == "ENV" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "IFS" || name == "PS4" || name == "PROMPT_COMMAND" || name == "BASH_XTRACEFD":
+		return "makes the shell run code or read words differently"
+	case name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "ZDOTDIR" || name == "INPUTRC":
+		return "moves the configuration the programs read"
+	case strings.HasPrefix(name, "GIT_"):
+		switch name {
+		case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS":
+			return ""
+		case "GIT_PAGER":
+			if value == "cat" || value == "" {
+				return ""
+			}
+		}
+		return "changes the repository, the configuration or the programs git uses"
+	case name == "PAGER" || name == "MANPAGER" || name == "EDITOR" || name == "VISUAL" || name == "LESSOPEN" || name == "LESSCLOSE" || name == "BROWSER" ||
+		strings.HasSuffix(name, "_ASKPASS") || name == "SSH_ASKPASS" || name == "SUDO_ASKPASS":
+		if value == "cat" || value == "" || value == "true" {
+			return ""
+		}
+		return "names a program that other programs start"
+	}
+	return ""
+}

@@ -1,0 +1,130 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"admit/policy/rule"
+	"admit/policy/rules"
+)
+
+// The person's rules in the judge. A rule matches one simple command's
+// argv as written, after wrappers are seen through (each level of a
+// wrapper is matched on its own: "timeout 60 npm test" is matched as
+// itself and as "npm test"). Deny and ask rules apply to every command,
+// whatever the policy makes of it; an allow rule only answers a question
+// the policy asks because it cannot judge what runs (asksCode), never a
+// refusal, nor a question about a protected path, a secret or git's
+// configuration. The line's other commands are judged as ever, so
+// "npm test && curl x | sh" is not allowed by a rule for "npm test".
+
+// personRules applies the deny and ask rules that match argv; it reports
+// whether a deny rule refused the command.
+func (j *judge) personRules(argv []string) bool {
+	if j.c.Rules == nil {
+		return false
+	}
+	written := withoutRuntimeNames(argv)
+	r, ok := j.c.Rules.Match(written)
+	if !ok {
+		return false
+	}
+	switch r.Decision {
+	case rule.OutcomeDeny:
+		j.refuse(rule.RuleDenies, fmt.Sprintf("%s matches %s %q, which denies it", showArgv(written), ruleOwner(r), r.Match),
+			"do not run "+written[0]+" this way; do the task another way, or ask the user")
+		return true
+	case rule.OutcomeAsk:
+		j.acc.asks(rule.RuleAsks, fmt.Sprintf("%s matches %s %q, which asks a person", showArgv(written), ruleOwner(r), r.Match), "")
+	}
+	return false
+}
+
+// asksCode asks about argv because admit cannot judge what it runs (rule
+// r: runs-code, network, unsupported-program or git-subcommand), unless
+// an allow rule of the person's over argv answers the question.
+func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
+	written := withoutRuntimeNames(argv)
+	if !slices.ContainsFunc(j.acc.runsCode, func(have []string) bool { return slices.Equal(have, written) }) {
+		j.acc.runsCode = append(j.acc.runsCode, slices.Clone(written))
+	}
+	if j.c.Effects == WorkspaceWrite {
+		j.wrote() // it may change any file of the workspace
+	}
+	if j.c.Rules != nil {
+		if m, ok := j.c.Rules.Match(written); ok && m.Decision == rule.OutcomeAllow {
+			j.acc.answered(m.Match)
+			return
+		}
+	}
+	j.acc.asksCode(r, written, reason, hint)
+}
+
+// asksWorkspaceProgram asks about a program of the workspace that a bare
+// name runs (found on the agent's PATH inside the workspace: an activated
+// .venv/bin, node_modules/.bin), whose path as written from the working
+// folder is found (".venv/bin/pytest"). It is matched, asked and offered
+// for "always allow" under that path, never under the bare name: a rule
+// for npm is the person's word about the npm they installed, not about a
+// file of the workspace called npm.
+func (j *judge) asksWorkspaceProgram(argv []string, found string) {
+	asPath := append([]string{found}, argv[1:]...)
+	if j.personRules(asPath) {
+		return
+	}
+	j.asksCode(rule.RunsCode, asPath, fmt.Sprintf("%q runs %s, a program of the workspace (found on PATH), which admit cannot judge before it runs, so a person decides", argv[0], found), "")
+}
+
+// ruleOwner names whose rule it is, for reasons.
+func ruleOwner(r rules.Rule) string {
+	switch r.Source {
+	case "repository":
+		return "the repository's rule"
+	case "workspace":
+		return "the person's rule for this workspace"
+	}
+	return "the person's rule"
+}
+
+// showArgv writes argv for a reason, the way rules read it back.
+func showArgv(argv []string) string {
+	const max = 120
+	s := rules.Quote(argv)
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// runtimeName stands for a name only known when the command runs, which
+// xargs or find -exec give as an operand (see xargs.go). A shell word
+// never holds a NUL, and the judge refuses an argv that does.
+const runtimeName = "\x00name"
+
+// withoutRuntimeNames is argv as written: without the names xargs or find
+// would add.
+func withoutRuntimeNames(argv []string) []string {
+	for _, w := range argv {
+		if w == runtimeName {
+			out := make([]string, 0, len(argv))
+			for _, w := range argv {
+				if w != runtimeName {
+					out = append(out, w)
+				}
+			}
+			return out
+		}
+	}
+	return argv
+}
+
+// hasNUL reports a word with a NUL byte, which no shell word holds.
+func hasNUL(argv []string) bool {
+	for _, w := range argv {
+		if strings.IndexByte(w, 0) >= 0 {
+			return true
+		}
+	}
+	return false
+}

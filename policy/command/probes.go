@@ -1,0 +1,274 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"admit/policy/rule"
+)
+
+// Everyday probes and filters: jq (its filter lexed for what reads files
+// or the environment), printenv (only names that hold no secret), command
+// -v (a probe) and command PROG (seen through), df (the file systems of
+// its operands).
+
+// jqReads are jq's builtins that read the environment, files or jq's own
+// search path: refused in a filter. ($__loc__, input and inputs read only
+// the program and the inputs jq was given.)
+var jqReads = map[string]string{
+	"env":             "reads the environment",
+	"$ENV":            "reads the environment",
+	"input_filename":  "names the file being read",
+	"import":          "reads a module from a file",
+	"include":         "reads a module from a file",
+	"modulemeta":      "reads a module from a file",
+	"get_search_list": "reads jq's module search path",
+	"get_prog_origin": "reads where the program is",
+	"get_jq_origin":   "reads where jq is",
+	"$__prog_args":    "reads jq's own arguments",
+}
+
+// jq judges jq [OPTIONS] FILTER [FILES...]: its options by hand, since
+// --arg and --argjson take two values, and its filter lexed: a builtin
+// that reads the environment or a file refuses it. --args and --jsonargs
+// make the later operands values, not files.
+func (j *judge) jq(_ *Program, argv []string) {
+	var acs []access
+	filter, haveFilter := "", false
+	valuesOnly := false
+	dash := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if !dash && strings.HasPrefix(a, "-") && a != "-" {
+			name, _, attached := strings.Cut(a, "=")
+			switch name {
+			case "--":
+				dash = true
+			case "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-c", "--compact-output", "-n", "--null-input",
+				"-s", "--slurp", "-e", "--exit-status", "-S", "--sort-keys", "-C", "--color-output", "-M", "--monochrome-output",
+				"--tab", "-R", "--raw-input", "--seq", "--stream", "--stream-errors", "--raw-output0", "--unbuffered", "-h", "--help",
+				"-V", "--version", "--build-configuration", "-0", "--nul-output", "-b", "--binary":
+			case "--indent":
+				if !attached {
+					i++
+				}
+			case "--arg", "--argjson":
+				i += 2 // a name and a value, both text
+			case "--args", "--jsonargs":
+				valuesOnly = true
+			case "-f", "--from-file":
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq reads the filter from a file, which the gate cannot read to judge it", name), "give the filter as the first operand")
+				return
+			case "--rawfile", "--slurpfile":
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq reads a file named inside the command, beside its inputs", name), "give the file as an input, or read it with cat")
+				return
+			case "-L", "--library-path":
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq loads modules from a folder", name), "leave out "+name)
+				return
+			default:
+				if len(a) > 2 && a[1] != '-' && isJqCluster(a[1:]) {
+					continue
+				}
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq is not in the accepted options", a), "see jq --help")
+				return
+			}
+			if i >= len(argv) {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq needs its values", name), "")
+				return
+			}
+			continue
+		}
+		switch {
+		case !haveFilter:
+			filter, haveFilter = a, true
+		case valuesOnly:
+		default:
+			acs = append(acs, access{word: a, what: "input", mode: modeRead})
+		}
+	}
+	if haveFilter {
+		if name, why := jqFilterReads(filter); name != "" {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("the jq filter uses %s, which %s", name, why), "filter only the inputs jq is given")
+			return
+		}
+	}
+	j.check(&Program{Name: "jq"}, acs)
+}
+
+// isJqCluster reports a word of jq's short flags (-rc, -nr).
+func isJqCluster(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune("rjacnseSCMRb0", rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// jqFilterReads returns the first builtin of a jq filter that reads the
+// environment or a file, and why. The filter is lexed: string literals
+// (but not their \(...) interpolations) and comments are skipped, and a
+// name after a "." is a field, not a builtin. A filter the lexer does not
+// follow (an unterminated string) is refused.
+func jqFilterReads(f string) (string, string) {
+	depth := 0      // nesting of \( ... ) inside strings
+	var stack []int // paren depth at each interpolation
+	parens := 0
+	for i := 0; i < len(f); {
+		c := f[i]
+		switch {
+		case c == '#':
+			for i < len(f) && f[i] != '\n' {
+				i++
+			}
+		case c == '"':
+			i++
+			for {
+				if i >= len(f) {
+					return "an unterminated string", "the gate cannot follow"
+				}
+				if f[i] == '\\' && i+1 < len(f) && f[i+1] == '(' {
+					stack = append(stack, parens)
+					parens++
+					depth++
+					i += 2
+					break
+				}
+				if f[i] == '\\' {
+					i += 2
+					continue
+				}
+				if f[i] == '"' {
+					i++
+					break
+				}
+				i++
+			}
+		case c == '(':
+			parens++
+			i++
+		case c == ')':
+			parens--
+			i++
+			if depth > 0 && len(stack) > 0 && parens == stack[len(stack)-1] {
+				// Back inside the string the interpolation was in.
+				stack = stack[:len(stack)-1]
+				depth--
+				for {
+					if i >= len(f) {
+						return "an unterminated string", "the gate cannot follow"
+					}
+					if f[i] == '\\' && i+1 < len(f) && f[i+1] == '(' {
+						stack = append(stack, parens)
+						parens++
+						depth++
+						i += 2
+						break
+					}
+					if f[i] == '\\' {
+						i += 2
+						continue
+					}
+					if f[i] == '"' {
+						i++
+						break
+					}
+					i++
+				}
+			}
+		case c == '$' || c == '_' || isLetter(c):
+			start := i
+			i++
+			for i < len(f) && (f[i] == '_' || isLetter(f[i]) || f[i] >= '0' && f[i] <= '9') {
+				i++
+			}
+			word := f[start:i]
+			field := start > 0 && f[start-1] == '.'
+			if why, ok := jqReads[word]; ok && why != "" && !field {
+				return word, why
+			}
+			if word == "$" {
+				// "$ ENV" is no variable; "$__loc__" is the program's own.
+				continue
+			}
+		default:
+			i++
+		}
+	}
+	return "", ""
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// secretName reports whether a variable's name says it holds a secret.
+func secretName(name string) bool {
+	u := strings.ToUpper(name)
+	for _, part := range []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASS", "AUTH", "CREDENTIAL", "CRED", "SESSION", "COOKIE", "PRIVATE", "CERT", "DSN", "CONNECTION_STRING", "DATABASE_URL", "WEBHOOK", "SALT"} {
+		if strings.Contains(u, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// printenv judges printenv NAME...: each name must hold no secret by its
+// name; printenv alone prints the whole environment.
+func (j *judge) printenv(w *words) {
+	if len(w.ops) == 0 {
+		j.refuse(rule.SecretEnv, "printenv without a name prints the whole environment, its secrets with it", "print only the variables the task needs: printenv PATH")
+		return
+	}
+	for _, o := range w.ops {
+		if secretName(o) {
+			j.refuse(rule.SecretEnv, fmt.Sprintf("printenv %s prints a variable whose name says it holds a secret", o), "ask the user for what the task needs instead of printing it")
+			return
+		}
+	}
+}
+
+// commandBuiltin judges the command builtin: command -v NAME and -V look names
+// up, as which does; command [-p] PROG ARGS runs PROG, judged in turn.
+func (j *judge) commandBuiltin(_ *Program, argv []string) {
+	i := 1
+	lookup := false
+	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
+		switch argv[i] {
+		case "-v", "-V":
+			lookup = true
+		case "-p":
+		case "--":
+			i++
+			goto done
+		default:
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of command is not accepted (only -v, -V and -p)", argv[i]), "")
+			return
+		}
+	}
+done:
+	rest := argv[i:]
+	if lookup {
+		for _, n := range rest {
+			if strings.Contains(n, "/") {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("command -v takes program names; %q is a path", n), "give the program's name")
+				return
+			}
+		}
+		return
+	}
+	if len(rest) == 0 {
+		return
+	}
+	if rest[0] == "cd" {
+		j.refuse(rule.HiddenCommand, "command cd changes the folder in a way the gate does not follow", "run cd on its own")
+		return
+	}
+	j.program(rest, 1)
+}
+
+// df judges df: its operands are looked at for the file system they are
+// on.
+func (j *judge) df(w *words) {
+	for _, o := range w.ops {
+		w.add(access{word: o, what: "operand", mode: modeProbe})
+	}
+}

@@ -1,0 +1,276 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Commands run on names only known when the line runs: find -exec PROG
+// {} \; (or +), find -execdir, and xargs PROG fed by a command that
+// prints names. PROG and its arguments are judged as ever, with each name
+// standing as an operand (runtimeName): a name is read, listed or probed
+// as the program would, so a program that changes its operands (rm, mv,
+// sed -i) is refused, since a change needs its targets named. The names
+// are known to be inside the workspace only when they come from a walk
+// the policy judged (find's starting folders, git ls-files, grep -l, rg
+// --files), never through a symlink that leads outside (the workspace's
+// links are looked for, as for -L), and, for xargs, only separated by NUL
+// bytes (xargs -0 with find -print0, git -z, grep -Z, rg -0): split at
+// blanks, a file named "a /home/u/.ssh/id_rsa" would be three names.
+
+// names judges inner, a command find or xargs runs on names, in the
+// command's folder; by names the program that runs it, for reasons.
+func (j *judge) namesCommand(by string, inner []string, starts []string) {
+	if len(inner) == 0 {
+		j.refuse(RuleNoTarget, by+" names no command to run", "")
+		return
+	}
+	if p := j.p.progs[inner[0]]; p != nil && p.Write && !strings.Contains(inner[0], "/") {
+		j.refuse(RuleNoTarget, fmt.Sprintf("%s would run %s on names only known when it runs, and a change needs its targets named", by, inner[0]),
+			"list the files first, then run "+inner[0]+" on them by name")
+		return
+	}
+	if j.c.FS != nil {
+		for _, d := range starts {
+			r, ok := j.quietResolve(d)
+			if !ok || !r.Dir {
+				continue
+			}
+			if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
+				j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs %s on the names a walk of %q finds, and %q there is a symlink that leads outside the workspace, so a name could lead there", by, inner[0], d, links[0]),
+					"name the files explicitly")
+				return
+			}
+		}
+	}
+	j.program(inner, 1)
+}
+
+// findExec reads the command of a find -exec or -execdir primary from
+// args (after the primary), up to its ";" or "+": each word holding {}
+// is a name. It returns the command and how many words it took; ok is
+// false when refused.
+func (j *judge) findExec(primary string, args []string) ([]string, int, bool) {
+	end := -1
+	for k, a := range args {
+		if a == ";" || (a == "+" && k > 0 && args[k-1] == "{}") {
+			end = k
+			break
+		}
+	}
+	if end < 0 {
+		j.refuse(RuleForbiddenFlag, fmt.Sprintf("find %s needs its command ended by \";\" (or \"{} +\")", primary), "")
+		return nil, 0, false
+	}
+	inner := make([]string, 0, end)
+	for _, w := range args[:end] {
+		switch {
+		case strings.Contains(w, "{}"):
+			inner = append(inner, runtimeName)
+		case primary == "-execdir" && pathLike(w):
+			j.refuse(RuleDynamicWord, fmt.Sprintf("find -execdir runs its command in each file's folder, so %q would name a different path for each", w),
+				"use -exec, whose command runs in find's folder")
+			return nil, 0, false
+		default:
+			inner = append(inner, w)
+		}
+	}
+	return inner, end + 1, true
+}
+
+// xargsOpts are xargs's options: the value each takes ("" none, "v" a
+// value, "o" an optional value attached only).
+var xargsOpts = map[string]string{
+	"0": "", "null": "", "r": "", "no-run-if-empty": "", "t": "", "verbose": "", "x": "", "exit": "", "show-limits": "",
+	"n": "v", "max-args": "v", "L": "v", "max-lines": "v", "l": "o", "P": "v", "max-procs": "v", "s": "v", "max-chars": "v",
+	"process-slot-var": "v", "I": "v", "i": "o", "replace": "o", "d": "v", "delimiter": "v", "E": "v", "e": "o", "eof": "o",
+	"a": "v", "arg-file": "v", "p": "", "interactive": "", "o": "", "open-tty": "",
+}
+
+// xargs judges xargs [OPTIONS] [PROG ARGS...]: its options (parsed as
+// getopt does, clusters included), where its names come from, and PROG
+// with the names as operands.
+func (j *judge) xargs(_ *Program, argv []string) {
+	null, replace := false, ""
+	type opt struct{ name, value string }
+	var opts []opt
+	i := 1
+args:
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			i++
+			break args
+		case !strings.HasPrefix(a, "-") || a == "-":
+			break args
+		case strings.HasPrefix(a, "--"):
+			name, value, attached := strings.Cut(a[2:], "=")
+			kind, ok := xargsOpts[name]
+			if !ok || len(name) == 1 {
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "--"+name), "")
+				return
+			}
+			if kind == "v" && !attached {
+				if i+1 >= len(argv) {
+					j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "--"+name), "")
+					return
+				}
+				i++
+				value = argv[i]
+			}
+			opts = append(opts, opt{name, value})
+		default:
+			for k := 1; k < len(a); k++ {
+				name := string(a[k])
+				kind, ok := xargsOpts[name]
+				if !ok {
+					j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "-"+name), "")
+					return
+				}
+				if kind == "" {
+					opts = append(opts, opt{name, ""})
+					continue
+				}
+				value := a[k+1:]
+				if value == "" && kind == "v" {
+					if i+1 >= len(argv) {
+						j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "-"+name), "")
+						return
+					}
+					i++
+					value = argv[i]
+				}
+				opts = append(opts, opt{name, value})
+				break
+			}
+		}
+	}
+	for _, o := range opts {
+		switch o.name {
+		case "0", "null":
+			null = true
+		case "I", "i", "replace":
+			replace = o.value
+			if replace == "" {
+				replace = "{}"
+			}
+		case "d", "delimiter":
+			if o.value != `\0` && o.value != "\x00" {
+				j.refuse(RuleDynamicWord, fmt.Sprintf("xargs -d %q splits names at a character a file name may hold", o.value), "use find -print0 | xargs -0")
+				return
+			}
+			null = true
+		case "a", "arg-file":
+			j.refuse(RuleDynamicWord, "xargs --arg-file reads the names from a file, which the gate cannot read to judge them", "name the files, or use find -exec")
+			return
+		case "p", "interactive", "o", "open-tty":
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs asks on the terminal", o.name), "leave it out")
+			return
+		}
+	}
+	inner := slices.Clone(argv[i:])
+	if len(inner) == 0 {
+		inner = []string{"echo"}
+	}
+	if !j.namesFromWalk(null) {
+		return
+	}
+	if replace != "" {
+		for k := 1; k < len(inner); k++ {
+			if strings.Contains(inner[k], replace) {
+				inner[k] = runtimeName
+			}
+		}
+	} else {
+		inner = append(inner, runtimeName)
+	}
+	j.namesCommand("xargs", inner, j.walked())
+}
+
+// walked are the folders the command feeding xargs walks: find's
+// starting folders, else every root.
+func (j *judge) walked() []string {
+	producer := j.line[j.cmd-1].Argv
+	if path.Base(producer[0]) != "find" {
+		return j.c.Roots // git ls-files, grep -r, rg: whatever folders they name
+	}
+	var starts []string
+	for _, a := range producer[1:] {
+		switch {
+		case a == "-H" || a == "-L" || a == "-P":
+			continue
+		case strings.HasPrefix(a, "-") || a == "(" || a == "!":
+		default:
+			starts = append(starts, a)
+			continue
+		}
+		break
+	}
+	if len(starts) == 0 {
+		return []string{"."}
+	}
+	return starts
+}
+
+// namesFromWalk checks that xargs reads NUL-separated names from a pipe
+// fed by a command that prints names of the workspace.
+func (j *judge) namesFromWalk(null bool) bool {
+	src, _ := j.stdinOf()
+	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) {
+		j.refuse(RuleDynamicWord, "xargs reads the names it runs its command on from standard input, which here is no command of the line that prints names of the workspace",
+			"use find ... -exec PROG {} +, or find ... -print0 | xargs -0 PROG")
+		return false
+	}
+	producer := j.line[j.cmd-1].Argv
+	name := innerProgram(producer)
+	if !namePrinter(name, producer) {
+		j.refuse(RuleDynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace separated by NUL bytes", name),
+			"use find -print0, git ls-files -z, grep -lZ or rg -l0 before xargs -0, or find -exec")
+		return false
+	}
+	if !null {
+		j.refuse(RuleDynamicWord, "xargs without -0 splits its input at blanks and reads quotes in it, so a file named \"a /home/u/.ssh/id_rsa\" would give a name outside the workspace",
+			"print the names NUL-separated and use xargs -0")
+		return false
+	}
+	return true
+}
+
+// namePrinter reports a producer that prints only names of the
+// workspace, NUL-separated: find -print0 (without -printf or -ls),
+// git ls-files -z (and git diff, git grep -l -z), grep -lZ, rg -l0.
+func namePrinter(name string, argv []string) bool {
+	has := func(words ...string) bool {
+		for _, w := range argv[1:] {
+			if slices.Contains(words, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "find":
+		return has("-print0") && !has("-printf", "-fprintf", "-ls", "-fls", "-print", "-fprint", "-fprint0", "-L", "-follow")
+	case "git":
+		return len(argv) > 1 && (argv[1] == "ls-files" || argv[1] == "diff" && has("--name-only") || argv[1] == "grep" && has("-l", "--name-only", "--files-with-matches")) &&
+			has("-z") && !has("--format", "-s", "--stage", "-t", "--debug", "--eol")
+	case "grep", "egrep", "fgrep":
+		return (has("-l", "-L", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-Z", "--null") || clusterHas(argv, 'Z'))
+	case "rg":
+		return (has("-l", "--files", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-0", "--null") || clusterHas(argv, '0')) && !has("-L", "--follow")
+	}
+	return false
+}
+
+// clusterHas reports a short-option cluster of argv holding c (-lZ).
+func clusterHas(argv []string, c byte) bool {
+	for _, w := range argv[1:] {
+		if len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Profile names the shell that will run a command line, and so how the
+// gate reads it. Every profile judges the line as non-interactive bash
+// (bash -c) would run it; the interactive ones also refuse whatever their
+// shell would read differently, so that a line they admit means the same
+// under that shell as under bash -c.
+type Profile string
+
+const (
+	// Analyze is non-interactive bash (bash -c): lists, pipelines and
+	// redirections are parsed, and every simple command and redirect
+	// target is reported (the default).
+	Analyze Profile = "analyze"
+	// Refuse accepts one simple command of literal words and nothing else,
+	// as the seed's tokenizer does.
+	Refuse Profile = "refuse"
+	// BashInteractive is bash reading the line from a terminal (bash -i,
+	// default options): as Analyze, and refused are history expansion
+	// (!, a leading ^), every control character the line editor acts on,
+	// a trailing backslash that would join the next line typed, job
+	// specs (%1), and builtins that change the terminal's shell for the
+	// calls after this one.
+	BashInteractive Profile = "bash-interactive"
+	// Zsh is interactive zsh as a terminal runs it, with zsh's default
+	// options (zsh -f -i): as BashInteractive (with zsh's history rules),
+	// and refused are "#" (not a comment in interactive zsh), >! and >|,
+	// =word, ** and ***, the glob syntax of zsh alone (qualifiers,
+	// <1-10>, ^ ~ # in patterns, a [ no ] closes), several redirections
+	// of one descriptor (zsh's MULTIOS), a tilde after "=" or ":", brace
+	// expansions that zsh expands differently, $ before punctuation, and
+	// the builtins zsh alone has or runs differently (r, print, echo with
+	// a backslash, cd with two folders, cd in a pipeline).
+	Zsh Profile = "zsh"
+	// Fish is fish 3.x in a terminal (fish --no-config -i): as
+	// BashInteractive without history expansion, and refused are fish's
+	// escapes (\x41, \n outside quotes), its single quotes (where \\ and
+	// \' are escapes), every $, bare ( ) and { } groups, % at the start of
+	// a word, every file name pattern (fish sorts matches its own way and
+	// has no [...]), brace expansions fish expands differently, and the
+	// redirections and builtins fish does not share with bash.
+	Fish Profile = "fish"
+)
+
+// Profiles lists every profile, the default first.
+func Profiles() []Profile {
+	return []Profile{Analyze, Refuse, BashInteractive, Zsh, Fish}
+}
+
+// ParseProfile returns the profile named s. The empty string is the
+// default, Analyze; any other name that is not a profile is an error that
+// names the value and the choices.
+func ParseProfile(s string) (Profile, error) {
+	if s == "" {
+		return Analyze, nil
+	}
+	for _, p := range Profiles() {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	names := make([]string, 0, 5)
+	for _, p := range Profiles() {
+		names = append(names, string(p))
+	}
+	return "", fmt.Errorf("shell: unknown shell profile %q: want one of %s", s, strings.Join(names, ", "))
+}
+
+// interactive reports whether p is read by a shell in a terminal.
+func (p Profile) interactive() bool {
+	return p == BashInteractive || p == Zsh || p == Fish
+}
+
+// shellName is how reasons name the shell of an interactive profile.
+func (p Profile) shellName() string {
+	switch p {
+	case BashInteractive:
+		return "interactive bash"
+	case Zsh:
+		return "interactive zsh"
+	case Fish:
+		return "fish"
+	}
+	return "bash"
+}

@@ -1,0 +1,175 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// sysRun is what a run keeps for Linux's confinement.
+type sysRun struct {
+	// linkBindsCapped: more hard links than the confiner binds read-only;
+	// the rest keep their contents (Landlock) but not their metadata.
+	linkBindsCapped bool
+	spec            confinerSpec // the confiner's spec, less the program (confiner)
+	restrict        *restriction // the starting thread's restriction (not confiner)
+}
+
+// cleanup closes the ruleset.
+func (s *sysRun) cleanup() {
+	if s.restrict != nil && s.restrict.ruleset != nil {
+		s.restrict.ruleset.close()
+	}
+}
+
+// confine lays out the run's confinement: which walls it gets, the private
+// temporary folder, and either the restriction of the thread that starts
+// each program or the confiner's spec. A run that needs a wall the machine
+// cannot give is refused here, before anything starts, unless the spec
+// accepts weaker confinement.
+func (x *executor) confine(s Spec) error {
+	if s.Code && s.Protected == nil {
+		return fmt.Errorf("%w: a run of code needs Protected (the paths it must leave as they are)", ErrSetup)
+	}
+	l := layoutFor(s.Code, s.Network)
+	x.walls, x.missing = l.walls()
+	if len(x.missing) > 0 && !s.AcceptWeaker {
+		return &ConfinementError{Missing: x.missing, Machine: describeMachine(l)}
+	}
+	x.confined, x.abi, x.confiner = true, l.abi, l.confiner
+	x.sandbox = SandboxLandlock
+	if l.abi == 0 {
+		x.sandbox = SandboxNone
+	}
+
+	base, stable := tempBase()
+	temp, err := os.MkdirTemp(base, "admit-run-")
+	if err != nil {
+		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
+	}
+	x.temp, x.tmpdir = temp, temp
+	// In the confiner the folder is bound onto a path that is the same
+	// for every run; the rules name the path the program sees.
+	var writable, readOnly []string
+	if l.confiner && stable != "" {
+		x.tmpdir = stable
+	} else {
+		writable = append(writable, temp)
+	}
+	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+
+	personEnv := ScrubEnv(s.Env)
+	rules := baseRules(personEnv, x.roots)
+	if s.Code {
+		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll})
+		for _, t := range toolchainDirs(personEnv) {
+			if t.Write {
+				rules = append(rules, pathRule{Path: t.Path, Access: llAll})
+				writable = append(writable, t.Path)
+			} else {
+				rules = append(rules, pathRule{Path: t.Path, Access: llRead | llExec})
+			}
+		}
+		sv, err := surveyWorkspace(x.roots, s.Protected)
+		if err != nil {
+			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
+		}
+		noEntries := sv.protected
+		if l.confiner {
+			// The protected paths are bound read-only; Landlock need
+			// only keep the hard-linked and special files.
+			noEntries = nil
+			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
+			if x.linkBindsCapped = sv.linkBindsCapped; x.linkBindsCapped {
+				// Contents stay Landlock's; the metadata of the links past
+				// the cap is not kept: the wall says so.
+				for i := range x.walls {
+					if x.walls[i].Name == WallHardLinks {
+						x.walls[i].By = ByLandlock
+					}
+				}
+			}
+			rules = append(rules, pathRule{Path: "/dev/shm", Access: llAll})
+		}
+		for _, root := range x.roots {
+			wr, err := workspaceRules(root, inside(sv.special, root), inside(noEntries, root))
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			rules = append(rules, wr...)
+			writable = append(writable, root)
+		}
+	} else {
+		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
+		for _, root := range x.roots {
+			rules = append(rules, pathRule{Path: root, Access: llRead})
+		}
+		for _, w := range x.writes {
+			info, err := os.Lstat(w)
+			switch {
+			case err != nil:
+				continue
+			case info.IsDir():
+				rules = append(rules, pathRule{Path: w, Access: llAll &^ llExec, NoFollow: true})
+			case info.Mode().IsRegular():
+				rules = append(rules, pathRule{Path: w, Access: llRead | llWrite, NoFollow: true})
+			default:
+				continue
+			}
+			writable = append(writable, w)
+		}
+	}
+	rs := rulesetSpec{ABI: l.abi, Rules: rules, HandleNet: !s.Network && !l.netns}
+	filter := filterOptions{DenyInet: !s.Network && !l.netns, DenyTruncate: l.abi < 3}
+	if l.confiner {
+		x.spec = confinerSpec{
+			Seccomp: l.seccomp,
+			Filter:  filter,
+			Mounts:  confinerMounts{Writable: writable, ReadOnly: readOnly, Shm: s.Code},
+			NetNS:   l.netns,
+			MemMB:   x.memMB,
+		}
+		if x.tmpdir != temp {
+			x.spec.Mounts.Temp, x.spec.Mounts.TempAt = temp, x.tmpdir
+		}
+		if l.abi > 0 {
+			x.spec.Ruleset = &rs
+		}
+		return nil
+	}
+	x.restrict = &restriction{}
+	if l.abi > 0 {
+		r, err := newRuleset(rs)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrSetup, err)
+		}
+		x.restrict.ruleset = r
+	}
+	if l.seccomp {
+		prog, err := buildFilter(filter)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrSetup, err)
+		}
+		x.restrict.filter = prog
+	}
+	return nil
+}
+
+// programRule lets a run execute the program it starts, wherever its file
+// is (a PATH entry may be a link to a file elsewhere).
+func programRule(bin string) pathRule {
+	return pathRule{Path: resolve(bin), Access: llRead | llExec}
+}
+
+// describeMachine says, for a refusal, what this machine has.
+func describeMachine(l layout) string {
+	parts := []string{fmt.Sprintf("Landlock ABI %d", l.abi)}
+	if !l.seccomp {
+		parts = append(parts, "no seccomp")
+	}
+	if ok, why := namespacesAvailable(); !ok {
+		parts = append(parts, "no namespaces: "+why)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,216 @@
+//go:build linux
+
+package run
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Real toolchains run confined as a program that runs code: they pass,
+// their caches are used, and a test of theirs that reaches the network or
+// writes outside fails inside the run.
+
+// toolchainEnv is a workspace with a git folder (so the root holds
+// protected paths, as a real checkout does) and a fake home folder.
+func toolchainEnv(t *testing.T, tool string) (*env, string) {
+	t.Helper()
+	bin, err := exec.LookPath(tool)
+	if err != nil {
+		t.Skipf("no %s here", tool)
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	if git, err := exec.LookPath("git"); err == nil {
+		cmd := exec.Command(git, "init", "-q", e.root)
+		cmd.Env = []string{"HOME=" + e.outside, "GIT_CONFIG_NOSYSTEM=1"}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
+	} else {
+		e.file(t, ".git/config", "[core]\n\trepositoryformatversion = 0\n")
+		e.file(t, ".git/HEAD", "ref: refs/heads/main\n")
+	}
+	os.MkdirAll(filepath.Join(e.root, ".git/hooks"), 0o755)
+	real, _ := filepath.EvalSymlinks(bin)
+	e.path = filepath.Dir(bin) + ":" + filepath.Dir(real) + ":" + e.path
+	return e, real
+}
+
+func (e *env) toolchainSpec(line string, extraEnv ...string) Spec {
+	s := e.spec(line)
+	s.Confine, s.Code = true, true
+	s.Protected = protect(s.Roots)
+	s.Timeout = 5 * time.Minute
+	s.Env = append(s.Env, extraEnv...)
+	return s
+}
+
+func TestGoConfined(t *testing.T) {
+	e, _ := toolchainEnv(t, "go")
+	// The person's build cache: the package tests of this repository
+	// already write it, and a cold one would compile the standard library.
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocache := strings.TrimSpace(string(out))
+	gomodcache := t.TempDir() // no module is downloaded: it stays empty
+	tcp := streamListener(t, "tcp", "tcp", "127.0.0.1:0")
+	outside := filepath.Join(e.outside, "written-by-test")
+	e.file(t, "go.mod", "module example.com/m\n\ngo 1.21\n")
+	e.file(t, "main.go", "package main\n\nfunc main() { println(add(1, 2)) }\n\nfunc add(a, b int) int { return a + b }\n")
+	e.file(t, "main_test.go", `package main
+
+import (
+	"net"
+	"os"
+	"testing"
+	"time"
+)
+
+func TestAdd(t *testing.T) {
+	if add(2, 3) != 5 {
+		t.Fatal("add")
+	}
+	if err := os.WriteFile(t.TempDir()+"/scratch", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDial(t *testing.T) {
+	c, err := net.DialTimeout("tcp", "`+tcp.addr+`", 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]byte("leak"))
+	c.Close()
+}
+
+func TestWriteOutside(t *testing.T) {
+	if err := os.WriteFile("`+outside+`", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+`)
+	goEnv := []string{"GOCACHE=" + gocache, "GOMODCACHE=" + gomodcache, "GOTOOLCHAIN=local"}
+	run := func(line string) Result {
+		t.Helper()
+		r := Run(context.Background(), e.toolchainSpec(line, goEnv...))
+		if r.Err != nil {
+			t.Fatalf("%s: %v", line, r.Err)
+		}
+		return r
+	}
+
+	// go build writes its binary in the root, beside the protected .git.
+	if r := run("go build -o app ."); r.ExitCode != 0 || !exists(filepath.Join(e.root, "app")) {
+		t.Fatalf("go build: %+v", r)
+	}
+	if r := run("go vet ./..."); r.ExitCode != 0 {
+		t.Fatalf("go vet: %+v", r)
+	}
+	r := run("go test -count=1 -run TestAdd ./...")
+	if r.ExitCode != 0 || !strings.Contains(r.Stdout, "ok") {
+		t.Fatalf("go test: %+v", r)
+	}
+	// The cache is read and written under confinement: the second run of
+	// the same test is answered from it.
+	run("go test -run TestAdd ./...")
+	if r := run("go test -run TestAdd ./..."); !strings.Contains(r.Stdout, "(cached)") {
+		t.Fatalf("go test did not use its cache: %+v", r)
+	}
+	// Tests that reach the network or write outside fail inside the run.
+	r = run("go test -count=1 -run TestDial ./...")
+	if r.ExitCode == 0 || len(tcp.leaked(t)) > 0 {
+		t.Fatalf("go test dialled out: %+v", r)
+	}
+	r = run("go test -count=1 -run TestWriteOutside ./...")
+	if r.ExitCode == 0 || exists(outside) {
+		t.Fatalf("go test wrote outside: %+v", r)
+	}
+	// Control: the same tests pass without confinement.
+	s := e.toolchainSpec("go test -count=1 -run TestDial|TestWriteOutside ./...", goEnv...)
+	s.Argv, s.Line = []string{"go", "test", "-count=1", "-run", "TestDial|TestWriteOutside", "./..."}, ""
+	s.Confine = false
+	if r := Run(context.Background(), s); r.ExitCode != 0 || !exists(outside) {
+		t.Fatalf("control: %+v", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.root, ".git/config")); !strings.Contains(string(b), "repositoryformatversion") {
+		t.Fatal(".git/config changed")
+	}
+}
+
+func TestNpmConfined(t *testing.T) {
+	e, _ := toolchainEnv(t, "npm")
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node here")
+	}
+	cache := t.TempDir()
+	tcp := streamListener(t, "tcp", "tcp", "127.0.0.1:0")
+	outside := filepath.Join(e.outside, "written-by-npm-test")
+	host, port, _ := strings.Cut(tcp.addr, ":")
+	e.file(t, "package.json", `{
+  "name": "tiny",
+  "version": "1.0.0",
+  "private": true,
+  "scripts": {
+    "test": "node test.js",
+    "test:net": "node net.js",
+    "test:write": "node write.js"
+  }
+}
+`)
+	e.file(t, "test.js", `const assert = require("assert");
+const fs = require("fs"), os = require("os"), path = require("path");
+assert.strictEqual(1 + 2, 3);
+fs.writeFileSync(path.join(os.tmpdir(), "scratch"), "x");
+fs.mkdirSync("coverage", { recursive: true });
+fs.writeFileSync("coverage/out.txt", "covered");
+console.log("tiny ok");
+`)
+	e.file(t, "net.js", `const net = require("net");
+const c = net.connect(`+port+`, "`+host+`", () => { c.write("leak"); c.end(); console.log("connected"); });
+c.on("error", (err) => { console.error("error", err.code); process.exit(1); });
+`)
+	e.file(t, "write.js", `require("fs").writeFileSync("`+outside+`", "x"); console.log("wrote");
+`)
+	npmEnv := []string{"npm_config_cache=" + cache}
+	r := Run(context.Background(), e.toolchainSpec("npm test", npmEnv...))
+	if r.Err != nil || r.ExitCode != 0 || !strings.Contains(r.Stdout, "tiny ok") {
+		t.Fatalf("npm test: %+v", r)
+	}
+	t.Logf("npm test: %s\n%s", r.Stdout, r.Stderr)
+	if !exists(filepath.Join(e.root, "coverage/out.txt")) {
+		t.Fatal("the test's output in the workspace is missing")
+	}
+	// npm wrote its log in its cache.
+	if logs, _ := filepath.Glob(filepath.Join(cache, "_logs", "*.log")); len(logs) == 0 {
+		t.Errorf("npm wrote no log in its cache %s", cache)
+	}
+	r = Run(context.Background(), e.toolchainSpec("npm run test:net", npmEnv...))
+	if r.ExitCode == 0 || len(tcp.leaked(t)) > 0 {
+		t.Fatalf("npm test dialled out: %+v", r)
+	}
+	r = Run(context.Background(), e.toolchainSpec("npm run test:write", npmEnv...))
+	if r.ExitCode == 0 || exists(outside) {
+		t.Fatalf("npm test wrote outside: %+v", r)
+	}
+	// Control: without confinement both reach what they aimed at.
+	for _, script := range []string{"test:net", "test:write"} {
+		s := e.toolchainSpec("npm run "+script, npmEnv...)
+		s.Confine = false
+		if r := Run(context.Background(), s); r.ExitCode != 0 {
+			t.Fatalf("control %s: %+v", script, r)
+		}
+	}
+	if !exists(outside) || len(tcp.leaked(t)) != 1 {
+		t.Fatal("control runs did not reach outside")
+	}
+}
