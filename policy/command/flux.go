@@ -130,7 +130,10 @@ func backgroundWrites(d *Decision, acc *accum, c *Context) {
 	if !d.Background || !(d.Allowed || d.Ask) {
 		return
 	}
-	if acc.writesAnywhere {
+	if acc.writesAnywhere || len(acc.runsCode) > 0 {
+		// Code that runs (a toolchain, a script, a workspace program)
+		// may write anywhere in the workspace: a symlink it makes can
+		// lead a later read out of it.
 		d.BackgroundWrites = slices.Clone(c.Roots)
 		return
 	}

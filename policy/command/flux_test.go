@@ -132,3 +132,14 @@ func TestWrapperSetsPath(t *testing.T) {
 		t.Errorf("env PATH=.venv/bin ls: %s %s", d.Rule, d.Reason)
 	}
 }
+
+// Code that runs in the background may write anywhere: the roots are in
+// flux while it runs.
+func TestBackgroundCodeHoldsTheWorkspace(t *testing.T) {
+	ws, c := fluxTree(t)
+	c.Background = true
+	d := command.New(nil).Evaluate("go test ./...", ws, c)
+	if !d.Ask || !slices.Equal(d.BackgroundWrites, c.Roots) {
+		t.Fatalf("go test in the background: ask %v (%s), writes %q", d.Ask, d.Rule, d.BackgroundWrites)
+	}
+}
