@@ -112,6 +112,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		s.log.Error("watcher cannot start; decisions stay correct, staleness is found at decision time", "err", err)
 	} else {
 		w.OnChange(g.MarkChanged)
+		g.CaptureWith(w)
 	}
 	h := &host{gate: g, watcher: w, broker: b, state: st}
 	if s.cfg.Listen != "none" {

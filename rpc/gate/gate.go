@@ -79,7 +79,10 @@ type Gate struct {
 	// and agents' user settings, the trust records and rules): no tool
 	// call may write them, and none is asked about.
 	personal *command.Personal
-	offCache hooksOffCache     // the repository files that switch hooks off
+	offCache hooksOffCache // the repository files that switch hooks off
+	// watcher, when the server has one, tells what a program that runs
+	// code changed (CaptureWith).
+	watcher  atomic.Pointer[workspace.Watcher]
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
@@ -149,6 +152,11 @@ func New(cfg Config) (*Gate, error) {
 	g.sessions[defaultSession] = def
 	return g, nil
 }
+
+// CaptureWith makes w the source of what a program that runs code changed
+// during an admitted run, in place of a fingerprint of the roots before and
+// after (the server's watcher watches the same roots).
+func (g *Gate) CaptureWith(w *workspace.Watcher) { g.watcher.Store(w) }
 
 // Roots are the workspace roots the gate decides under.
 func (g *Gate) Roots() *workspace.Roots { return g.cfg.Roots }
