@@ -144,7 +144,7 @@ export function changeDialog(a: AgentStatus, change: AgentChange, binary: string
 
 /** diffTitle is a diff editor's title: plain (a title is never parsed), the file's last parts. */
 export function diffTitle(a: AgentStatus, file: string, direction: Direction): string {
-  const name = file.split(/[\\/]/).slice(-3).join('/');
+  const name = file.split(/[\\/]/).slice(-2).join('/');
   return plain(`admit: ${direction} ${agentName(a)}: ${name} (now ↔ after)`);
 }
 
