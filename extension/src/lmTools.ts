@@ -222,8 +222,8 @@ export class LmTools implements vscode.Disposable {
         return { kind: 'go' }; // the acting call is judged (and taped) for real
       } catch (e) {
         if (!(rpcCode(e) === invalidParams && /^dryRun\b/.test(rpcMessage(e)))) throw e;
+        if (this.dryRun === undefined) this.host.log('this admit server has no dry-run check: the tools judge a call beforehand with a check that is withdrawn when it asks');
         this.dryRun = false;
-        this.host.log('this admit server has no dry-run check: the tools judge a call beforehand with a check that is withdrawn when it asks');
       }
     }
     const nonce = randomBytes(6).toString('hex');
