@@ -83,6 +83,8 @@ async function serverKnows(method, params = {}, accept = () => true) {
   const p = spawn(bin, ['serve', '--listen', 'none'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const c = rpc.createMessageConnection(new rpc.StreamMessageReader(p.stdout), new rpc.StreamMessageWriter(p.stdin));
   c.onError(() => {});
+  // A question (the stand-in server asks whatever the client declares) is answered deny: the probe only wants the outcome.
+  c.onRequest('admit/approve', () => ({ answer: 'deny' }));
   c.listen();
   try {
     await c.sendRequest('initialize', { processId: process.pid, rootUri: `file://${dir}`, capabilities: {}, initializationOptions: { tape: path.join(dir, 'tape.jsonl') } });

@@ -331,6 +331,7 @@ export class LmTools implements vscode.Disposable {
       if (arm) this.armed.splice(this.armed.indexOf(arm), 1);
     }
     if (typeof r?.id === 'string' && r.id) this.host.annotate(r.id);
+    if (r?.mode === 'off') return text("admit is off (mode off), so its tools act on nothing: nothing was done. Ask the person to turn admit on (admit: Select Mode and Effects), or use another tool.");
     if (refused(r)) return text(refusalText(r));
     this.remember(call, r);
     if (tool === 'admit_read' && typeof r.content !== 'string' && r.allowed) {

@@ -277,6 +277,9 @@ test('refusals: a call its check refused returns that refusal without acting; ba
   assert.deepEqual(fake.annotated, ['c9']);
   assert.match(await t.invoke('admit_read', { path: 'a', extra: 1 }), /unknown argument "extra"[\s\S]*Nothing was done/);
   assert.equal(fake.calls.length, n);
+  // The gate off: the tools say they did nothing.
+  fake.answer = () => ({ result: { verdict: 'allow', allowed: true, mode: 'off', rule: 'caps-off', ran: false } });
+  assert.match(await t.invoke('admit_run', { command: 'ls' }), /^admit is off \(mode off\)[\s\S]*nothing was done/);
   // No server: a refusal the model reads, not an error, and nothing acted.
   tools.clear();
   const gone = new LmTools({ ...fake.host(), request: async () => { throw new Error('unavailable'); } });
