@@ -11,7 +11,7 @@ import {
   type StaticFeature,
 } from 'vscode-languageclient/node';
 import type { ApprovalQueue } from './approvals';
-import { Methods, type AdmitState, type ApproveParams, type Decision } from './protocol';
+import { Methods, type AdmitState, type ApprovalAnswer, type ApproveParams, type Decision } from './protocol';
 import { RestartPolicy } from './restart';
 import {
   bundledServer, readSettings, resolveServer, serverOptions,
@@ -120,6 +120,13 @@ type Posture = Pick<ServerOptions, 'mode' | 'effects' | 'shell'>;
 
 export class ServerUnavailableError extends Error {}
 
+/**
+ * An ApproveInterceptor answers the server's questions that belong to something of the
+ * extension's own (the language-model tools, lmTools.ts); undefined: not its question,
+ * and the prompt asks the person.
+ */
+export type ApproveInterceptor = (params: ApproveParams, token: vscode.CancellationToken) => Promise<ApprovalAnswer> | undefined;
+
 export class AdmitServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly restarts = new RestartPolicy();
@@ -149,6 +156,7 @@ export class AdmitServer implements vscode.Disposable {
   private reasserted: string | undefined;
   /** The settings changes being followed, in order. */
   private changes: Promise<void> = Promise.resolve();
+  private readonly interceptors: ApproveInterceptor[] = [];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -251,6 +259,10 @@ export class AdmitServer implements vscode.Disposable {
       // JSON: every text escaped, one line (a huge command is cut; the prompt shows it whole).
       const asked = JSON.stringify(params);
       this.log(`asked ${asked.length > 20_000 ? `${asked.slice(0, 20_000)}… (cut)` : asked}`);
+      for (const intercept of this.interceptors) {
+        const mine = intercept(params, token);
+        if (mine) return { answer: await mine };
+      }
       const answer = await this.approvals.ask(params);
       return { answer };
     });
@@ -444,15 +456,21 @@ export class AdmitServer implements vscode.Disposable {
     }
   }
 
-  /** request sends one admit/* request; it rejects with ServerUnavailableError when there is no server to ask. */
-  async request<R>(method: string, params: unknown): Promise<R> {
+  /** interceptApprovals lets f answer the questions that are its own, before the prompt asks. */
+  interceptApprovals(f: ApproveInterceptor): vscode.Disposable {
+    this.interceptors.push(f);
+    return { dispose: () => void this.interceptors.splice(this.interceptors.indexOf(f) >>> 0, 1) };
+  }
+
+  /** request sends one admit/* request; it rejects with ServerUnavailableError when there is no server to ask. A cancelled token sends $/cancelRequest. */
+  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
     const c = this.client;
     if (!c || this.gaveUp || (c.state !== State.Running && c.state !== State.Starting)) {
       const why = this.gaveUp ? 'the admit server is stopped after repeated crashes' : `the admit server is not running${this.startError ? `: ${this.startError}` : ''}`;
       throw new ServerUnavailableError(why);
     }
     try {
-      return await c.sendRequest<R>(method, params);
+      return await (token ? c.sendRequest<R>(method, params, token) : c.sendRequest<R>(method, params));
     } catch (e) {
       if (c.state !== State.Running || /disposed|closed|not running|stopped/i.test(String(e))) {
         throw new ServerUnavailableError(`the admit server went away during ${method}: ${e instanceof Error ? e.message : String(e)}`);
