@@ -230,7 +230,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		if err != nil {
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
 		} else {
-			env.Budget = s.spend(p, g.cfg.Now())
+			if !p.DryRun {
+				env.Budget = s.spend(p, g.cfg.Now())
+			}
 			d = policy.Decide(call, env)
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
@@ -257,6 +259,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		v.PolicyTrust = string(lp.trust)
 	}
 	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
+	if p.DryRun {
+		return g.dryRun(out, v, d, mode), nil
+	}
 	switch {
 	case d.Allowed:
 		v.Verdict, v.Allowed = rule.Allow, true
@@ -320,6 +325,29 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	out.Wire = g.count(&v)
 	out.Verdict, out.record = v, rec
 	return out, nil
+}
+
+// dryRun finishes a dry run's decision: what the policy says, and whether
+// the person would be asked now; nothing is asked, taped, counted or
+// observed.
+func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode) *Decided {
+	v.DecidedBy = ""
+	switch {
+	case d.Allowed:
+		v.Verdict, v.Allowed = rule.Allow, true
+	case d.Ask && mode == rule.Enforce:
+		v.Verdict = rule.Deny
+		b := g.cfg.Approvals
+		v.WouldAsk = b != nil && !b.Headless() && !g.headless() && !b.Granted(out.session.id, d.Grant)
+	default:
+		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
+	}
+	if v.Verdict == rule.Deny {
+		v.Remedy = rule.Remedy(v.Rule, d.Hint)
+		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
+	}
+	out.Verdict = v
+	return out
 }
 
 // confinedWithoutAsking reports whether an ask about code admit cannot
@@ -544,7 +572,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}
 	if s.caps != nil {
-		e.Caps = s.caps
+		e.Caps = s.sessionCaps(lp)
 		if s.budgeted {
 			e.MaxRequestChars = s.bounds.MaxRequestChars
 		}
