@@ -6,8 +6,6 @@ import (
 	"os"
 	"slices"
 	"time"
-
-	"admit/workspace/effects"
 )
 
 // captureQuiet is how long no new event must arrive after a run before its
@@ -23,6 +21,14 @@ const (
 // maxCaptured bounds the paths one capture keeps: past it the capture is
 // incomplete (a lower bound), as after lost events.
 const maxCaptured = 200_000
+
+// Changes are what a capture saw change: paths added (created and still
+// there), removed, and changed otherwise. Complete is false when events
+// were lost or the watcher watches only part of the roots.
+type Changes struct {
+	Added, Removed, Changed []string
+	Complete                bool
+}
 
 // Capture gathers what changed under the roots while it ran, from the
 // watcher's events rather than a fingerprint of every file: on a large
@@ -75,11 +81,11 @@ func (w *Watcher) Capture(ctx context.Context) *Capture {
 // still there is added, one that is gone removed, any other changed.
 // Complete is false when events were lost or the watcher watches only part
 // of the roots: then the changes are a lower bound.
-func (c *Capture) Stop(ctx context.Context) effects.Diff {
+func (c *Capture) Stop(ctx context.Context) Changes {
 	err := c.w.settle(ctx)
 	c.cancel()
 	<-c.done
-	d := effects.Diff{Complete: c.complete && err == nil && !c.w.Limited()}
+	d := Changes{Complete: c.complete && err == nil && !c.w.Limited()}
 	for _, p := range c.order {
 		_, err := os.Lstat(p)
 		gone := errors.Is(err, os.ErrNotExist)

@@ -133,7 +133,8 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		Env:          o.Env,
 	})
 	if capture != nil {
-		res.Effects = capture.Stop(ctx)
+		c := capture.Stop(ctx)
+		res.Effects = effects.Diff{Added: c.Added, Removed: c.Removed, Changed: c.Changed, Complete: c.Complete}
 	} else {
 		res.Effects = effects.Compare(before, effects.TakeRoots(d.roots, limit))
 	}
