@@ -118,6 +118,11 @@ interface StartedFrom {
 
 type Posture = Pick<ServerOptions, 'mode' | 'effects' | 'shell'>;
 
+/** The person's settings the server takes at once with workspace/didChangeConfiguration. */
+type Choices = Pick<ServerOptions, 'secretPatterns' | 'confinedRuns' | 'acceptWeakerConfinement'>;
+
+const choicesOf = (o: Choices): Choices => ({ secretPatterns: o.secretPatterns, confinedRuns: o.confinedRuns, acceptWeakerConfinement: o.acceptWeakerConfinement });
+
 export class ServerUnavailableError extends Error {}
 
 /**
@@ -144,6 +149,8 @@ export class AdmitServer implements vscode.Disposable {
   private startedFrom: StartedFrom | undefined;
   /** The mode, effects and shell the server was last given (initialize or admit/setMode). */
   private sent: Posture | undefined;
+  /** The secret patterns, confined runs and weaker confinement the server was last given. */
+  private sentChoices: Choices | undefined;
   /** Why the server was not started, while it is not. */
   private startError: string | undefined;
   /** The settings notes already logged, so a standing one is logged once. */
@@ -220,12 +227,13 @@ export class AdmitServer implements vscode.Disposable {
   private initOptions(fixed: ServerOptions): ServerOptions {
     const o = this.optionsNow(fixed);
     this.sent = { mode: o.mode, effects: o.effects, shell: o.shell };
+    this.sentChoices = choicesOf(o);
     return o;
   }
 
   private optionsNow(fixed: ServerOptions): ServerOptions {
     const s = this.settings();
-    return { ...fixed, mode: s.mode, effects: s.effects, shell: s.shell };
+    return { ...fixed, mode: s.mode, effects: s.effects, shell: s.shell, ...choicesOf(s) };
   }
 
   private createClient(command: string, options: ServerOptions): LanguageClient {
@@ -442,6 +450,7 @@ export class AdmitServer implements vscode.Disposable {
     const c = this.client;
     this.client = undefined;
     this.sent = undefined;
+    this.sentChoices = undefined;
     this.approvals.cancelAll();
     if (!c) return;
     try {
@@ -482,7 +491,8 @@ export class AdmitServer implements vscode.Disposable {
   /**
    * settingsChanged follows a change of the settings, of Workspace Trust or of the
    * folders: a different binary, tape or approval timeout restarts the server; a
-   * different mode, effects or shell is sent with admit/setMode, and nothing else is.
+   * different mode, effects or shell is sent with admit/setMode, and different secret
+   * patterns, confined runs or weaker confinement with workspace/didChangeConfiguration.
    */
   settingsChanged(): Promise<void> {
     // One at a time: two changes in a row must not start two servers.
@@ -504,6 +514,22 @@ export class AdmitServer implements vscode.Disposable {
       }
     }
     await this.applyPosture({ mode: s.mode, effects: s.effects, shell: s.shell });
+    await this.applyChoices(choicesOf(s));
+  }
+
+  /** applyChoices sends the person's other settings when they differ from what the server was given. */
+  private async applyChoices(want: Choices): Promise<void> {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const had = this.sentChoices;
+    if (had && JSON.stringify(had) === JSON.stringify(want)) return;
+    this.sentChoices = want;
+    try {
+      await c.sendNotification('workspace/didChangeConfiguration', { settings: { admit: want } });
+    } catch (err) {
+      this.sentChoices = had;
+      this.log(`workspace/didChangeConfiguration ${JSON.stringify(want)}: ${String(err)}`);
+    }
   }
 
   /** applyPosture sends the mode, effects and shell with admit/setMode when they differ from what the server was given. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { gatedMethods, plainMethods } from '../src/api';
 import { hasMcpProviderApi, mcpDefinitions, mcpProviderId } from '../src/mcpProvider';
 import { toolNames } from '../src/toolCalls';
-import { defaults, guardedKeys } from '../src/settings';
+import { defaults, guardedKeys, strictness } from '../src/settings';
 
 // The bundled test runs from out/test/; the package root is two levels up.
 const root = path.resolve(__dirname, '..', '..');
@@ -20,8 +20,10 @@ test('the manifest contributes the settings, commands, view and schema', () => {
   assert.deepEqual(props['admit.mode'].enum, ['off', 'warn', 'enforce']);
   assert.equal(props['admit.mode'].default, 'warn');
   assert.deepEqual(props['admit.effects'].enum, ['read-only', 'workspace-write']);
-  assert.deepEqual(props['admit.shell'].enum, ['analyze', 'refuse']);
-  for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape']) assert.ok(props[k], k);
+  assert.deepEqual([...props['admit.shell'].enum].sort(), strictness.shell.flat().sort());
+  assert.deepEqual(props['admit.confinedRuns'].enum, ['ask', 'allow']);
+  assert.equal(props['admit.confinedRuns'].default, defaults.confinedRuns);
+  for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape', 'admit.secrets.patterns', 'admit.confinement.acceptWeaker']) assert.ok(props[k], k);
   // One default for the approval timeout: the server's.
   assert.equal(props['admit.approvalTimeoutMs'].default, defaults.approvalTimeoutMs);
   assert.equal(defaults.approvalTimeoutMs, 60000);
@@ -51,7 +53,7 @@ test('settings that choose what runs are machine-scoped; the guarded ones say a 
     assert.match(props[k].markdownDescription, /workspace or folder setting may only tighten/, k);
   }
   assert.equal(props['admit.approvalTimeoutMs'].scope, 'window');
-  for (const k of ['admit.server.path', 'admit.tape', 'admit.approvalTimeoutMs']) assert.match(props[k].markdownDescription, /a workspace value is ignored/, k);
+  for (const k of ['admit.server.path', 'admit.tape', 'admit.approvalTimeoutMs', 'admit.confinedRuns', 'admit.confinement.acceptWeaker']) assert.match(props[k].markdownDescription, /a workspace value is ignored/, k);
   const ut = pkg.capabilities.untrustedWorkspaces;
   assert.equal(ut.supported, 'limited');
   assert.deepEqual([...ut.restrictedConfigurations].sort(), guardedKeys.map((k) => `admit.${k}`).sort());
