@@ -400,6 +400,18 @@ func upperFirst(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
+// Granted reports whether an earlier allow-session of session answers
+// grant, so that a question with it would not be asked.
+func (b *Broker) Granted(session, grant string) bool {
+	if grant == "" {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.grants[session][grant]
+	return ok
+}
+
 // Headless reports whether the broker has nobody to ask.
 func (b *Broker) Headless() bool { return b.asker == nil }
 

@@ -25,8 +25,8 @@
 export type AdmitMode = 'off' | 'warn' | 'enforce';
 /** What an agent's calls may change. */
 export type AdmitEffects = 'read-only' | 'workspace-write';
-/** How shell command lines are judged. */
-export type AdmitShell = 'analyze' | 'refuse';
+/** How shell command lines are judged: as `bash -c` reads them, plain argv only, or as the interactive shell of a terminal reads them. */
+export type AdmitShell = 'analyze' | 'refuse' | 'bash-interactive' | 'zsh' | 'fish';
 
 /** A VS Code style event: call it with a listener, dispose the result to stop. */
 export interface AdmitEvent<T> {
@@ -74,6 +74,8 @@ export interface Verdict {
   policyTrust?: 'tightening' | 'trusted' | 'untrusted';
   /** On a refusal: the JSON text to hand back to the model (nothing was executed). */
   toolError?: string;
+  /** The agent the call's context names (`claude-code`, ... for the hooks). */
+  agent?: string;
   /** The server may add fields. */
   [extra: string]: unknown;
 }
@@ -198,6 +200,8 @@ export interface AdmitState {
   policyWidens?: string[];
   /** The unix socket other local agents reach this gate through (ADMIT_SOCKET in terminals). */
   socket?: string;
+  /** The repository's files that switch the agents' own hooks off, so admit's hook is never called there. */
+  hooksOff?: { agent: string; file: string; setting: string }[];
   [extra: string]: unknown;
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"admit/rpc/gate"
@@ -31,6 +32,10 @@ func TestCodeRunsConfined(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(ws, "out.txt")); err != nil || string(data) != "built\n" {
 		t.Fatalf("the build's output: %q %v", data, err)
+	}
+	// What it changed came from the editor's watcher, not a fingerprint.
+	if !slices.Contains(r.Effects.Added, filepath.Join(ws, "out.txt")) || !r.Effects.Complete {
+		t.Fatalf("effects: %+v", r.Effects)
 	}
 	e.Call("admit/run", map[string]any{"command": "make hook"}, &r)
 	if r.ExitCode == 0 {

@@ -15,6 +15,9 @@ func (s *Server) handleCheck(ctx context.Context, g *gate.Gate, raw []byte) (any
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
+	if p.DryRun && s.hub != nil {
+		return nil, &gate.ParamError{Field: "dryRun", Msg: "only the editor's own connection may ask without deciding"}
+	}
 	d, err := g.Decide(ctx, p, nil)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,8 @@ type InitOptions struct {
 	Headless          bool            `json:"headless,omitempty"`
 	// AcceptWeakerConfinement is the person's setting: run a confined
 	// command even where this machine lacks a wall it needs.
-	AcceptWeakerConfinement bool `json:"acceptWeakerConfinement,omitempty"`
+	// A pointer, so that a change of settings can turn it off again.
+	AcceptWeakerConfinement *bool `json:"acceptWeakerConfinement,omitempty"`
 	// SecretPatterns are the person's patterns of files whose reading
 	// asks, added to the built-in ones; "!PATTERN" exempts.
 	SecretPatterns []string `json:"secretPatterns,omitempty"`
@@ -99,7 +100,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -112,6 +113,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		s.log.Error("watcher cannot start; decisions stay correct, staleness is found at decision time", "err", err)
 	} else {
 		w.OnChange(g.MarkChanged)
+		g.CaptureWith(w)
 	}
 	h := &host{gate: g, watcher: w, broker: b, state: st}
 	if s.cfg.Listen != "none" {
@@ -317,7 +319,8 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 }
 
 // DidChangeConfiguration applies the editor's admit.* settings: mode,
-// effects and shell profile. Either {"admit": {...}} or the bare object.
+// effects, shell profile, secret patterns, confined runs, weaker
+// confinement and the approval timeout. Either {"admit": {...}} or the bare object.
 func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
 	if s.hub != nil {
 		s.log.Warn("workspace/didChangeConfiguration from a socket connection ignored: only the editor configures the gate")
@@ -339,10 +342,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	if err := h.gate.SetMode(o.Mode, o.Effects, o.Shell); err != nil {
 		return err
 	}
-	st := gate.Settings{SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns}
-	if o.AcceptWeakerConfinement {
-		st.AcceptWeakerConfinement = &o.AcceptWeakerConfinement
-	}
+	st := gate.Settings{SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, AcceptWeakerConfinement: o.AcceptWeakerConfinement}
 	if err := h.gate.SetSettings(st); err != nil {
 		return err
 	}

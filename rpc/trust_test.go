@@ -108,3 +108,41 @@ func TestPolicyTrustThroughTheEditor(t *testing.T) {
 		t.Fatalf("trusting a stale review: %v", err)
 	}
 }
+
+// TestDryRun: the editor may ask what the gate would say without a
+// decision: nothing asked, taped or counted; a socket peer may not.
+func TestDryRun(t *testing.T) {
+	ws := workspaceDir(t)
+	sock := rpctest.Socket(t)
+	tapePath := filepath.Join(t.TempDir(), "tape.jsonl")
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Listen: sock,
+		Init: map[string]any{"mode": "enforce", "tape": tapePath, "policy": map[string]any{"allow": []string{"deploy", "Read"}, "needsHuman": []string{"deploy"}}}})
+	v := e.Check(map[string]any{"tool": "deploy", "dryRun": true})
+	if v.Allowed || !v.WouldAsk || v.Outcome != "ask" {
+		t.Fatalf("dry run of an ask: %+v", v)
+	}
+	if v := e.Check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": "README.md"}, "dryRun": true}); !v.Allowed || v.WouldAsk {
+		t.Fatalf("dry run of a read: %+v", v)
+	}
+	select {
+	case q := <-e.Asked:
+		t.Fatalf("a dry run asked: %+v", q)
+	default:
+	}
+	var st gate.State
+	e.Call("admit/state", map[string]any{}, &st)
+	if st.Counts.Allowed+st.Counts.Denied != 0 {
+		t.Fatalf("a dry run was counted: %+v", st.Counts)
+	}
+	if data, _ := os.ReadFile(tapePath); len(data) != 0 {
+		t.Fatalf("a dry run was taped: %s", data)
+	}
+	c, err := rpc.Dial(context.Background(), sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Check(context.Background(), gate.CheckParams{Tool: "deploy", DryRun: true}); rpctest.ErrCode(err) != jsonrpc2.InvalidParams {
+		t.Fatalf("a socket peer's dry run: %v", err)
+	}
+}

@@ -47,5 +47,8 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 			b = str(b, f.key, f.val)
 		}
 	}
+	if v.WouldAsk {
+		b = append(b, `,"wouldAsk":true`...)
+	}
 	return append(b, '}')
 }

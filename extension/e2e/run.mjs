@@ -74,7 +74,7 @@ function readJsonl(file) {
  * serverKnows says whether the packed server answers a method (anything but -32601),
  * from a throwaway `admit serve` with its own HOME, state and tape in a temp folder.
  */
-async function serverKnows(method, params = {}) {
+async function serverKnows(method, params = {}, accept = () => true) {
   const bin = process.env.ADMIT_E2E_SERVER ?? path.join(EXT, 'bin', 'admit');
   if (!fs.existsSync(bin)) return false;
   const rpc = createRequire(import.meta.url)('vscode-jsonrpc/node');
@@ -83,12 +83,13 @@ async function serverKnows(method, params = {}) {
   const p = spawn(bin, ['serve', '--listen', 'none'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const c = rpc.createMessageConnection(new rpc.StreamMessageReader(p.stdout), new rpc.StreamMessageWriter(p.stdin));
   c.onError(() => {});
+  // A question (the stand-in server asks whatever the client declares) is answered deny: the probe only wants the outcome.
+  c.onRequest('admit/approve', () => ({ answer: 'deny' }));
   c.listen();
   try {
     await c.sendRequest('initialize', { processId: process.pid, rootUri: `file://${dir}`, capabilities: {}, initializationOptions: { tape: path.join(dir, 'tape.jsonl') } });
     await c.sendNotification('initialized', {});
-    await c.sendRequest(method, params);
-    return true;
+    return accept(await c.sendRequest(method, params));
   } catch (e) {
     return e?.code !== -32601;
   } finally {
@@ -100,7 +101,7 @@ async function serverKnows(method, params = {}) {
 
 /** One code-server with a fresh profile, workspace and browser. */
 class Run {
-  constructor(name, { settings = {}, workspaceSettings = {}, policy, files = {}, executables = [], trust = false } = {}) {
+  constructor(name, { settings = {}, workspaceSettings = {}, policy, files = {}, homeFiles = {}, executables = [], trust = false } = {}) {
     this.trust = trust;
     this.name = name;
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `admit-e2e-${name}-`));
@@ -167,6 +168,11 @@ class Run {
       fs.writeFileSync(path.join(this.ws, p), typeof text === 'string' ? text : JSON.stringify(text, null, 2));
     }
     for (const p of executables) fs.chmodSync(path.join(this.ws, p), 0o755);
+    // The person's own files in the scenario's home folder (the agents' configurations).
+    for (const [p, text] of Object.entries(homeFiles)) {
+      fs.mkdirSync(path.dirname(path.join(this.home, p)), { recursive: true });
+      if (text !== null) fs.writeFileSync(path.join(this.home, p), typeof text === 'string' ? text : JSON.stringify(text, null, 2));
+    }
     this.config = path.join(this.root, 'code-server.yaml');
     this.seq = 0;
   }
@@ -440,6 +446,8 @@ class Run {
 const fetchCall = (url, agent = 'e2e-fixture') => ({ method: 'check', params: { tool: 'WebFetch', args: { url }, context: { agent } } });
 const bash = (command) => ({ method: 'check', params: { tool: 'Bash', command, args: { command }, context: { agent: 'e2e-fixture' } } });
 const enforce = { 'admit.mode': 'enforce' };
+/** The person's Claude Code settings, with their own hook: connecting must leave all of it as it is. */
+const claudeSettings = '{\n  "model": "opus",\n  "permissions": { "allow": ["Bash(npm test:*)"] },\n  "hooks": {\n    "PostToolUse": [{ "matcher": "Edit", "hooks": [{ "type": "command", "command": "prettier --write ." }] }]\n  }\n}\n';
 
 /** The server's methods the scenarios depend on, probed once before the first scenario. */
 const server = {};
@@ -599,8 +607,11 @@ const scenarios = [
       await r.result(name);
       await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
       const pane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Decisions/i }) });
-      const rows = pane.locator('.monaco-list-row');
+      // The agents the calls named sit above the decisions, in their own group; the decisions follow, newest first.
+      const rows = pane.locator('.monaco-list-row').filter({ hasText: /^\s*\d\d:\d\d:\d\d / });
       await waitFor('three decisions in the view', async () => (await rows.count()) >= 3);
+      const agentRows = (await pane.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      assert(agentRows.some((l) => /^Agents/.test(l)) && agentRows.some((l) => /^e2e-fixture ?calls through the editor · last: asked: you denied WebFetch/.test(l)), `the agents above the decisions: ${JSON.stringify(agentRows)}`);
       const labels = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
       log(`view rows: ${JSON.stringify(labels)}`);
       assert(/^\d\d:\d\d:\d\d asked: you denied ?WebFetch · e2e-fixture/.test(labels[0]), `newest first, the denied question: ${labels[0]}`);
@@ -708,7 +719,7 @@ const scenarios = [
       await r.page.mouse.move(1, 1);
       await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
       const pane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Decisions/i }) });
-      const rows = pane.locator('.monaco-list-row');
+      const rows = pane.locator('.monaco-list-row').filter({ hasText: /^\s*\d\d:\d\d:\d\d / }); // the decisions, below the agents
       await waitFor('two decisions in the view', async () => (await rows.count()) >= 2);
       const labels = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
       log(`view rows: ${JSON.stringify(labels)}`);
@@ -879,6 +890,145 @@ const scenarios = [
       assert(res.ok && res.value.allowed === false && res.value.decidedBy === 'person' && Date.now() - t0 < 15_000, `chained: ${JSON.stringify(res.value)}`);
     },
   },
+  {
+    id: 11,
+    name: "connect agents: a home with Claude Code, Copilot and Cursor; the change shown as a diff, written on yes with the installed binary, the other settings untouched, the hook's decision shown, undone to the bytes; hooks switched off by the workspace said",
+    opts: {
+      settings: enforce,
+      workspaceSettings: { 'chat.useHooks': false },
+      files: { 'a.txt': 'hello\n', '.github/copilot/settings.json': { disableAllHooks: true } },
+      homeFiles: {
+        // The person's own settings and hooks, which must stay as they are, byte for byte.
+        '.claude/settings.json': claudeSettings,
+        '.copilot/config.json': '{ "theme": "dark" }\n',
+        '.cursor/hooks.json': '{\n  "version": 1,\n  "hooks": { "afterFileEdit": [{ "command": "./format.sh" }] }\n}\n',
+      },
+    },
+    async run(r) {
+      // The workspace switches the person's hooks off: the status bar says so (a warning), the tooltip says where.
+      const text = await r.waitStatus(/admit: enforce .*hooks off/);
+      log(`status: ${text}`);
+      const tip = await r.hover(r.status(), "hooks are switched off here");
+      const tipText = (await tip.innerText()).replace(/\s+/g, ' ');
+      assert(tipText.includes('.github/copilot/settings.json') && tipText.includes('disableAllHooks: true') && tipText.includes('chat.useHooks'), `tooltip: ${tipText}`);
+      await r.shot('11-hooks-off', tip);
+      await r.page.mouse.move(1, 1);
+      // The bundled binary, installed outside the extension and every workspace, executable, the same bytes.
+      const installed = path.join(r.env.XDG_DATA_HOME, 'admit', 'bin', 'admit');
+      await waitFor('the installed binary', () => fs.existsSync(installed) && (fs.statSync(installed).mode & 0o111) !== 0);
+      const bundled = fs.readdirSync(r.extDir).map((d) => path.join(r.extDir, d, 'bin', 'admit')).find((p) => fs.existsSync(p));
+      assert(bundled && fs.readFileSync(bundled).equals(fs.readFileSync(installed)), 'the installed binary is the bundled one');
+      const settingsFile = path.join(r.home, '.claude', 'settings.json');
+      const before = fs.readFileSync(settingsFile);
+      // Connect Agents: every agent found, with its state.
+      await r.command('admit: Connect Agents');
+      const qi = r.page.locator('.quick-input-widget');
+      await qi.locator('.monaco-list-row', { hasText: 'Claude Code (claude-code)' }).first().waitFor({ timeout: LONG });
+      const picks = (await qi.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      log(`picks: ${JSON.stringify(picks.slice(0, 4))}`);
+      for (const a of ['Claude Code (claude-code)', 'Copilot', 'Cursor (cursor)']) assert(picks.some((p) => p.includes(a) && p.includes('not connected')), `${a} listed as not connected: ${JSON.stringify(picks)}`);
+      await r.shot('11-connect-picks', qi);
+      await r.page.keyboard.type('claude-code');
+      await r.page.keyboard.press('Enter');
+      // The change as a diff, and a question whose default writes nothing.
+      const dialog = r.page.locator('.monaco-dialog-box').filter({ hasText: 'connect Claude Code (claude-code)?' });
+      await dialog.waitFor({ timeout: LONG });
+      const diff = r.page.locator('.monaco-diff-editor');
+      await waitFor('the diff showing the hook', async () => /PreToolUse/.test(await diff.first().innerText()));
+      await r.page.locator('.tab', { hasText: 'settings.json (now ↔ after)' }).first().waitFor({ timeout: LONG });
+      const focused = await r.page.evaluate(() => document.activeElement?.textContent?.trim());
+      assert(focused === "Don't connect", `the default button is ${focused}`);
+      assert((await dialog.innerText()).includes(installed), 'the question names the installed binary');
+      await r.shot('11-connect-diff');
+      await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+      // Written: admit's entry runs the installed binary; every other setting of the person's as it was.
+      const after = await waitFor('the written settings', () => { const t = fs.readFileSync(settingsFile, 'utf8'); return /PreToolUse/.test(t) && t; });
+      const doc = JSON.parse(after);
+      const entry = doc.hooks.PreToolUse[0].hooks[0].command;
+      assert(entry.startsWith(`'${installed}' hook claude-code`) && entry.endsWith('|| exit 2'), `the entry: ${entry}`);
+      const original = JSON.parse(claudeSettings);
+      assert(JSON.stringify(doc.model) === JSON.stringify(original.model) && JSON.stringify(doc.permissions) === JSON.stringify(original.permissions) && JSON.stringify(doc.hooks.PostToolUse) === JSON.stringify(original.hooks.PostToolUse), 'the other settings are untouched');
+      assert(fs.readFileSync(`${settingsFile}.admit-backup`).equals(before), 'a backup of the bytes before');
+      // The hook, as Claude Code runs it, reaches this editor's gate: the agent is connected, with its last decision.
+      const sock = fs.readdirSync(path.join(r.env.XDG_RUNTIME_DIR, 'admit')).find((f) => f.endsWith('.sock'));
+      const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'e2e', cwd: r.ws, tool_name: 'Read', tool_input: { file_path: path.join(r.ws, 'a.txt') } });
+      const out = execFileSync('/bin/sh', ['-c', entry], { input: event, cwd: r.ws, env: { ...r.env, ADMIT_SOCKET: path.join(r.env.XDG_RUNTIME_DIR, 'admit', sock) }, encoding: 'utf8' });
+      log(`hook answered ${out.trim()}`);
+      assert(/"permissionDecision":\s*"allow"/.test(out), `the hook's answer: ${out}`);
+      await r.tapeRecord("the hook's decision", (x) => x.context?.agent === 'claude-code' && x.tool === 'Read');
+      await r.page.locator('.activitybar').getByRole('tab', { name: /^admit/ }).first().click();
+      const pane = r.page.locator('.pane', { has: r.page.locator('.pane-header', { hasText: /Decisions/i }) });
+      await waitFor('the agent connected, with its last decision', async () => /Claude Code \(claude-code\) ?connected · last: allowed Read/.test((await pane.innerText()).replace(/\s+/g, ' ')));
+      await r.shot('11-agents-view');
+      // Undone: the file gets its bytes back.
+      await r.command('admit: Disconnect Agent');
+      await qi.locator('.monaco-list-row', { hasText: 'Claude Code (claude-code)' }).first().waitFor({ timeout: LONG });
+      await r.page.keyboard.press('Enter');
+      const undo = r.page.locator('.monaco-dialog-box').filter({ hasText: 'disconnect Claude Code (claude-code)?' });
+      await undo.waitFor({ timeout: LONG });
+      await undo.getByRole('button', { name: 'Disconnect', exact: true }).click();
+      await waitFor('the settings back to their bytes', () => fs.readFileSync(settingsFile).equals(before));
+      assert(fs.readFileSync(path.join(r.home, '.cursor', 'hooks.json'), 'utf8').includes('./format.sh') && !fs.readFileSync(path.join(r.home, '.cursor', 'hooks.json'), 'utf8').includes('admit'), 'Cursor was not touched');
+    },
+  },
+  {
+    id: 12,
+    name: "admit's language-model tools: an ask is the tool's own confirmation (confirmed: run once, asked once; cancelled: nothing runs), a refusal returns its toolError, a read returns the file",
+    opts: { settings: { ...enforce, 'admit.effects': 'workspace-write' }, policy: { needsHuman: ['admit.run'] }, files: { 'a.txt': 'hello from the workspace\n' } },
+    async run(r) {
+      await r.waitStatus(/admit: enforce · workspace-write/);
+      await r.fixtureReady();
+      const ready = JSON.parse(fs.readFileSync(path.join(r.fixtureDir, 'ready'), 'utf8'));
+      assert(JSON.stringify(ready.lmTools.sort()) === JSON.stringify(['admit_edit', 'admit_read', 'admit_run', 'admit_search', 'admit_write']), `the tools VS Code lists: ${JSON.stringify(ready.lmTools)}`);
+      const tool = (name, input) => ({ via: 'lm', method: name, params: input });
+      // A read the policy allows, and one it refuses: no confirmation, the refusal is the verdict's toolError.
+      const [read, outside] = await r.result(r.send([tool('admit_read', { path: 'a.txt' }), tool('admit_read', { path: '/etc/passwd' })]));
+      assert(read.ok && read.value === 'hello from the workspace\n', `read: ${JSON.stringify(read)}`);
+      assert(outside.ok && /REFUSED by admit; NOTHING was executed/.test(outside.value), `outside: ${JSON.stringify(outside)}`);
+      await r.tapeRecord('the refused read', (x) => x.tool === 'admit.read' && x.verdict === 'deny' && x.args?.path === '/etc/passwd');
+      // A run the policy asks about: VS Code's confirmation shows the whole command and why; admit's own prompt does not open.
+      let name = r.send([tool('admit_run', { command: 'echo confirmed' })]);
+      let dialog = r.page.locator('.monaco-dialog-box').filter({ hasText: 'admit: allow this tool to run a command?' });
+      await dialog.waitFor({ timeout: LONG });
+      const shown = (await dialog.innerText()).replace(/\s+/g, ' ');
+      log(`confirmation: ${shown.slice(0, 300)}`);
+      assert(shown.includes('echo confirmed') && shown.includes('Why admit asks') && shown.includes('admit.run'), `the confirmation: ${shown}`);
+      await r.shot('12-confirmation');
+      const prompts = await Promise.all(r.page.frames().map((f) => f.locator('#answer-deny').count().catch(() => 0)));
+      assert(!prompts.some((n) => n > 0), "admit's own prompt opened too: asked twice");
+      // A person reads the question before answering: the extension takes an answer given faster than
+      // that (lmTools.ts humanFloorMs, 400 ms) for one VS Code gave by itself (see the last case).
+      await r.page.waitForTimeout(800);
+      await dialog.getByRole('button', { name: /^(Yes|Continue|OK)$/ }).first().click();
+      let [res] = await r.result(name);
+      log(`run: ${JSON.stringify(res)}`);
+      assert(res.ok && /^exit code 0/.test(res.value) && res.value.includes('confirmed'), `confirmed run: ${JSON.stringify(res)}`);
+      await r.tapeRecord('the run, approved by the person', (x) => x.tool === 'admit.run' && x.command === 'echo confirmed' && x.decidedBy === 'person' && x.rule === 'run-result' && x.exitCode === 0);
+      const approvals = r.tapeRecords().filter((x) => x.command === 'echo confirmed' && x.rule === 'human-approved');
+      assert(approvals.length === 1 && approvals[0].decidedBy === 'person', `the person answered once: ${JSON.stringify(r.tapeRecords().filter((x) => x.command === 'echo confirmed'))}`);
+      // Cancelled: nothing runs; the tool's caller is told.
+      name = r.send([tool('admit_run', { command: 'echo refused' })]);
+      dialog = r.page.locator('.monaco-dialog-box').filter({ hasText: 'echo refused' });
+      await dialog.waitFor({ timeout: LONG });
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      [res] = await r.result(name);
+      assert(!res.ok && /cancel/i.test(res.error), `cancelled: ${JSON.stringify(res)}`);
+      assert(!r.tapeRecords().some((x) => x.command === 'echo refused' && (x.verdict === 'allow' || x.rule === 'run-result')), 'a cancelled call was admitted or ran');
+      // A confirmation answered at once (as VS Code answers it by itself when its tools are auto-approved)
+      // is not taken for the person's answer: admit's own prompt asks; its Deny refuses, and nothing runs.
+      name = r.send([tool('admit_run', { command: 'echo fast' })]);
+      dialog = r.page.locator('.monaco-dialog-box').filter({ hasText: 'echo fast' });
+      await dialog.getByRole('button', { name: /^(Yes|Continue|OK)$/ }).first().click({ timeout: LONG });
+      const f = await r.prompt('echo fast');
+      await r.shot('12-own-prompt');
+      await f.click('#answer-deny');
+      [res] = await r.result(name);
+      assert(res.ok && /REFUSED by admit/.test(res.value) && /human-denied/.test(res.value), `answered at once: ${JSON.stringify(res)}`);
+      const fast = r.tapeRecords().filter((x) => x.command === 'echo fast' && x.decidedBy === 'person');
+      assert(fast.length === 1 && fast[0].rule === 'human-denied' && !r.tapeRecords().some((x) => x.command === 'echo fast' && x.rule === 'run-result'), `answered at once: ${JSON.stringify(fast)}`);
+      await r.shot('12-after');
+    },
+  },
 ];
 
 async function main() {
@@ -897,11 +1047,19 @@ async function main() {
   // The person's rules are the lead's server work (docs/protocol.md): the scenario that needs them runs once the server has them.
   server.rules = await serverKnows('admit/rules');
   log(`the server ${server.rules ? 'has' : 'lacks'} admit/rules`);
+  // Scenario 10 needs the person's rules in the judge too: a command no rule covers is asked, not refused as an
+  // unsupported program (headless here, so an ask comes back refused with outcome "ask").
+  server.asksNpmTest = server.rules && await serverKnows('admit/check', { tool: 'Bash', command: 'npm test', args: { command: 'npm test' } }, (v) => v?.outcome === 'ask');
   for (const s of scenarios) {
     if (only && !only.has(s.id)) continue;
     if (s.needs === 'rules' && !server.rules) {
       skipped.push(s.id);
       console.log(`SKIP ${s.id}. ${s.name}: the packed server answers admit/rules with -32601 (method not found); it runs once the server has the person's rules`);
+      continue;
+    }
+    if (s.needs === 'rules' && !server.asksNpmTest) {
+      skipped.push(s.id);
+      console.log(`SKIP ${s.id}. ${s.name}: the packed server refuses \`npm test\` (unsupported-program) instead of asking, so no rule is offered; it runs once the person's rules are in the judge (issue 14), or with ADMIT_E2E_SERVER=$PWD/e2e/fake-server.cjs`);
       continue;
     }
     const r = new Run(`s${s.id}`, s.opts);

@@ -2,7 +2,7 @@
 // Campaign Report, Show Decision, the decision filters.
 import * as vscode from 'vscode';
 import { decisionPage } from './decisionPage';
-import { describeFilter, lookWords, type DecisionClass, type DecisionFilter, type DecisionsProvider } from './decisions';
+import { describeFilter, lookWords, type DecisionClass, type DecisionFilter, type DecisionsNode, type DecisionsProvider } from './decisions';
 import type { DocumentStore } from './documents';
 import type { PagePanel } from './pages';
 import { nonce } from './prompts';
@@ -190,7 +190,7 @@ export class CampaignReport {
   }
 }
 
-export async function filterDecisions(view: vscode.TreeView<Decision>, provider: DecisionsProvider): Promise<void> {
+export async function filterDecisions(view: vscode.TreeView<DecisionsNode>, provider: DecisionsProvider): Promise<void> {
   const all = provider.store.all();
   const rules = [...new Set(all.map((d) => d.rule).filter(Boolean))].sort();
   const tools = [...new Set(all.map((d) => d.tool).filter(Boolean))].sort();
@@ -210,7 +210,7 @@ export async function filterDecisions(view: vscode.TreeView<Decision>, provider:
   setFilter(view, provider, pick.f);
 }
 
-export function setFilter(view: vscode.TreeView<Decision>, provider: DecisionsProvider, f: DecisionFilter | undefined): void {
+export function setFilter(view: vscode.TreeView<DecisionsNode>, provider: DecisionsProvider, f: DecisionFilter | undefined): void {
   provider.setFilter(f);
   view.description = f ? `filter: ${describeFilter(f)}` : undefined;
   void vscode.commands.executeCommand('setContext', 'admit.decisionsFiltered', !!f);

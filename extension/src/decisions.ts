@@ -203,14 +203,38 @@ export function decisionTooltip(d: Decision): string {
   return lines.join('\n');
 }
 
-export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Decision | undefined>();
+/**
+ * A node of the view that is not a decision (the agents, above the decisions): drawn by
+ * whoever made it. `id` keeps it apart from the decisions' ids.
+ */
+export interface ExtraNode {
+  readonly extra: true;
+  readonly id?: string;
+  item(): vscode.TreeItem;
+  children?(): ExtraNode[];
+}
+
+export type DecisionsNode = Decision | ExtraNode;
+
+function isExtra(n: DecisionsNode): n is ExtraNode {
+  return (n as ExtraNode).extra === true;
+}
+
+export class DecisionsProvider implements vscode.TreeDataProvider<DecisionsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<DecisionsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private head: ExtraNode[] = [];
 
   constructor(readonly store: DecisionStore) {}
 
   add(d: Decision): void {
     this.store.add(d);
+    this.changed.fire(undefined);
+  }
+
+  /** setHead puts nodes above the decisions (the agents); [] takes them away. */
+  setHead(nodes: ExtraNode[]): void {
+    this.head = nodes;
     this.changed.fire(undefined);
   }
 
@@ -227,11 +251,14 @@ export class DecisionsProvider implements vscode.TreeDataProvider<Decision>, vsc
     if (this.store.annotate(id, agent)) this.changed.fire(undefined);
   }
 
-  getChildren(element?: Decision): Decision[] {
-    return element ? [] : this.store.visible();
+  getChildren(element?: DecisionsNode): DecisionsNode[] {
+    if (!element) return [...this.head, ...this.store.visible()];
+    return isExtra(element) ? element.children?.() ?? [] : [];
   }
 
-  getTreeItem(d: Decision): vscode.TreeItem {
+  getTreeItem(n: DecisionsNode): vscode.TreeItem {
+    if (isExtra(n)) return n.item();
+    const d = n;
     const { label, description } = decisionLabel(d);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = d.id;

@@ -1,18 +1,28 @@
 // admit's VS Code extension: starts `admit serve`, draws the mode, the approval
-// prompts, the policy file's trust, the person's rules and the decisions, and gives
-// agents an API. It holds no policy of its own.
+// prompts, the policy file's trust, the person's rules and the decisions, connects the
+// agents installed for this user, offers admit's own tools to the editor's agents, and
+// gives agents an API. It holds no policy of its own.
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
+import { hooksOffNotice, hooksOffOf, useHooksOffWhere } from './agents';
+import { agentsGroup } from './agentsView';
 import { makeApi } from './api';
 import { answerCommand, ApprovalQueue, lateNotice } from './approvals';
 import { CampaignReport, filterDecisions, selectMode, setFilter, showDecision, showTape } from './commands';
+import { AgentConnections } from './connect';
 import { DecisionsProvider, DecisionStore } from './decisions';
 import { DocumentStore, scheme } from './documents';
+import { install, installedBinary, installFolder, type InstallResult } from './install';
+import { isProbeAgent, LmTools, toolsAgent } from './lmTools';
+import { registerMcpProvider } from './mcpProvider';
 import { PagePanel } from './pages';
 import { ApprovalPrompts } from './prompts';
 import type { AdmitApi, Decision } from './protocol';
 import { addSuggestedCommand } from './report';
 import { addRuleCommand, openRulesFile, removeRuleCommand, RulesProvider, type RuleNode } from './rules';
 import { AdmitServer, ServerUnavailableError, settings } from './server';
+import { bundledServer } from './settings';
 import { StatusBar } from './status';
 import { plain } from './text';
 import { distrustPolicy, reviewPolicy } from './trustCommands';
@@ -63,14 +73,98 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   server.onDidDecide((d: Decision) => {
     provider.add(d);
     status.setLastDecision(d);
+    if (typeof d.agent === 'string' && d.agent && !isProbeAgent(d.agent)) {
+      connections.book.decided(d);
+      redrawAgents();
+    }
     if (rulesStale) refreshRules();
   });
-  // The rules are read whenever a server (re)starts, and when the person saves a rules file.
+  // The rules and the agents are read whenever a server (re)starts, and the rules when the person saves a rules file.
   let lastStart: unknown;
   server.onDidChangeState(() => {
     if (lastStart === server.startCount) return;
     lastStart = server.startCount;
+    tools.reset();
     void rules.refresh();
+    void connections.survey();
+  });
+  // The agents' files change outside the editor too (admit connect in a terminal): read them again when the window comes back.
+  let surveyed = 0;
+  const resurvey = () => {
+    if (!server.running || Date.now() - surveyed < 30_000) return;
+    surveyed = Date.now();
+    void connections.survey();
+  };
+
+  // The binary the agents' hooks and MCP definitions name: a copy outside the
+  // extension's versioned folder and every workspace, on PATH in the editor's terminals.
+  const place = { platform: process.platform, home: os.homedir(), env: process.env };
+  const binDir = installFolder(place);
+  const installed: Promise<InstallResult> = new Promise<InstallResult>((resolve) => setImmediate(() => resolve(install(bundledServer(context.extensionPath), installedBinary(place)))));
+  void installed.then((r) => {
+    if (r.kind === 'failed') log(`installing admit for the agents' hooks: ${r.error}`);
+    else log(`admit for the agents' hooks and terminals: ${r.path} (${r.kind})`);
+  });
+  const env = context.environmentVariableCollection;
+  if (env.get('PATH')?.value !== binDir + path.delimiter) env.prepend('PATH', binDir + path.delimiter);
+
+  // The agents: which are connected, each one's last decision (tooltip, view).
+  const connections = new AgentConnections({
+    request: (m, p) => server.request(m, p),
+    log,
+    binary: () => installed,
+    changed: () => redrawAgents(),
+  }, docs);
+  const redrawAgents = () => {
+    const rows = connections.book.rows();
+    status.setAgents(rows);
+    provider.setHead(agentsGroup(rows));
+  };
+  const noteDecision = (id: string, agent: string) => {
+    provider.annotate(id, agent);
+    const d = provider.store.byId(id);
+    if (d) {
+      connections.book.decided(d);
+      redrawAgents();
+    }
+  };
+  const tools = new LmTools({
+    request: (m, p, t) => server.request(m, p, t),
+    isUnavailable: (e) => e instanceof ServerUnavailableError,
+    log,
+    annotate: (id) => noteDecision(id, toolsAgent),
+    folder: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
+  });
+  tools.register();
+  const socket = (waitMs: number) => new Promise<string | undefined>((resolve) => {
+    if (server.running && server.state?.socket) return resolve(server.state.socket);
+    const timer = setTimeout(() => { sub.dispose(); resolve(undefined); }, waitMs);
+    const sub = server.onDidChangeState((st) => {
+      if (server.running && st.socket) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(st.socket);
+      }
+    });
+  });
+  const mcp = registerMcpProvider({ binary: async () => ((await installed).kind === 'failed' ? undefined : (await installed).path), socket, log });
+
+  // Hooks switched off: the repository's files (the server's state) and chat.useHooks.
+  const readUseHooks = () => status.setUseHooksOff(useHooksOffWhere(vscode.workspace.getConfiguration('chat').inspect('useHooks')));
+  readUseHooks();
+  let hooksOffTold = '';
+  let lastSocket: string | undefined;
+  server.onDidChangeState((st) => {
+    const h = { files: hooksOffOf(st.hooksOff), useHooksOff: useHooksOffWhere(vscode.workspace.getConfiguration('chat').inspect('useHooks')) };
+    const key = JSON.stringify(h);
+    if (key !== hooksOffTold) {
+      hooksOffTold = key;
+      if (h.files.length || h.useHooksOff) void vscode.window.showWarningMessage(hooksOffNotice(h));
+    }
+    if (st.socket !== lastSocket) {
+      lastSocket = st.socket;
+      mcp?.changed();
+    }
   });
 
   const api = makeApi(request, server.onDidDecide, (e) => e instanceof ServerUnavailableError, (params, v) => {
@@ -81,7 +175,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
 
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown);
   context.subscriptions.push(
-    output, status, server, docs, provider, view, rules, rulesView, prompts, decisionPanel, reportPanel,
+    output, status, server, docs, provider, view, rules, rulesView, prompts, decisionPanel, reportPanel, tools,
+    server.interceptApprovals(tools.interceptor),
+    ...(mcp ? [mcp.disposable] : []),
+    vscode.window.onDidChangeWindowState((w) => w.focused && resurvey()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('chat.useHooks') && readUseHooks()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => mcp?.changed()),
+    reg('admit.connectAgents', () => connections.run('connect')),
+    reg('admit.disconnectAgent', () => connections.run('disconnect')),
     vscode.workspace.registerTextDocumentContentProvider(scheme, docs),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       const f = rules.files;

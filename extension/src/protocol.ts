@@ -25,6 +25,9 @@ export const Methods = {
   addRule: 'admit/addRule',
   removeRule: 'admit/removeRule',
   suggestRules: 'admit/suggestRules',
+  agents: 'admit/agents',
+  connectAgent: 'admit/connectAgent',
+  disconnectAgent: 'admit/disconnectAgent',
   // server to client
   approve: 'admit/approve',
   approvalCancelled: 'admit/approvalCancelled',
@@ -142,4 +145,67 @@ export interface TapeRecord {
   targets?: string[];
   policyTrust?: string;
   [extra: string]: unknown;
+}
+
+/** One file of a change to an agent's configuration: its whole text before and after. */
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
+  /** The file does not exist yet. */
+  created?: boolean;
+  /** The change removes the file. */
+  removed?: boolean;
+  /** The file's mode after, when admit sets it ("0755"). */
+  mode?: string;
+}
+
+/** What connecting (or disconnecting) would write; `sum` names exactly this change. */
+export interface AgentChange {
+  diff: string;
+  files: FileChange[];
+  sum: string;
+}
+
+/** The states of an agent's connection to admit (docs/protocol.md, "Connecting the agents"). */
+export type AgentState = 'not-connected' | 'connected' | 'stale' | 'outdated' | 'unreadable' | 'unsupported';
+
+/** One agent host, as admit/agents reports it. */
+export interface AgentStatus {
+  /** The adapter's name: `claude-code`, `copilot`, ... (the agent a hook's calls name). */
+  host: string;
+  /** The product: "Claude Code", ... */
+  agent: string;
+  installed: boolean;
+  found?: string[];
+  state: AgentState | (string & {});
+  connected: boolean;
+  config: string;
+  files: string[];
+  binary?: string;
+  binaryExists?: boolean;
+  problem?: string;
+  /** Where the person's own settings switch the host's hooks off. */
+  hooksOff?: string;
+  change?: AgentChange;
+  undo?: AgentChange;
+  missingBinary?: string;
+  missingBinaryBlocks?: boolean;
+  notes?: string[];
+}
+
+/** The result of `admit/agents`. */
+export interface AgentsResult {
+  binary: string;
+  /** Why that binary cannot be named in a hook. */
+  binaryProblem?: string;
+  agents: AgentStatus[];
+}
+
+/** The result of `admit/connectAgent` and `admit/disconnectAgent`. */
+export interface AgentChangeResult {
+  status: AgentStatus;
+  written?: string[];
+  removed?: string[];
+  backups?: string[];
 }

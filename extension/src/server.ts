@@ -11,7 +11,7 @@ import {
   type StaticFeature,
 } from 'vscode-languageclient/node';
 import type { ApprovalQueue } from './approvals';
-import { Methods, type AdmitState, type ApproveParams, type Decision } from './protocol';
+import { Methods, type AdmitState, type ApprovalAnswer, type ApproveParams, type Decision } from './protocol';
 import { RestartPolicy } from './restart';
 import {
   bundledServer, readSettings, resolveServer, serverOptions,
@@ -118,7 +118,19 @@ interface StartedFrom {
 
 type Posture = Pick<ServerOptions, 'mode' | 'effects' | 'shell'>;
 
+/** The person's settings the server takes at once with workspace/didChangeConfiguration. */
+type Choices = Pick<ServerOptions, 'secretPatterns' | 'confinedRuns' | 'acceptWeakerConfinement'>;
+
+const choicesOf = (o: Choices): Choices => ({ secretPatterns: o.secretPatterns, confinedRuns: o.confinedRuns, acceptWeakerConfinement: o.acceptWeakerConfinement });
+
 export class ServerUnavailableError extends Error {}
+
+/**
+ * An ApproveInterceptor answers the server's questions that belong to something of the
+ * extension's own (the language-model tools, lmTools.ts); undefined: not its question,
+ * and the prompt asks the person.
+ */
+export type ApproveInterceptor = (params: ApproveParams, token: vscode.CancellationToken) => Promise<ApprovalAnswer> | undefined;
 
 export class AdmitServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -137,6 +149,8 @@ export class AdmitServer implements vscode.Disposable {
   private startedFrom: StartedFrom | undefined;
   /** The mode, effects and shell the server was last given (initialize or admit/setMode). */
   private sent: Posture | undefined;
+  /** The secret patterns, confined runs and weaker confinement the server was last given. */
+  private sentChoices: Choices | undefined;
   /** Why the server was not started, while it is not. */
   private startError: string | undefined;
   /** The settings notes already logged, so a standing one is logged once. */
@@ -149,6 +163,7 @@ export class AdmitServer implements vscode.Disposable {
   private reasserted: string | undefined;
   /** The settings changes being followed, in order. */
   private changes: Promise<void> = Promise.resolve();
+  private readonly interceptors: ApproveInterceptor[] = [];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -212,12 +227,13 @@ export class AdmitServer implements vscode.Disposable {
   private initOptions(fixed: ServerOptions): ServerOptions {
     const o = this.optionsNow(fixed);
     this.sent = { mode: o.mode, effects: o.effects, shell: o.shell };
+    this.sentChoices = choicesOf(o);
     return o;
   }
 
   private optionsNow(fixed: ServerOptions): ServerOptions {
     const s = this.settings();
-    return { ...fixed, mode: s.mode, effects: s.effects, shell: s.shell };
+    return { ...fixed, mode: s.mode, effects: s.effects, shell: s.shell, ...choicesOf(s) };
   }
 
   private createClient(command: string, options: ServerOptions): LanguageClient {
@@ -251,6 +267,10 @@ export class AdmitServer implements vscode.Disposable {
       // JSON: every text escaped, one line (a huge command is cut; the prompt shows it whole).
       const asked = JSON.stringify(params);
       this.log(`asked ${asked.length > 20_000 ? `${asked.slice(0, 20_000)}… (cut)` : asked}`);
+      for (const intercept of this.interceptors) {
+        const mine = intercept(params, token);
+        if (mine) return { answer: await mine };
+      }
       const answer = await this.approvals.ask(params);
       return { answer };
     });
@@ -430,6 +450,7 @@ export class AdmitServer implements vscode.Disposable {
     const c = this.client;
     this.client = undefined;
     this.sent = undefined;
+    this.sentChoices = undefined;
     this.approvals.cancelAll();
     if (!c) return;
     try {
@@ -444,15 +465,21 @@ export class AdmitServer implements vscode.Disposable {
     }
   }
 
-  /** request sends one admit/* request; it rejects with ServerUnavailableError when there is no server to ask. */
-  async request<R>(method: string, params: unknown): Promise<R> {
+  /** interceptApprovals lets f answer the questions that are its own, before the prompt asks. */
+  interceptApprovals(f: ApproveInterceptor): vscode.Disposable {
+    this.interceptors.push(f);
+    return { dispose: () => void this.interceptors.splice(this.interceptors.indexOf(f) >>> 0, 1) };
+  }
+
+  /** request sends one admit/* request; it rejects with ServerUnavailableError when there is no server to ask. A cancelled token sends $/cancelRequest. */
+  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
     const c = this.client;
     if (!c || this.gaveUp || (c.state !== State.Running && c.state !== State.Starting)) {
       const why = this.gaveUp ? 'the admit server is stopped after repeated crashes' : `the admit server is not running${this.startError ? `: ${this.startError}` : ''}`;
       throw new ServerUnavailableError(why);
     }
     try {
-      return await c.sendRequest<R>(method, params);
+      return await (token ? c.sendRequest<R>(method, params, token) : c.sendRequest<R>(method, params));
     } catch (e) {
       if (c.state !== State.Running || /disposed|closed|not running|stopped/i.test(String(e))) {
         throw new ServerUnavailableError(`the admit server went away during ${method}: ${e instanceof Error ? e.message : String(e)}`);
@@ -464,7 +491,8 @@ export class AdmitServer implements vscode.Disposable {
   /**
    * settingsChanged follows a change of the settings, of Workspace Trust or of the
    * folders: a different binary, tape or approval timeout restarts the server; a
-   * different mode, effects or shell is sent with admit/setMode, and nothing else is.
+   * different mode, effects or shell is sent with admit/setMode, and different secret
+   * patterns, confined runs or weaker confinement with workspace/didChangeConfiguration.
    */
   settingsChanged(): Promise<void> {
     // One at a time: two changes in a row must not start two servers.
@@ -486,6 +514,22 @@ export class AdmitServer implements vscode.Disposable {
       }
     }
     await this.applyPosture({ mode: s.mode, effects: s.effects, shell: s.shell });
+    await this.applyChoices(choicesOf(s));
+  }
+
+  /** applyChoices sends the person's other settings when they differ from what the server was given. */
+  private async applyChoices(want: Choices): Promise<void> {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const had = this.sentChoices;
+    if (had && JSON.stringify(had) === JSON.stringify(want)) return;
+    this.sentChoices = want;
+    try {
+      await c.sendNotification('workspace/didChangeConfiguration', { settings: { admit: want } });
+    } catch (err) {
+      this.sentChoices = had;
+      this.log(`workspace/didChangeConfiguration ${JSON.stringify(want)}: ${String(err)}`);
+    }
   }
 
   /** applyPosture sends the mode, effects and shell with admit/setMode when they differ from what the server was given. */

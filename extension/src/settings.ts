@@ -5,10 +5,11 @@
 //
 // The repository is hostile (its .vscode/settings.json, a folder's settings, a
 // .code-workspace file): a setting that chooses what runs (the server binary, the tape)
-// or that loosens the gate (mode, effects, shell, the approval timeout) is taken from
-// the person's user or machine settings only. A repository value of mode, effects or
-// shell counts when it is stricter; every other repository value is ignored, and a note
-// says so in the output channel.
+// or that loosens the gate (mode, effects, shell, the approval timeout, confined runs,
+// weaker confinement) is taken from the person's user or machine settings only. A
+// repository value of mode, effects or shell counts when it is stricter, and a
+// repository's secret patterns are added (its exemptions are not); every other
+// repository value is ignored, and a note says so in the output channel.
 import * as path from 'path';
 import type { AdmitEffects, AdmitMode, AdmitShell } from './protocol';
 
@@ -35,9 +36,18 @@ export interface Settings {
   approvalTimeoutMs: number;
   /** The person's admit.tape, unexpanded. */
   tape: string;
+  /** Patterns of files whose reading asks, besides the built-in ones ("!PATTERN" exempts; only the person's may). */
+  secretPatterns: string[];
+  /** Whether a program that runs code (tests, builds) is asked, or runs without a question when admit runs it confined. */
+  confinedRuns: ConfinedRuns;
+  /** Run a confined command even where this machine lacks a wall it needs. */
+  acceptWeakerConfinement: boolean;
   /** Restricted Mode (the workspace is not trusted): enforce and read-only, whatever the settings say. */
   restricted: boolean;
 }
+
+/** admit.confinedRuns: ask for a program that runs code, or let it run confined without a question. */
+export type ConfinedRuns = 'ask' | 'allow';
 
 /** The server's own defaults (docs/protocol.md); the manifest says the same. */
 export const defaults = {
@@ -45,20 +55,29 @@ export const defaults = {
   effects: 'read-only' as AdmitEffects,
   shell: 'analyze' as AdmitShell,
   approvalTimeoutMs: 60000,
+  confinedRuns: 'ask' as ConfinedRuns,
 };
 
 /** The bounds of admit.approvalTimeoutMs: a second, and a day. */
 export const approvalTimeoutBounds = { min: 1000, max: 86_400_000 };
 
-/** Each ordered setting's values, strictest first: a repository value counts only when it comes earlier. */
+/**
+ * Each ordered setting's values in tiers, strictest first: a repository value counts only
+ * when its tier comes earlier. The interactive shells share a tier: each judges a line as
+ * `bash -c` would and refuses more, but none is stricter than another (they are different
+ * shells), so a repository may move analyze to one of them, never one to another.
+ */
 export const strictness = {
-  mode: ['enforce', 'warn', 'off'] as const,
-  effects: ['read-only', 'workspace-write'] as const,
-  shell: ['refuse', 'analyze'] as const,
+  mode: [['enforce'], ['warn'], ['off']] as const,
+  effects: [['read-only'], ['workspace-write']] as const,
+  shell: [['refuse'], ['bash-interactive', 'zsh', 'fish'], ['analyze']] as const,
 };
 
 /** The settings a repository cannot loosen: declared `restrictedConfigurations` in the manifest. */
-export const guardedKeys = ['mode', 'effects', 'shell', 'server.path', 'tape', 'approvalTimeoutMs'] as const;
+export const guardedKeys = [
+  'mode', 'effects', 'shell', 'server.path', 'tape', 'approvalTimeoutMs',
+  'secrets.patterns', 'confinedRuns', 'confinement.acceptWeaker',
+] as const;
 
 export interface ReadSettings {
   settings: Settings;
@@ -72,9 +91,10 @@ const show = (v: unknown): string => {
 };
 
 /** ordered reads a setting a repository may tighten: the person's value (or the default), made stricter by any stricter repository value. */
-function ordered<T extends string>(key: string, order: readonly T[], fallback: T, l: Layers, notes: string[]): T {
+function ordered<T extends string>(key: string, tiers: readonly (readonly T[])[], fallback: T, l: Layers, notes: string[]): T {
+  const order = tiers.flat();
   const is = (v: unknown): v is T => typeof v === 'string' && (order as readonly string[]).includes(v);
-  const rank = (v: T) => order.indexOf(v);
+  const rank = (v: T) => tiers.findIndex((t) => t.includes(v));
   const given = l.person !== undefined ? l.person : l.default;
   let person: T = fallback;
   if (given !== undefined) {
@@ -94,7 +114,7 @@ function ordered<T extends string>(key: string, order: readonly T[], fallback: T
       notes.push(`admit.${key}: ${r.where} tightens ${person} to ${r.value}`);
       if (rank(r.value) < rank(v)) v = r.value;
     } else if (r.value !== person) {
-      notes.push(`admit.${key}: ${r.where} sets ${r.value}, which is looser than ${person}; ignored: a workspace may only tighten the gate`);
+      notes.push(`admit.${key}: ${r.where} sets ${r.value}, which is not stricter than ${person}; ignored: a workspace may only tighten the gate`);
     }
   }
   return v;
@@ -140,6 +160,14 @@ export function readSettings(source: LayerSource, trusted = true): ReadSettings 
     }
   }
 
+  const confinedRunsSetting = ordered('confinedRuns', [['ask'], ['allow']] as const, defaults.confinedRuns, personOnly(source('confinedRuns'), 'confinedRuns', 'whether code runs without a question', notes), notes);
+
+  const w = personal('confinement.acceptWeaker', 'whether a run may have fewer walls', source('confinement.acceptWeaker'), notes);
+  if (w !== undefined && typeof w !== 'boolean') notes.push(`admit.confinement.acceptWeaker: ${show(w)} is not true or false; using false`);
+  const acceptWeakerConfinement = w === true;
+
+  const secretPatterns = readSecretPatterns(source('secrets.patterns'), notes);
+
   // Which prompt is shown changes nothing that is decided: the most specific layer wins.
   const m = source('approvals.modal');
   const modalValue = [...m.repo].reverse().find((r) => r.value !== undefined)?.value ?? m.person ?? m.default;
@@ -153,7 +181,42 @@ export function readSettings(source: LayerSource, trusted = true): ReadSettings 
     mode = 'enforce';
     effects = 'read-only';
   }
-  return { settings: { mode, effects, shell, serverPath, modal, approvalTimeoutMs, tape, restricted }, notes };
+  const confinedRuns = restricted ? 'ask' : confinedRunsSetting;
+  return { settings: { mode, effects, shell, serverPath, modal, approvalTimeoutMs, tape, restricted, secretPatterns, confinedRuns, acceptWeakerConfinement }, notes };
+}
+
+/** personOnly drops a setting's repository values, with a note for each: only the person chooses it. */
+function personOnly(l: Layers, key: string, what: string, notes: string[]): Layers {
+  personal(key, what, l, notes);
+  return { person: l.person, default: l.default, repo: [] };
+}
+
+/**
+ * readSecretPatterns reads admit.secrets.patterns: the person's patterns, and a
+ * repository's patterns that ask about more files. A repository's "!PATTERN" would
+ * exempt files from the question, so it is ignored with a note; so is anything that
+ * is not a list of non-empty strings.
+ */
+function readSecretPatterns(l: Layers, notes: string[]): string[] {
+  const list = (v: unknown, where: string): string[] => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) {
+      notes.push(`admit.secrets.patterns: ${where} sets ${show(v)}, which is not a list of patterns; ignored`);
+      return [];
+    }
+    return v as string[];
+  };
+  const out = list(l.person !== undefined ? l.person : l.default, 'your settings');
+  for (const r of l.repo) {
+    for (const p of list(r.value, r.where)) {
+      if (p.startsWith('!')) {
+        notes.push(`admit.secrets.patterns: ${r.where} exempts ${show(p)}; ignored: only your user settings may exempt a file from the question`);
+      } else if (!out.includes(p)) {
+        out.push(p);
+      }
+    }
+  }
+  return out;
 }
 
 /** Where path settings are expanded: the home folder and the workspace folders. */
@@ -290,11 +353,17 @@ export interface ServerOptions {
   shell: AdmitShell;
   approvalTimeoutMs: number;
   tape?: string;
+  secretPatterns: string[];
+  confinedRuns: ConfinedRuns;
+  acceptWeakerConfinement: boolean;
 }
 
 /** serverOptions turns the settings into initialization options, with the tape's path expanded. */
 export function serverOptions(s: Settings, ctx: PathContext): { options: ServerOptions } | { error: string } {
-  const options: ServerOptions = { mode: s.mode, effects: s.effects, shell: s.shell, approvalTimeoutMs: s.approvalTimeoutMs };
+  const options: ServerOptions = {
+    mode: s.mode, effects: s.effects, shell: s.shell, approvalTimeoutMs: s.approvalTimeoutMs,
+    secretPatterns: s.secretPatterns, confinedRuns: s.confinedRuns, acceptWeakerConfinement: s.acceptWeakerConfinement,
+  };
   if (s.tape) {
     const e = expandPath('tape', s.tape, ctx);
     if ('error' in e) return { error: `${e.error}. Nothing was started.` };

@@ -1,6 +1,7 @@
 // The status bar item: the server's mode, effects and counts, drawn from what the
 // server pushes with admit/didChangeState. No policy here: the extension draws.
 import * as vscode from 'vscode';
+import { agentsTooltip, hooksOffOf, hooksOffTooltip, type AgentRow, type HooksOffInput } from './agents';
 import { trustOf, trustStatus, trustTooltip } from './policyTrust';
 import type { AdmitMode, AdmitState, Decision } from './protocol';
 import { mdCode, mdText, plain, trustedCommands } from './text';
@@ -8,7 +9,7 @@ import { mdCode, mdText, plain, trustedCommands } from './text';
 /** What the status item shows: the server's state, or where the client is. */
 export type StatusInput =
   | { kind: 'starting' }
-  | { kind: 'running'; state: AdmitState; lastDecision?: Decision; restricted?: boolean }
+  | { kind: 'running'; state: AdmitState; lastDecision?: Decision; restricted?: boolean; agents?: readonly AgentRow[]; useHooksOff?: string }
   | { kind: 'stopped'; message: string };
 
 export const modeIcons: Record<AdmitMode, string> = {
@@ -36,6 +37,7 @@ export function statusText(input: StatusInput): string {
         if (trust) parts.push(trust);
       }
       if (s.tapeError) parts.push('$(error) tape unwritable');
+      if (hooksOff(input)) parts.push('$(warning) hooks off');
       const pending = s.counts?.pending ?? 0;
       if (pending > 0) parts.push(`${count(pending)} pending`);
       const wouldDeny = s.counts?.wouldDeny ?? 0;
@@ -43,6 +45,13 @@ export function statusText(input: StatusInput): string {
       return parts.join(' · ');
     }
   }
+}
+
+/** hooksOff is where the agents' hooks are switched off in this workspace: the server's files, and VS Code's chat.useHooks. */
+export function hooksOff(input: StatusInput): HooksOffInput | undefined {
+  if (input.kind !== 'running') return undefined;
+  const h = { files: hooksOffOf(input.state.hooksOff), useHooksOff: input.useHooksOff };
+  return h.files.length || h.useHooksOff ? h : undefined;
 }
 
 /** known keeps a value the protocol defines and shows anything else as `?`: the status text has no room for escapes. */
@@ -89,6 +98,13 @@ export function statusTooltip(input: StatusInput): Tooltip {
         }
       }
       if (s.tapeError) lines.push('', `**The tape cannot be written**: ${mdText(s.tapeError)}`);
+      const off = hooksOff(input);
+      if (off) lines.push('', hooksOffTooltip(off)!);
+      if (input.agents) {
+        const a = agentsTooltip(input.agents);
+        lines.push('', a.markdown);
+        commands.push(...a.commands);
+      }
       lines.push(
         '',
         'Roots:',
@@ -136,6 +152,8 @@ export class StatusBar implements vscode.Disposable {
   private input: StatusInput = { kind: 'starting' };
   private last?: Decision;
   private restricted = false;
+  private agents?: readonly AgentRow[];
+  private useHooksOff?: string;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('admit.status', vscode.StatusBarAlignment.Left, 100);
@@ -154,8 +172,26 @@ export class StatusBar implements vscode.Disposable {
   }
 
   setState(state: AdmitState): void {
-    this.input = { kind: 'running', state, lastDecision: this.last, restricted: this.restricted };
+    this.input = { kind: 'running', state, lastDecision: this.last, restricted: this.restricted, agents: this.agents, useHooksOff: this.useHooksOff };
     this.render();
+  }
+
+  /** setAgents redraws the agents' part: which are connected, and each one's last decision. */
+  setAgents(rows: readonly AgentRow[]): void {
+    this.agents = rows;
+    if (this.input.kind === 'running') {
+      this.input = { ...this.input, agents: rows };
+      this.render();
+    }
+  }
+
+  /** setUseHooksOff says where VS Code's chat.useHooks is false (undefined: it is not). */
+  setUseHooksOff(where: string | undefined): void {
+    this.useHooksOff = where;
+    if (this.input.kind === 'running') {
+      this.input = { ...this.input, useHooksOff: where };
+      this.render();
+    }
   }
 
   /** setRestricted says whether the workspace is in Restricted Mode (not trusted). */
@@ -192,7 +228,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.backgroundColor =
       i.kind === 'stopped' || (i.kind === 'running' && (i.state.policyError || i.state.tapeError))
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : i.kind === 'running' && ((i.state.counts?.pending ?? 0) > 0 || trustOf(i.state) === 'untrusted')
+        : i.kind === 'running' && ((i.state.counts?.pending ?? 0) > 0 || trustOf(i.state) === 'untrusted' || hooksOff(i))
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
   }

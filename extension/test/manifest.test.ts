@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gatedMethods, plainMethods } from '../src/api';
-import { defaults, guardedKeys } from '../src/settings';
+import { hasMcpProviderApi, mcpDefinitions, mcpProviderId } from '../src/mcpProvider';
+import { toolNames } from '../src/toolCalls';
+import { defaults, guardedKeys, strictness } from '../src/settings';
 
 // The bundled test runs from out/test/; the package root is two levels up.
 const root = path.resolve(__dirname, '..', '..');
@@ -18,8 +20,10 @@ test('the manifest contributes the settings, commands, view and schema', () => {
   assert.deepEqual(props['admit.mode'].enum, ['off', 'warn', 'enforce']);
   assert.equal(props['admit.mode'].default, 'warn');
   assert.deepEqual(props['admit.effects'].enum, ['read-only', 'workspace-write']);
-  assert.deepEqual(props['admit.shell'].enum, ['analyze', 'refuse']);
-  for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape']) assert.ok(props[k], k);
+  assert.deepEqual([...props['admit.shell'].enum].sort(), strictness.shell.flat().sort());
+  assert.deepEqual(props['admit.confinedRuns'].enum, ['ask', 'allow']);
+  assert.equal(props['admit.confinedRuns'].default, defaults.confinedRuns);
+  for (const k of ['admit.server.path', 'admit.approvals.modal', 'admit.approvalTimeoutMs', 'admit.tape', 'admit.secrets.patterns', 'admit.confinement.acceptWeaker']) assert.ok(props[k], k);
   // One default for the approval timeout: the server's.
   assert.equal(props['admit.approvalTimeoutMs'].default, defaults.approvalTimeoutMs);
   assert.equal(defaults.approvalTimeoutMs, 60000);
@@ -28,7 +32,7 @@ test('the manifest contributes the settings, commands, view and schema', () => {
   for (const c of ['selectMode', 'restartServer', 'showTape', 'campaignReport', 'showDecision', ...gatedMethods, ...plainMethods]) {
     assert.ok(commands.has(`admit.${c}`), c);
   }
-  for (const c of ['reviewPolicy', 'distrustPolicy', 'showApproval', 'answerApproval', 'dismissApproval', 'addRule', 'removeRule', 'openRulesFile', 'refreshRules', 'addSuggestedRule']) {
+  for (const c of ['connectAgents', 'disconnectAgent', 'reviewPolicy', 'distrustPolicy', 'showApproval', 'answerApproval', 'dismissApproval', 'addRule', 'removeRule', 'openRulesFile', 'refreshRules', 'addSuggestedRule']) {
     assert.ok(commands.has(`admit.${c}`), c);
   }
   assert.deepEqual(pkg.contributes.views.admit.map((v: { id: string }) => v.id), ['admit.decisions', 'admit.rules']);
@@ -49,7 +53,7 @@ test('settings that choose what runs are machine-scoped; the guarded ones say a 
     assert.match(props[k].markdownDescription, /workspace or folder setting may only tighten/, k);
   }
   assert.equal(props['admit.approvalTimeoutMs'].scope, 'window');
-  for (const k of ['admit.server.path', 'admit.tape', 'admit.approvalTimeoutMs']) assert.match(props[k].markdownDescription, /a workspace value is ignored/, k);
+  for (const k of ['admit.server.path', 'admit.tape', 'admit.approvalTimeoutMs', 'admit.confinedRuns', 'admit.confinement.acceptWeaker']) assert.match(props[k].markdownDescription, /a workspace value is ignored/, k);
   const ut = pkg.capabilities.untrustedWorkspaces;
   assert.equal(ut.supported, 'limited');
   assert.deepEqual([...ut.restrictedConfigurations].sort(), guardedKeys.map((k) => `admit.${k}`).sort());
@@ -65,4 +69,42 @@ test('api.d.ts declares every method the API implements', () => {
   const dts = readFileSync(path.join(root, 'api.d.ts'), 'utf8');
   for (const m of [...gatedMethods, ...plainMethods]) assert.match(dts, new RegExp(`\\n  ${m}\\(params: `), m);
   assert.match(dts, /readonly onDidDecide: AdmitEvent<Decision>/);
+});
+
+test("admit's tools are contributed as language-model tools, and its MCP server through a definition provider", () => {
+  const lmt = pkg.contributes.languageModelTools as Record<string, unknown>[];
+  assert.deepEqual(lmt.map((t) => t.name), [...toolNames]);
+  for (const t of lmt) {
+    // What VS Code requires of a tool (languageModelToolsContribution.ts): a name of word characters, not copilot_ or vscode_.
+    assert.match(String(t.name), /^[\w-]+$/);
+    assert.doesNotMatch(String(t.name), /^(copilot|vscode)_/);
+    for (const k of ['displayName', 'modelDescription', 'userDescription', 'toolReferenceName']) assert.equal(typeof t[k], 'string', `${t.name}.${k}`);
+    assert.equal(t.canBeReferencedInPrompt, true);
+    assert.match(String(t.toolReferenceName), /^\S+$/);
+    const schema = t.inputSchema as { type: string; properties: object; required: string[]; additionalProperties: boolean };
+    assert.equal(schema.type, 'object');
+    assert.equal(schema.additionalProperties, false);
+    for (const r of schema.required) assert.ok(r in schema.properties, `${t.name}: ${r}`);
+    assert.match(String(t.modelDescription), /refused again/);
+  }
+  assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [mcpProviderId]);
+  // The engine still accepts code-server's VS Code (1.100); the newer APIs are declared locally and guarded.
+  assert.match(pkg.engines.vscode, /^\^1\.(9\d|100)\./);
+  assert.ok(!/\^1\.(1\d\d)/.test(pkg.devDependencies['@types/vscode']), '@types/vscode stays at or below the engine');
+});
+
+test('the MCP definitions: the installed binary, mcp serve with --cwd each folder, the socket; only VS Code 1.101+ is asked', () => {
+  assert.deepEqual(mcpDefinitions([{ name: 'app', path: '/w/app' }], '/home/me/.local/share/admit/bin/admit', '/run/admit/s.sock'), [
+    { label: 'admit', command: '/home/me/.local/share/admit/bin/admit', args: ['mcp', 'serve', '--cwd', '/w/app'], env: { ADMIT_SOCKET: '/run/admit/s.sock' } },
+  ]);
+  const two = mcpDefinitions([{ name: 'a', path: '/w/a' }, { name: 'b', path: '/w/b' }], '/b/admit', undefined);
+  assert.deepEqual(two.map((d) => [d.label, d.args[3], d.env]), [['admit: a', '/w/a', {}], ['admit: b', '/w/b', {}]]);
+  const lm = { registerMcpServerDefinitionProvider() {} };
+  const ctor = class {};
+  assert.equal(hasMcpProviderApi('1.100.3', lm, ctor), false, "1.100's is a proposed API");
+  assert.equal(hasMcpProviderApi('1.101.0', lm, ctor), true);
+  assert.equal(hasMcpProviderApi('1.110.2-insider', lm, ctor), true);
+  assert.equal(hasMcpProviderApi('2.0.0', lm, ctor), true);
+  assert.equal(hasMcpProviderApi('1.101.0', {}, ctor), false);
+  assert.equal(hasMcpProviderApi('1.101.0', lm, undefined), false);
 });

@@ -17,19 +17,20 @@ function source(person: Record<string, unknown>, repo: Record<string, Record<str
 
 test('defaults: warn, read-only, analyze, and the server\'s 60000 ms', () => {
   const { settings, notes } = readSettings(source({}));
-  assert.deepEqual(settings, { mode: 'warn', effects: 'read-only', shell: 'analyze', serverPath: '', modal: false, approvalTimeoutMs: 60000, tape: '', restricted: false });
+  assert.deepEqual(settings, { mode: 'warn', effects: 'read-only', shell: 'analyze', serverPath: '', modal: false, approvalTimeoutMs: 60000, tape: '', restricted: false, secretPatterns: [], confinedRuns: 'ask', acceptWeakerConfinement: false });
   assert.deepEqual(notes, []);
 });
 
 test('the person\'s user or machine settings apply', () => {
-  const { settings } = readSettings(source({ mode: 'enforce', effects: 'workspace-write', shell: 'refuse', 'server.path': '/opt/admit', tape: '/t.jsonl', approvalTimeoutMs: 5000, 'approvals.modal': true }));
-  assert.deepEqual(settings, { mode: 'enforce', effects: 'workspace-write', shell: 'refuse', serverPath: '/opt/admit', modal: true, approvalTimeoutMs: 5000, tape: '/t.jsonl', restricted: false });
+  const { settings } = readSettings(source({ mode: 'enforce', effects: 'workspace-write', shell: 'refuse', 'server.path': '/opt/admit', tape: '/t.jsonl', approvalTimeoutMs: 5000, 'approvals.modal': true, 'secrets.patterns': ['*.pem'], confinedRuns: 'allow', 'confinement.acceptWeaker': true }));
+  assert.deepEqual(settings, { mode: 'enforce', effects: 'workspace-write', shell: 'refuse', serverPath: '/opt/admit', modal: true, approvalTimeoutMs: 5000, tape: '/t.jsonl', restricted: false, secretPatterns: ['*.pem'], confinedRuns: 'allow', acceptWeakerConfinement: true });
 });
 
 test('a hostile workspace cannot loosen the gate or choose what runs; each ignored value is noted', () => {
   const hostileWs = {
     mode: 'off', effects: 'workspace-write', shell: 'analyze',
     'server.path': '${workspaceFolder}/evil-admit', tape: '/dev/null', approvalTimeoutMs: 1000,
+    confinedRuns: 'allow', 'confinement.acceptWeaker': true, 'secrets.patterns': ['!.env', 'vault/**'],
   };
   const { settings, notes } = readSettings(source({ mode: 'enforce', shell: 'refuse' }, { "the workspace's .vscode/settings.json": hostileWs }));
   assert.equal(settings.mode, 'enforce');
@@ -38,7 +39,12 @@ test('a hostile workspace cannot loosen the gate or choose what runs; each ignor
   assert.equal(settings.serverPath, '');
   assert.equal(settings.tape, '');
   assert.equal(settings.approvalTimeoutMs, 60000);
-  for (const k of ['mode', 'effects', 'shell', 'server.path', 'tape', 'approvalTimeoutMs']) {
+  assert.equal(settings.confinedRuns, 'ask');
+  assert.equal(settings.acceptWeakerConfinement, false);
+  // The repository may ask about more files, never exempt one.
+  assert.deepEqual(settings.secretPatterns, ['vault/**']);
+  assert.match(notes.join('\n'), /admit\.secrets\.patterns: the workspace's \.vscode\/settings\.json exempts "!\.env"; ignored/);
+  for (const k of ['mode', 'effects', 'shell', 'server.path', 'tape', 'approvalTimeoutMs', 'confinedRuns', 'confinement.acceptWeaker']) {
     assert.ok(notes.some((n) => n.startsWith(`admit.${k}: the workspace's .vscode/settings.json sets`) && /ignored/.test(n)), `${k}: ${notes.join('\n')}`);
   }
   // A value the person did not set still cannot be loosened from the default.
@@ -53,11 +59,21 @@ test('a workspace or folder may tighten: enforce over warn over off, read-only o
     { person: { mode: 'warn' }, repo: { ws: { mode: 'enforce' }, 'folder b': { mode: 'off' } }, want: ['enforce', 'read-only', 'analyze'] },
     { person: { effects: 'workspace-write' }, repo: { ws: { effects: 'read-only' } }, want: ['warn', 'read-only', 'analyze'] },
     { person: { shell: 'analyze' }, repo: { 'folder a': { shell: 'refuse' } }, want: ['warn', 'read-only', 'refuse'] },
+    { person: { shell: 'analyze' }, repo: { ws: { shell: 'zsh' } }, want: ['warn', 'read-only', 'zsh'] },
+    { person: { shell: 'fish' }, repo: { ws: { shell: 'refuse' } }, want: ['warn', 'read-only', 'refuse'] },
   ];
   for (const c of cases) {
     const { settings, notes } = readSettings(source(c.person, c.repo));
     assert.deepEqual([settings.mode, settings.effects, settings.shell], c.want, JSON.stringify(c));
     assert.ok(notes.some((n) => /tightens/.test(n)), JSON.stringify(notes));
+  }
+});
+
+test('one interactive shell is not stricter than another: a repository cannot move the person\'s to a different one, or back to analyze', () => {
+  for (const repo of ['bash-interactive', 'fish', 'analyze']) {
+    const { settings, notes } = readSettings(source({ shell: 'zsh' }, { ws: { shell: repo } }));
+    assert.equal(settings.shell, 'zsh', repo);
+    assert.match(notes.join('\n'), new RegExp(`ws sets ${repo}, which is not stricter than zsh; ignored`), repo);
   }
 });
 
@@ -71,15 +87,20 @@ test('values that are not allowed fail closed, with a note naming the setting an
   assert.match(notes.join('\n'), /admit\.mode: "loose" is not one of enforce, warn, off; using enforce/);
   assert.match(notes.join('\n'), /admit\.approvalTimeoutMs: 12\.5 is not a whole number/);
   assert.match(notes.join('\n'), /admit\.tape: \{\} is not a string/);
+  const odd = readSettings(source({ confinedRuns: 'always', 'confinement.acceptWeaker': 'yes', 'secrets.patterns': '*.pem' }));
+  assert.deepEqual([odd.settings.confinedRuns, odd.settings.acceptWeakerConfinement, odd.settings.secretPatterns], ['ask', false, []]);
+  assert.match(odd.notes.join('\n'), /admit\.confinedRuns: "always" is not one of ask, allow; using ask/);
+  assert.match(odd.notes.join('\n'), /admit\.confinement\.acceptWeaker: "yes" is not true or false/);
+  assert.match(odd.notes.join('\n'), /admit\.secrets\.patterns: your settings sets "\*\.pem", which is not a list of patterns/);
   const repoBad = readSettings(source({ mode: 'warn' }, { ws: { mode: 'OFF' } }));
   assert.equal(repoBad.settings.mode, 'warn');
   assert.match(repoBad.notes.join('\n'), /ws sets "OFF", which is not one of/);
 });
 
 test('Restricted Mode: enforce and read-only whatever the settings say; trust gives the person\'s back', () => {
-  const src = source({ mode: 'off', effects: 'workspace-write', shell: 'analyze' });
+  const src = source({ mode: 'off', effects: 'workspace-write', shell: 'analyze', confinedRuns: 'allow' });
   const r = readSettings(src, false);
-  assert.deepEqual([r.settings.mode, r.settings.effects, r.settings.restricted], ['enforce', 'read-only', true]);
+  assert.deepEqual([r.settings.mode, r.settings.effects, r.settings.restricted, r.settings.confinedRuns], ['enforce', 'read-only', true, 'ask']);
   assert.match(r.notes.join('\n'), /Restricted Mode: .* enforce and read-only \(the settings say off, workspace-write\)/);
   const t = readSettings(src, true);
   assert.deepEqual([t.settings.mode, t.settings.effects, t.settings.restricted], ['off', 'workspace-write', false]);
@@ -107,8 +128,8 @@ test('path settings: ~, ${userHome}, ${workspaceFolder} and ${workspaceFolder:NA
 
 test('the tape reaches the server expanded; a bad one starts nothing', () => {
   const s = readSettings(source({ mode: 'enforce', tape: '~/t.jsonl', approvalTimeoutMs: 5000 })).settings;
-  assert.deepEqual(serverOptions(s, ctx), { options: { mode: 'enforce', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 5000, tape: '/home/u/t.jsonl' } });
-  assert.deepEqual(serverOptions(readSettings(source({})).settings, ctx), { options: { mode: 'warn', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 60000 } });
+  assert.deepEqual(serverOptions(s, ctx), { options: { mode: 'enforce', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 5000, tape: '/home/u/t.jsonl', secretPatterns: [], confinedRuns: 'ask', acceptWeakerConfinement: false } });
+  assert.deepEqual(serverOptions(readSettings(source({})).settings, ctx), { options: { mode: 'warn', effects: 'read-only', shell: 'analyze', approvalTimeoutMs: 60000, secretPatterns: [], confinedRuns: 'ask', acceptWeakerConfinement: false } });
   const bad = serverOptions({ ...s, tape: 'relative.jsonl' }, ctx);
   assert.ok('error' in bad && /relative path.*Nothing was started/.test(bad.error));
 });

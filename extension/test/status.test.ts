@@ -160,3 +160,44 @@ test('the untrusted notice is told once per new or changed file', () => {
   assert.notEqual(noticeKey(a), noticeKey({ ...a, policyWidens: ['adds the program "make"'] }), 'a change of what it widens is told');
   assert.match(untrustedNotice(a), /^admit: the workspace policy file \/w\/a\/\.admit\/policy\.json is new or changed and not trusted, so it only tightens the gate\. Trusting it would: grants the tool "deploy"/);
 });
+
+test("hooks switched off (the repository's files, chat.useHooks): a warning in the text, the colour and the tooltip", () => {
+  const off = state({ hooksOff: [{ agent: 'copilot', file: '/w/a/.github/copilot/settings.json', setting: 'disableAllHooks: true' }] });
+  assert.equal(statusText({ kind: 'running', state: off }), '$(shield) admit: enforce · workspace-write · $(warning) hooks off');
+  const t = statusTooltip({ kind: 'running', state: off });
+  assert.match(t.markdown, /\*\*Agents' hooks are switched off here\*\*/);
+  assert.match(t.markdown, /- `copilot`: `\/w\/a\/\.github\/copilot\/settings\.json` sets `disableAllHooks: true`/);
+  const useHooks = statusTooltip({ kind: 'running', state: state(), useHooksOff: "the workspace's settings" });
+  assert.match(useHooks.markdown, /`chat\.useHooks` is `false` in the workspace's settings/);
+  assert.equal(statusText({ kind: 'running', state: state(), useHooksOff: 'x' }), '$(shield) admit: enforce · workspace-write · $(warning) hooks off');
+  assert.equal(statusText({ kind: 'running', state: state({ hooksOff: 'nonsense' as never }) }), '$(shield) admit: enforce · workspace-write', 'a malformed hooksOff is not drawn');
+  const bar = new StatusBar();
+  const item = bar.item as unknown as MockStatusBarItem;
+  bar.setState(state());
+  assert.equal(item.backgroundColor, undefined);
+  bar.setUseHooksOff('your user settings');
+  assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.warningBackground');
+  assert.match(item.text, /hooks off/);
+  bar.setUseHooksOff(undefined);
+  bar.setState(off);
+  assert.equal((item.backgroundColor as unknown as MockThemeColor).id, 'statusBarItem.warningBackground');
+  for (const h of hostile) {
+    const md = (x: string) => statusTooltip({ kind: 'running', state: state({ hooksOff: [{ agent: x, file: x, setting: x }] }), useHooksOff: x }).markdown;
+    assertInert(md(h), md('x'), [h], `hooks-off tooltip with ${JSON.stringify(h)}`);
+  }
+});
+
+test('the tooltip lists the agents, connected or not, with each one\'s last decision; only Connect Agents is a trusted link', () => {
+  const bar = new StatusBar();
+  const item = bar.item as unknown as MockStatusBarItem;
+  bar.setState(state());
+  const last: Decision = { id: '1', verdict: 'allow', allowed: true, mode: 'enforce', rule: 'allowed', reason: '', tool: 'Bash', summary: 'npm test', agent: 'claude-code' };
+  bar.setAgents([
+    { name: 'Claude Code (claude-code)', key: 'claude-code', status: { host: 'claude-code', agent: 'Claude Code', installed: true, state: 'connected', connected: true, config: '', files: [] }, last },
+    { name: 'Cursor (cursor)', key: 'cursor', status: { host: 'cursor', agent: 'Cursor', installed: true, state: 'not-connected', connected: false, config: '', files: [] } },
+  ]);
+  const tip = item.tooltip as vscode.MarkdownString;
+  assert.match(tip.value, /- `Claude Code \(claude-code\)`: connected — last: allowed `Bash` `npm test`/);
+  assert.match(tip.value, /- `Cursor \(cursor\)`: not connected/);
+  assert.deepEqual(tip.isTrusted, { enabledCommands: ['admit.connectAgents'] });
+});

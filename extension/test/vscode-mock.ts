@@ -56,7 +56,6 @@ export interface MockStatusBarItem {
   dispose(): void;
 }
 
-export const Uri = { file: (p: string) => ({ scheme: 'file', fsPath: p, path: p }) };
 
 export enum ViewColumn { Active = -1, Beside = -2, One = 1, Two = 2 }
 
@@ -78,6 +77,75 @@ export interface MockWebviewPanel {
 export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[] } = {
   statusItems: [], panels: [], messages: [],
 };
+
+/** The answers the mocked dialogs and pick lists give; tests set them. */
+export const answers: {
+  warning?: (message: string, items: unknown[]) => unknown;
+  quickPick?: (items: unknown[]) => unknown;
+} = {};
+
+export class CancellationTokenSource {
+  private listeners: (() => void)[] = [];
+  private cancelled = false;
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (l: () => void) => {
+      if (this.cancelled) {
+        l();
+        return { dispose() {} };
+      }
+      this.listeners.push(l);
+      return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+    },
+  };
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.token.isCancellationRequested = true;
+    for (const l of [...this.listeners]) l();
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+export class LanguageModelToolResult {
+  constructor(public content: unknown[]) {}
+}
+
+/** The tools registered with lm.registerTool, by name. */
+export const tools = new Map<string, { invoke: Function; prepareInvocation?: Function }>();
+export const lm = {
+  registerTool(name: string, tool: { invoke: Function; prepareInvocation?: Function }) {
+    tools.set(name, tool);
+    return { dispose: () => tools.delete(name) };
+  },
+};
+
+/** The settings the mocked workspace.getConfiguration inspects: full key → layers. */
+export const settings = new Map<string, Record<string, unknown>>();
+export const executed: { command: string; args: unknown[] }[] = [];
+export const commands = {
+  executeCommand(command: string, ...args: unknown[]) {
+    executed.push({ command, args });
+    return Promise.resolve(undefined);
+  },
+};
+export const workspace = {
+  getConfiguration(section: string) {
+    return {
+      inspect: (key: string) => settings.get(`${section}.${key}`),
+      get: (key: string) => {
+        const l = settings.get(`${section}.${key}`);
+        return l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue ?? l?.defaultValue;
+      },
+    };
+  },
+};
+export const Uri = { file: (p: string) => ({ scheme: 'file', fsPath: p, path: p }), from: (c: { scheme: string; path: string }) => ({ ...c, fsPath: c.path, toString: () => `${c.scheme}:${c.path}` }) };
 
 export const window = {
   createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: Record<string, unknown>): MockWebviewPanel {
@@ -101,7 +169,14 @@ export const window = {
   },
   showWarningMessage(message: string, ...items: unknown[]) {
     created.messages.push({ kind: 'warning', message, items });
+    return Promise.resolve(answers.warning?.(message, items));
+  },
+  showErrorMessage(message: string, ...items: unknown[]) {
+    created.messages.push({ kind: 'error', message, items });
     return Promise.resolve(undefined);
+  },
+  showQuickPick(items: unknown[]) {
+    return Promise.resolve(answers.quickPick?.(items));
   },
   createStatusBarItem(id: string, alignment: StatusBarAlignment, priority?: number): MockStatusBarItem {
     const item: MockStatusBarItem = {

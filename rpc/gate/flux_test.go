@@ -127,3 +127,24 @@ func TestBackgroundFlagAndEnd(t *testing.T) {
 		t.Errorf("after a foreground write: %s %s", v.Rule, v.Reason)
 	}
 }
+
+// A dry run changes nothing the gate keeps: it holds no paths in flux,
+// and it neither starts nor loses a terminal's folder.
+func TestDryRunKeepsNothing(t *testing.T) {
+	g, _, ws := fluxWorld(t)
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "mv -f evil docs/notes.txt", Background: true, DryRun: true}); !v.Allowed {
+		t.Fatalf("a dry run of the background mv: %+v", v)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "cat docs/notes.txt"}); !v.Allowed {
+		t.Errorf("after a dry run of a background mv: %s %s", v.Rule, v.Reason)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "cd docs", Terminal: "t", Cwd: ws}); !v.Allowed {
+		t.Fatalf("cd docs: %+v", v)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "ls", Terminal: "t", Cwd: ws, DryRun: true}); v.Allowed {
+		t.Errorf("a dry run from another folder than the tracked one: %+v", v)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "cat notes.txt", Terminal: "t"}); !v.Allowed {
+		t.Errorf("the terminal after a dry run: %s %s", v.Rule, v.Reason)
+	}
+}

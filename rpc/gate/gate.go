@@ -79,7 +79,10 @@ type Gate struct {
 	// and agents' user settings, the trust records and rules): no tool
 	// call may write them, and none is asked about.
 	personal *command.Personal
-	offCache hooksOffCache     // the repository files that switch hooks off
+	offCache hooksOffCache // the repository files that switch hooks off
+	// watcher, when the server has one, tells what a program that runs
+	// code changed (CaptureWith).
+	watcher  atomic.Pointer[workspace.Watcher]
 	nobody   *approvals.Broker // answers for a gate with no one to ask
 	idPrefix string
 	seq      atomic.Int64
@@ -149,6 +152,11 @@ func New(cfg Config) (*Gate, error) {
 	g.sessions[defaultSession] = def
 	return g, nil
 }
+
+// CaptureWith makes w the source of what a program that runs code changed
+// during an admitted run, in place of a fingerprint of the roots before and
+// after (the server's watcher watches the same roots).
+func (g *Gate) CaptureWith(w *workspace.Watcher) { g.watcher.Store(w) }
 
 // Roots are the workspace roots the gate decides under.
 func (g *Gate) Roots() *workspace.Roots { return g.cfg.Roots }
@@ -221,7 +229,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	} else {
 		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
 		if err == nil && p.Terminal != "" && slices.Contains(env.ShellTools, p.Tool) {
-			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd)
+			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd, p.DryRun)
 			call.Terminal, tracked = true, err == nil
 		}
 		var termErr *terminalError
@@ -234,7 +242,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		} else if err != nil {
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
 		} else {
-			env.Budget = s.spend(p, g.cfg.Now())
+			if !p.DryRun {
+				env.Budget = s.spend(p, g.cfg.Now())
+			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
 			if amend != nil && (d.Allowed || d.Ask) {
@@ -262,6 +272,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		v.PolicyTrust = string(lp.trust)
 	}
 	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
+	if p.DryRun {
+		return g.dryRun(out, v, d, mode), nil
+	}
 	switch {
 	case d.Allowed:
 		v.Verdict, v.Allowed = rule.Allow, true
@@ -331,6 +344,29 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	out.Wire = g.count(&v)
 	out.Verdict, out.record = v, rec
 	return out, nil
+}
+
+// dryRun finishes a dry run's decision: what the policy says, and whether
+// the person would be asked now; nothing is asked, taped, counted or
+// observed.
+func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode) *Decided {
+	v.DecidedBy = ""
+	switch {
+	case d.Allowed:
+		v.Verdict, v.Allowed = rule.Allow, true
+	case d.Ask && mode == rule.Enforce:
+		v.Verdict = rule.Deny
+		b := g.cfg.Approvals
+		v.WouldAsk = b != nil && !b.Headless() && !g.headless() && !b.Granted(out.session.id, d.Grant)
+	default:
+		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
+	}
+	if v.Verdict == rule.Deny {
+		v.Remedy = rule.Remedy(v.Rule, d.Hint)
+		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
+	}
+	out.Verdict = v
+	return out
 }
 
 // confinedWithoutAsking reports whether an ask about code admit cannot
@@ -555,7 +591,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}
 	if s.caps != nil {
-		e.Caps = s.caps
+		e.Caps = s.sessionCaps(lp)
 		if s.budgeted {
 			e.MaxRequestChars = s.bounds.MaxRequestChars
 		}

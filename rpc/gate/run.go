@@ -15,6 +15,7 @@ import (
 	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/tape"
+	"admit/workspace"
 	"admit/workspace/effects"
 	"admit/workspace/run"
 )
@@ -109,7 +110,17 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	writes := d.Decision.Writes
 	grant := writeGrant(writes)
 	limit := int(bounds.MaxFingerprintEntries)
-	before := effects.TakeRoots(d.roots, limit)
+	code := len(d.Decision.RunsCode) > 0
+	// What a program that runs code changed comes from the watcher, where
+	// the server has one: it may touch any file of a large workspace, and
+	// a fingerprint of every file before and after costs more than the run.
+	var capture *workspace.Capture
+	var before effects.Fingerprint
+	if w := g.watcher.Load(); code && w != nil {
+		capture = w.Capture(ctx)
+	} else {
+		before = effects.TakeRoots(d.roots, limit)
+	}
 	expect := effects.Expect(d.Decision.Intents, d.Decision.Argv)
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
@@ -126,12 +137,16 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		AcceptWeaker: g.cfg.AcceptWeaker,
 		Env:          o.Env,
 	})
-	after := effects.TakeRoots(d.roots, limit)
+	if capture != nil {
+		c := capture.Stop(ctx)
+		res.Effects = effects.Diff{Added: c.Added, Removed: c.Removed, Changed: c.Changed, Complete: c.Complete}
+	} else {
+		res.Effects = effects.Compare(before, effects.TakeRoots(d.roots, limit))
+	}
 	res.Ran = true
 	res.ExitCode, res.Stdout, res.Stderr, res.Truncated = r.ExitCode, r.Stdout, r.Stderr, r.Truncated
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
 	res.Walls, res.MissingWalls = r.Walls, r.Missing
-	res.Effects = effects.Compare(before, after)
 	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
 	switch {
@@ -143,7 +158,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		v := expect.Verify()
 		res.Verified, res.Detail = v.Verified, v.Detail
 	}
-	if len(d.Decision.RunsCode) > 0 {
+	if code {
 		// What code may write is the workspace minus the protected paths:
 		// a change there, or outside, is the unexpected one.
 		res.Unexpected = unexpectedOfCode(res.Effects, d.roots, func(p string) bool { return command.ProtectFor(p, d.roots, g.personal).Protected })

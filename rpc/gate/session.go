@@ -29,6 +29,11 @@ type session struct {
 	started   time.Time
 	terms     terminals // the folders of its terminals (terminal.go)
 
+	// policyCaps is caps with what the workspace policy file tightens
+	// (its needsHuman and mutators), for the file version policyHash.
+	policyCaps *policy.Caps
+	policyHash string
+
 	// mu guards the counters below.
 	mu         sync.Mutex
 	steps      int64
@@ -129,4 +134,25 @@ func (s *session) acknowledge() {
 	s.mu.Lock()
 	s.unexpected = ""
 	s.mu.Unlock()
+}
+
+// sessionCaps is the session's capability set under the workspace policy
+// file lp: what the file tightens holds in every session, not only the
+// editor's default one. A tool the file says always needs a person, or is
+// a mutator, is so in a session that names it too.
+func (s *session) sessionCaps(lp loadedPolicy) *policy.Caps {
+	f := lp.file
+	if f == nil || len(f.NeedsHuman) == 0 && len(f.Mutators) == 0 {
+		return s.caps
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.policyCaps != nil && s.policyHash == lp.hash {
+		return s.policyCaps
+	}
+	c := *s.caps
+	c.NeedsHuman = withBuiltins(c.NeedsHuman, f.NeedsHuman)
+	c.Mutators = withBuiltins(c.Mutators, f.Mutators)
+	s.policyCaps, s.policyHash = &c, lp.hash
+	return &c
 }

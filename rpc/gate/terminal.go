@@ -39,8 +39,9 @@ func (e *terminalError) Error() string { return e.why }
 
 // cwd is the folder the next line of terminal id runs in: the tracked
 // one, or cwd (the call's, resolved) for the terminal's first line.
-// reported says the host named a folder for the call.
-func (ts *terminals) cwd(id string, reported bool, cwd string) (string, error) {
+// reported says the host named a folder for the call; dry (a dry run)
+// changes nothing the gate keeps.
+func (ts *terminals) cwd(id string, reported bool, cwd string, dry bool) (string, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.byID == nil {
@@ -52,7 +53,9 @@ func (ts *terminals) cwd(id string, reported bool, cwd string) (string, error) {
 			return "", &ParamError{"terminal", fmt.Sprintf("the session tracks %d terminals already; reuse one", maxTerminals)}
 		}
 		t = &terminalState{}
-		ts.byID[id] = t
+		if !dry {
+			ts.byID[id] = t
+		}
 	}
 	switch {
 	case t.lost != "":
@@ -60,8 +63,11 @@ func (ts *terminals) cwd(id string, reported bool, cwd string) (string, error) {
 	case t.cwd == "":
 		return cwd, nil
 	case reported && cwd != t.cwd:
-		t.lost = fmt.Sprintf("terminal %q: the call says it runs in %s, but the lines admitted in it left it in %s; which one the shell is in is not known, so no line of this terminal is judged any more: open a new terminal", id, cwd, t.cwd)
-		return "", &terminalError{t.lost}
+		lost := fmt.Sprintf("terminal %q: the call says it runs in %s, but the lines admitted in it left it in %s; which one the shell is in is not known, so no line of this terminal is judged any more: open a new terminal", id, cwd, t.cwd)
+		if !dry {
+			t.lost = lost
+		}
+		return "", &terminalError{lost}
 	}
 	return t.cwd, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"admit/policy"
+	"admit/policy/rule"
 	"admit/rpc/gate"
 )
 
@@ -327,5 +328,24 @@ func TestHooksOffIsShown(t *testing.T) {
 	}
 	if st := g.State(); len(st.HooksOff) != 0 {
 		t.Fatalf("after the setting went: %+v", st.HooksOff)
+	}
+}
+
+// TestOpenedSessionsKeepThePolicysTightening: what the workspace policy
+// tightens holds in a session a client opens too (any socket peer can).
+func TestOpenedSessionsKeepThePolicysTightening(t *testing.T) {
+	h := newHostile(t, `{"allow":["Read","Bash"],"needsHuman":["admit.run","Bash"]}`)
+	g := h.open(t, "read-only")
+	for _, long := range []bool{false, true} {
+		id, err := g.OpenSession(context.Background(), gate.OpenSessionParams{CapsSpec: policy.CapsSpec{Label: "peer", Allow: []string{"Bash"}}, LongLived: long})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := check(t, g, gate.CheckParams{Session: id, Tool: "Bash", Command: "ls"}); v.Allowed || v.Rule != rule.NeedsHuman {
+			t.Errorf("long-lived %v: %+v", long, v)
+		}
+		if v := check(t, g, gate.CheckParams{Session: id, Tool: "admit.run", Command: "ls"}); v.Allowed || v.Rule != rule.NeedsHuman {
+			t.Errorf("long-lived %v, admit.run: %+v", long, v)
+		}
 	}
 }

@@ -40,6 +40,9 @@ type Verdict struct {
 	// one was asked and the call is allowed: the host runs
 	// `admit run --handle HANDLE` in place of the line.
 	Handle string `json:"handle,omitempty"`
+	// WouldAsk, on a dry run, says the call would be put to the person now
+	// (no grant of the session answers it).
+	WouldAsk bool `json:"wouldAsk,omitzero"`
 }
 
 // CheckParams is one call put to the door.
@@ -56,6 +59,11 @@ type CheckParams struct {
 	// fish). It counts only where the gate judges as bash -c (analyze):
 	// each of those profiles refuses more than analyze does, never less.
 	Shell string `json:"shell,omitempty"`
+	// DryRun decides without acting on the decision: nobody is asked,
+	// nothing is taped, counted, spent or observed (the editor's tools use
+	// it to know, before they show their own confirmation, whether a call
+	// would be put to the person). The editor's connection only.
+	DryRun bool `json:"dryRun,omitempty"`
 	// Handle asks, for a shell call that is allowed, a single-use handle
 	// that admit run redeems to run the judged line itself (a hook whose
 	// host rewrites the call asks it; see handle.go).

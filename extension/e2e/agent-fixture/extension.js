@@ -1,9 +1,12 @@
 // A pretend agent for the e2e suite. The harness drops request-NAME.json files into
 // $ADMIT_FIXTURE_DIR: {"calls": [{"method": "check", "params": {...}, "via": "api"|"command"}]}.
 // The fixture sends every call of a request at once through the admit API (or the
-// admit.* commands), then writes result-NAME.json: {"results": [{"ok": true, "value": ...}
-// | {"ok": false, "error": "..."}]}. A file trigger keeps the test independent of
-// keyboard focus in the browser.
+// admit.* commands), or, with "via": "lm", invokes the language-model tool
+// `method` with `params` as its input (vscode.lm.invokeTool, outside a chat: VS Code
+// shows a tool's confirmation as a dialog), then writes result-NAME.json: {"results":
+// [{"ok": true, "value": ...} | {"ok": false, "error": "..."}]}; a tool's value is the
+// text of its result. A file trigger keeps the test independent of keyboard focus in the
+// browser.
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
@@ -21,9 +24,15 @@ async function handle(api, file) {
   log(`request ${name}: ${req.calls.length} call(s)`);
   const results = await Promise.all(req.calls.map(async (c) => {
     try {
-      const value = c.via === 'command'
-        ? await vscode.commands.executeCommand(`admit.${c.method}`, c.params)
-        : await api[c.method](c.params);
+      let value;
+      if (c.via === 'lm') {
+        const r = await vscode.lm.invokeTool(c.method, { input: c.params, toolInvocationToken: undefined });
+        value = r.content.map((p) => (p && typeof p.value === 'string' ? p.value : JSON.stringify(p))).join('');
+      } else if (c.via === 'command') {
+        value = await vscode.commands.executeCommand(`admit.${c.method}`, c.params);
+      } else {
+        value = await api[c.method](c.params);
+      }
       return { ok: true, value };
     } catch (e) {
       return { ok: false, error: e && e.message ? e.message : String(e) };
@@ -53,7 +62,9 @@ exports.activate = async function activate(context) {
   context.subscriptions.push(vscode.commands.registerCommand('admitFixture.run', () => scan(api)));
   const watcher = fs.watch(dir, () => scan(api));
   context.subscriptions.push({ dispose: () => watcher.close() });
-  fs.writeFileSync(path.join(dir, 'ready'), 'ok');
+  // The tools admit contributes, as VS Code lists them to agents.
+  const lmTools = vscode.lm && vscode.lm.tools ? vscode.lm.tools.filter((t) => t.name.startsWith('admit_')).map((t) => t.name) : [];
+  fs.writeFileSync(path.join(dir, 'ready'), JSON.stringify({ lmTools }));
   log('ready');
   scan(api);
 };
