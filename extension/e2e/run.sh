@@ -23,7 +23,7 @@ fi
 # runtime folder of its own (the servers' default sockets go there, and stay when they
 # are killed), and the tape it names in /tmp by its process id goes with its lock and head after.
 SMOKE=$(mktemp -d)
-HOME=$SMOKE XDG_STATE_HOME=$SMOKE/state XDG_RUNTIME_DIR=$SMOKE/run node e2e/smoke-server.cjs bin/admit 5 >"$SMOKE/out" 2>&1 &
+HOME=$SMOKE XDG_STATE_HOME=$SMOKE/state XDG_DATA_HOME=$SMOKE/data XDG_CONFIG_HOME=$SMOKE/config XDG_RUNTIME_DIR=$SMOKE/run node e2e/smoke-server.cjs bin/admit 5 >"$SMOKE/out" 2>&1 &
 SMOKE_PID=$!
 wait "$SMOKE_PID"; SMOKE_RC=$?
 tail -15 "$SMOKE/out"
