@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
 	"time"
 
 	"admit/rpc/gate"
