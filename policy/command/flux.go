@@ -130,10 +130,11 @@ func backgroundWrites(d *Decision, acc *accum, c *Context) {
 	if !d.Background || !(d.Allowed || d.Ask) {
 		return
 	}
-	if acc.writesAnywhere || len(acc.runsCode) > 0 {
-		// Code that runs (a toolchain, a script, a workspace program)
-		// may write anywhere in the workspace: a symlink it makes can
-		// lead a later read out of it.
+	// Code that runs (a toolchain, a script, a workspace program) may
+	// write anywhere, but how far that reaches depends on who runs it, so
+	// the gate widens the hold (Decision.RunsCode): here are only the
+	// writes the line names.
+	if acc.writesAnywhere {
 		d.BackgroundWrites = slices.Clone(c.Roots)
 		return
 	}

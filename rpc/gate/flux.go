@@ -3,6 +3,8 @@ package gate
 import (
 	"slices"
 	"time"
+
+	"admit/policy"
 )
 
 // Calls that overlap. A command the host runs in the background (its
@@ -64,6 +66,22 @@ func (s *session) endFlux(id string) bool {
 	n := len(s.flux)
 	s.flux = slices.DeleteFunc(s.flux, func(h fluxHold) bool { return h.id == id })
 	return len(s.flux) != n
+}
+
+// backgroundHeld is what an allowed background call holds in flux: the
+// writes its line names, and the whole workspace while code admit runs
+// confined goes on (admit run, or a rewritten call): that code reaches
+// nothing outside, but a symlink it leaves can lead a later read out.
+// Code the host runs unconfined, which a person let run, holds only what
+// it names: it already has every power such a link would give.
+func backgroundHeld(p CheckParams, d policy.Decision, env *policy.Env, rewritten bool) []string {
+	if !d.Background {
+		return nil
+	}
+	if len(d.RunsCode) > 0 && env != nil && (rewritten || p.Tool == runTool) {
+		return env.Roots
+	}
+	return d.BackgroundWrites
 }
 
 // backgroundHold is how long a background call's paths stay in flux.

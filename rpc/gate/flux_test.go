@@ -10,6 +10,8 @@ import (
 
 	"admit/policy"
 	"admit/rpc/gate"
+	"admit/policy/rules"
+	"admit/policy/rule"
 )
 
 // fluxWorld is a workspace with a file the agent read, a link to a file
@@ -146,5 +148,69 @@ func TestDryRunKeepsNothing(t *testing.T) {
 	}
 	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "cat notes.txt", Terminal: "t"}); !v.Allowed {
 		t.Errorf("the terminal after a dry run: %s %s", v.Rule, v.Reason)
+	}
+}
+
+// Code that runs in the background: when the host runs it unconfined (a
+// person's rule let it), it holds only the files its line names, and the
+// agent goes on working beside a dev server; when admit runs it
+// confined, a symlink it leaves could lead a later read out, so the whole
+// workspace is in flux until it ends.
+func TestBackgroundCodeHold(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"Makefile", "docs/notes.txt"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := gate.NewRuleStore(filepath.Join(base, "rules"), ws)
+	if err := store.Add("user", rules.Rule{Match: "make serve", Decision: rule.OutcomeAllow}); err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: filepath.Join(base, "home"),
+		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(filepath.Join(base, "trust")), Rules: store, ConfinedRuns: "allow", Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	if _, err := g.Observe(gate.ObserveParams{Dirs: []string{ws, filepath.Join(ws, "docs")}}); err != nil {
+		t.Fatal(err)
+	}
+	read := gate.CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"docs/notes.txt"}`)}
+
+	bg := check(t, g, gate.CheckParams{Tool: "bash", Command: "make serve > serve.log", Background: true})
+	if !bg.Allowed {
+		t.Fatalf("make serve in the background, by the person's rule: %+v", bg)
+	}
+	if v := check(t, g, read); !v.Allowed {
+		t.Errorf("a read beside the host's background make: %s %s", v.Rule, v.Reason)
+	}
+	if v := check(t, g, gate.CheckParams{Tool: "bash", Command: "tail serve.log"}); v.Allowed || v.Rule != "path-in-flux" {
+		t.Errorf("the log the background make writes: %s %s", v.Rule, v.Reason)
+	}
+
+	confined := check(t, g, gate.CheckParams{Tool: "admit.run", Command: "make serve", Background: true})
+	if !confined.Allowed {
+		t.Fatalf("make serve run confined in the background: %+v", confined)
+	}
+	if v := check(t, g, read); v.Allowed || v.Rule != "path-in-flux" {
+		t.Errorf("a read while confined code runs in the background: %s %s", v.Rule, v.Reason)
+	}
+	if err := g.Ended("", confined.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Ended("", bg.ID); err != nil {
+		t.Fatal(err)
+	}
+	if v := check(t, g, read); !v.Allowed {
+		t.Errorf("a read once the confined run ended: %s %s", v.Rule, v.Reason)
 	}
 }

@@ -337,8 +337,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		if tracked {
 			s.terms.ran(p.Terminal, d.FinalCwdKnown, d.FinalCwd)
 		}
-		if d.Background && len(d.BackgroundWrites) > 0 {
-			s.holdFlux(v.ID, d.BackgroundWrites, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
+		if held := backgroundHeld(p, d, env, v.Handle != ""); len(held) > 0 {
+			s.holdFlux(v.ID, held, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
 		}
 	}
 	out.Wire = g.count(&v)
