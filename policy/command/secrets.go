@@ -22,6 +22,41 @@ type Secrets struct {
 
 type secretPattern struct {
 	parts []string // lower-cased; the last part is the file's name
+	names []namePattern
+}
+
+// namePattern is one part of a secret pattern, compiled: most are a
+// literal name, "*SUFFIX" or "PREFIX*", which need no path.Match (every
+// read is checked against every pattern).
+type namePattern struct {
+	kind byte // '=' literal, 's' suffix, 'p' prefix, 'g' path.Match
+	text string
+}
+
+func compileName(part string) namePattern {
+	const meta = `*?[\`
+	switch {
+	case !strings.ContainsAny(part, meta):
+		return namePattern{'=', part}
+	case part[0] == '*' && !strings.ContainsAny(part[1:], meta):
+		return namePattern{'s', part[1:]}
+	case part[len(part)-1] == '*' && !strings.ContainsAny(part[:len(part)-1], meta):
+		return namePattern{'p', part[:len(part)-1]}
+	}
+	return namePattern{'g', part}
+}
+
+func (n namePattern) matches(name string) bool {
+	switch n.kind {
+	case '=':
+		return name == n.text
+	case 's':
+		return strings.HasSuffix(name, n.text)
+	case 'p':
+		return strings.HasPrefix(name, n.text)
+	}
+	ok, _ := path.Match(n.text, name)
+	return ok
 }
 
 // DefaultSecretPatterns are the files that hold secrets in the
@@ -73,6 +108,7 @@ func NewSecrets(patterns []string) (*Secrets, error) {
 			if _, err := path.Match(part, ""); err != nil {
 				return nil, fmt.Errorf("secrets[%d]: %q: %v", i, raw, err)
 			}
+			sp.names = append(sp.names, compileName(part))
 		}
 		if exempt {
 			s.except = append(s.except, sp)
@@ -121,9 +157,9 @@ func (sp secretPattern) matches(parts []string) bool {
 	if len(sp.parts) > len(parts) {
 		return false
 	}
-	tail := parts[len(parts)-len(sp.parts):]
-	for i, want := range sp.parts {
-		if ok, _ := path.Match(want, tail[i]); !ok {
+	tail := parts[len(parts)-len(sp.names):]
+	for i := len(sp.names) - 1; i >= 0; i-- { // the file's name first: it tells most apart
+		if !sp.names[i].matches(tail[i]) {
 			return false
 		}
 	}
