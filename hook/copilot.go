@@ -195,6 +195,12 @@ func (copilotHost) calls(ev Event) ([]Call, error) {
 	switch tool {
 	case "run_in_terminal", "Bash":
 		c, err := shellCall(c, ev.Input, "command", "")
+		if ev.Shape == shapeVSCode && tool == "run_in_terminal" && !c.Background {
+			// VS Code types each line of a chat into the same terminal,
+			// which keeps its folder: "cd .git", then "echo x > config".
+			// The event's cwd is the workspace, not where that terminal is.
+			c.Terminal = "vscode:" + ev.Session
+		}
 		return []Call{c}, err
 	case "apply_patch":
 		text := firstString(ev.Input, "input", "patch")

@@ -143,6 +143,10 @@ type Call struct {
 	// timeout the call gives it (Claude Code's timeout), or 0.
 	Background bool  `json:"background,omitempty"`
 	TimeoutMs  int64 `json:"timeoutMs,omitempty"`
+	// Terminal names the terminal a host types its shell lines into and
+	// keeps from one call to the next (VS Code's agent terminal), whose
+	// folder the host does not report: the gate tracks it.
+	Terminal string `json:"terminal,omitempty"`
 }
 
 // CallContext is the context recorded on the tape with each hooked call,

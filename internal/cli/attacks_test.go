@@ -274,3 +274,66 @@ func TestHookPatternThroughLinkOut(t *testing.T) {
 		t.Fatal("the premise failed: bash did not expand u*/secret through the link")
 	}
 }
+
+// vscodeTerminal is VS Code's run_in_terminal event in its Local
+// harness: the event's cwd is the workspace, wherever the chat's terminal
+// is by now.
+func vscodeTerminal(t *testing.T, cwd, line string) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{
+		"hook_event_name": "PreToolUse", "session_id": "chat-1", "transcript_path": "/dev/null", "cwd": cwd,
+		"tool_name": "run_in_terminal", "tool_input": map[string]any{"command": line, "explanation": "", "isBackground": false}, "tool_use_id": "call_1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// VS Code types a chat's lines into one terminal, which keeps its
+// folder: "cd .git", then "echo ... > config" writes .git/config (git
+// runs its fsmonitor on the next status). Through the editor's server,
+// the second line is judged in .git, where the terminal is, and the
+// shell that really runs the lines, in one terminal, never writes it.
+func TestHookTerminalKeepsItsFolder(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Listen: rpctest.Socket(t), Home: w.home,
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "shell": "bash-interactive"}})
+	answer := func(line string) string {
+		var stdout, stderr bytes.Buffer
+		hookCmd([]string{"copilot", "--socket", e.Socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(vscodeTerminal(t, w.root, line)), Out: &stdout, Err: &stderr})
+		var v struct {
+			PermissionDecision string `json:"permissionDecision"`
+			Reason             string `json:"permissionDecisionReason"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+			t.Fatalf("%s: the answer is not JSON: %q (%s)", line, stdout.String(), stderr.String())
+		}
+		t.Logf("%s: %s (%s)", line, v.PermissionDecision, v.Reason)
+		return v.PermissionDecision
+	}
+	// The agent has listed both folders, so a new file in either is one
+	// it may write, by what it observed.
+	lines := []string{"ls", "ls .git", "cd .git", "echo '[core] fsmonitor = touch pwned' > config"}
+	var ran []string
+	for _, line := range lines {
+		if answer(line) == "allow" {
+			ran = append(ran, line)
+		}
+	}
+	if len(ran) == len(lines) {
+		t.Errorf("every line allowed")
+	}
+	// The terminal: one shell that reads the lines admitted, in turn.
+	cmd := exec.Command("bash", "--norc", "--noprofile")
+	cmd.Dir, cmd.Stdin = w.root, strings.NewReader(strings.Join(ran, "\n")+"\n")
+	_ = cmd.Run()
+	if exists(filepath.Join(w.root, ".git", "config")) {
+		t.Fatal(".git/config was written through the terminal")
+	}
+	// Lines that stay where they are go on being allowed.
+	if answer("ls") != "allow" {
+		t.Error("ls in the terminal's folder was not allowed")
+	}
+}

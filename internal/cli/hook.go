@@ -146,7 +146,12 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 		}
 	}
 	p := gate.CheckParams{Tool: call.Tool, Args: call.Args, Command: call.Command, Argv: call.Argv, Cwd: call.Cwd, Context: call.Context, Handle: self != "",
-		Background: call.Background, TimeoutMs: call.TimeoutMs}
+		Background: call.Background, TimeoutMs: call.TimeoutMs, Terminal: call.Terminal}
+	if call.Terminal != "" {
+		// The event's folder is where the terminal started, not where it
+		// is now: the gate follows it from the workspace root.
+		p.Cwd = ""
+	}
 	if path, ok := os.LookupEnv("PATH"); ok && (call.Command != "" || len(call.Argv) > 0) {
 		// The host started this hook with its own environment, which its
 		// shell tool runs the command with: program names are looked up
