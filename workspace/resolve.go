@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"admit/internal/sysfile"
 	"admit/policy/command"
 )
 
@@ -215,45 +216,15 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 	res := command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}
 	if exists {
 		if lastLen == len(buf) {
-			res.Mode, res.Links = fileMode(lastMode), lastLinks
+			res.Mode, res.Links = sysfile.ModeOf(lastMode), lastLinks
 		} else if err := lstat(res.Path, &st); err == nil {
 			// The walk ended on ".." or on a root it did not lstat.
-			res.Mode, res.Links = fileMode(uint32(st.Mode)), uint64(st.Nlink)
+			res.Mode, res.Links = sysfile.ModeOf(uint32(st.Mode)), uint64(st.Nlink)
 		} else {
 			return command.Resolved{}, false, fmt.Errorf("workspace: resolve %q: lstat %s: %w", p, res.Path, err)
 		}
 	}
 	return res, climbed, nil
-}
-
-// fileMode is an lstat mode as an fs.FileMode: its type and permission
-// bits (set-id and sticky bits too).
-func fileMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	switch m & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		mode |= fs.ModeDir
-	case syscall.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case syscall.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case syscall.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case syscall.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	if m&syscall.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&syscall.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&syscall.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
-	}
-	return mode
 }
 
 // maxFollowedDirs bounds how many folders LinksOutside walks in one call
