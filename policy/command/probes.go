@@ -111,9 +111,28 @@ func isJqCluster(s string) bool {
 // name after a "." is a field, not a builtin. A filter the lexer does not
 // follow (an unterminated string) is refused.
 func jqFilterReads(f string) (string, string) {
-	depth := 0      // nesting of \( ... ) inside strings
-	var stack []int // paren depth at each interpolation
+	var stack []int // paren depth at each \( ... ) open inside a string
 	parens := 0
+	// inString skips the rest of a string literal from i: to its closing
+	// quote, or into an interpolation \( (its parens then count on the
+	// stack). It reports false for a string that does not end.
+	inString := func(i int) (int, bool) {
+		for i < len(f) {
+			switch {
+			case f[i] == '\\' && i+1 < len(f) && f[i+1] == '(':
+				stack = append(stack, parens)
+				parens++
+				return i + 2, true
+			case f[i] == '\\':
+				i += 2
+			case f[i] == '"':
+				return i + 1, true
+			default:
+				i++
+			}
+		}
+		return i, false
+	}
 	for i := 0; i < len(f); {
 		c := f[i]
 		switch {
@@ -122,27 +141,9 @@ func jqFilterReads(f string) (string, string) {
 				i++
 			}
 		case c == '"':
-			i++
-			for {
-				if i >= len(f) {
-					return "an unterminated string", "the gate cannot follow"
-				}
-				if f[i] == '\\' && i+1 < len(f) && f[i+1] == '(' {
-					stack = append(stack, parens)
-					parens++
-					depth++
-					i += 2
-					break
-				}
-				if f[i] == '\\' {
-					i += 2
-					continue
-				}
-				if f[i] == '"' {
-					i++
-					break
-				}
-				i++
+			var ok bool
+			if i, ok = inString(i + 1); !ok {
+				return "an unterminated string", "the gate cannot follow"
 			}
 		case c == '(':
 			parens++
@@ -150,30 +151,12 @@ func jqFilterReads(f string) (string, string) {
 		case c == ')':
 			parens--
 			i++
-			if depth > 0 && len(stack) > 0 && parens == stack[len(stack)-1] {
+			if len(stack) > 0 && parens == stack[len(stack)-1] {
 				// Back inside the string the interpolation was in.
 				stack = stack[:len(stack)-1]
-				depth--
-				for {
-					if i >= len(f) {
-						return "an unterminated string", "the gate cannot follow"
-					}
-					if f[i] == '\\' && i+1 < len(f) && f[i+1] == '(' {
-						stack = append(stack, parens)
-						parens++
-						depth++
-						i += 2
-						break
-					}
-					if f[i] == '\\' {
-						i += 2
-						continue
-					}
-					if f[i] == '"' {
-						i++
-						break
-					}
-					i++
+				var ok bool
+				if i, ok = inString(i); !ok {
+					return "an unterminated string", "the gate cannot follow"
 				}
 			}
 		case c == '$' || c == '_' || isLetter(c):
