@@ -93,13 +93,12 @@ type gateway struct {
 	session string
 
 	// mu guards the fields below.
-	mu      sync.Mutex
-	stale   bool                            // the child said its tool list changed
-	ours    map[string]chan json.RawMessage // the gateway's own requests to the child, by id
-	pending map[string]context.CancelFunc   // requests being decided, by side and id
-	seq     int64
+	mu    sync.Mutex
+	stale bool                            // the child said its tool list changed
+	ours  map[string]chan json.RawMessage // the gateway's own requests to the child, by id
+	seq   int64
 
-	wg sync.WaitGroup // the goroutines deciding requests
+	pending mcpwire.Inflight // requests being decided, by side and id
 }
 
 // Run starts cmd and relays between in/out (the MCP client) and the child
@@ -131,7 +130,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}, pending: map[string]context.CancelFunc{}}
+	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}}
 
 	childDone := make(chan struct{})
 	go func() {
@@ -148,7 +147,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 	case <-clientDone:
 		// The client is gone: let decided calls finish, then close the
 		// child's input and give it time to exit.
-		g.wg.Wait()
+		g.pending.Wait()
 		g.childMu.Lock()
 		_ = g.child.Close()
 		g.childMu.Unlock()
@@ -169,7 +168,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 		<-childDone
 	}
 	cancel() // requests still being decided are dropped: nobody can act on them
-	g.wg.Wait()
+	g.pending.Wait()
 	werr := cmd.Wait()
 	g.closeSession()
 	return werr
@@ -302,22 +301,7 @@ func (g *gateway) request(ctx context.Context, from side, m *mcpwire.Message) {
 		g.relay(from, m)
 		return
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	key := pendingKey(from, m.ID)
-	g.mu.Lock()
-	g.pending[key] = cancel
-	g.mu.Unlock()
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		defer func() {
-			g.mu.Lock()
-			delete(g.pending, key)
-			g.mu.Unlock()
-			cancel()
-		}()
-		g.decideAndRelay(ctx, from, m, r)
-	}()
+	g.pending.Go(ctx, pendingKey(from, m.ID), func(ctx context.Context) { g.decideAndRelay(ctx, from, m, r) })
 }
 
 // decideAndRelay puts one request to the door, then relays it to the
@@ -381,26 +365,13 @@ func (g *gateway) relay(from side, m *mcpwire.Message) {
 // withdraw stops deciding a request its sender cancelled: it is then
 // neither relayed nor answered.
 func (g *gateway) withdraw(from side, params json.RawMessage) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
-		return
-	}
-	g.mu.Lock()
-	stop := g.pending[pendingKey(from, p.RequestID)]
-	g.mu.Unlock()
-	if stop != nil {
-		stop()
+	if id, ok := mcpwire.CancelledID(params); ok {
+		g.pending.Cancel(pendingKey(from, id))
 	}
 }
 
 func pendingKey(from side, id json.RawMessage) string {
-	var compact bytes.Buffer
-	if json.Compact(&compact, id) != nil {
-		return from.String() + ":" + string(id)
-	}
-	return from.String() + ":" + compact.String()
+	return from.String() + ":" + mcpwire.IDKey(id)
 }
 
 func (g *gateway) decide(ctx context.Context, from side, tool string, args json.RawMessage) (gate.Verdict, error) {

@@ -75,13 +75,13 @@ type server struct {
 
 	// mu guards the fields below.
 	mu          sync.Mutex
-	version     string // the negotiated protocol version; "" before initialize
-	client      string // the client's name, for the session's label
-	initialized bool   // notifications/initialized came
-	calls       map[string]context.CancelFunc
+	version     string            // the negotiated protocol version; "" before initialize
+	client      string            // the client's name, for the session's label
+	initialized bool              // notifications/initialized came
 	hashes      map[string]string // the hash this session last read or wrote, by path
 
-	wg sync.WaitGroup // the calls being answered
+	calls mcpwire.Inflight // the tool calls being answered
+	wg    sync.WaitGroup   // the batches being collected
 }
 
 // Serve answers MCP requests from in on out until in ends, then waits for
@@ -93,7 +93,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if cfg.Label == "" {
 		cfg.Label = "mcp admit"
 	}
-	s := &server{cfg: cfg, out: out, log: cfg.Logger, calls: map[string]context.CancelFunc{}, hashes: map[string]string{}}
+	s := &server{cfg: cfg, out: out, log: cfg.Logger, hashes: map[string]string{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sc := bufio.NewScanner(in)
@@ -113,6 +113,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 		}
 	}
 	err := sc.Err()
+	s.calls.Wait()
 	s.wg.Wait()
 	s.closeSession()
 	if err != nil {
@@ -268,20 +269,7 @@ func (s *server) instructions() string {
 // call answers a tools/call, on a goroutine of its own: a run takes as
 // long as its command, a question to a person as long as they take.
 func (s *server) call(ctx context.Context, m *mcpwire.Message, reply func([]byte)) {
-	ctx, cancel := context.WithCancel(ctx)
-	key := idKey(m.ID)
-	s.mu.Lock()
-	s.calls[key] = cancel
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.calls, key)
-			s.mu.Unlock()
-			cancel()
-		}()
+	s.calls.Go(ctx, mcpwire.IDKey(m.ID), func(ctx context.Context) {
 		resp := s.toolCall(ctx, m)
 		if ctx.Err() != nil && reply == nil {
 			return // cancelled: the client wants no answer
@@ -291,30 +279,13 @@ func (s *server) call(ctx context.Context, m *mcpwire.Message, reply func([]byte
 			return
 		}
 		s.send(resp)
-	}()
+	})
 }
 
 func (s *server) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
+	if id, ok := mcpwire.CancelledID(params); ok {
+		s.calls.Cancel(mcpwire.IDKey(id))
 	}
-	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
-		return
-	}
-	s.mu.Lock()
-	stop := s.calls[idKey(p.RequestID)]
-	s.mu.Unlock()
-	if stop != nil {
-		stop()
-	}
-}
-
-func idKey(id json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, id) != nil {
-		return string(id)
-	}
-	return b.String()
 }
 
 // ensureSession opens the client's session on its first call.
