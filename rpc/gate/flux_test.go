@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"admit/policy"
-	"admit/rpc/gate"
-	"admit/policy/rules"
 	"admit/policy/rule"
+	"admit/policy/rules"
+	"admit/rpc/gate"
 )
 
 // fluxWorld is a workspace with a file the agent read, a link to a file
