@@ -4,53 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
-
-	"time"
 
 	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
-
-// waitForChild waits until a process named comm runs below parent (the
-// program of an admitted run: admit's child, or the confiner's when the
-// run uses one).
-func waitForChild(t *testing.T, parent int, comm string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		ppid := map[string]string{}
-		var named []string
-		dirs, _ := os.ReadDir("/proc")
-		for _, d := range dirs {
-			b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-			if err != nil {
-				continue
-			}
-			s := string(b)
-			open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-			f := strings.Fields(s[end+1:])
-			if open < 0 || end < open || len(f) < 2 {
-				continue
-			}
-			ppid[d.Name()] = f[1]
-			if s[open+1:end] == comm {
-				named = append(named, d.Name())
-			}
-		}
-		for _, pid := range named {
-			for p, hops := ppid[pid], 0; p != "" && hops < 3; p, hops = ppid[p], hops+1 {
-				if p == strconv.Itoa(parent) {
-					return
-				}
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no %s below %d started", comm, parent)
-}
 
 func TestRunThroughTheServer(t *testing.T) {
 	ws := workspaceDir(t)
@@ -94,7 +52,7 @@ func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 		_ = e.Try("admit/run", map[string]any{"command": "seq 999999999999", "timeoutMs": 2000}, &r)
 		done <- r
 	}()
-	waitForChild(t, os.Getpid(), "seq")
+	rpctest.WaitForChild(t, os.Getpid(), "seq")
 	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("changed during the run\n"), 0o644))
 	r := rpctest.Within(t, done, "run")
 	if r.Verified || !slices.Contains(r.Unexpected, filepath.Join(ws, "README.md")) {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"admit/policy/tape"
+	"admit/rpc/rpctest"
 )
 
 // TestMain lets the test binary stand in for the admit binary: with
@@ -213,51 +214,13 @@ func TestRunSignalReports128PlusN(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Once seq runs, the person presses ^C (SIGINT).
-	waitForChild(t, cmd.Process.Pid, "seq")
+	rpctest.WaitForChild(t, cmd.Process.Pid, "seq")
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 128+int(syscall.SIGINT) {
 		t.Fatalf("exit %v, want %d; %s", err, 128+int(syscall.SIGINT), out.String())
 	}
-}
-
-// waitForChild waits until a process named comm runs below parent (the
-// program of an admitted run: admit's child, or the confiner's when the
-// run uses one).
-func waitForChild(t *testing.T, parent int, comm string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		ppid := map[string]string{}
-		var named []string
-		dirs, _ := os.ReadDir("/proc")
-		for _, d := range dirs {
-			b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-			if err != nil {
-				continue
-			}
-			s := string(b)
-			open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-			f := strings.Fields(s[end+1:])
-			if open < 0 || end < open || len(f) < 2 {
-				continue
-			}
-			ppid[d.Name()] = f[1]
-			if s[open+1:end] == comm {
-				named = append(named, d.Name())
-			}
-		}
-		for _, pid := range named {
-			for p, hops := ppid[pid], 0; p != "" && hops < 3; p, hops = ppid[p], hops+1 {
-				if p == strconv.Itoa(parent) {
-					return
-				}
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no %s below %d started", comm, parent)
 }
 
 // lspPeer speaks LSP framing over a child's stdio.

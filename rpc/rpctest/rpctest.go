@@ -18,6 +18,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -417,4 +419,42 @@ func OSPipes(t testing.TB) (a, b io.ReadWriteCloser) {
 	a, b = pipeEnd{r1, w2}, pipeEnd{r2, w1}
 	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
 	return a, b
+}
+
+// WaitForChild waits until a process named comm runs below parent (the
+// program of an admitted run: admit's child, or the confiner's when the
+// run uses one), and fails t after ten seconds. It reads /proc: Linux only.
+func WaitForChild(t testing.TB, parent int, comm string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ppid := map[string]string{}
+		var named []string
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			s := string(b)
+			open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+			f := strings.Fields(s[end+1:])
+			if open < 0 || end < open || len(f) < 2 {
+				continue
+			}
+			ppid[d.Name()] = f[1]
+			if s[open+1:end] == comm {
+				named = append(named, d.Name())
+			}
+		}
+		for _, pid := range named {
+			for p, hops := ppid[pid], 0; p != "" && hops < 3; p, hops = ppid[p], hops+1 {
+				if p == strconv.Itoa(parent) {
+					return
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s below %d started", comm, parent)
 }
