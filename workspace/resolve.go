@@ -98,6 +98,17 @@ func (r *Resolver) Resolve(p string) (command.Resolved, error) {
 	return res, err
 }
 
+// ResolveIn is Resolve of dir/name where dir is a folder Resolve has
+// just returned (it holds no symlink) and name holds no "/": the walk
+// starts at dir.
+func (r *Resolver) ResolveIn(dir, name string) (command.Resolved, error) {
+	if !filepath.IsAbs(dir) || strings.ContainsRune(name, '/') {
+		return command.Resolved{}, fmt.Errorf("workspace: resolve %q in %q: want an absolute folder and a name", name, dir)
+	}
+	res, _, err := resolveClimb(dir+"/"+name, dir)
+	return res, err
+}
+
 func resolve(p string) (command.Resolved, error) {
 	r, _, err := resolveClimb(p, "/")
 	return r, err

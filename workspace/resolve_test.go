@@ -306,3 +306,35 @@ func TestResolveRootReplacedByLink(t *testing.T) {
 		t.Errorf("Resolve through the link and .. = %+v, %v", got, err)
 	}
 }
+
+// ResolveIn answers what Resolve does for a name in a resolved folder:
+// a file, a link to a file, a link out, a missing name, "." and "..".
+func TestResolveIn(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(base, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"alias": "tool", "out": "/etc/passwd", "dangling": "nowhere", "up": ".."} {
+		if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewResolver(mustRoots(t, base))
+	for _, name := range []string{"tool", "alias", "out", "dangling", "up", "missing", ".", ".."} {
+		want, werr := r.Resolve(bin + "/" + name)
+		got, gerr := r.ResolveIn(bin, name)
+		if (werr == nil) != (gerr == nil) || got != want {
+			t.Errorf("%s: ResolveIn %+v (%v), Resolve %+v (%v)", name, got, gerr, want, werr)
+		}
+	}
+	if _, err := r.ResolveIn(bin, "a/b"); err == nil {
+		t.Error("a name with a slash was resolved")
+	}
+}

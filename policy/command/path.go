@@ -64,6 +64,14 @@ func (j *judge) writesBefore(w lineWrite) bool {
 	return true
 }
 
+// resolverIn is an FS that resolves a name in a folder it has just
+// resolved starting the walk there: PATH is searched on every line, a
+// folder at a time, and walking each from / again costs most of a
+// decision.
+type resolverIn interface {
+	ResolveIn(dir, name string) (Resolved, error)
+}
+
 // programOnPath resolves argv[0] on Context.Path and judges what it
 // finds; false when the command is decided (asked or refused) and must
 // not be judged as the table's program of its name. A file of the
@@ -95,15 +103,22 @@ func (j *judge) programOnPath(argv []string) bool {
 		if d == "" {
 			d = "." // an empty entry is the working folder
 		}
-		dir := j.acc.pathDirs[i]
+		dir, canonical := j.acc.pathDirs[i], true
 		if dir == "" {
 			dir = path.Clean(j.abs(d))
-			if rd, err := j.c.FS.Resolve(dir); err == nil {
+			rd, err := j.c.FS.Resolve(dir)
+			if canonical = err == nil; canonical {
 				dir = rd.Path
 			}
 		}
 		dirs = append(dirs, dir)
-		r, err := j.c.FS.Resolve(dir + "/" + name)
+		var r Resolved
+		var err error
+		if in, ok := j.c.FS.(resolverIn); ok && canonical {
+			r, err = in.ResolveIn(dir, name)
+		} else {
+			r, err = j.c.FS.Resolve(dir + "/" + name)
+		}
 		if err != nil {
 			j.refuse(RuleOutside, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
 			return false
