@@ -33,6 +33,11 @@ type Call struct {
 	// Terminal: the line is typed into a terminal that keeps its folder
 	// (command.Context.Terminal).
 	Terminal bool
+	// AdmitRuns: admit itself runs the line (admit run, admit/run, a
+	// rewritten hook call), and judges each command again once its words
+	// are known, so a command substitution of a command that prints names
+	// is accepted (command.Context.Substitutions; see Decision.Rejudged).
+	AdmitRuns bool
 }
 
 // Env is everything a decision depends on besides the call itself.
@@ -255,7 +260,8 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
-		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal}
+		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
+		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -276,9 +282,25 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		d.Argv = [][]string{c.Argv} // what a run may start: this argv, once
 	}
 	if cd.Script != nil {
+		var inner [][]string
 		for _, sc := range cd.Script.Commands {
-			d.Argv = append(d.Argv, sc.Argv)
+			if len(sc.Substitutions) == 0 {
+				d.Argv = append(d.Argv, sc.Argv)
+				continue
+			}
+			// Its words are known only when it runs: no argv of it is
+			// admitted as written (nil keeps Argv in step with the
+			// script's commands, which Intents index), the run judges it
+			// again (Rejudged); what runs inside $(...) is admitted.
+			d.Argv = append(d.Argv, nil)
+			shape := Shape{Argv: sc.Argv}
+			for _, s := range sc.Substitutions {
+				shape.Substituted = append(shape.Substituted, s.Index)
+				inner = append(inner, s.Argv)
+			}
+			d.Rejudged = append(d.Rejudged, shape)
 		}
+		d.Argv = append(d.Argv, inner...)
 		d.Grant = commandGrant(c.Tool, cd.Script)
 	} else if len(c.Argv) > 0 {
 		// An argv is judged without a shell: it is the one command that

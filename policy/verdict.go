@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"admit/policy/command"
@@ -20,7 +21,13 @@ type Decision struct {
 	Reads, Writes, Listed []string   // resolved paths the call reads, writes, lists
 	Summary               string     // one line a person can read: the command, or the tool and its paths
 	Grant                 string     // what an allow-session answer grants: same tool and args, or same program, subcommand and options
-	Argv                  [][]string // each simple command, as judged (the call's argv for an argv call)
+	Argv                  [][]string // each simple command, as judged (the call's argv for an argv call); nil for one in Rejudged, then the commands of its substitutions
+	// Rejudged are the commands of the line with a command substitution
+	// among their words (wc -l $(git ls-files)): only their shape was
+	// judged. A run judges each again as a plain argv once its words are
+	// known, and starts it only if that allows it. Set only with
+	// Call.AdmitRuns.
+	Rejudged []Shape
 	// Intents are what the command's admitted writes are meant to do, in
 	// the command policy's reading; a run's readback checks them.
 	Intents []command.Intent
@@ -41,6 +48,39 @@ type Decision struct {
 	// FinalCwdKnown (command.Decision.FinalCwd).
 	FinalCwd      string
 	FinalCwdKnown bool
+}
+
+// Shape is a command whose words are partly known before it runs: Argv
+// as written, and Substituted the indexes of the words of Argv that are
+// a command substitution, which the shell replaces with any number of
+// words (none, one, or one per name printed).
+type Shape struct {
+	Argv        []string
+	Substituted []int
+}
+
+// Fits reports whether argv, a command about to run, is what s becomes:
+// every other word as written, in order, each substituted word replaced
+// by any number of words.
+func (s Shape) Fits(argv []string) bool {
+	// fit[j]: argv[j:] is what the words of s from the one in hand on
+	// become. Filled from the last word of s back to the first.
+	fit := make([]bool, len(argv)+1)
+	fit[len(argv)] = true
+	next := make([]bool, len(argv)+1)
+	for i := len(s.Argv) - 1; i >= 0; i-- {
+		subst := slices.Contains(s.Substituted, i)
+		for j := len(argv); j >= 0; j-- {
+			switch {
+			case subst:
+				next[j] = fit[j] || j < len(argv) && next[j+1]
+			default:
+				next[j] = j < len(argv) && argv[j] == s.Argv[i] && fit[j+1]
+			}
+		}
+		fit, next = next, fit
+	}
+	return fit[0]
 }
 
 // Outcome is the decision's class: allow when admitted without a person,

@@ -87,6 +87,11 @@ type Context struct {
 	// Secrets are the files whose reading asks a person (secret-read);
 	// nil: DefaultSecrets.
 	Secrets *Secrets
+	// Substitutions: admit runs the line itself, under a runner that
+	// judges each command again once its words are known, so a command
+	// substitution of a judged command that prints names is accepted in
+	// an argument (substitute.go); nil elsewhere: dynamic-word.
+	Substitutions bool
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -201,7 +206,9 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if pp == nil || pp.home != c.Home {
 		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home)}
 	}
+	pp.p.Substitutions = c.Substitutions
 	script, prob := pp.p.Parse(line, c.Profile)
+	pp.p.Substitutions = false
 	p.parsers.Put(pp)
 	if prob != nil {
 		r := prob.Rule
@@ -271,7 +278,11 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		var next []string
 		for _, dir := range cur {
 			j := pa.judge(dir, i, cmd.GlobOptions)
-			j.command(cmd.Argv, cmd.Redirects, 0)
+			if len(cmd.Substitutions) > 0 {
+				j.substituted(cmd)
+			} else {
+				j.command(cmd.Argv, cmd.Redirects, 0)
+			}
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)
 			}

@@ -187,13 +187,12 @@ args:
 	} else {
 		inner = append(inner, runtimeName)
 	}
-	j.namesCommand("xargs", inner, j.walked())
+	j.namesCommand("xargs", inner, j.walked(j.line[j.cmd-1].Argv))
 }
 
-// walked are the folders the command feeding xargs walks: find's
-// starting folders, else every root.
-func (j *judge) walked() []string {
-	producer := j.line[j.cmd-1].Argv
+// walked are the folders producer, a command that prints names, walks:
+// find's starting folders, else every root.
+func (j *judge) walked(producer []string) []string {
 	if path.Base(producer[0]) != "find" {
 		return j.c.Roots // git ls-files, grep -r, rg: whatever folders they name
 	}
@@ -226,7 +225,7 @@ func (j *judge) namesFromWalk(null bool) bool {
 	}
 	producer := j.line[j.cmd-1].Argv
 	name := innerProgram(producer)
-	if !namePrinter(name, producer) {
+	if !namePrinter(name, producer, true) {
 		j.refuse(RuleDynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace separated by NUL bytes", name),
 			"use find -print0, git ls-files -z, grep -lZ or rg -l0 before xargs -0, or find -exec")
 		return false
@@ -240,9 +239,12 @@ func (j *judge) namesFromWalk(null bool) bool {
 }
 
 // namePrinter reports a producer that prints only names of the
-// workspace, NUL-separated: find -print0 (without -printf or -ls),
-// git ls-files -z (and git diff, git grep -l -z), grep -lZ, rg -l0.
-func namePrinter(name string, argv []string) bool {
+// workspace: find (without -printf or -ls), git ls-files (and git diff
+// --name-only, git grep -l), grep -l, rg -l or --files. With nul, they
+// must be NUL-separated (find -print0, git -z, grep -Z, rg -0), as xargs
+// -0 reads them; without, one a line, as a command substitution's output
+// is read (substitute.go).
+func namePrinter(name string, argv []string, nul bool) bool {
 	has := func(words ...string) bool {
 		for _, w := range argv[1:] {
 			if slices.Contains(words, w) {
@@ -251,16 +253,24 @@ func namePrinter(name string, argv []string) bool {
 		}
 		return false
 	}
+	// What a command substitution splits at blanks: NUL bytes are dropped,
+	// so -z names would run together.
+	sep := func(words ...string) bool { return has(words...) == nul }
 	switch name {
 	case "find":
-		return has("-print0") && !has("-printf", "-fprintf", "-ls", "-fls", "-print", "-fprint", "-fprint0", "-L", "-follow")
+		if nul {
+			return has("-print0") && !has("-printf", "-fprintf", "-ls", "-fls", "-print", "-fprint", "-fprint0", "-L", "-follow")
+		}
+		// -exec and -delete print nothing of their own, but are not a walk
+		// that only prints.
+		return !has("-print0", "-printf", "-fprintf", "-ls", "-fls", "-fprint", "-fprint0", "-L", "-follow", "-exec", "-execdir", "-ok", "-okdir", "-delete")
 	case "git":
 		return len(argv) > 1 && (argv[1] == "ls-files" || argv[1] == "diff" && has("--name-only") || argv[1] == "grep" && has("-l", "--name-only", "--files-with-matches")) &&
-			has("-z") && !has("--format", "-s", "--stage", "-t", "--debug", "--eol")
+			sep("-z") && !has("--format", "-s", "--stage", "-t", "--debug", "--eol")
 	case "grep", "egrep", "fgrep":
-		return (has("-l", "-L", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-Z", "--null") || clusterHas(argv, 'Z'))
+		return (has("-l", "-L", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-Z", "--null") || clusterHas(argv, 'Z')) == nul
 	case "rg":
-		return (has("-l", "--files", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-0", "--null") || clusterHas(argv, '0')) && !has("-L", "--follow")
+		return (has("-l", "--files", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-0", "--null") || clusterHas(argv, '0')) == nul && !has("-L", "--follow")
 	}
 	return false
 }

@@ -27,6 +27,14 @@ const maxBraces = 32
 // scratch buffers between calls, so it is not safe for concurrent use:
 // callers pool Parsers, one per goroutine.
 type Parser struct {
+	// Substitutions keeps a command substitution that is a whole word of a
+	// command's arguments, $(INNER) with INNER one simple command of
+	// literal words, as a Substitution instead of refusing it; analyze
+	// profile only. Set it only where the line runs under a runner that
+	// judges each command again once its words are known (admit's own):
+	// the shape is all that is known before.
+	Substitutions bool
+
 	home string
 	sp   *syntax.Parser
 	rd   strings.Reader
@@ -272,13 +280,26 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	argv := make([]string, 0, len(c.Args))
 	ok := true
 	p.inArgs, p.globs, p.patterns = true, nil, nil
-	for _, w := range c.Args {
+	var subs []Substitution
+	for k, w := range c.Args {
+		if inner := p.substitution(k, w); inner != nil {
+			words, wok := p.innerWords(inner)
+			ok = ok && wok
+			subs = append(subs, Substitution{Index: len(argv), Argv: words})
+			argv = append(argv, p.src(w))
+			continue
+		}
 		var wok bool
 		argv, wok = p.fields(argv, w, true)
 		ok = ok && wok
 	}
 	p.inArgs = false
 	if !ok {
+		return
+	}
+	if len(subs) > 0 && len(p.patterns) > 0 {
+		// Expanding the pattern would move the substitutions' words.
+		p.ps.add(classDynamic, "unquoted pattern beside a command substitution", p.src(c))
 		return
 	}
 	if len(argv) == 0 || argv[0] == "" {
@@ -300,7 +321,60 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns})
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs})
+}
+
+// substitution is the command inside w when Substitutions is set and w,
+// the k-th word of a command (never its name), is one whole $(INNER) of
+// one simple command without assignments or redirections: nil otherwise,
+// and w is then judged (and refused) as any other word. `INNER` is not
+// kept: backslashes inside backquotes are read twice. Nor is "$(INNER)":
+// quoted, the output is one word holding every name and its newlines.
+func (p *Parser) substitution(k int, w *syntax.Word) *syntax.CallExpr {
+	if !p.Substitutions || p.prof != Analyze || p.strict || k == 0 || len(w.Parts) != 1 {
+		return nil
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
+		return nil
+	}
+	s := cs.Stmts[0]
+	if s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 {
+		return nil
+	}
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil
+	}
+	return call
+}
+
+// innerWords are the literal words of a substitution's command. A word
+// of it that is not literal (a nested substitution) or a pattern is a
+// problem, as anywhere else.
+func (p *Parser) innerWords(c *syntax.CallExpr) ([]string, bool) {
+	globs, patterns := p.globs, p.patterns
+	p.globs, p.patterns = nil, nil
+	defer func() { p.globs, p.patterns = globs, patterns }()
+	var argv []string
+	ok := true
+	for _, w := range c.Args {
+		var wok bool
+		argv, wok = p.fields(argv, w, true)
+		ok = ok && wok
+	}
+	if !ok {
+		return nil, false
+	}
+	if len(p.globs) > 0 || len(p.patterns) > 0 {
+		p.ps.add(classDynamic, "unquoted pattern inside a command substitution", p.src(c))
+		return nil, false
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		p.ps.add(classEmpty, "empty command name", p.src(c))
+		return nil, false
+	}
+	return argv, true
 }
 
 // compound names a command this package refuses to flatten (loops,

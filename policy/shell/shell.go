@@ -68,6 +68,19 @@ type Command struct {
 	// matches; ExpandPatterns replaces them with the names that match in
 	// a given folder, which is where the command policy judges them.
 	Patterns []Pattern
+	// Substitutions are the words of Argv that are a command substitution
+	// $(INNER), kept only with Parser.Substitutions; Argv holds each as
+	// written. bash replaces such a word with INNER's output split at
+	// blanks, each field then expanded as a pattern, so the words the
+	// command gets are only known when it runs.
+	Substitutions []Substitution
+}
+
+// Substitution is a word $(INNER) of a command, INNER one simple command
+// of literal words without redirections.
+type Substitution struct {
+	Index int      // its place in Argv
+	Argv  []string // INNER's words
 }
 
 // Pattern is an argument that pathname expansion would replace.

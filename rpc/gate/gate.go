@@ -220,7 +220,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			env.Profile = prof
 		}
 	}
-	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background}
+	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background,
+		AdmitRuns: g.admitRuns(p)}
 	var d policy.Decision
 	tracked := false      // the call is a line of a terminal whose folder is tracked (terminal.go)
 	confinedOnly := false // allowed only because admit itself runs it confined
@@ -305,6 +306,12 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.RunsCode, rule.OutcomeAsk
 				v.Reason = "the line runs code and admit could not take it to run confined (" + err.Error() + "); run it through admit run"
 			}
+			if len(d.Rejudged) > 0 {
+				// Its substitutions are admitted only because admit's runner
+				// judges their words again: the host's shell would not.
+				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.DynamicWord, rule.OutcomeDeny
+				v.Reason = "the line has a command substitution, which only admit's own runner judges again when it runs, and admit could not take it to run (" + err.Error() + "); run it through admit run"
+			}
 		} else {
 			v.Handle = id
 		}
@@ -369,6 +376,13 @@ func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode
 	return out
 }
 
+// admitRuns reports whether admit itself will run the line of p (admit
+// run, admit/run, or a hook whose host runs admit run --handle in its
+// place), never the host's shell.
+func (g *Gate) admitRuns(p CheckParams) bool {
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+}
+
 // confinedWithoutAsking reports whether an ask about code admit cannot
 // judge is answered by the person's standing choice (confinedRuns: allow):
 // only when admit itself will run the line confined (admit/run, or a hook
@@ -378,7 +392,7 @@ func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
 	if !g.allowConfinedCode.Load() || !d.Answerable || (d.Rule != rule.RunsCode && d.Rule != rule.UnsupportedProgram) {
 		return false
 	}
-	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+	return g.admitRuns(p)
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.

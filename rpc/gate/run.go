@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/tape"
@@ -124,7 +125,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	expect := effects.Expect(d.Decision.Intents, d.Decision.Argv)
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
-		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv)),
+		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv, d.Decision.Rejudged, g.rejudge(s, heldBy))),
 		Timeout:        timeout,
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
@@ -225,22 +226,62 @@ func writeGrant(targets []string) []string {
 }
 
 // admittedOnly rechecks each simple command as it is about to run: its
-// argv must be one the gate admitted, word for word, and each admitted
-// argv runs at most as often as it was admitted. The members of a
-// pipeline are rechecked concurrently, hence the lock.
-func admittedOnly(admitted [][]string) func(argv []string, dir string) error {
+// argv must be one the gate admitted, word for word, or one that a
+// command with substitutions (rejudged) became, which rejudge must then
+// allow; each admitted argv and each such command runs at most as often
+// as it was admitted. The members of a pipeline are rechecked
+// concurrently, hence the lock.
+func admittedOnly(admitted [][]string, rejudged []policy.Shape, rejudge func(argv []string, dir string) error) func(argv []string, dir string) error {
 	var mu sync.Mutex
 	left := slices.Clone(admitted)
+	shapes := slices.Clone(rejudged)
 	return func(argv []string, dir string) error {
 		mu.Lock()
-		defer mu.Unlock()
 		for i, a := range left {
 			if slices.Equal(a, argv) {
 				left = slices.Delete(left, i, i+1)
+				mu.Unlock()
 				return nil
 			}
 		}
+		for i, s := range shapes {
+			if s.Fits(argv) {
+				shapes = slices.Delete(shapes, i, i+1)
+				mu.Unlock()
+				return rejudge(argv, dir)
+			}
+		}
+		mu.Unlock()
 		return errors.New("not admitted: " + strings.Join(argv, " "))
+	}
+}
+
+// rejudge judges a command whose words came from a command substitution,
+// now that they are known: as a plain argv of admit.run in the folder it
+// runs in, with the session's state as it is now (its observations, what
+// is in flux, the policy file), as if the agent had written every word.
+// Only an allow lets it start, and only for a command that changes
+// nothing: the run's write grant was made before its words were known.
+func (g *Gate) rejudge(s *session, heldBy string) func(argv []string, dir string) error {
+	return func(argv []string, dir string) error {
+		env, _, err := g.env(s)
+		if err != nil {
+			return fmt.Errorf("the workspace policy file cannot be used: %w", err)
+		}
+		cwd, err := g.cwd(s, dir, env.Roots)
+		if err != nil {
+			return err
+		}
+		env.InFlux = s.inFlux(g.cfg.Now(), heldBy)
+		d := policy.Decide(policy.Call{Tool: runTool, Argv: argv, Cwd: cwd}, env)
+		switch {
+		case !d.Allowed:
+			return fmt.Errorf("its words, known once $(...) ran, are not admitted (%s): %s", d.Rule, d.Reason)
+		case d.Kind == "write" || len(d.Writes) > 0 || len(d.RunsCode) > 0:
+			return errors.New("its words, known once $(...) ran, make it a command that changes files or runs code, which a substitution may not feed")
+		}
+		g.observe(s, d)
+		return nil
 	}
 }
 

@@ -334,9 +334,10 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 }
 
 // checkSyntax refuses what the gate never admits and the run must not
-// interpret even if asked: function definitions, command and process
-// substitution, background jobs, coprocesses, declarations, and any
-// compound command. Pipelines, &&, ||, ; and redirections stay.
+// interpret even if asked: function definitions, process substitution,
+// command substitution other than $(one simple command), background jobs,
+// coprocesses, declarations, and any compound command. Pipelines, &&, ||,
+// ; and redirections stay.
 func checkSyntax(file *syntax.File) error {
 	var bad string
 	syntax.Walk(file, func(n syntax.Node) bool {
@@ -344,6 +345,13 @@ func checkSyntax(file *syntax.File) error {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			// The gate admits wc -l $(git ls-files) only: the command
+			// inside is rechecked as any other, and so is the one around
+			// it once its words are known.
+			if why := narrowSubst(n); why != "" {
+				bad = why
+			}
 		case *syntax.Stmt:
 			if n.Background || n.Coprocess || n.Disown {
 				bad = "background job"
@@ -369,6 +377,29 @@ func checkSyntax(file *syntax.File) error {
 		return &RefusedError{Reason: "construct not run: " + bad}
 	}
 	return nil
+}
+
+// narrowSubst says why a command substitution is not $(one simple
+// command without redirections), or "" when it is.
+func narrowSubst(cs *syntax.CmdSubst) string {
+	if cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
+		return "CmdSubst"
+	}
+	s := cs.Stmts[0]
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(s.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "CmdSubst"
+	}
+	nested := false
+	syntax.Walk(call, func(n syntax.Node) bool {
+		_, is := n.(*syntax.CmdSubst)
+		nested = nested || is
+		return !nested
+	})
+	if nested {
+		return "nested CmdSubst"
+	}
+	return ""
 }
 
 // executor is the state the interp handlers share during one run. Handlers
