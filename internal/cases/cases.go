@@ -38,6 +38,9 @@
 //	              absent: not known, and names are the table's programs
 //	terminal:     yes: the line is typed into a terminal that keeps its
 //	              folder (a cd whose effect is not certain is refused)
+//	runner:       admit: admit runs the line itself (tool admit.run),
+//	              judging each command again once its words are known;
+//	              host (the default): the host's shell runs it
 //	want:         allowed, allowed rule-allows (by the case's rules),
 //	              refused RULE or asked RULE
 //	note:         more about the case (repeatable)
@@ -108,6 +111,7 @@ type Case struct {
 	Rules       string  // the person's rules file, as JSON; "" for none
 	Path        *string // the PATH the command runs with, or nil
 	Terminal    bool    // the line runs in a terminal that keeps its folder
+	AdmitRuns   bool    // admit runs the line itself (runner: admit)
 	Want        Want
 }
 
@@ -258,6 +262,11 @@ func parseCase(s section) (Case, error) {
 			if val != "yes" && val != "no" {
 				err = fmt.Errorf("%q: want yes or no", val)
 			}
+		case "runner":
+			c.AdmitRuns = val == "admit"
+			if val != "admit" && val != "host" {
+				err = fmt.Errorf("%q: want admit or host", val)
+			}
 		case "rules":
 			c.Rules = val
 			if !json.Valid([]byte(val)) {
@@ -289,6 +298,8 @@ func parseCase(s section) (Case, error) {
 		return c, fmt.Errorf("tool needs args")
 	case c.Args != "" && c.Tool == "":
 		return c, fmt.Errorf("args needs tool")
+	case c.AdmitRuns && !c.LineSet:
+		return c, fmt.Errorf("runner: admit needs a line")
 	case c.Want.Outcome == "":
 		return c, fmt.Errorf("no want")
 	}

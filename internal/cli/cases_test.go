@@ -96,6 +96,9 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 			args = append(args, w.Expand(a))
 		}
 	default:
+		if c.AdmitRuns {
+			args = append(args, "--tool", "admit.run")
+		}
 		args = append(args, "-c", w.Expand(c.Line))
 	}
 	return args, ""

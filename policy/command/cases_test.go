@@ -63,7 +63,8 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 		t.Skipf("the theme's policy file cannot be used (%v): the gate's to judge", err)
 	}
 	ctx := &command.Context{Roots: roots.List(), Effects: command.Effects(c.Effects), Profile: shell.Profile(c.Shell),
-		Home: w.Home, FS: fs, Obs: obs, Rules: set, Path: w.PathList(c), Terminal: c.Terminal}
+		Home: w.Home, FS: fs, Obs: obs, Rules: set, Path: w.PathList(c), Terminal: c.Terminal,
+		Substitutions: c.AdmitRuns}
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, a := range c.Argv {

@@ -68,6 +68,9 @@ func TestCases(t *testing.T) {
 			}
 		default:
 			p.Command = w.Expand(c.Line)
+			if c.AdmitRuns {
+				p.Tool = "admit.run"
+			}
 		}
 		v, err := g.Check(context.Background(), p)
 		if err != nil {
