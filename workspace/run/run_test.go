@@ -131,6 +131,42 @@ func TestRecheckEverySimpleCommand(t *testing.T) {
 	}
 }
 
+// TestSubstitutionRechecked: $(one simple command) runs, and the recheck
+// sees the command inside first, then the one around it with the words
+// the output split into.
+func TestSubstitutionRechecked(t *testing.T) {
+	e := newEnv(t)
+	s := e.spec("echo $(echo a 'b  c') d")
+	var mu sync.Mutex
+	var seen [][]string
+	s.Recheck = func(argv []string, dir string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, argv)
+		return nil
+	}
+	r := Run(context.Background(), s)
+	if r.Err != nil || r.Stdout != "a b c d\n" {
+		t.Fatalf("run: %+v", r)
+	}
+	want := [][]string{{"echo", "a", "b  c"}, {"echo", "a", "b", "c", "d"}}
+	if !slices.EqualFunc(seen, want, slices.Equal) {
+		t.Fatalf("rechecked %q, want %q", seen, want)
+	}
+	// The recheck refuses the command around it: nothing of it runs.
+	s = e.spec("printf x $(echo y)")
+	s.Recheck = func(argv []string, dir string) error {
+		if argv[0] == "printf" {
+			return errors.New("not admitted")
+		}
+		return nil
+	}
+	r = Run(context.Background(), s)
+	if !errors.Is(r.Err, ErrRefused) || r.Stdout != "" {
+		t.Fatalf("refused run: %+v", r)
+	}
+}
+
 func TestRefusedByExecHandlerAndBuiltins(t *testing.T) {
 	e := newEnv(t)
 	for _, line := range []string{
@@ -156,7 +192,12 @@ func TestRefusedByExecHandlerAndBuiltins(t *testing.T) {
 		"no-such-program-xyz",
 		"nice /bin/sh",
 		"f() { true; }; f",
-		"echo $(true)",
+		"echo $(true | true)",
+		"echo $(echo $(true))",
+		"echo `true`",
+		"echo $(true > x)",
+		"echo $(true; true)",
+		"echo $(<f)",
 		"cat <(true)",
 		"true &",
 		"if true; then true; fi",
