@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -158,5 +159,42 @@ func TestSubstitutionRefusals(t *testing.T) {
 		if code != want {
 			t.Errorf("check --tool %s: exit %d, want %d\n%s%s", tool, code, want, out, stderr)
 		}
+	}
+}
+
+// TestRewrittenSubstitution: a host's Bash call with a substitution is
+// allowed only rewritten to admit run --handle, whose run judges the
+// words again; the replacement line prints what the command prints.
+func TestRewrittenSubstitution(t *testing.T) {
+	w := newHookWorkspace(t)
+	ev, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "transcript_path": "/dev/null", "cwd": w.root, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "wc -l $(find src -name '*.go')"},
+	})
+	cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_SOCKET=" + w.socket}, "hook", "claude-code", "--socket", w.socket, "--tape", w.tape)
+	cmd.Dir, cmd.Stdin = w.root, bytes.NewReader(ev)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		HookSpecificOutput struct {
+			PermissionDecision string         `json:"permissionDecision"`
+			UpdatedInput       map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &answer); err != nil {
+		t.Fatal(err, string(out))
+	}
+	line, _ := answer.HookSpecificOutput.UpdatedInput["command"].(string)
+	if answer.HookSpecificOutput.PermissionDecision != "allow" || !strings.Contains(line, " run --handle h") {
+		t.Fatalf("answer: %s", out)
+	}
+	sh := exec.Command("bash", "-c", line)
+	sh.Dir = w.root
+	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+w.socket)
+	got, err := sh.Output()
+	if err != nil || string(got) != "3 src/main.go\n" {
+		t.Fatalf("the rewritten line: %v, stdout %q", err, got)
 	}
 }
