@@ -52,7 +52,10 @@ func hookProcess(t testing.TB, w hookWorkspace, host string, fx hostFixture, soc
 	if fx.event != "" {
 		args = append(args, "--event", fx.event)
 	}
-	cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_EFFECTS=workspace-write", "ADMIT_SOCKET="}, args...)
+	// SHELL is the interactive terminal's shell that VS Code's
+	// run_in_terminal lines are judged for: bash here, whatever the
+	// machine running the tests has (a CI job may have none).
+	cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_EFFECTS=workspace-write", "ADMIT_SOCKET=", "SHELL=/bin/bash"}, args...)
 	cmd.Dir = w.root
 	cmd.Stdin = bytes.NewReader(w.event(t, fx.path))
 	var stdout, stderr bytes.Buffer
