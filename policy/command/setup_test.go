@@ -113,6 +113,7 @@ func (w *workspace) caseContext(c *cases.Case) (*Context, string) {
 	for _, p := range c.ObservedDir {
 		o.dirs[resolve(p)] = true
 	}
-	ctx := &Context{Roots: w.roots, Effects: Effects(c.Effects), Profile: shell.Profile(c.Shell), Home: w.home, FS: w.fs, Obs: o}
+	ctx := &Context{Roots: w.roots, Effects: Effects(c.Effects), Profile: shell.Profile(c.Shell), Home: w.home, FS: w.fs, Obs: o,
+		Substitutions: c.AdmitRuns}
 	return ctx, cwd
 }
