@@ -337,3 +337,40 @@ func TestHookTerminalKeepsItsFolder(t *testing.T) {
 		t.Error("ls in the terminal's folder was not allowed")
 	}
 }
+
+// TestHookAloneTerminalStays: deciding alone, admit hook lives for one
+// line and cannot follow the terminal to the next: a line that may leave
+// it in another folder is refused, whatever it does meanwhile; lines that
+// stay where they are, and ones that go elsewhere only in a subshell, are
+// judged as ever.
+func TestHookAloneTerminalStays(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	t.Setenv("SHELL", "/bin/bash")
+	for line, want := range map[string]string{
+		"ls":                 "allow",
+		"(cd src && ls)":     "allow",
+		"cd .git":            "deny",
+		"cd src && ls":       "deny",
+		"ls && cd src":       "deny",
+		"cd src && cd ..":    "allow",
+		"cd \"$ROOT\" && ls": "allow",
+	} {
+		line = strings.ReplaceAll(line, "$ROOT", w.root)
+		var stdout, stderr bytes.Buffer
+		hookCmd([]string{"copilot", "--socket", w.socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(vscodeTerminal(t, w.root, line)), Out: &stdout, Err: &stderr})
+		var v struct {
+			PermissionDecision string `json:"permissionDecision"`
+			Reason             string `json:"permissionDecisionReason"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+			t.Fatalf("%s: the answer is not JSON: %q (%s)", line, stdout.String(), stderr.String())
+		}
+		if v.PermissionDecision != want {
+			t.Errorf("%s: %s (%s), want %s", line, v.PermissionDecision, v.Reason, want)
+		}
+		if strings.HasPrefix(line, "cd ") && want == "deny" && !strings.Contains(v.Reason, "decides alone here") {
+			t.Errorf("%s: the reason does not say why: %s", line, v.Reason)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type doorOptions struct {
 	cwd      string // the folder the agent works in
 	socket   string // the editor's socket; "" is the workspace's default one
 	tapePath string // the tape a gate of our own writes to; "" is the default tape
+	oneCall  bool   // a gate of our own decides this one call and ends
 }
 
 // openDoor dials the editor's server, or, when none answers, opens a gate
@@ -74,7 +75,7 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
 	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, Bounds: bounds, Home: home})
+		Headless: true, OneCall: o.oneCall, Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}

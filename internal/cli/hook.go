@@ -134,7 +134,7 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 // `admit run --handle H`: the host's shell then runs admit, which runs
 // exactly the line that was judged.
 func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool) (hook.Decision, error) {
-	d, alone, err := openDoor(ctx, doorOptions{cwd: call.Cwd, socket: o.socket, tapePath: o.tapePath})
+	d, alone, err := openDoor(ctx, doorOptions{cwd: call.Cwd, socket: o.socket, tapePath: o.tapePath, oneCall: true})
 	if err != nil {
 		return hook.Decision{}, err
 	}

@@ -67,6 +67,8 @@ type Config struct {
 	// yes when admit itself runs it confined (the person's confinedRuns).
 	AllowConfinedCode bool
 	Headless          bool
+	// OneCall: the gate lives for one call (Options.OneCall).
+	OneCall bool
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -248,6 +250,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
+			if tracked && g.cfg.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
+				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal",
+					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
+			}
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
 			}

@@ -53,7 +53,11 @@ type Options struct {
 	// that runs code runs without a question when admit runs it confined.
 	ConfinedRuns string
 	// Headless: nobody is at the keyboard; what needs a person is refused.
-	Headless  bool
+	Headless bool
+	// OneCall: the gate decides one call and ends with it (admit hook
+	// deciding alone), so it cannot follow a terminal's folder to the
+	// next line: a terminal line that may leave it elsewhere is refused.
+	OneCall   bool
 	Bounds    policy.Bounds
 	Home      string
 	Approvals *approvals.Broker // nil: nobody to ask
@@ -121,7 +125,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := Config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall,
 	}
 	if o.TapePath != "" {
 		opts := o.Tape
