@@ -260,12 +260,34 @@ const maxFollowedDirs = 256
 // returns what it found plus a sentinel entry naming the bound, so that a
 // caller that refuses on any entry fails closed.
 func (r *Resolver) LinksOutside(dir string) []string {
+	out, _, blocked := r.walkTree(dir)
+	if blocked != "" {
+		out = append(out, blocked)
+	}
+	return out
+}
+
+// SplitNames lists the names that the walk of LinksOutside reaches under
+// dir (dir's own name aside) that a reader splitting its input at blanks
+// would not take whole, as xargs without -0 does: a name holding a blank,
+// a newline, a quote or a backslash. Past the walk's bounds it ends with
+// a sentinel entry, as LinksOutside does.
+func (r *Resolver) SplitNames(dir string) []string {
+	_, split, blocked := r.walkTree(dir)
+	if blocked != "" {
+		split = append(split, blocked)
+	}
+	return split
+}
+
+// walkTree walks dir as LinksOutside says: the links that lead outside,
+// the names SplitNames reports, and why the walk is incomplete ("" when
+// it is not).
+func (r *Resolver) walkTree(dir string) (outside, split []string, blocked string) {
 	var (
-		out     []string
-		walked  []string // folders walked so far (resolved)
-		queue   = []string{filepath.Clean(dir)}
-		budget  = r.walkBound
-		blocked string // why the answer is incomplete
+		walked []string // folders walked so far (resolved)
+		queue  = []string{filepath.Clean(dir)}
+		budget = r.walkBound
 	)
 	for len(queue) > 0 {
 		d := queue[0]
@@ -278,7 +300,8 @@ func (r *Resolver) LinksOutside(dir string) []string {
 			break
 		}
 		walked = append(walked, d)
-		links, seen := walkLinks(d, budget)
+		links, odd, seen := walkLinks(d, budget)
+		split = append(split, odd...)
 		budget -= seen
 		if budget < 0 {
 			blocked = fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", d, r.walkBound)
@@ -286,7 +309,7 @@ func (r *Resolver) LinksOutside(dir string) []string {
 		for _, l := range links {
 			res, err := resolve(l)
 			if err != nil || !r.roots.Contains(res.Path) {
-				out = append(out, l)
+				outside = append(outside, l)
 				continue
 			}
 			if res.Dir && !coveredBy(res.Path, walked) {
@@ -297,10 +320,7 @@ func (r *Resolver) LinksOutside(dir string) []string {
 			break
 		}
 	}
-	if blocked != "" {
-		out = append(out, blocked)
-	}
-	return out
+	return outside, split, blocked
 }
 
 // coveredBy reports whether d is one of dirs or under one of them.
@@ -314,9 +334,10 @@ func coveredBy(d string, dirs []string) bool {
 }
 
 // walkLinks lists the symlinks under dir (dir included) without following
-// any, visiting at most bound entries; seen is how many it visited, more
-// than bound when it stopped at the bound.
-func walkLinks(dir string, bound int) (links []string, seen int) {
+// any, and the names under it that SplitNames reports, visiting at most
+// bound entries; seen is how many it visited, more than bound when it
+// stopped at the bound.
+func walkLinks(dir string, bound int) (links, split []string, seen int) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unreadable folder cannot be recursed by the program
@@ -330,7 +351,14 @@ func walkLinks(dir string, bound int) (links []string, seen int) {
 		if d.Type()&fs.ModeSymlink != 0 {
 			links = append(links, p)
 		}
+		if p != dir && strings.ContainsAny(d.Name(), splitChars) {
+			split = append(split, p)
+		}
 		return nil
 	})
-	return links, seen
+	return links, split, seen
 }
+
+// splitChars are what a reader splitting at blanks (xargs without -0)
+// splits a name at or reads as quoting.
+const splitChars = " \t\n\v\f\r'\"\\"

@@ -338,3 +338,31 @@ func TestResolveIn(t *testing.T) {
 		t.Error("a name with a slash was resolved")
 	}
 }
+
+// TestSplitNames: the names xargs without -0 would not read whole, under
+// the folder and under the folders inside the roots its links lead to;
+// the folder's own name is the caller's to judge.
+func TestSplitNames(t *testing.T) {
+	root := tempRoot(t)
+	writeFile(t, root+"/my dir/plain.go", "x")
+	writeFile(t, root+"/my dir/sub/a b.go", "x")
+	writeFile(t, root+"/my dir/it's.go", "x")
+	writeFile(t, root+"/other/back\\slash", "x")
+	writeFile(t, root+"/other/new\nline", "x")
+	writeFile(t, root+"/clean/x.go", "x")
+	symlink(t, "../other", root+"/my dir/to-other")
+	r := NewResolver(mustRoots(t, root))
+	got := r.SplitNames(root + "/my dir")
+	want := []string{root + "/my dir/it's.go", root + "/my dir/sub/a b.go", root + "/other/back\\slash", root + "/other/new\nline"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("SplitNames = %q, want %q", got, want)
+	}
+	if got := r.SplitNames(root + "/clean"); len(got) != 0 {
+		t.Errorf("SplitNames(clean) = %q", got)
+	}
+	r.walkBound = 1
+	if got := r.SplitNames(root + "/clean"); len(got) == 0 || !strings.Contains(got[len(got)-1], "more than 1 entries") {
+		t.Errorf("bounded SplitNames = %q, want a sentinel", got)
+	}
+}

@@ -76,6 +76,11 @@ type FS interface {
 	// A program that follows links also walks the folders that links under
 	// dir lead to, so links found there count too.
 	LinksOutside(dir string) []string
+	// SplitNames lists the names the walk of LinksOutside reaches under
+	// dir that xargs without -0 would not read whole (a blank, a newline,
+	// a quote or a backslash in them), and a sentinel entry when the walk
+	// stopped at its bound.
+	SplitNames(dir string) []string
 	// GitExec names what in the repository containing dir (its .git/config,
 	// the files that config includes, .gitattributes) would make git run a
 	// program, or "" when nothing does.

@@ -99,6 +99,18 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 
 func (f *testFS) inside(p string) bool { return inside(p, f.roots) }
 
+// SplitNames walks dir without following links.
+func (f *testFS) SplitNames(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && p != dir && strings.ContainsAny(e.Name(), " \t\n\v\f\r'\"\\") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
 // LinksOutside walks dir without following links, and also the folders
 // inside the roots that links under it lead to, since a program that
 // follows links walks those too.

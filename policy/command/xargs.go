@@ -225,18 +225,51 @@ func (j *judge) namesFromWalk(null bool) bool {
 	}
 	producer := j.line[j.cmd-1].Argv
 	name := innerProgram(producer)
-	if !namePrinter(name, producer, true) {
-		j.refuse(RuleDynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace separated by NUL bytes", name),
+	if !namePrinter(name, producer, null) {
+		sep := "separated by NUL bytes"
+		if !null {
+			sep = "one a line"
+		}
+		j.refuse(RuleDynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace %s", name, sep),
 			"use find -print0, git ls-files -z, grep -lZ or rg -l0 before xargs -0, or find -exec")
 		return false
 	}
 	if !null {
-		j.refuse(RuleDynamicWord, "xargs without -0 splits its input at blanks and reads quotes in it, so a file named \"a /home/u/.ssh/id_rsa\" would give a name outside the workspace",
-			"print the names NUL-separated and use xargs -0")
-		return false
+		if odd := j.splitName(j.walked(producer)); odd != "" {
+			j.refuse(RuleDynamicWord, fmt.Sprintf("xargs without -0 splits its input at blanks and reads quotes in it, and %q is a name it would not take whole (a file named \"a /home/u/.ssh/id_rsa\" gives a name outside the workspace)", odd),
+				"print the names NUL-separated and use xargs -0")
+			return false
+		}
 	}
 	return true
 }
+
+// splitName is a name under the folders starts that xargs without -0
+// would split or read quotes in, or a start folder written so; "" when
+// there is none, so that its input means what -0's would. Without a
+// file system to look in, every name is taken as one.
+func (j *judge) splitName(starts []string) string {
+	if j.c.FS == nil {
+		return "(names not known)"
+	}
+	for _, d := range starts {
+		if strings.ContainsAny(d, splitChars) {
+			return d
+		}
+		r, ok := j.quietResolve(d)
+		if !ok || !r.Dir {
+			continue
+		}
+		if odd := j.c.FS.SplitNames(r.Path); len(odd) > 0 {
+			return odd[0]
+		}
+	}
+	return ""
+}
+
+// splitChars are what xargs without -0 splits a name at, or reads as
+// quoting.
+const splitChars = " \t\n\v\f\r'\"\\"
 
 // namePrinter reports a producer that prints only names of the
 // workspace: find (without -printf or -ls), git ls-files (and git diff
