@@ -511,6 +511,26 @@ func DefaultTable() *Table {
 			},
 		},
 		{Name: "sleep", Operands: TextOperands, Options: []Option{{Names: "--help --version"}}},
+		{Name: "uptime", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "-p --pretty -s --since -c --container -r --raw"}, {Names: "-h --help -V --version"}}},
+		{
+			// free without -s: with it, it prints again and again, never ending.
+			Name: "free", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta --si -h --human -w --wide -l --lohi -t --total -v --committed"},
+				{Names: "--help -V --version"},
+			},
+		},
+		{
+			// lscpu of this machine: --sysroot would read another folder.
+			Name: "lscpu", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical --output-all"},
+				{Names: "-e --extended -p --parse", Arg: OptionalArg}, {Names: "-h --help -V --version"},
+			},
+		},
+		// groups of the session's own user only, as id.
+		{Name: "groups", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		{Name: "expr", Operands: TextOperands, NoOptions: true},
 		{Name: "printenv", Operands: TextOperands, rules: "printenv", Options: []Option{{Names: "-0 --null"}, {Names: "--help --version"}}},
 		{Name: "exit", Operands: TextOperands, NoOptions: true},
 		{Name: "echo", Operands: TextOperands, NoOptions: true},
