@@ -301,17 +301,9 @@ func TestHookTerminalKeepsItsFolder(t *testing.T) {
 	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Listen: rpctest.Socket(t), Home: w.home,
 		Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "shell": "bash-interactive"}})
 	answer := func(line string) string {
-		var stdout, stderr bytes.Buffer
-		hookCmd([]string{"copilot", "--socket", e.Socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(vscodeTerminal(t, w.root, line)), Out: &stdout, Err: &stderr})
-		var v struct {
-			PermissionDecision string `json:"permissionDecision"`
-			Reason             string `json:"permissionDecisionReason"`
-		}
-		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
-			t.Fatalf("%s: the answer is not JSON: %q (%s)", line, stdout.String(), stderr.String())
-		}
-		t.Logf("%s: %s (%s)", line, v.PermissionDecision, v.Reason)
-		return v.PermissionDecision
+		decision, reason := terminalLine(t, w, e.Socket, line)
+		t.Logf("%s: %s (%s)", line, decision, reason)
+		return decision
 	}
 	// The agent has listed both folders, so a new file in either is one
 	// it may write, by what it observed.
@@ -338,6 +330,23 @@ func TestHookTerminalKeepsItsFolder(t *testing.T) {
 	}
 }
 
+// terminalLine answers line, typed by VS Code's run_in_terminal into the
+// chat's terminal, through admit hook copilot with the server at socket
+// (or none there): the decision and its reason.
+func terminalLine(t *testing.T, w hookWorkspace, socket, line string) (decision, reason string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	hookCmd([]string{"copilot", "--socket", socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(vscodeTerminal(t, w.root, line)), Out: &stdout, Err: &stderr})
+	var v struct {
+		PermissionDecision string `json:"permissionDecision"`
+		Reason             string `json:"permissionDecisionReason"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+		t.Fatalf("%s: the answer is not JSON: %q (%s)", line, stdout.String(), stderr.String())
+	}
+	return v.PermissionDecision, v.Reason
+}
+
 // TestHookAloneTerminalStays: deciding alone, admit hook lives for one
 // line and cannot follow the terminal to the next: a line that may leave
 // it in another folder is refused, whatever it does meanwhile; lines that
@@ -357,20 +366,12 @@ func TestHookAloneTerminalStays(t *testing.T) {
 		"cd \"$ROOT\" && ls": "allow",
 	} {
 		line = strings.ReplaceAll(line, "$ROOT", w.root)
-		var stdout, stderr bytes.Buffer
-		hookCmd([]string{"copilot", "--socket", w.socket, "--tape", w.tape, "--timeout", "10s"}, Stdio{In: bytes.NewReader(vscodeTerminal(t, w.root, line)), Out: &stdout, Err: &stderr})
-		var v struct {
-			PermissionDecision string `json:"permissionDecision"`
-			Reason             string `json:"permissionDecisionReason"`
+		decision, reason := terminalLine(t, w, w.socket, line)
+		if decision != want {
+			t.Errorf("%s: %s (%s), want %s", line, decision, reason, want)
 		}
-		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
-			t.Fatalf("%s: the answer is not JSON: %q (%s)", line, stdout.String(), stderr.String())
-		}
-		if v.PermissionDecision != want {
-			t.Errorf("%s: %s (%s), want %s", line, v.PermissionDecision, v.Reason, want)
-		}
-		if strings.HasPrefix(line, "cd ") && want == "deny" && !strings.Contains(v.Reason, "decides alone here") {
-			t.Errorf("%s: the reason does not say why: %s", line, v.Reason)
+		if strings.HasPrefix(line, "cd ") && want == "deny" && !strings.Contains(reason, "decides alone here") {
+			t.Errorf("%s: the reason does not say why: %s", line, reason)
 		}
 	}
 }

@@ -31,27 +31,9 @@ func TestRewrittenCallRunsTheJudgedLine(t *testing.T) {
 					Init: map[string]any{"mode": "enforce", "tape": tapePath}})
 				socket = e.Socket
 			}
-			ev, _ := json.Marshal(map[string]any{
-				"session_id": "s1", "transcript_path": "/dev/null", "cwd": w.root, "hook_event_name": "PreToolUse",
-				"tool_name": "Bash", "tool_input": map[string]any{"command": "cat README.md src/main.go", "description": "show"},
-			})
-			cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_SOCKET=" + socket}, "hook", "claude-code", "--socket", socket, "--tape", w.tape)
-			cmd.Dir, cmd.Stdin = w.root, bytes.NewReader(ev)
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var answer struct {
-				HookSpecificOutput struct {
-					PermissionDecision string         `json:"permissionDecision"`
-					UpdatedInput       map[string]any `json:"updatedInput"`
-				} `json:"hookSpecificOutput"`
-			}
-			if err := json.Unmarshal(out, &answer); err != nil {
-				t.Fatal(err, string(out))
-			}
-			line, _ := answer.HookSpecificOutput.UpdatedInput["command"].(string)
-			if answer.HookSpecificOutput.PermissionDecision != "allow" || !strings.Contains(line, " run --handle h") || answer.HookSpecificOutput.UpdatedInput["description"] != "show" {
+			decision, input, out := rewrittenBash(t, w, socket, map[string]any{"command": "cat README.md src/main.go", "description": "show"})
+			line, _ := input["command"].(string)
+			if decision != "allow" || !strings.Contains(line, " run --handle h") || input["description"] != "show" {
 				t.Fatalf("answer: %s", out)
 			}
 			// The host's shell runs the replacement line.
@@ -91,4 +73,28 @@ func TestRewrittenCallRunsTheJudgedLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rewrittenBash runs admit hook claude-code, as a process from the
+// workspace, on a PreToolUse event of the Bash tool with input, and
+// returns the decision, the input the host is to run instead, and the
+// answer as printed.
+func rewrittenBash(t *testing.T, w hookWorkspace, socket string, input map[string]any) (decision string, updated map[string]any, out []byte) {
+	t.Helper()
+	cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_SOCKET=" + socket}, "hook", "claude-code", "--socket", socket, "--tape", w.tape)
+	cmd.Dir, cmd.Stdin = w.root, bytes.NewReader(claudeBash(t, w.root, input))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		HookSpecificOutput struct {
+			PermissionDecision string         `json:"permissionDecision"`
+			UpdatedInput       map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &answer); err != nil {
+		t.Fatal(err, string(out))
+	}
+	return answer.HookSpecificOutput.PermissionDecision, answer.HookSpecificOutput.UpdatedInput, out
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -167,27 +166,9 @@ func TestSubstitutionRefusals(t *testing.T) {
 // words again; the replacement line prints what the command prints.
 func TestRewrittenSubstitution(t *testing.T) {
 	w := newHookWorkspace(t)
-	ev, _ := json.Marshal(map[string]any{
-		"session_id": "s1", "transcript_path": "/dev/null", "cwd": w.root, "hook_event_name": "PreToolUse",
-		"tool_name": "Bash", "tool_input": map[string]any{"command": "wc -l $(find src -name '*.go')"},
-	})
-	cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_SOCKET=" + w.socket}, "hook", "claude-code", "--socket", w.socket, "--tape", w.tape)
-	cmd.Dir, cmd.Stdin = w.root, bytes.NewReader(ev)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var answer struct {
-		HookSpecificOutput struct {
-			PermissionDecision string         `json:"permissionDecision"`
-			UpdatedInput       map[string]any `json:"updatedInput"`
-		} `json:"hookSpecificOutput"`
-	}
-	if err := json.Unmarshal(out, &answer); err != nil {
-		t.Fatal(err, string(out))
-	}
-	line, _ := answer.HookSpecificOutput.UpdatedInput["command"].(string)
-	if answer.HookSpecificOutput.PermissionDecision != "allow" || !strings.Contains(line, " run --handle h") {
+	decision, input, out := rewrittenBash(t, w, w.socket, map[string]any{"command": "wc -l $(find src -name '*.go')"})
+	line, _ := input["command"].(string)
+	if decision != "allow" || !strings.Contains(line, " run --handle h") {
 		t.Fatalf("answer: %s", out)
 	}
 	sh := exec.Command("bash", "-c", line)
