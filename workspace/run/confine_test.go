@@ -129,17 +129,17 @@ func streamListener(t *testing.T, name, network, addr string) *listener {
 		l.addr = addr
 	}
 	go func() {
+		// One connection at a time, in the order they were made, so that
+		// the control message comes after what was sent before it.
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				c.SetReadDeadline(time.Now().Add(5 * time.Second))
-				b, _ := io.ReadAll(io.LimitReader(c, 4))
-				l.got <- string(b)
-			}()
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			b, _ := io.ReadAll(io.LimitReader(c, 4))
+			c.Close()
+			l.got <- string(b)
 		}
 	}()
 	l.control = func() error {
