@@ -284,7 +284,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if cd.Script != nil {
 		var inner [][]string
 		for _, sc := range cd.Script.Commands {
-			if len(sc.Substitutions) == 0 {
+			if len(sc.Substitutions) == 0 && (len(sc.Params) == 0 || !c.AdmitRuns) {
 				d.Argv = append(d.Argv, sc.Argv)
 				continue
 			}
@@ -292,12 +292,14 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 			// admitted as written (nil keeps Argv in step with the
 			// script's commands, which Intents index), the run judges it
 			// again (Rejudged); what runs inside $(...) is admitted.
+			shape := Shape{Cmd: len(d.Argv), Argv: sc.Argv}
 			d.Argv = append(d.Argv, nil)
-			shape := Shape{Argv: sc.Argv}
 			for _, s := range sc.Substitutions {
 				shape.Substituted = append(shape.Substituted, s.Index)
 				inner = append(inner, s.Argv)
 			}
+			// echo "$HOME": the variable's value, known when it runs.
+			shape.Substituted = append(shape.Substituted, sc.Params...)
 			d.Rejudged = append(d.Rejudged, shape)
 		}
 		d.Argv = append(d.Argv, inner...)

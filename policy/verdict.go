@@ -50,11 +50,12 @@ type Decision struct {
 	FinalCwdKnown bool
 }
 
-// Shape is a command whose words are partly known before it runs: Argv
-// as written, and Substituted the indexes of the words of Argv that are
+// Shape is a command whose words are partly known before it runs: Cmd
+// its place in the line, Argv as written, and Substituted the indexes of the words of Argv that are
 // a command substitution, which the shell replaces with any number of
 // words (none, one, or one per name printed).
 type Shape struct {
+	Cmd         int // its index among the line's commands (Intent.Cmd)
 	Argv        []string
 	Substituted []int
 }

@@ -179,3 +179,27 @@ func TestRewrittenSubstitution(t *testing.T) {
 		t.Fatalf("the rewritten line: %v, stdout %q", err, got)
 	}
 }
+
+// TestRunPrintsVariables: admit run of echo with variables prints their
+// values, writes them where the line says (and reads that back), and a
+// value that turns into other words (a pattern in it) is judged again.
+// The run's environment is scrubbed (USER is one it keeps).
+func TestRunPrintsVariables(t *testing.T) {
+	ws := testWorkspace(t)
+	code, out, stderr := runAdmit(t, []string{"USER=hello *.txt"}, "run", "--root", ws, "--effects", "workspace-write", "--observed-dir", ".",
+		"-c", `ls > /dev/null; echo "user=$USER status=$?" > out.txt && cat out.txt && echo $USER`)
+	var r runResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || !r.Ran {
+		t.Fatalf("exit %d: %v\nstdout %s\nstderr %s", code, err, out, stderr)
+	}
+	if want := "user=hello *.txt status=0\nhello a.txt b.txt out.txt\n"; r.Stdout != want {
+		t.Errorf("stdout %q, want %q", r.Stdout, want)
+	}
+	if !strings.Contains(r.Detail, "redirection > wrote out.txt") {
+		t.Errorf("the write was not read back: %s", r.Detail)
+	}
+	code, out, _ = runAdmit(t, nil, "run", "--root", ws, "-c", `echo "$GITHUB_TOKEN"`)
+	if code == 0 || !strings.Contains(out, "secret-env") {
+		t.Errorf("a secret's variable was printed: exit %d: %s", code, out)
+	}
+}

@@ -278,9 +278,11 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		var next []string
 		for _, dir := range cur {
 			j := pa.judge(dir, i, cmd.GlobOptions)
-			if len(cmd.Substitutions) > 0 {
+			switch {
+			case !j.printedParams(cmd.ParamNames):
+			case len(cmd.Substitutions) > 0:
 				j.substituted(cmd)
-			} else {
+			default:
 				j.command(cmd.Argv, cmd.Redirects, 0)
 			}
 			if j.newCwd != "" {

@@ -209,6 +209,19 @@ func (j *judge) printenv(w *words) {
 	}
 }
 
+// printedParams reports whether the variables names, which echo or printf
+// prints ($NAME, $?: shell.Command.ParamNames), hold no secret by their
+// names, as printenv NAME is judged; it refuses otherwise.
+func (j *judge) printedParams(names []string) bool {
+	for _, n := range names {
+		if secretName(n) {
+			j.refuse(rule.SecretEnv, fmt.Sprintf("$%s prints a variable whose name says it holds a secret", n), "ask the user for what the task needs instead of printing it")
+			return false
+		}
+	}
+	return true
+}
+
 // commandBuiltin judges the command builtin: command -v NAME and -V look names
 // up, as which does; command [-p] PROG ARGS runs PROG, judged in turn.
 func (j *judge) commandBuiltin(_ *Program, argv []string) {

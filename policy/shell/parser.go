@@ -56,6 +56,8 @@ type Parser struct {
 	globs      []int     // argv indexes of such words in the call in progress
 	patWord    string    // the last word literal accepted was this pattern
 	patterns   []Pattern // the pattern words of the call in progress
+	printing   bool      // in an argument of echo or printf, where a plain $NAME is kept
+	params     []string  // the names of the $NAME kept in the call in progress
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -279,8 +281,10 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	argv := make([]string, 0, len(c.Args))
 	ok := true
-	p.inArgs, p.globs, p.patterns = true, nil, nil
+	p.inArgs, p.globs, p.patterns, p.params = true, nil, nil, nil
 	var subs []Substitution
+	var params []int
+	printing := p.printsParams(c.Args[0])
 	for k, w := range c.Args {
 		if inner := p.substitution(k, w); inner != nil {
 			words, wok := p.innerWords(inner)
@@ -290,16 +294,23 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			continue
 		}
 		var wok bool
+		kept, before := len(p.params), len(argv)
+		p.printing = printing && k > 0
 		argv, wok = p.fields(argv, w, true)
+		p.printing = false
 		ok = ok && wok
+		for i := before; len(p.params) > kept && i < len(argv); i++ {
+			params = append(params, i)
+		}
 	}
 	p.inArgs = false
 	if !ok {
 		return
 	}
-	if len(subs) > 0 && len(p.patterns) > 0 {
-		// Expanding the pattern would move the substitutions' words.
-		p.ps.add(classDynamic, "unquoted pattern beside a command substitution", p.src(c))
+	if (len(subs) > 0 || len(params) > 0) && len(p.patterns) > 0 {
+		// Expanding the pattern would move the words only known when the
+		// line runs.
+		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
 		return
 	}
 	if len(argv) == 0 || argv[0] == "" {
@@ -321,7 +332,37 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs})
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs,
+		Params: params, ParamNames: p.params})
+}
+
+// printsParams reports a command named w whose arguments may hold a plain
+// $NAME or $?: echo and printf only print them. Not in fish, whose
+// variables and $status differ, nor for the refuse profile.
+func (p *Parser) printsParams(w *syntax.Word) bool {
+	name := w.Lit()
+	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish
+}
+
+// plainParam reports $NAME, ${NAME} or $?: the value of a variable and
+// nothing else (no default words, slices, replacements, indirection or
+// zsh flags, which could hide more syntax).
+func plainParam(x *syntax.ParamExp) bool {
+	if x.Param == nil || x.Flags != nil || x.Excl || x.Length || x.Width || x.IsSet ||
+		x.Split != syntax.OptUnset || x.GlobSubst != syntax.OptUnset || x.RcExpand != syntax.OptUnset ||
+		x.NestedParam != nil || x.Index != nil || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+		return false
+	}
+	name := x.Param.Value
+	if name == "?" {
+		return true
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // substitution is the command inside w when Substitutions is set and w,

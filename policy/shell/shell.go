@@ -74,6 +74,13 @@ type Command struct {
 	// blanks, each field then expanded as a pattern, so the words the
 	// command gets are only known when it runs.
 	Substitutions []Substitution
+	// Params are the indexes of the words of Argv, arguments of echo or
+	// printf, that hold a plain $NAME or $? (kept as written); ParamNames
+	// are those names. The shell replaces them with the variables' values,
+	// split into any number of words when unquoted, so the words echo
+	// gets are only known when it runs.
+	Params     []int
+	ParamNames []string
 }
 
 // Substitution is a word $(INNER) of a command, INNER one simple command

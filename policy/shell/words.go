@@ -184,6 +184,10 @@ func (p *Parser) part(part syntax.WordPart) bool {
 		}
 		return p.parts(x.Parts)
 	case *syntax.ParamExp:
+		if p.printing && plainParam(x) {
+			p.params = append(p.params, x.Param.Value)
+			return true
+		}
 		p.ps.add(classDynamic, "parameter expansion", p.src(x))
 	case *syntax.CmdSubst:
 		p.ps.add(classDynamic, "command substitution", p.src(x))
@@ -233,10 +237,15 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 				p.pieces = append(p.pieces, piece{})
 			}
 			for _, in := range x.Parts {
-				if lit, ok := in.(*syntax.Lit); ok {
-					p.pieces = append(p.pieces, piece{s: unescapeDouble(lit.Value)})
+				switch in := in.(type) {
+				case *syntax.Lit:
+					p.pieces = append(p.pieces, piece{s: unescapeDouble(in.Value)})
+				case *syntax.ParamExp:
+					p.pieces = append(p.pieces, piece{s: p.src(in)}) // kept as written (printing)
 				}
 			}
+		case *syntax.ParamExp:
+			p.pieces = append(p.pieces, piece{s: p.src(x)}) // kept as written (printing)
 		}
 	}
 	if p.prof.interactive() && !p.checkQuotedStart(w, p.pieces) {

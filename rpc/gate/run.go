@@ -123,6 +123,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		before = effects.TakeRoots(d.roots, limit)
 	}
 	expect := effects.Expect(d.Decision.Intents, d.Decision.Argv)
+	for _, s := range d.Decision.Rejudged {
+		expect.Rejudged(s.Cmd, s.Argv, s.Fits)
+	}
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
 		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv, d.Decision.Rejudged, g.rejudge(s, heldBy))),

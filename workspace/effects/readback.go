@@ -33,13 +33,17 @@ type Verification struct {
 type Expectation struct {
 	intents []command.Intent
 	argvs   [][]string // each command of the line, by index (Intent.Cmd); nil: not tracked
+	// fits are the commands whose words are known only when they run
+	// (Rejudged): argvs holds them as written, and fits tells their
+	// words when they start.
+	fits map[int]func(argv []string) bool
 	// manyDirs: the intents were judged in more than one folder, so each
 	// is shown with its folder (paths are shown relative to it).
 	manyDirs bool
 
 	mu       sync.Mutex
-	before   []pair              // by intent: From and Path before the command ran
-	ran      map[string][]string // argv (joined) -> the folders it ran in
+	before   []pair           // by intent: From and Path before the command ran
+	ran      map[int][]string // command (Intent.Cmd) -> the folders it ran in
 	ranCount int
 }
 
@@ -55,7 +59,7 @@ type pair struct {
 // started in (see Ran); when nil, every intent is, and a command judged in
 // several folders (after "cd DIR;") passes when it holds in one of them.
 func Expect(intents []command.Intent, argvs [][]string) *Expectation {
-	e := &Expectation{intents: intents, argvs: argvs, before: make([]pair, len(intents))}
+	e := &Expectation{intents: intents, argvs: slices.Clone(argvs), before: make([]pair, len(intents))}
 	for _, in := range intents {
 		e.manyDirs = e.manyDirs || in.Dir != intents[0].Dir
 	}
@@ -64,9 +68,30 @@ func Expect(intents []command.Intent, argvs [][]string) *Expectation {
 			e.take(i)
 		}
 	} else {
-		e.ran = map[string][]string{}
+		e.ran = map[int][]string{}
 	}
 	return e
+}
+
+// Rejudged marks command cmd as one whose words are known only when it
+// runs (echo "$HOME", wc -l $(git ls-files)): written is how the line
+// has it, and fits tells the words it starts with (policy.Shape.Fits).
+func (e *Expectation) Rejudged(cmd int, written []string, fits func(argv []string) bool) {
+	if cmd >= len(e.argvs) {
+		return
+	}
+	if e.fits == nil {
+		e.fits = map[int]func([]string) bool{}
+	}
+	e.argvs[cmd], e.fits[cmd] = written, fits
+}
+
+// is reports whether argv, a command starting, is command cmd of the line.
+func (e *Expectation) is(cmd int, argv []string) bool {
+	if fits := e.fits[cmd]; fits != nil {
+		return fits(argv)
+	}
+	return slices.Equal(e.argvs[cmd], argv)
 }
 
 // Ran notes that the command argv starts in dir, and remembers what its
@@ -80,16 +105,20 @@ func (e *Expectation) Ran(argv []string, dir string) {
 		dir = r // the policy judged the resolved folder
 	}
 	dir = filepath.Clean(dir)
-	key := strings.Join(argv, "\x00")
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.ranCount++
-	if !slices.Contains(e.ran[key], dir) {
-		e.ran[key] = append(e.ran[key], dir)
-	}
-	for i, in := range e.intents {
-		if in.Dir == dir && in.Cmd < len(e.argvs) && slices.Equal(e.argvs[in.Cmd], argv) {
-			e.take(i)
+	for cmd := range e.argvs {
+		if !e.is(cmd, argv) {
+			continue
+		}
+		if !slices.Contains(e.ran[cmd], dir) {
+			e.ran[cmd] = append(e.ran[cmd], dir)
+		}
+		for i, in := range e.intents {
+			if in.Cmd == cmd && in.Dir == dir {
+				e.take(i)
+			}
 		}
 	}
 }
@@ -177,7 +206,7 @@ func (e *Expectation) verifyCommand(cmd int) (done, problems []string, skipped s
 	}
 	if e.ran != nil && cmd < len(e.argvs) {
 		words := strings.Join(e.argvs[cmd], " ")
-		ranIn := e.ran[strings.Join(e.argvs[cmd], "\x00")]
+		ranIn := e.ran[cmd]
 		if len(ranIn) == 0 {
 			return nil, nil, words
 		}
@@ -258,7 +287,7 @@ func (e *Expectation) started(cmd int) bool {
 	if e.ran == nil || cmd >= len(e.argvs) {
 		return true
 	}
-	return len(e.ran[strings.Join(e.argvs[cmd], "\x00")]) > 0
+	return len(e.ran[cmd]) > 0
 }
 
 // under reports whether p is dir or inside it.

@@ -326,6 +326,39 @@ func TestReadbackWhatRan(t *testing.T) {
 	}
 }
 
+// TestReadbackRejudged: a command whose words are known only when it runs
+// (echo "$X" > f, judged again by the run) is read back once its words,
+// whatever they are, start it; one that never started is not.
+func TestReadbackRejudged(t *testing.T) {
+	w := newRB(t, "a.txt")
+	d := policy.Decide(policy.Call{Tool: "bash", Command: `true && echo "$USER" > n.txt`, Cwd: w.root, AdmitRuns: true}, w.env)
+	if !d.Allowed || len(d.Rejudged) != 1 || d.Argv[1] != nil {
+		t.Fatalf("%s %s: rejudged %+v, argv %q", d.Rule, d.Reason, d.Rejudged, d.Argv)
+	}
+	expect := func() *Expectation {
+		exp := Expect(d.Intents, d.Argv)
+		for _, s := range d.Rejudged {
+			exp.Rejudged(s.Cmd, s.Argv, s.Fits)
+		}
+		return exp
+	}
+	exp := expect()
+	exp.Ran([]string{"true"}, w.root)
+	if v := exp.Verify(); !v.Verified || !strings.Contains(v.Detail, `did not run: echo $USER`) {
+		t.Errorf("echo never started: %+v", v)
+	}
+	exp = expect()
+	exp.Ran([]string{"true"}, w.root)
+	exp.Ran([]string{"echo", "someone"}, w.root)
+	w.make("n.txt")
+	if v := exp.Verify(); !v.Verified || !strings.Contains(v.Detail, "redirection > wrote n.txt") {
+		t.Errorf("echo started: %+v", v)
+	}
+	if d.Argv[1] != nil {
+		t.Errorf("Expect changed the decision's argv: %q", d.Argv[1])
+	}
+}
+
 // TestReadbackArgv: an argv (literal words, no shell) is read back the
 // same way, and its run is the argv the policy admitted.
 func TestReadbackArgv(t *testing.T) {
