@@ -316,7 +316,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 				// Its substitutions are admitted only because admit's runner
 				// judges their words again: the host's shell would not.
 				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.DynamicWord, rule.OutcomeDeny
-				v.Reason = "the line has a command substitution, which only admit's own runner judges again when it runs, and admit could not take it to run (" + err.Error() + "); run it through admit run"
+				v.Reason = "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run (" + err.Error() + "); run it through admit run"
 			}
 		} else {
 			v.Handle = id
