@@ -53,16 +53,12 @@ func (claudeHost) answer(ev Event, r resolved, rewrite json.RawMessage) Reply {
 // preToolAnswer is the hookSpecificOutput answer to a PreToolUse event:
 // allow (with the rewritten input), ask, deny, or {} for no decision.
 func preToolAnswer(r resolved, rewrite json.RawMessage) []byte {
-	s := &specific{HookEventName: "PreToolUse", PermissionDecisionReason: r.reason}
-	switch r.kind {
-	case kindDefer:
+	if r.kind == kindDefer {
 		return line(hookOutput{})
-	case kindAllow:
-		s.PermissionDecision, s.UpdatedInput = "allow", rewrite
-	case kindWarn, kindAsk:
-		s.PermissionDecision = "ask"
-	default:
-		s.PermissionDecision = "deny"
+	}
+	s := &specific{HookEventName: "PreToolUse", PermissionDecision: r.word(), PermissionDecisionReason: r.reason}
+	if r.kind == kindAllow {
+		s.UpdatedInput = rewrite
 	}
 	return line(hookOutput{HookSpecificOutput: s})
 }

@@ -245,16 +245,12 @@ func copilotAnswer(ev Event, r resolved, rewrite json.RawMessage) []byte {
 		}
 		return line(o)
 	}
-	o := copilotOutput{PermissionDecisionReason: r.reason}
-	switch r.kind {
-	case kindDefer:
+	if r.kind == kindDefer {
 		return line(copilotOutput{})
-	case kindAllow:
-		o.PermissionDecision, o.ModifiedArgs = "allow", rewrite
-	case kindWarn, kindAsk:
-		o.PermissionDecision = "ask"
-	default:
-		o.PermissionDecision = "deny"
+	}
+	o := copilotOutput{PermissionDecision: r.word(), PermissionDecisionReason: r.reason}
+	if r.kind == kindAllow {
+		o.ModifiedArgs = rewrite
 	}
 	if both {
 		o.HookSpecificOutput = &specific{HookEventName: "PreToolUse", PermissionDecision: o.PermissionDecision,

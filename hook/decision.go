@@ -75,6 +75,20 @@ type resolved struct {
 	rule    string
 }
 
+// word is the pre-tool answer's word for r in the hosts that take one:
+// allow, ask (a question, or warn mode's allow, which leaves the call to
+// the host's own prompt) or deny. kindDefer has none: each host answers
+// it with its empty reply.
+func (r resolved) word() string {
+	switch r.kind {
+	case kindAllow:
+		return "allow"
+	case kindWarn, kindAsk:
+		return "ask"
+	}
+	return "deny"
+}
+
 // resolve reduces a decision to the host's answer. Anything it cannot
 // read as allowed is refused: an unknown outcome, or one the other fields
 // contradict (allowed with allowed false).

@@ -85,19 +85,12 @@ type geminiSpecific struct {
 }
 
 func geminiAnswer(r resolved, rewrite json.RawMessage) []byte {
-	o := geminiOutput{Reason: r.reason}
-	switch r.kind {
-	case kindDefer:
+	if r.kind == kindDefer {
 		return line(geminiOutput{})
-	case kindAllow:
-		o.Decision = "allow"
-		if rewrite != nil {
-			o.HookSpecificOutput = &geminiSpecific{HookEventName: "BeforeTool", ToolInput: rewrite}
-		}
-	case kindWarn, kindAsk:
-		o.Decision = "ask"
-	default:
-		o.Decision = "deny"
+	}
+	o := geminiOutput{Decision: r.word(), Reason: r.reason}
+	if r.kind == kindAllow && rewrite != nil {
+		o.HookSpecificOutput = &geminiSpecific{HookEventName: "BeforeTool", ToolInput: rewrite}
 	}
 	return line(o)
 }

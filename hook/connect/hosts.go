@@ -103,6 +103,12 @@ func guarded(t target, args ...string) string {
 	return shellQuote(t.bin) + " " + strings.Join(args, " ") + " || exit 2"
 }
 
+// hookLine is guarded admit hook for adapter a, with the host timeout
+// the entry gives it.
+func hookLine(t target, a *hook.Adapter) string {
+	return guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))
+}
+
 // under is a path under the home folder.
 func under(parts ...string) func(home string, env Env) string {
 	return func(home string, _ Env) string { return filepath.Join(append([]string{home}, parts...)...) }
@@ -186,7 +192,7 @@ func claudeHost() *Host {
 			path: inDir(claudeDir, "settings.json"), shape: shapeGroups, matcher: "*",
 			events: []string{"PreToolUse", "PermissionRequest"},
 			entry: func(_ string, t target) obj {
-				return obj{{"type", "command"}, {"command", guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))}, {"timeout", seconds(a.Timeout)}}
+				return obj{{"type", "command"}, {"command", hookLine(t, a)}, {"timeout", seconds(a.Timeout)}}
 			},
 			owned:   []string{"type", "command", "args", "timeout", "async", "asyncRewake", "once", "shell"},
 			command: execOrCommand("command", "command"),
@@ -209,7 +215,7 @@ func geminiHost() *Host {
 			path: under(".gemini", "settings.json"), comments: true, shape: shapeGroups, matcher: ".*",
 			events: []string{"BeforeTool"},
 			entry: func(_ string, t target) obj {
-				return obj{{"type", "command"}, {"command", guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))}, {"name", "admit"}, {"timeout", int(a.Timeout / time.Millisecond)}}
+				return obj{{"type", "command"}, {"command", hookLine(t, a)}, {"name", "admit"}, {"timeout", int(a.Timeout / time.Millisecond)}}
 			},
 			owned:   []string{"type", "command", "name", "timeout"},
 			command: commandKey("command"),
@@ -277,7 +283,7 @@ func codexHost() *Host {
 			path: inDir(codexDir, "hooks.json"), shape: shapeGroups, matcher: ".*",
 			events: []string{"PreToolUse", "PermissionRequest"},
 			entry: func(_ string, t target) obj {
-				return obj{{"type", "command"}, {"command", guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))}, {"timeout", seconds(a.Timeout)}}
+				return obj{{"type", "command"}, {"command", hookLine(t, a)}, {"timeout", seconds(a.Timeout)}}
 			},
 			owned:   []string{"type", "command", "timeout", "timeout_sec", "timeoutSec", "async", "commandWindows", "command_windows"},
 			command: commandKey("command"),
@@ -296,7 +302,7 @@ func cursorHost() *Host {
 			path: under(".cursor", "hooks.json"), shape: shapeFlat, skeleton: obj{{"version", 1}},
 			events: []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"},
 			entry: func(_ string, t target) obj {
-				return obj{{"command", guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))}, {"timeout", seconds(a.Timeout)}, {"failClosed", true}}
+				return obj{{"command", hookLine(t, a)}, {"timeout", seconds(a.Timeout)}, {"failClosed", true}}
 			},
 			owned:   []string{"command", "timeout", "failClosed", "type"},
 			command: commandKey("command"),
@@ -336,7 +342,7 @@ func kiroHost() *Host {
 			path: under(".kiro", "hooks", "admit.json"), shape: shapeList, skeleton: obj{{"version", "v1"}},
 			events: []string{"PreToolUse"},
 			entry: func(ev string, t target) obj {
-				return obj{{"name", "admit"}, {"trigger", ev}, {"action", obj{{"type", "command"}, {"command", guarded(t, "hook", a.Name, "--host-timeout", hostTimeout(a.Timeout))}}}, {"timeout", seconds(a.Timeout)}}
+				return obj{{"name", "admit"}, {"trigger", ev}, {"action", obj{{"type", "command"}, {"command", hookLine(t, a)}}}, {"timeout", seconds(a.Timeout)}}
 			},
 			owned: []string{"name", "trigger", "action", "timeout", "enabled", "matcher"},
 			command: func(n *node) (invocation, bool) {

@@ -75,15 +75,6 @@ func Lstat(path string) (Info, error) {
 	}
 }
 
-// Stat stats path, following symlinks.
-func Stat(path string) (Info, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Info{}, err
-	}
-	return StatOf(path, fi)
-}
-
 // FileStat stats the open file f.
 func FileStat(f *os.File) (Info, error) {
 	fi, err := f.Stat()
