@@ -404,30 +404,16 @@ func (j *judge) write(prog string, a access) {
 	// Both the path as written and where it lands: a link into .admit/
 	// is refused, and so is a write through a protected folder that is
 	// itself a link elsewhere. A refusal wins over an ask.
-	lit := path.Clean(j.abs(a.word))
-	var ask Protection
-	personal := j.c.Personal
-	if personal == nil {
-		personal = j.p.Personal(j.c.Home)
-	}
-	for _, p := range []string{lit, r.Path} {
-		pr := ProtectFor(p, j.c.Roots, personal)
-		if !pr.Protected {
-			continue
-		}
-		if !pr.Ask {
-			j.refuse(RuleProtected, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
-			return
-		}
-		if !ask.Protected {
-			ask = pr
-		}
+	pr := j.protection(path.Clean(j.abs(a.word)), r.Path)
+	if pr.Protected && !pr.Ask {
+		j.refuse(RuleProtected, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
+		return
 	}
 	if !j.observed(prog, a, r) {
 		return
 	}
-	if ask.Protected {
-		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, ask.Why), "")
+	if pr.Protected {
+		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, pr.Why), "")
 	}
 	j.wrote()
 	j.acc.writes = addPath(j.acc.writes, r.Path)
@@ -435,6 +421,26 @@ func (j *judge) write(prog string, a access) {
 	if a.op != OpNone {
 		j.intend(prog, a, r.Path)
 	}
+}
+
+// protection is how the protected paths take a change to paths, one place
+// named more than one way (as written, and where it lands): the first of
+// them that refuses, else the first that asks, else not protected.
+func (j *judge) protection(paths ...string) Protection {
+	personal := j.c.Personal
+	if personal == nil {
+		personal = j.p.Personal(j.c.Home)
+	}
+	var ask Protection
+	for _, p := range paths {
+		switch pr := ProtectFor(p, j.c.Roots, personal); {
+		case pr.Protected && !pr.Ask:
+			return pr
+		case pr.Protected && !ask.Protected:
+			ask = pr
+		}
+	}
+	return ask
 }
 
 // intend records what an admitted write is meant to do, for the run's

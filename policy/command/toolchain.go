@@ -195,45 +195,12 @@ func (j *judge) refuseClass(v toolVerdict, argv []string) bool {
 	if !v.class.refuses() {
 		return false
 	}
-	cmd := showArgv(argv)
+	refusal := toolRefusals[v.class]
 	why := v.why
-	var r rule.Rule
-	var hint string
-	switch v.class {
-	case toolOutside:
-		r, hint = RuleOutside, "leave the caches alone; change only files inside the workspace"
-	case toolHidden:
-		r, hint = rule.HiddenCommand, "send the script itself as the command line"
-		if why == "" {
-			why = "runs a script given as a string, which the gate does not judge"
-		}
-	case toolConfig:
-		r, hint = rule.ConfigWrite, "pass the setting to the one command that needs it, or ask the user to change the configuration"
-		if why == "" {
-			why = whyConfig
-		}
-	case toolGlobal:
-		r, hint = rule.GlobalInstall, "install into the workspace (without -g or --user, into a virtual environment in the workspace), or run the tool once with npx or uvx"
-		if why == "" {
-			why = whyGlobal
-		}
-	case toolPublish:
-		r, hint = rule.Publishes, "stop before publishing and tell the user the release is ready"
-		if why == "" {
-			why = whyPublish
-		}
-	case toolDestroy:
-		r, hint = rule.DestroysExternal, "do not run it; ask the user to do destructive operations themselves"
-		if why == "" {
-			why = "destroys what is not the workspace's"
-		}
-	case toolSecret:
-		r, hint = rule.SecretEnv, "ask the user for what the task needs instead of printing the credential"
-		if why == "" {
-			why = "prints a credential"
-		}
+	if why == "" {
+		why = refusal.why
 	}
-	j.refuse(r, fmt.Sprintf("%s %s; this is refused whatever rule allows %s", cmd, why, argv[0]), hint)
+	j.refuse(refusal.rule, fmt.Sprintf("%s %s; this is refused whatever rule allows %s", showArgv(argv), why, argv[0]), refusal.hint)
 	return true
 }
 
@@ -534,21 +501,12 @@ func (j *judge) argPaths(argv []string, from int) {
 		if j.rootOf(r.Path) == r.Path {
 			continue // a root names the workspace (eslint ., pip install -e .), not a protected place in it
 		}
-		personal := j.c.Personal
-		if personal == nil {
-			personal = j.p.Personal(j.c.Home)
-		}
-		for _, p := range []string{abs, r.Path} {
-			pr := ProtectFor(p, j.c.Roots, personal)
-			if !pr.Protected {
-				continue
-			}
-			if !pr.Ask {
-				j.refuse(RuleProtected, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
-				return
-			}
+		switch pr := j.protection(abs, r.Path); {
+		case pr.Protected && !pr.Ask:
+			j.refuse(RuleProtected, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
+			return
+		case pr.Protected:
 			j.acc.asks(RuleProtected, fmt.Sprintf("%s may change %q, which needs a person's approval: %s", argv[0], word, pr.Why), "")
-			break
 		}
 	}
 }

@@ -2,6 +2,8 @@ package command
 
 import (
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // The toolchains agents drive every day (Go, Node, Python, Rust, make,
@@ -37,7 +39,26 @@ const (
 )
 
 // refuses reports whether the class is a refusal.
-func (c toolClass) refuses() bool { return c >= toolOutside && c != toolProtected }
+func (c toolClass) refuses() bool {
+	_, ok := toolRefusals[c]
+	return ok
+}
+
+// toolRefusals are the rule, hint and default reason of each class the
+// table refuses.
+var toolRefusals = map[toolClass]struct {
+	rule      rule.Rule
+	hint, why string
+}{
+	toolOutside: {RuleOutside, "leave the caches alone; change only files inside the workspace", ""},
+	toolHidden:  {rule.HiddenCommand, "send the script itself as the command line", "runs a script given as a string, which the gate does not judge"},
+	toolConfig:  {rule.ConfigWrite, "pass the setting to the one command that needs it, or ask the user to change the configuration", whyConfig},
+	toolGlobal: {rule.GlobalInstall, "install into the workspace (without -g or --user, into a virtual environment in the workspace), or run the tool once with npx or uvx",
+		whyGlobal},
+	toolPublish: {rule.Publishes, "stop before publishing and tell the user the release is ready", whyPublish},
+	toolDestroy: {rule.DestroysExternal, "do not run it; ask the user to do destructive operations themselves", "destroys what is not the workspace's"},
+	toolSecret:  {rule.SecretEnv, "ask the user for what the task needs instead of printing the credential", "prints a credential"},
+}
 
 // severity orders the classes: a probe, a network command, code that
 // runs, a question no rule answers, a refusal.
