@@ -592,22 +592,6 @@ func wellFormed(line []byte) bool {
 
 // lineNumber is the 1-based number of the line that starts at off.
 func lineNumber(f io.ReaderAt, off int64) (int, error) {
-	n := 1
-	buf := make([]byte, 256<<10)
-	for pos := int64(0); pos < off; {
-		m := int64(len(buf))
-		if off-pos < m {
-			m = off - pos
-		}
-		k, err := f.ReadAt(buf[:m], pos)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		pos += int64(k)
-		if err != nil && err != io.EOF {
-			return 0, err
-		}
-		if k == 0 {
-			break
-		}
-	}
-	return n, nil
+	n, err := countLines(f, 0, off)
+	return int(n) + 1, err
 }

@@ -119,6 +119,17 @@ func (l *listener) leaked(t *testing.T) []string {
 	}
 }
 
+// sendControl sends the control message to the listener at addr.
+func sendControl(network, addr string) error {
+	c, err := net.Dial(network, addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.Write([]byte("ctrl"))
+	return err
+}
+
 func streamListener(t *testing.T, name, network, addr string) *listener {
 	ln, err := net.Listen(network, addr)
 	if err != nil {
@@ -142,15 +153,7 @@ func streamListener(t *testing.T, name, network, addr string) *listener {
 			l.got <- string(b)
 		}
 	}()
-	l.control = func() error {
-		c, err := net.Dial(network, l.addr)
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		_, err = c.Write([]byte("ctrl"))
-		return err
-	}
+	l.control = func() error { return sendControl(network, l.addr) }
 	t.Cleanup(l.close)
 	return l
 }
@@ -171,15 +174,7 @@ func packetListener(t *testing.T, name, network, addr string) *listener {
 			l.got <- string(b[:n])
 		}
 	}()
-	l.control = func() error {
-		c, err := net.Dial(network, l.addr)
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		_, err = c.Write([]byte("ctrl"))
-		return err
-	}
+	l.control = func() error { return sendControl(network, l.addr) }
 	t.Cleanup(l.close)
 	return l
 }
