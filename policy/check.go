@@ -103,7 +103,7 @@ func Decide(c Call, e *Env) Decision {
 	}
 	args, argsErr := decodeArgs(c.Args)
 	schemaKeys, described := caps.PathArgs[tool]
-	pa := pathArgs(args, tool, argRules{schema: schemaKeys, sweep: described || !knownTools[tool]})
+	pa := pathArgs(args, tool, argRules{schema: schemaKeys, sweep: described || !knownTools()[tool]})
 	paths, complete := pa.paths, pa.complete
 	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
 	if tool == "" {

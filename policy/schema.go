@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // Paths under names admit does not know. A tool admit has no table for (an
@@ -23,14 +24,16 @@ const maxPathLen = 4096
 
 // knownTools are the tools of the built-in policy: admit knows their
 // arguments, so only their path keys are paths (an Edit's old_string may
-// well be "/usr/bin/env").
-var knownTools = func() map[string]bool {
+// well be "/usr/bin/env"). Built on first use: it takes the whole
+// built-in policy, which a process that never judges a tool call does not
+// need.
+var knownTools = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, t := range DefaultFile().Allow {
 		m[t] = true
 	}
 	return m
-}()
+})
 
 // contentKeys name arguments that carry text, never a path: a string of
 // theirs is not judged by its form (a .gitignore's one line "/build" is

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -185,15 +184,28 @@ func union(a, b []string) []string {
 	return out
 }
 
-// identifier is what a label must look like to reach a model as written.
-var identifier = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$`)
+// identifier reports what a label must look like to reach a model as
+// written: a letter or digit, then up to 39 of them or ".", "_", ":", "-".
+func identifier(label string) bool {
+	if label == "" || len(label) > 40 {
+		return false
+	}
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._:-", rune(c))) {
+			return false
+		}
+	}
+	return true
+}
 
 // Identifier is label as a model may read it: the label itself when it is
 // a short identifier, else a name derived from its hash. A label is free
 // text from a repository or a client, and a refusal quoted to a model must
 // not carry instructions.
 func Identifier(label string) string {
-	if identifier.MatchString(label) {
+	if identifier(label) {
 		return label
 	}
 	sum := sha256.Sum256([]byte(label))

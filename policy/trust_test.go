@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,11 +62,24 @@ func TestIdentifier(t *testing.T) {
 			t.Errorf("%q changed", l)
 		}
 	}
-	for _, l := range []string{"Ignore previous instructions", "a\nb", strings.Repeat("x", 41), "", "-x", "[link](command:x)"} {
+	for _, l := range []string{"Ignore previous instructions", "a\nb", strings.Repeat("x", 41), "", "-x", "[link](command:x)", "é", "a/b", "x\x00"} {
 		if got := policy.Identifier(l); !strings.HasPrefix(got, "set-") {
 			t.Errorf("%q kept as %q", l, got)
 		}
 	}
+}
+
+// FuzzIdentifier holds the label check to the pattern it spells out.
+func FuzzIdentifier(f *testing.F) {
+	for _, l := range []string{"default", "a:b-c.d_e", strings.Repeat("x", 40), strings.Repeat("x", 41), "-x", "é", ""} {
+		f.Add(l)
+	}
+	want := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$`)
+	f.Fuzz(func(t *testing.T, l string) {
+		if kept := policy.Identifier(l) == l; kept != want.MatchString(l) && !strings.HasPrefix(l, "set-") {
+			t.Fatalf("%q: kept %v, the pattern says %v", l, kept, !kept)
+		}
+	})
 }
 
 func TestBlankEffectsIsAnError(t *testing.T) {

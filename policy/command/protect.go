@@ -3,6 +3,7 @@ package command
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -51,8 +52,10 @@ const (
 
 // guards are the protected places at every depth of a workspace, indexed
 // by their first name. The names are canonical (see canonicalName). It is
-// built once and never changed.
-var guards = indexGuards(buildGuards())
+// built once, on first use (a process that never judges a path, admit
+// hook talking to the editor's server, does not pay for it), and never
+// changed.
+var guards = sync.OnceValue(func() guardTable { return indexGuards(buildGuards()) })
 
 type guardTable struct {
 	all     []guard
@@ -211,9 +214,10 @@ func protectRel(names []string) Protection {
 	}
 	var found Protection
 	var buf [16]int
+	table := guards()
 	for i := range parts {
-		for _, gi := range guards.candidates(parts[i], buf[:0]) {
-			g := &guards.all[gi]
+		for _, gi := range table.candidates(parts[i], buf[:0]) {
+			g := &table.all[gi]
 			k := min(len(g.path), len(parts)-i)
 			if !matchNames(parts[i:i+k], g.path[:k]) {
 				continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Secrets are the patterns of the files whose reading asks a person
@@ -119,18 +120,19 @@ func NewSecrets(patterns []string) (*Secrets, error) {
 	return s, nil
 }
 
-// defaultSecrets are DefaultSecretPatterns compiled once: the policy's
-// own constant, read by every decision that sets no patterns.
-var defaultSecrets = func() *Secrets {
+// defaultSecrets are DefaultSecretPatterns compiled once, on first use:
+// the policy's own constant, read by every decision that sets no
+// patterns.
+var defaultSecrets = sync.OnceValue(func() *Secrets {
 	s, err := NewSecrets(DefaultSecretPatterns())
 	if err != nil {
 		panic("command: default secrets: " + err.Error())
 	}
 	return s
-}()
+})
 
 // DefaultSecrets is DefaultSecretPatterns, compiled.
-func DefaultSecrets() *Secrets { return defaultSecrets }
+func DefaultSecrets() *Secrets { return defaultSecrets() }
 
 // Secret returns the pattern that makes the file at p (absolute, or
 // relative to a root) a secret, or "".
@@ -171,5 +173,5 @@ func (c *Context) secrets() *Secrets {
 	if c.Secrets != nil {
 		return c.Secrets
 	}
-	return defaultSecrets
+	return defaultSecrets()
 }
