@@ -33,6 +33,9 @@ func (j *judge) callEffects(r rule.Rule, argv []string) rules.Effects {
 	}
 	files := slices.Clone(s.Files)
 	for _, w := range argv[1:] {
+		if scanned[path.Base(argv[0])] {
+			break // its own reading of its words named the files (rules.ScanArgv)
+		}
 		cand := w
 		if i := strings.IndexByte(w, '='); i > 0 && !strings.Contains(w[:i], "/") {
 			cand = w[i+1:]
@@ -62,14 +65,20 @@ func (j *judge) callEffects(r rule.Rule, argv []string) rules.Effects {
 		if f == "" || f == "-" || f == runtimeName {
 			continue
 		}
-		eff.Reads = rules.Add(eff.Reads, j.readKind(f))
+		if k := j.readKind(f); k != "" {
+			eff.Reads = rules.Add(eff.Reads, k)
+		}
 	}
 	return eff.Sorted()
 }
 
+// scanned are the programs whose words rules.ScanArgv reads for the
+// files they read and send (an output file is not one).
+var scanned = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "scp": true, "rsync": true}
+
 // readKind classes a file a command's word names: a secret (by where it
-// lands or as named), outside the workspace (the system's own folders
-// aside), or the workspace's.
+// lands or as named), outside the workspace, or the workspace's; "" for
+// the system's own folders and devices.
 func (j *judge) readKind(word string) string {
 	abs := path.Clean(j.abs(word))
 	r, ok := j.quietResolve(word)
@@ -87,7 +96,7 @@ func (j *judge) readKind(word string) string {
 	}
 	if !inside(r.Path, j.c.Roots) || !inside(abs, j.c.Roots) {
 		if systemPlace(abs) && systemPlace(r.Path) {
-			return rules.ReadWorkspace // the system's own files say nothing of the workspace's
+			return "" // the system's own files and devices (/dev/null) say nothing of the call
 		}
 		return rules.ReadOutside
 	}

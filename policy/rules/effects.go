@@ -188,7 +188,7 @@ type Scan struct {
 // codeOptions load code beyond what the program's words name, whatever
 // the program: a rule never covers them unless it names them.
 var codeOptions = []string{"--node-options", "--require", "--import", "--loader", "--experimental-loader", "--preload",
-	"--init-file", "--rcfile", "--script-shell", "--shell", "--exec", "--call", "--config-file", "--setup-file", "--plugin"}
+	"--init-file", "--rcfile", "--script-shell", "--shell", "--exec", "--toolexec", "--overlay", "--call", "--setup-file", "--plugin"}
 
 // codeVariables are assignments (env NAME=value, a wrapper's) that load
 // code.
@@ -231,16 +231,16 @@ var runners = map[string][]string{
 // valued are options that take the next word as their value, per program
 // ("" for every program): a value is never a head word.
 var valued = map[string][]string{
-	"":      {"-C", "--directory", "-f", "--file", "--prefix", "-w", "--workspace", "--filter", "-p", "--package", "--python", "--with", "--project", "--env-file", "--config", "-c", "--cwd", "--dir"},
-	"make":  {"-C", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new", "-j", "--jobs", "-l", "--load-average"},
-	"ssh":   {"-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-e", "-b", "-c", "-m", "-O", "-Q", "-S", "-W", "-w", "-E", "-B", "-I"},
+	"":        {"-C", "--directory", "-f", "--file", "--prefix", "-w", "--workspace", "--filter", "-p", "--package", "--python", "--with", "--project", "--env-file", "--config", "-c", "--cwd", "--dir"},
+	"make":    {"-C", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new", "-j", "--jobs", "-l", "--load-average"},
+	"ssh":     {"-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-e", "-b", "-c", "-m", "-O", "-Q", "-S", "-W", "-w", "-E", "-B", "-I"},
 	"python":  {"-W", "-X"},
 	"python3": {"-W", "-X"},
-	"git":   {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
-	"go":    {"-C", "-o", "-run", "-bench", "-tags", "-p", "-count", "-timeout", "-coverprofile", "-ldflags", "-gcflags"},
-	"npm":   {"-w", "--workspace", "--prefix", "-C"},
-	"cargo": {"-p", "--package", "--manifest-path", "--target", "-j", "--jobs", "--features", "-F", "--bin", "--example", "--test"},
-	"gh":    {"-R", "--repo", "-L", "--limit", "--json", "-q", "--jq", "-t", "--template"},
+	"git":     {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
+	"go":      {"-C", "-o", "-run", "-bench", "-tags", "-p", "-count", "-timeout", "-coverprofile", "-ldflags", "-gcflags"},
+	"npm":     {"-w", "--workspace", "--prefix", "-C"},
+	"cargo":   {"-p", "--package", "--manifest-path", "--target", "-j", "--jobs", "--features", "-F", "--bin", "--example", "--test"},
+	"gh":      {"-R", "--repo", "-L", "--limit", "--json", "-q", "--jq", "-t", "--template"},
 	"curl": {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "--form-string",
 		"-H", "--header", "-X", "--request", "-o", "--output", "-T", "--upload-file", "-u", "--user", "-A", "--user-agent", "-e", "--referer",
 		"-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "-K", "--config",
@@ -417,7 +417,7 @@ func ScanArgv(argv []string) Scan {
 	}
 	for _, a := range args {
 		name, _, _ := strings.Cut(a, "=")
-		if strings.HasPrefix(a, "--") && slices.Contains(codeOptions, name) {
+		if strings.HasPrefix(a, "-") && slices.Contains(codeOptions, "--"+strings.TrimLeft(name, "-")) {
 			s.Code = Add(s.Code, CodeOptions)
 		}
 		if i := strings.IndexByte(a, '='); i > 0 && slices.Contains(codeVariables, a[:i]) {
@@ -762,6 +762,12 @@ func Offer(argv []string, eff Effects) (Rule, string) {
 		return Rule{}, "no rule can name it: " + err.Error()
 	}
 	e := eff.Sorted()
+	if slices.Contains(e.Code, CodeWorkspace) {
+		// The workspace's code reads the workspace whatever its words
+		// name: go test over other packages is the same kind of call.
+		e.Reads = Add(e.Reads, ReadWorkspace)
+		e = e.Sorted()
+	}
 	r.Effects = &e
 	r.Examples = []string{Quote(argv)}
 	return r, ""
