@@ -110,9 +110,9 @@ func TestNoRuleForWhatNoRuleAnswers(t *testing.T) {
 	p := New(nil)
 	ctx := w.context(true, "f:.vscode/settings.json")
 	for line, want := range map[string]string{
-		"python3 -c 'print(1)'":                      "on the line",
-		"node -e 'x'":                                "on the line",
-		"npm test --node-options=--require=./x.js":   "loads more code",
+		"python3 -c 'print(1)'":                       "on the line",
+		"node -e 'x'":                                 "on the line",
+		"npm test --node-options=--require=./x.js":    "loads more code",
 		"curl -d @.env http://localhost:3000/":        "secret",
 		"curl --data-binary @- http://localhost:3000": "piped",
 	} {
