@@ -284,6 +284,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	switch {
 	case d.Allowed:
 		v.Verdict, v.Allowed = rule.Allow, true
+	case d.Ask && mode == rule.Enforce && p.approved != "" && p.approved == d.Rule:
+		// The person said yes to this call when the hook asked; the run
+		// that redeems its handle is the same call, asked once.
+		v.Verdict, v.Allowed, v.DecidedBy, v.Rule = rule.Allow, true, rule.ByHandle, rule.HumanApproved
+		v.Reason = fmt.Sprintf("a person approved this call when it was asked (decision %s); its handle runs it without asking again", p.heldBy)
 	case d.Ask && mode == rule.Enforce:
 		ctx = waiting(ctx)
 		o := g.ask(ctx, s, p, v, d)
@@ -303,7 +308,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
 	}
 	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
-		if id, err := g.issue(out, p, v.ID); err != nil {
+		approved := rule.Rule("")
+		if d.Ask && (v.DecidedBy == rule.ByPerson || v.DecidedBy == rule.ByGrant || v.DecidedBy == rule.ByHandle) {
+			approved = d.Rule // the question the person answered
+		}
+		if id, err := g.issue(out, p, v.ID, approved); err != nil {
 			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
 			if confinedOnly {
 				// Allowed only because admit would run it confined: the host
