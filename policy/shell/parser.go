@@ -120,8 +120,8 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	return script, prob
 }
 
-// refuse accepts one simple command of literal words. The seed's tokenizer
-// decides first, so its refusals read the same; a line it lets through is
+// refuse accepts one simple command of literal words. The POSIX tokenizer
+// (refuse.go) decides first, so its refusals name the character; a line it lets through is
 // then parsed as bash would, and anything bash reads differently from the
 // tokenizer (a reserved word, an assignment prefix, a "!") is refused too.
 func (p *Parser) refuse(line string) (*Script, *Problem) {
