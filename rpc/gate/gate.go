@@ -35,8 +35,9 @@ type Notifier interface {
 	StateChanged()
 }
 
-// Config holds a Gate's dependencies. New checks it.
-type Config struct {
+// config holds a Gate's dependencies, as Open assembles them; newGate
+// checks it.
+type config struct {
 	Mode, Effects, Shell string
 	Roots                *workspace.Roots
 	Resolver             *workspace.Resolver // nil: one over Roots
@@ -75,7 +76,7 @@ type Config struct {
 // One value serves every connection of a server; it is safe for
 // concurrent use.
 type Gate struct {
-	cfg      Config
+	cfg      config
 	commands *command.Policy
 	// personal are the person's own places (admit's folders, the editors'
 	// and agents' user settings, the trust records and rules): no tool
@@ -107,9 +108,9 @@ type Gate struct {
 	sessionSeq   int64
 }
 
-// New builds a gate from cfg, or says which setting is wrong: the mode,
+// newGate builds a gate from cfg, or says which setting is wrong: the mode,
 // effect mode and shell profile must be valid, and the roots given.
-func New(cfg Config) (*Gate, error) {
+func newGate(cfg config) (*Gate, error) {
 	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
 		return nil, err
 	}
