@@ -69,6 +69,8 @@ type Config struct {
 	Headless          bool
 	// OneCall: the gate lives for one call (Options.OneCall).
 	OneCall bool
+	// PersonShell is the person's $SHELL (Options.PersonShell).
+	PersonShell string
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -213,10 +215,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
-	if env != nil && p.Shell != "" {
-		prof, perr := shell.ParseProfile(p.Shell)
+	if env != nil {
+		prof, perr := g.callProfile(p)
 		if perr != nil {
-			return nil, &ParamError{"shell", perr.Error()}
+			return nil, perr
 		}
 		if env.Profile == shell.Analyze {
 			env.Profile = prof
@@ -250,9 +252,22 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
-			if tracked && g.cfg.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
-				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal",
-					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
+			if tracked && (g.cfg.OneCall || p.TerminalPinned) && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
+				why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
+				hint := "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal"
+				if p.TerminalPinned {
+					why = "the host may put its terminal back in its own folder before the next line, or leave it there, so the folder the next line runs in is not known"
+					hint = "stay in the terminal's folder: put the cd in a subshell, (cd sub && make)"
+				}
+				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: hint,
+					Reason: "the line may leave the terminal in another folder, and " + why}
+			}
+			if d.Ask && p.Handle {
+				// The host may put the question to its own prompt and then
+				// run the line itself: its shell must read it as judged.
+				if hd := g.hostJudge(call, env, p); hd != nil {
+					d = *hd
+				}
 			}
 			if amend != nil && (d.Allowed || d.Ask) {
 				amend(&d)
@@ -322,6 +337,15 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			v.Handle = id
 		}
 	}
+	if v.Verdict == rule.Allow && v.Handle == "" && p.Handle && env != nil && slices.Contains(env.ShellTools, p.Tool) {
+		// No handle (an ask answered yes without one, a handle that
+		// could not be kept): the host runs the line in its own shell.
+		if hd := g.hostJudge(call, env, p); hd != nil {
+			d = *hd
+			v.Verdict, v.Allowed, v.Rule, v.Reason, v.Outcome = rule.Deny, mode != rule.Enforce, d.Rule, d.Reason, d.Outcome()
+			out.Decision = d
+		}
+	}
 	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
 	rec.Outcome, rec.Handle = v.Outcome, v.Handle
 	if v.Verdict == rule.Deny {
@@ -385,6 +409,58 @@ func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode
 // admitRuns reports whether admit itself will run the line of p (admit
 // run, admit/run, or a hook whose host runs admit run --handle in its
 // place), never the host's shell.
+// callProfile is the profile of the shell that runs the call's line, as
+// far as the call says: its Shell; for VS Code's run_in_terminal, which
+// types its line into the person's terminal, and names none, the
+// interactive profile of the person's shell, or portable, never bash -c;
+// otherwise analyze.
+func (g *Gate) callProfile(p CheckParams) (shell.Profile, error) {
+	if p.HostShell != "" {
+		if _, err := shell.ParseProfile(p.HostShell); err != nil {
+			return "", &ParamError{"hostShell", err.Error()}
+		}
+	}
+	if p.Shell != "" {
+		prof, err := shell.ParseProfile(p.Shell)
+		if err != nil {
+			return "", &ParamError{"shell", err.Error()}
+		}
+		return prof, nil
+	}
+	if p.Tool == terminalTool {
+		return shell.TerminalProfile(g.cfg.PersonShell), nil
+	}
+	return shell.Analyze, nil
+}
+
+// terminalTool is VS Code's tool that types its line into a terminal.
+const terminalTool = "run_in_terminal"
+
+// hostJudge judges a line admit was to run (a handle was asked for) as
+// the host's own shell reads it (p.HostShell), for when the host runs it
+// instead: the refusal of that shell, or nil when it reads the line as
+// judged or the call names no host shell.
+func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *policy.Decision {
+	if p.HostShell == "" {
+		return nil
+	}
+	prof, err := shell.ParseProfile(p.HostShell)
+	if err != nil || prof == env.Profile || env.Profile != shell.Analyze {
+		// A bad name was refused before; a stricter profile of the
+		// gate's own judged the line already.
+		return nil
+	}
+	e := *env
+	e.Profile = prof
+	call.AdmitRuns = false
+	d := policy.Decide(call, &e)
+	if d.Allowed || d.Ask {
+		return nil
+	}
+	d.Reason = "the host runs this line in its own shell if admit does not, and that shell reads it otherwise: " + d.Reason
+	return &d
+}
+
 func (g *Gate) admitRuns(p CheckParams) bool {
 	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
 }
