@@ -236,9 +236,6 @@ func (a *Adapter) Map(ev Event) ([]Call, error) {
 	if len(calls) == 0 {
 		return nil, fmt.Errorf("hook: %s: the event maps to no call", ev.Tool)
 	}
-	for i := range calls {
-		a.terminalOf(ev, &calls[i]) // shell.go
-	}
 	return calls, nil
 }
 

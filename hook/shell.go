@@ -36,10 +36,10 @@ const (
 	// is: the gate follows it (Call.Terminal), and refuses a cd it cannot
 	// follow.
 	FolderTracked
-	// FolderPinned: a terminal the host may keep in the folder a line
-	// left it in, or put back in its own folder before the next line: the
+	// FolderPinned: a shell the host may keep in the folder a line left
+	// it in, or put back in the call's folder before the next line: the
 	// gate cannot know which, so a line may not leave the folder it starts
-	// in (Call.Terminal with ShellRun.Pinned).
+	// in (gate.CheckParams.StayInFolder).
 	FolderPinned
 )
 
@@ -126,8 +126,8 @@ var hostShells = map[string]map[string]ShellRun{
 	},
 	"codex":    {"Bash": {Kind: ShellPerson, Picks: []string{"bash", "zsh"}, Login: true}},
 	"cursor":   {"shell": {Kind: ShellUnknown}},
-	"windsurf": {"run_command": {Kind: ShellUnknown}},
-	"kiro":     {"bash": {Kind: ShellUnknown}},
+	"windsurf": {"run_command": {Kind: ShellUnknown, Folder: FolderPinned}},
+	"kiro":     {"bash": {Kind: ShellUnknown, Folder: FolderPinned}},
 	"cline":    {"execute_command": {Kind: ShellPerson, Picks: []string{"bash", "zsh", "fish"}, Interactive: true, Folder: FolderPinned}},
 }
 
@@ -136,15 +136,4 @@ var hostShells = map[string]map[string]ShellRun{
 func (a *Adapter) ShellRun(tool string) (ShellRun, bool) {
 	r, ok := hostShells[a.Name][tool]
 	return r, ok
-}
-
-// terminalOf names the terminal of a call that runs in one the host keeps
-// from call to call (FolderTracked, FolderPinned), if the adapter has not
-// named it: the host's session, which is the terminal's life.
-func (a *Adapter) terminalOf(ev Event, c *Call) {
-	r, ok := a.ShellRun(c.Tool)
-	if !ok || r.Folder == FolderReported || c.Terminal != "" || c.Background || c.Command == "" {
-		return
-	}
-	c.Terminal = a.Name + ":" + ev.Session
 }

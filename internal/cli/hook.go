@@ -167,7 +167,7 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 		} else {
 			p.Shell = prof
 		}
-		p.TerminalPinned = call.Terminal != "" && run.Pinned()
+		p.StayInFolder = run.Pinned()
 	}
 	v, err := d.Check(ctx, p)
 	if err != nil {

@@ -237,6 +237,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd, p.DryRun)
 			call.Terminal, tracked = true, err == nil
 		}
+		pinned := err == nil && p.StayInFolder && slices.Contains(env.ShellTools, p.Tool)
+		call.Terminal = call.Terminal || pinned
 		var termErr *terminalError
 		var paramErr *ParamError
 		if errors.As(err, &paramErr) {
@@ -252,12 +254,12 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
-			if tracked && (g.cfg.OneCall || p.TerminalPinned) && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
+			if (tracked && g.cfg.OneCall || pinned) && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
 				why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
 				hint := "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal"
-				if p.TerminalPinned {
-					why = "the host may put its terminal back in its own folder before the next line, or leave it there, so the folder the next line runs in is not known"
-					hint = "stay in the terminal's folder: put the cd in a subshell, (cd sub && make)"
+				if pinned && !tracked {
+					why = "the host may keep its shell in that folder for the next call, or put it back, so the folder the next line runs in would not be known"
+					hint = "stay in the call's folder: name the folder to the program instead (make -C sub, git -C sub, npm --prefix sub)"
 				}
 				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: hint,
 					Reason: "the line may leave the terminal in another folder, and " + why}

@@ -92,12 +92,14 @@ type CheckParams struct {
 	// cd whose effect the policy cannot follow is refused. Any string the
 	// host keeps for the terminal's life.
 	Terminal string `json:"terminal,omitempty"`
-	// TerminalPinned: the host may also put the terminal back in a folder
-	// of its own between lines (Cline picks a terminal in the workspace
-	// folder, or cds it back), so the folder the gate tracks could be
-	// wrong: a line that may leave the terminal in another folder than it
-	// started in is refused. Only with Terminal.
-	TerminalPinned bool `json:"terminalPinned,omitempty"`
+	// StayInFolder: the line is typed into a shell the host may keep
+	// from call to call, and may or may not put back in the call's folder
+	// before the next line (Cline's VS Code terminals; Windsurf's and
+	// Kiro's shells, which they do not document): as in a terminal, a cd
+	// whose effect is not certain is refused, and so is a line that may
+	// leave the shell in another folder than the call's, so that the
+	// shell is always where the next call says.
+	StayInFolder bool `json:"stayInFolder,omitempty"`
 	// heldBy names the background hold (the verdict id) the call is the
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
