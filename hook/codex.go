@@ -55,7 +55,7 @@ func (codexHost) calls(ev Event) ([]Call, error) {
 
 // rewrites: Bash's command line, on PreToolUse.
 func (codexHost) rewrites(ev Event) bool { return !ev.Permission && ev.Tool == "Bash" }
-func (codexHost) ask(ev Event) bool   { return ev.Permission }
+func (codexHost) ask(ev Event) bool      { return ev.Permission }
 
 // codexNote is a message Codex shows without taking it for a decision
 // (universal systemMessage); an older release that refused it would run

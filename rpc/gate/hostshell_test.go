@@ -51,7 +51,7 @@ func TestTerminalToolProfile(t *testing.T) {
 		allowed           bool
 	}{
 		{"/bin/bash", "echo -O\"touch M\"; git grep !#:1 hi", false}, // history expansion
-		{"/bin/bash", "echo harmless \x15touch M", false},             // ^U erases what came before
+		{"/bin/bash", "echo harmless \x15touch M", false},            // ^U erases what came before
 		{"/bin/bash", "ls *.go", true},
 		{"/usr/bin/zsh", "cat ***/secret.txt", false}, // zsh follows the link out
 		{"/usr/bin/zsh", "ls *.go", true},
