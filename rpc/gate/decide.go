@@ -28,6 +28,7 @@ type judging struct {
 	// a stage has decided.
 	d            policy.Decision
 	tracked      bool // a line of a terminal whose folder is tracked (terminal.go)
+	pinned       bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
 	confinedOnly bool // allowed only because admit itself runs it confined
 	// handle is the rewrite handle taken out for the call before it is
 	// asked, so that a line admit cannot take to run is refused before a
@@ -72,6 +73,7 @@ var stages = []struct {
 	{rule.StageRequest, "the policy (policy.Decide): tool, size, allow list, budget, arguments, command line, mutators", nil, (*Gate).stagePolicy},
 	{rule.StageCommand, "deciding alone, a terminal line that may leave the terminal's folder", []rule.Rule{rule.DynamicWord}, (*Gate).stageOneCall},
 	{rule.StageCommand, "a line only admit's runner may run, when admit cannot take it to run", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
+	{rule.StageCommand, "a line the host may run itself after all, judged as the host's own shell reads it", []rule.Rule{rule.ShellSyntax, rule.DynamicWord}, (*Gate).stageHostShell},
 	{rule.StageMutators, "the acting file tool's own check (the bytes it read)", []rule.Rule{rule.EditMismatch, rule.StaleObservation}, (*Gate).stageAmend},
 	{rule.StagePerson, "the person's standing answer for code admit runs confined (confinedRuns: allow)", []rule.Rule{rule.RuleAllows}, (*Gate).stageConfined},
 	{rule.StagePerson, "an earlier run's unexpected effect, before the session writes again", []rule.Rule{rule.UnexpectedEffect}, (*Gate).stageTainted},
@@ -102,10 +104,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 func (g *Gate) stagePolicyFile(j *judging) error {
 	env, lp, err := g.env(j.s)
 	j.env, j.lp = env, lp
-	if env != nil && j.p.Shell != "" {
-		prof, perr := shell.ParseProfile(j.p.Shell)
+	if env != nil {
+		prof, perr := g.callProfile(j.p)
 		if perr != nil {
-			return &ParamError{"shell", perr.Error()}
+			return perr
 		}
 		if env.Profile == shell.Analyze {
 			env.Profile = prof
@@ -128,6 +130,8 @@ func (g *Gate) stageFolder(j *judging) error {
 		cwd, err = j.s.terms.cwd(j.p.Terminal, j.p.Cwd != "", cwd, j.p.DryRun)
 		j.call.Terminal, j.tracked = true, err == nil
 	}
+	j.pinned = err == nil && j.p.StayInFolder && slices.Contains(j.env.ShellTools, j.p.Tool)
+	j.call.Terminal = j.call.Terminal || j.pinned
 	j.call.Cwd = cwd
 	var termErr *terminalError
 	var paramErr *ParamError
@@ -155,12 +159,19 @@ func (g *Gate) stagePolicy(j *judging) error {
 }
 
 // stageOneCall: a gate of one call (a hook deciding alone) cannot follow a
-// terminal to its next line.
+// terminal to its next line, nor can anyone follow a shell the host keeps
+// without saying where it left it.
 func (g *Gate) stageOneCall(j *judging) error {
-	if j.tracked && g.cfg.OneCall && j.admits() && (!j.d.FinalCwdKnown || j.d.FinalCwd != j.call.Cwd) {
-		j.refuse(rule.DynamicWord, "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in",
-			"stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal")
+	if !(j.tracked && g.cfg.OneCall || j.pinned) || !j.admits() || j.d.FinalCwdKnown && j.d.FinalCwd == j.call.Cwd {
+		return nil
 	}
+	why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
+	hint := "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal"
+	if j.pinned && !j.tracked {
+		why = "the host may keep its shell in that folder for the next call, or put it back, so the folder the next line runs in would not be known"
+		hint = "stay in the call's folder: name the folder to the program instead (make -C sub, git -C sub, npm --prefix sub)"
+	}
+	j.refuse(rule.DynamicWord, "the line may leave the terminal in another folder, and "+why, hint)
 	return nil
 }
 
@@ -189,6 +200,23 @@ func (g *Gate) stageHandle(j *judging) error {
 		// Code the person lets run only confined: the host would run it as
 		// it is, so it stays a question (stageConfined leaves it).
 		j.d.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
+	}
+	return nil
+}
+
+// stageHostShell: a line admit was to run that the host may run itself
+// after all (an ask the host's own prompt may answer, an allow without a
+// handle) must mean the same in the host's own shell.
+func (g *Gate) stageHostShell(j *judging) error {
+	if !j.p.Handle || j.env == nil || !(j.d.Ask || j.d.Allowed && j.handle == "" && !j.p.DryRun) {
+		return nil
+	}
+	if hd := g.hostJudge(j.call, j.env, j.p); hd != nil {
+		if j.handle != "" {
+			_, _ = g.cfg.Handles.take(j.handle) // the call is refused: its handle goes
+			j.handle = ""
+		}
+		j.d = *hd
 	}
 	return nil
 }

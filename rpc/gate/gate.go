@@ -69,6 +69,8 @@ type config struct {
 	Headless          bool
 	// OneCall: the gate lives for one call (Options.OneCall).
 	OneCall bool
+	// PersonShell is the person's $SHELL (Options.PersonShell).
+	PersonShell string
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -226,6 +228,58 @@ func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode
 // admitRuns reports whether admit itself will run the line of p (admit
 // run, admit/run, or a hook whose host runs admit run --handle in its
 // place), never the host's shell.
+// callProfile is the profile of the shell that runs the call's line, as
+// far as the call says: its Shell; for VS Code's run_in_terminal, which
+// types its line into the person's terminal, and names none, the
+// interactive profile of the person's shell, or portable, never bash -c;
+// otherwise analyze.
+func (g *Gate) callProfile(p CheckParams) (shell.Profile, error) {
+	if p.HostShell != "" {
+		if _, err := shell.ParseProfile(p.HostShell); err != nil {
+			return "", &ParamError{"hostShell", err.Error()}
+		}
+	}
+	if p.Shell != "" {
+		prof, err := shell.ParseProfile(p.Shell)
+		if err != nil {
+			return "", &ParamError{"shell", err.Error()}
+		}
+		return prof, nil
+	}
+	if p.Tool == terminalTool {
+		return shell.TerminalProfile(g.cfg.PersonShell), nil
+	}
+	return shell.Analyze, nil
+}
+
+// terminalTool is VS Code's tool that types its line into a terminal.
+const terminalTool = "run_in_terminal"
+
+// hostJudge judges a line admit was to run (a handle was asked for) as
+// the host's own shell reads it (p.HostShell), for when the host runs it
+// instead: the refusal of that shell, or nil when it reads the line as
+// judged or the call names no host shell.
+func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *policy.Decision {
+	if p.HostShell == "" {
+		return nil
+	}
+	prof, err := shell.ParseProfile(p.HostShell)
+	if err != nil || prof == env.Profile || env.Profile != shell.Analyze {
+		// A bad name was refused before; a stricter profile of the
+		// gate's own judged the line already.
+		return nil
+	}
+	e := *env
+	e.Profile = prof
+	call.AdmitRuns = false
+	d := policy.Decide(call, &e)
+	if d.Allowed || d.Ask {
+		return nil
+	}
+	d.Reason = "the host runs this line in its own shell if admit does not, and that shell reads it otherwise: " + d.Reason
+	return &d
+}
+
 func (g *Gate) admitRuns(p CheckParams) bool {
 	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
 }
