@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 )
 
@@ -185,7 +186,7 @@ func (s *HandleStore) take(id string) (Handle, error) {
 }
 
 // issue gives out a handle for an allowed shell call.
-func (g *Gate) issue(d *Decided, p CheckParams, decision string, approved rule.Rule) (string, error) {
+func (g *Gate) issue(d *Decided, p CheckParams, decision string) (string, error) {
 	if g.cfg.Handles == nil {
 		return "", errors.New("this gate gives out no handles")
 	}
@@ -194,7 +195,7 @@ func (g *Gate) issue(d *Decided, p CheckParams, decision string, approved rule.R
 		line = commandOf(p)
 	}
 	h := Handle{ID: newHandleID(), Session: d.session.id, Command: line, Argv: p.Argv, Cwd: d.cwd, Decision: decision,
-		Deadline: g.cfg.Now().Add(handleTTL), Approved: approved}
+		Deadline: g.cfg.Now().Add(handleTTL)}
 	if g.cfg.Tape != nil {
 		h.Tape = g.cfg.Tape.Path()
 	}
@@ -202,6 +203,30 @@ func (g *Gate) issue(d *Decided, p CheckParams, decision string, approved rule.R
 		return "", err
 	}
 	return h.ID, nil
+}
+
+// approve notes on a handle given out that a person answered yes to the
+// question asked (the rule that asked) for its call, so that the run
+// that redeems it is not asked again (stagePerson).
+func (s *HandleStore) approve(id string, asked rule.Rule) error {
+	if s.dir == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		h, ok := s.mem[id]
+		if !ok {
+			return ErrNoHandle
+		}
+		h.Approved = asked
+		s.mem[id] = h
+		return nil
+	}
+	h, ok := s.Peek(id)
+	if !ok {
+		return ErrNoHandle
+	}
+	h.Approved = asked
+	data, _ := json.Marshal(h)
+	return sysfile.WriteAtomic(filepath.Join(s.dir, id), data, 0o600)
 }
 
 // redeem takes the handle for a run in session ("" is any: the handle's

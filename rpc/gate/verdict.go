@@ -59,6 +59,12 @@ type CheckParams struct {
 	// fish). It counts only where the gate judges as bash -c (analyze):
 	// each of those profiles refuses more than analyze does, never less.
 	Shell string `json:"shell,omitempty"`
+	// HostShell, with Handle, is the profile of the shell the host runs
+	// the line in when admit does not run it (the host asks its own
+	// person, then runs the line; no handle could be given): such a line
+	// is refused when that shell would read it otherwise than judged. An
+	// allowed line with its handle is judged as admit runs it.
+	HostShell string `json:"hostShell,omitempty"`
 	// DryRun decides without acting on the decision: nobody is asked,
 	// nothing is taped, counted, spent or observed (the editor's tools use
 	// it to know, before they show their own confirmation, whether a call
@@ -86,6 +92,14 @@ type CheckParams struct {
 	// cd whose effect the policy cannot follow is refused. Any string the
 	// host keeps for the terminal's life.
 	Terminal string `json:"terminal,omitempty"`
+	// StayInFolder: the line is typed into a shell the host may keep
+	// from call to call, and may or may not put back in the call's folder
+	// before the next line (Cline's VS Code terminals; Windsurf's and
+	// Kiro's shells, which they do not document): as in a terminal, a cd
+	// whose effect is not certain is refused, and so is a line that may
+	// leave the shell in another folder than the call's, so that the
+	// shell is always where the next call says.
+	StayInFolder bool `json:"stayInFolder,omitempty"`
 	// heldBy names the background hold (the verdict id) the call is the
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
