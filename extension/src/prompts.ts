@@ -92,7 +92,8 @@ export class ApprovalPrompts implements vscode.Disposable {
         if (this.current?.token === token) draw(waiting);
       },
       close: () => {
-        if (this.current?.token !== token) return;
+        // Another question's page replaced this one: it is that one's panel now.
+        if (this.current && this.current.token !== token) return;
         this.current = undefined;
         // The next question, if one waits, reuses the panel; otherwise it goes.
         this.closeTimer = setTimeout(() => this.closePanel(), 150);

@@ -59,12 +59,15 @@ test('closing the tab denies at once; the next question gets a panel of its own'
   assert.equal(await a2, 'deny');
 });
 
-test('Escape (admit.dismissApproval) denies the question shown', async () => {
+test('Escape (admit.dismissApproval) denies the question shown, and closes its panel', async () => {
   const { prompts, q } = setup();
   const a = q.ask(ask('1'));
   await tick();
+  const [panel] = created.panels;
   prompts.dismiss();
   assert.equal(await a, 'deny');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'no live-looking buttons stay behind an Escape');
 });
 
 test('the next question reuses the panel; a withdrawn question closes it', async () => {
