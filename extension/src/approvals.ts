@@ -210,6 +210,11 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
   return page(`admit: ${headline(v)}`, body.join('\n'), nonce);
 }
 
+/** idleHtml is the panel between questions: it offers no answer, so nothing on it looks live. */
+export function idleHtml(nonce: string): string {
+  return page('admit: no question', `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`, nonce);
+}
+
 /** diffHtml marks a unified diff's added and removed lines. */
 function diffHtml(diff: string): string {
   let body = false; // past a hunk's @@ line: every + and - line is the change, even one that reads like a header

@@ -40,7 +40,16 @@ test('the panel runs no script, enables only the answer command, opens beside wi
   click(prompts, panel, 'allow-once');
   assert.equal(await a, 'allow-once');
   await tick(300);
-  assert.equal(panel.disposed, true, 'the panel goes once no question waits');
+  assert.equal(panel.disposed, false, 'after a click the panel stays a while for the next question');
+  assert.doesNotMatch(panel.webview.html, /answerApproval/, 'with no answer on it');
+  const b = q.ask(ask('2'));
+  await tick();
+  assert.equal(created.panels.length, 1, 'the next question is drawn into the same panel');
+  assert.match(panel.webview.html, /deploy 2/);
+  prompts.dismiss();
+  assert.equal(await b, 'deny');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'Escape takes the panel down at once');
 });
 
 test('closing the tab denies at once; the next question gets a panel of its own', async () => {
