@@ -360,19 +360,25 @@ func clineHost() *Host {
 	a := adapter("cline")
 	return &Host{
 		Name: a.Name, Agent: a.Host, adapter: a,
-		MissingBinary:       "the call runs: Cline logs a hook that fails to start and goes on (its hook must run admit and nothing else, so it has no fallback)",
-		MissingBinaryBlocks: false,
-		Notes:               []string{`Turn on "Enable Hooks" in Cline's settings: Cline runs no hook without it.`},
+		MissingBinary:       "cancelled: the script prints Cline's own refusal ({\"cancel\":true}) when admit cannot run, which Cline honours whatever the exit status",
+		MissingBinaryBlocks: true,
+		Notes:               []string{`In Cline's VS Code extension, turn on "Enable Hooks" in its settings: it runs no hook without it (the Cline CLI needs no setting).`},
 		files: []*fileSpec{{
 			path: under("Documents", "Cline", "Hooks", "PreToolUse"), shape: shapeScript,
 			events: []string{"PreToolUse"},
 			script: func(t target) string {
-				return "#!/bin/sh\nexec " + shellQuote(t.bin) + " hook " + a.Name + "\n"
+				return "#!/bin/sh\n" + shellQuote(t.bin) + " hook " + a.Name + " || printf '%s\\n' '" + clineCancel + "'\n"
 			},
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under("Documents", "Cline")}, programs: []string{"cline"}, extensions: []string{"saoudrizwan.claude-dev"}},
 	}
 }
+
+// clineCancel is what Cline's hook script prints when admit cannot run
+// (the binary gone: the shell's 127; admit killed): Cline honours a
+// printed cancel whatever the exit status, and runs the call when a hook
+// prints nothing. It holds no quote, so it sits in single quotes as is.
+const clineCancel = `{"cancel":true,"errorMessage":"admit could not run (the admit binary this hook names is missing or failed to start), so the call is refused. Reinstall admit, or run admit connect cline again."}`
 
 // settingOff reads the setting at path (keys, nested) in f and, when it
 // holds the boolean off, says so for the person.
