@@ -32,7 +32,11 @@ type Host struct {
 	detect  detectSpec
 	// off says where the person's settings switch the host's hooks off
 	// ("" when they do not), given the configuration files as read.
-	off     func(sys System, home string, files []File) string
+	off func(sys System, home string, files []File) string
+	// inert says why the host will not run admit's entries, connected as
+	// they are (a trust step not taken, a folder the host does not
+	// trust): a few words and the whole reason, or "" when it will.
+	inert   func(sys System, o Options, files []File) (string, string)
 	windows bool // admit can write this host's configuration on Windows
 }
 
@@ -278,7 +282,7 @@ func codexHost() *Host {
 		Name: a.Name, Agent: a.Host, adapter: a, timeout: a.Timeout,
 		MissingBinary:       "PreToolUse exits 2 with the shell's complaint on stderr (the \"|| exit 2\"), which Codex blocks on; PermissionRequest falls back to Codex's own approval prompt",
 		MissingBinaryBlocks: true,
-		Notes:               []string{"Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust admit's entries."},
+		Notes:               []string{"Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust admit's entries (until then admit connect --list says \"connected, not trusted: inert\")."},
 		files: []*fileSpec{{
 			path: inDir(codexDir, "hooks.json"), shape: shapeGroups, matcher: ".*",
 			events: []string{"PreToolUse", "PermissionRequest"},
@@ -289,6 +293,12 @@ func codexHost() *Host {
 			command: commandKey("command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{codexDir}, programs: []string{"codex"}, extensions: []string{"openai.chatgpt"}},
+		inert: func(sys System, o Options, files []File) (string, string) {
+			if why := codexInert(sys, o.Home, files); why != "" {
+				return "not trusted", why
+			}
+			return "", ""
+		},
 	}
 }
 
