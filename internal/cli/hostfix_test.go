@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"admit/rpc/rpctest"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +75,54 @@ func TestConnectCodexTrust(t *testing.T) {
 	write(string(original) + "\n" + inline)
 	if out := list(); strings.Contains(out, "inert") {
 		t.Fatalf("inline records not read:\n%s\n%s", inline, out)
+	}
+}
+
+// TestHookLocalHarnessNoCwd: VS Code's Local harness starts the hook in the
+// home folder with no cwd in the event and the extension host's
+// environment, where the admit extension puts ADMIT_SOCKET. The editor's
+// server then decides, from its own workspace: a write and a terminal
+// line in the workspace are allowed, one outside refused. Without the
+// socket the hook cannot take the home folder for a workspace, and says
+// how the editor's server is found.
+func TestHookLocalHarnessNoCwd(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Approve: true, Listen: rpctest.Socket(t),
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}, Answer: rpctest.Always("allow-once")})
+	run := func(socket, fixture string, replace ...string) (int, string, string) {
+		cmd := admitCmd(t, []string{"HOME=" + w.home, "ADMIT_SOCKET=" + socket, "SHELL=/bin/bash"}, "hook", "copilot", "--tape", w.tape)
+		cmd.Dir = w.home // hookExecutor.ts: cwd = hook.cwd ?? homedir()
+		ev := w.event(t, filepath.Join("..", "..", "hook", "testdata", "copilot", fixture))
+		for i := 0; i+1 < len(replace); i += 2 {
+			ev = bytes.ReplaceAll(ev, []byte(replace[i]), []byte(replace[i+1]))
+		}
+		cmd.Stdin = bytes.NewReader(ev)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		return exitCode(t, cmd.Run()), out.String(), errb.String()
+	}
+	for _, fx := range []string{"14-vscode-read_file-nocwd.json", "15-vscode-run_in_terminal-nocwd.json"} {
+		code, out, stderr := run(e.Socket, fx)
+		if code != 0 || !strings.Contains(out, `"permissionDecision":"allow"`) || strings.Contains(out, "decided alone") {
+			t.Errorf("%s with the editor's socket: exit %d\n%s\n%s", fx, code, out, stderr)
+		}
+		rpctest.Within(t, e.Decided, fx+" decided by the editor's server")
+	}
+	if err := os.MkdirAll(filepath.Join(w.home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.home, ".ssh", "id_rsa"), []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(e.Socket, "14-vscode-read_file-nocwd.json", w.root+"/README.md", filepath.Join(w.home, ".ssh", "id_rsa"))
+	if !denied(code, out) || !strings.Contains(out, "REFUSED by admit") {
+		t.Errorf("a read of ~/.ssh/id_rsa: exit %d\n%s", code, out)
+	}
+	rpctest.Within(t, e.Decided, "the read outside decided by the editor's server")
+	// No server to reach: refused, saying how the server is found.
+	code, out, _ = run(filepath.Join(t.TempDir(), "none.sock"), "14-vscode-read_file-nocwd.json")
+	if !denied(code, out) || !strings.Contains(out, "ADMIT_SOCKET") || !strings.Contains(out, "names no folder") {
+		t.Errorf("no server: exit %d\n%s", code, out)
 	}
 }
