@@ -3,6 +3,7 @@ package cli
 import (
 	"admit/rpc/rpctest"
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,26 @@ func TestHookLocalHarnessNoCwd(t *testing.T) {
 	code, out, _ = run(filepath.Join(t.TempDir(), "none.sock"), "14-vscode-read_file-nocwd.json")
 	if !denied(code, out) || !strings.Contains(out, "ADMIT_SOCKET") || !strings.Contains(out, "names no folder") {
 		t.Errorf("no server: exit %d\n%s", code, out)
+	}
+}
+
+// TestHookCursorAskIsRefused: Cursor does not enforce an ask on
+// preToolUse (the call would run with nobody asked), so a call that needs
+// a person and could not be asked in the editor is denied at exit 0, with
+// a plain-text message that says so in both of Cursor's message fields.
+func TestHookCursorAskIsRefused(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	if err := os.WriteFile(filepath.Join(w.root, "package.json"), []byte(`{"scripts":{"test":"echo hi"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fx := hostFixture{path: filepath.Join("..", "..", "hook", "testdata", "cursor", "09-preToolUse-shell-asks.json")}
+	code, out, _ := hookProcess(t, w, "cursor", fx, w.socket)
+	var o struct{ Permission, User_message, Agent_message string }
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if code != 0 || o.Permission != "deny" || !strings.Contains(o.User_message, "a person") || o.Agent_message != o.User_message || strings.HasPrefix(o.User_message, "{") {
+		t.Errorf("exit %d: %+v", code, o)
 	}
 }
