@@ -348,6 +348,9 @@ func kiroHost() *Host {
 		Name: a.Name, Agent: a.Host, adapter: a, timeout: a.Timeout,
 		MissingBinary:       "blocked: the shell's \"|| exit 2\" gives the exit status Kiro blocks on",
 		MissingBinaryBlocks: true,
+		// The hooks file of Kiro CLI v3 (kiro.dev/docs/cli/v3/hooks); Kiro
+		// CLI 1.x and 2.x read hooks from agent configurations only.
+		Notes: []string{"admit's file is in the hooks-file format of Kiro CLI v3 (.kiro/hooks/); that it is read from the home folder is not documented first-hand, and Kiro CLI 1.x/2.x read hooks only from an agent's configuration (~/.kiro/agents/NAME.json), where you add admit's entry by hand (docs/agents.md, Kiro). Check that a call is taped (admit tape) before relying on it."},
 		files: []*fileSpec{{
 			path: under(".kiro", "hooks", "admit.json"), shape: shapeList, skeleton: obj{{"version", "v1"}},
 			events: []string{"PreToolUse"},
