@@ -228,6 +228,7 @@ func geminiHost() *Host {
 		off: func(_ System, _ string, files []File) string {
 			return settingOff(files[0], true, false, "hooksConfig", "enabled")
 		},
+		inert: geminiInert,
 	}
 }
 

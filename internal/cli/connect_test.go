@@ -360,11 +360,14 @@ func TestConnectCLI(t *testing.T) {
 
 	code, out, _ = w.admit(t, w.bin, "connect", "--list")
 	for _, host := range installed {
-		if host == "codex" {
+		if want := map[string]string{
 			// Codex runs no hook of the person's before it is trusted in
-			// its /hooks screen: TestConnectCodexTrust.
-			if !strings.Contains(out, "connected, not trusted: inert") {
-				t.Errorf("codex not reported inert:\n%s", out)
+			// its /hooks screen: TestConnectCodexTrust. Gemini CLI none in
+			// a folder it does not trust: TestConnectGeminiFolderTrust.
+			"codex": "connected, not trusted: inert", "gemini-cli": "connected, folder not trusted yet: inert",
+		}[host]; want != "" {
+			if !lineHas(out, host, want) {
+				t.Errorf("%s not reported %q:\n%s", host, want, out)
 			}
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,4 +148,74 @@ func TestHookCursorAskIsRefused(t *testing.T) {
 	if code != 0 || o.Permission != "deny" || !strings.Contains(o.User_message, "a person") || o.Agent_message != o.User_message || strings.HasPrefix(o.User_message, "{") {
 		t.Errorf("exit %d: %+v", code, o)
 	}
+}
+
+// TestConnectGeminiFolderTrust: Gemini CLI runs no hooks in a folder it
+// does not trust, nor in a trusted workspace whose .gemini/settings.json
+// switches them off or disables admit's; --list (from the workspace)
+// says so, and stays "connected" where the hook does run.
+func TestConnectGeminiFolderTrust(t *testing.T) {
+	w := newConnectWorld(t)
+	if code, out, stderr := w.admit(t, w.bin, "connect", "--yes", "gemini-cli"); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	trustFile := filepath.Join(w.home, ".gemini", "trustedFolders.json")
+	wsSettings := filepath.Join(w.root, ".gemini", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(wsSettings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	userSettings := filepath.Join(w.home, ".gemini", "settings.json")
+	connected, _ := os.ReadFile(userSettings)
+	put := func(path, content string) {
+		t.Helper()
+		if content == "" {
+			os.Remove(path)
+			return
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := filepath.Dir(w.root)
+	for _, c := range []struct {
+		name, trust, ws, state, says string
+	}{
+		{"no trust rule", "", "", "connected, folder not trusted yet: inert", "in no trusted folder"},
+		{"trusted", `{"` + w.root + `": "TRUST_FOLDER"}`, "", "connected", ""},
+		{"trusted through its parent", `{"` + filepath.Join(w.root, "sub") + `": "TRUST_PARENT"}`, "", "connected", ""},
+		{"distrusted", `{"` + parent + `": "TRUST_FOLDER", "` + w.root + `": "DO_NOT_TRUST"}`, "", "connected, untrusted folder: inert", "is not trusted"},
+		{"a longer rule trusts it", `{"` + parent + `": "DO_NOT_TRUST", "` + w.root + `": "TRUST_FOLDER"}`, "", "connected", ""},
+		{"hooks off in the workspace", `{"` + w.root + `": "TRUST_FOLDER"}`, `{"hooksConfig": {"enabled": false}}`, "connected, hooks off in the workspace: inert", "hooksConfig.enabled to false"},
+		{"admit disabled in the workspace", `{"` + w.root + `": "TRUST_FOLDER"}`, "{\n  // hostile\n  \"hooksConfig\": {\"disabled\": [\"admit\"]}\n}", "connected, hooks off in the workspace: inert", `lists "admit"`},
+	} {
+		put(trustFile, c.trust)
+		put(wsSettings, c.ws)
+		_, out, _ := w.admit(t, w.bin, "connect", "--list")
+		if !strings.Contains(out, "gemini-cli   yes        "+c.state) && !lineHas(out, "gemini-cli", c.state) || c.says != "" && !strings.Contains(out, c.says) || c.says == "" && strings.Contains(out, "Gemini CLI: ") {
+			t.Errorf("%s: want %q (%q):\n%s", c.name, c.state, c.says, out)
+		}
+	}
+	// Folder trust switched off in the person's settings: every folder is
+	// trusted.
+	put(trustFile, `{"`+w.root+`": "DO_NOT_TRUST"}`)
+	put(wsSettings, "")
+	put(userSettings, strings.Replace(string(connected), "{", `{"security": {"folderTrust": {"enabled": false}},`, 1))
+	if _, out, _ := w.admit(t, w.bin, "connect", "--list"); !lineHas(out, "gemini-cli", "connected") || strings.Contains(out, "inert") {
+		t.Errorf("folder trust off, yet:\n%s", out)
+	}
+}
+
+// lineHas says whether the --list line of host shows state (which may
+// hold spaces) after its installed column.
+func lineHas(out, host, state string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if i := slices.Index(f, host); i >= 0 && i+2 < len(f) {
+			rest := strings.Join(f[i+2:], " ")
+			if strings.HasPrefix(rest, state+" ") && (state != "connected" || !strings.HasPrefix(rest, "connected,")) {
+				return true
+			}
+		}
+	}
+	return false
 }
