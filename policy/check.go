@@ -282,7 +282,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
-	d.Asks, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.Answerable, cd.AllowedBy, cd.RunsCode
+	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {

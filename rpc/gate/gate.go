@@ -19,7 +19,6 @@ import (
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
-	"admit/policy/rules"
 	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -311,27 +310,22 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d 
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
 	}
-	// "Always allow" names the one command of the line that asks because
-	// admit cannot judge it (a line of several commands too), or the
-	// line's one command.
-	var always []string
-	switch {
-	case len(d.Asks) == 1 && d.Answerable:
-		always = d.Asks[0]
-	case len(d.Asks) == 0 && len(d.Argv) == 1:
-		always = d.Argv[0]
-	}
-	if g.cfg.Rules != nil && always != nil && !b.Headless() {
-		q.Rule = rules.Suggest(always)
-	}
-	o := b.Decide(ctx, q)
-	if o.Answer == approvals.AllowAlways && q.Rule != "" {
-		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
-		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+id
-			err = g.cfg.Rules.Add(ScopeWorkspace, r)
+	// "Always allow" offers the rule that would answer the question, by
+	// what the command does (offer, rules.go), or says why none can.
+	offered, noRule := offer(d)
+	if g.cfg.Rules != nil && !b.Headless() {
+		if offered != nil {
+			q.Rule, q.RuleCovers, q.RuleEffects = offered.Match, offered.Explain(), offered.Effects
+		} else {
+			q.NoRule = noRule
 		}
-		if err != nil {
+	}
+	shown(&q, p, d)
+	o := b.Decide(ctx, q)
+	if o.Answer == approvals.AllowAlways && q.Rule != "" && offered != nil {
+		r := *offered
+		r.Note = "always allowed in answer to " + id
+		if err := g.cfg.Rules.Add(ScopeWorkspace, r); err != nil {
 			g.cfg.Logger.Error("the person's rule could not be kept", "rule", q.Rule, "err", err)
 		}
 		g.stateChanged()
@@ -577,7 +571,7 @@ func (g *Gate) ShellTool(session string) string {
 // tapePlaces are the gate's tape and the files beside it (its head, its
 // lock, its rotated files), wherever the person put it, inside a
 // workspace too: as the path was given and as it resolves.
-func tapePlaces(cfg Config) []command.Place {
+func tapePlaces(cfg config) []command.Place {
 	p := cfg.TapePath
 	if cfg.Tape != nil {
 		p = cfg.Tape.Path()

@@ -104,6 +104,9 @@ type CheckParams struct {
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
 	heldBy string
+	// approved is the question (the rule that asked) a person answered
+	// yes to for the call whose handle this run redeems (Handle.Approved).
+	approved rule.Rule
 }
 
 // CallEnv is the part of a command's environment the gate reads. Every
