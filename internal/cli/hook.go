@@ -201,11 +201,11 @@ func hookDecision(v gate.Verdict, alone string) hook.Decision {
 		// Nobody could be asked here (no editor is running), but the host
 		// may have a person at its own prompt: the adapter hands it the
 		// question where the host can ask, and refuses it where it cannot.
-		// The person reads why it asks, not the refusal a model would have
-		// read: the gate put that after the policy's reason.
+		// The person reads why it asks (the verdict's question), not the
+		// refusal a model would have read.
 		d.Outcome = hook.Asked
-		if i := strings.LastIndex(d.Reason, "; This "); i > 0 && strings.Contains(d.Reason[i:], "no one to ask (headless)") {
-			d.Reason = d.Reason[:i]
+		if v.Question != "" {
+			d.Reason = v.Question
 		}
 	}
 	return d

@@ -301,7 +301,8 @@ func (g *Gate) conclude(j *judging) *Decided {
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
 		v.DecidedBy, v.Allowed, v.Verdict = o.DecidedBy, o.Allowed, rule.VerdictOf(o.Allowed)
 		if o.DecidedBy == rule.ByHeadless {
-			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
+			// Keep the rule that asked: it says what to change.
+			v.Question, v.Reason = d.Reason, d.Reason+"; "+o.Reason
 		} else {
 			v.Rule, v.Reason = o.Rule, o.Reason
 		}
