@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"admit/approvals"
@@ -30,12 +29,14 @@ type judging struct {
 	d            policy.Decision
 	tracked      bool // a line of a terminal whose folder is tracked (terminal.go)
 	pinned       bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
-	confinedOnly bool // allowed only because admit itself runs it confined
+	// unconfined is the decision before the person's standing answer for
+	// confined code allowed it (stageConfined): what stands when admit
+	// cannot take the line to run confined after all.
+	unconfined *policy.Decision
 	// handle is the rewrite handle taken out for the call before it is
 	// asked, so that a line admit cannot take to run is refused before a
 	// person sees it; it is given back unless the call is allowed.
-	handle   string
-	noHandle bool // a handle was wanted and could not be had: the host runs the line itself
+	handle string
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
 	asked *approvals.Outcome
@@ -73,12 +74,12 @@ var stages = []struct {
 	{rule.StageRequest, "the call's folder: inside the roots, or its terminal's folder", []rule.Rule{rule.OutsideWorkspace, rule.DynamicWord}, (*Gate).stageFolder},
 	{rule.StageRequest, "the policy (policy.Decide): tool, size, allow list, budget, arguments, command line, mutators", nil, (*Gate).stagePolicy},
 	{rule.StageCommand, "deciding alone, a terminal line that may leave the terminal's folder", []rule.Rule{rule.DynamicWord}, (*Gate).stageOneCall},
-	{rule.StageCommand, "a line only admit's runner may run, when admit cannot take it to run", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
-	{rule.StageCommand, "a line the host may run itself after all, judged as the host's own shell reads it", []rule.Rule{rule.ShellSyntax, rule.DynamicWord}, (*Gate).stageHostShell},
 	{rule.StageMutators, "the acting file tool's own check (the bytes it read)", []rule.Rule{rule.EditMismatch, rule.StaleObservation}, (*Gate).stageAmend},
 	{rule.StagePerson, "the person's standing answer for code admit runs confined (confinedRuns: allow)", []rule.Rule{rule.RuleAllows}, (*Gate).stageConfined},
 	{rule.StagePerson, "an earlier run's unexpected effect, before the session writes again", []rule.Rule{rule.UnexpectedEffect}, (*Gate).stageTainted},
-	{rule.StagePerson, "the person, for a call that asks", []rule.Rule{rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout, rule.ApprovalCancelled, rule.NoApprover}, (*Gate).stagePerson},
+	{rule.StagePerson, "before anyone is asked, the rewrite handle: a line only admit's runner may run is refused when admit cannot take it", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
+	{rule.StagePerson, "before anyone is asked, a line the host may run itself after all, judged as the host's own shell reads it", []rule.Rule{rule.ShellSyntax, rule.DynamicWord}, (*Gate).stageHostShell},
+	{rule.StagePerson, "the person, for a call that asks (or a handle's call the person approved when it was asked)", []rule.Rule{rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout, rule.ApprovalCancelled, rule.NoApprover}, (*Gate).stagePerson},
 }
 
 // Decide is Check returning what the acting tools need. amend, when given,
@@ -185,21 +186,28 @@ func (g *Gate) stageHandle(j *judging) error {
 	if !j.p.Handle || j.p.DryRun || !wanted || j.env == nil || !slices.Contains(j.env.ShellTools, j.p.Tool) {
 		return nil
 	}
-	h, err := g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id)
+	// A handle taken out for a question carries the question: it is given
+	// back unless the person says yes, and then the run that redeems it is
+	// not asked again.
+	var approved rule.Rule
+	if j.d.Ask {
+		approved = j.d.Rule
+	}
+	h, err := g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id, approved)
 	if err == nil {
 		j.handle = h
 		return nil
 	}
-	j.noHandle = true
 	g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", j.id, "err", err)
 	switch {
 	case len(j.d.Rejudged) > 0:
 		// Its substitutions are admitted only because admit's runner
 		// judges their words again: the host's shell would not.
 		j.refuse(rule.DynamicWord, "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run ("+err.Error()+"); run it through admit run", "")
-	case g.confinedWithoutAsking(j.p, j.d):
+	case j.unconfined != nil:
 		// Code the person lets run only confined: the host would run it as
-		// it is, so it stays a question (stageConfined leaves it).
+		// it is, so it is a question again, as for any code the host runs.
+		j.d = *j.unconfined
 		j.d.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
 	}
 	return nil
@@ -230,8 +238,9 @@ func (g *Gate) stageAmend(j *judging) error {
 }
 
 func (g *Gate) stageConfined(j *judging) error {
-	if j.d.Ask && !j.noHandle && g.confinedWithoutAsking(j.p, j.d) {
-		j.confinedOnly = true
+	if j.d.Ask && g.confinedWithoutAsking(j.p, j.d) {
+		before := j.d
+		j.unconfined = &before
 		j.d.Allowed, j.d.Ask, j.d.Rule = true, false, rule.RuleAllows
 		j.d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + j.d.Reason
 	}
@@ -255,8 +264,8 @@ func (g *Gate) stagePerson(j *judging) error {
 	if j.p.approved != "" && j.p.approved == j.d.Rule {
 		// The person said yes to this call when the hook asked; the run
 		// that redeems its handle is the same call, asked once.
-		j.asked = &approvals.Outcome{Allowed: true, Answer: approvals.AllowOnce, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
-			Reason: fmt.Sprintf("a person approved this call when it was asked (decision %s); its handle runs it without asking again", j.p.heldBy)}
+		j.asked = &approvals.Outcome{Allowed: true, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
+			Reason: "a person approved this call when it was asked (decision " + j.p.heldBy + "); its handle runs it without asking again"}
 		return nil
 	}
 	j.ctx = waiting(j.ctx)
@@ -292,7 +301,8 @@ func (g *Gate) conclude(j *judging) *Decided {
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
 		v.DecidedBy, v.Allowed, v.Verdict = o.DecidedBy, o.Allowed, rule.VerdictOf(o.Allowed)
 		if o.DecidedBy == rule.ByHeadless {
-			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
+			// Keep the rule that asked: it says what to change.
+			v.Question, v.Reason = d.Reason, d.Reason+"; "+o.Reason
 		} else {
 			v.Rule, v.Reason = o.Rule, o.Reason
 		}
@@ -304,11 +314,6 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if j.handle != "" {
 		if v.Verdict == rule.Allow {
 			v.Handle = j.handle
-			if a := j.asked; a != nil && a.Allowed && (a.DecidedBy == rule.ByPerson || a.DecidedBy == rule.ByGrant) {
-				if err := g.cfg.Handles.approve(j.handle, d.Rule); err != nil {
-					g.cfg.Logger.Warn("the handle does not carry the approval; its run will ask again", "id", j.id, "err", err)
-				}
-			}
 		} else {
 			_, _ = g.cfg.Handles.take(j.handle) // the call may not run as admitted: its handle goes
 		}

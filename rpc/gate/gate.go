@@ -40,14 +40,17 @@ type config struct {
 	Roots                *workspace.Roots
 	Resolver             *workspace.Resolver // nil: one over Roots
 	Tape                 *tape.Tape          // nil: decisions are not taped (admit check without --tape)
-	TapeErr              error               // the tape could not be opened: every decision reports it
-	Approvals            *approvals.Broker
-	Notifier             Notifier
-	Logger               *slog.Logger
-	Now                  func() time.Time
-	Home                 string
-	Bounds               policy.Bounds // for opened sessions and command-line runs
-	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
+	// TapePath is the tape's path when it was named but could not be
+	// opened (TapeErr): still protected.
+	TapePath  string
+	TapeErr   error // the tape could not be opened: every decision reports it
+	Approvals *approvals.Broker
+	Notifier  Notifier
+	Logger    *slog.Logger
+	Now       func() time.Time
+	Home      string
+	Bounds    policy.Bounds // for opened sessions and command-line runs
+	Policy    *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
 	// Trust records the policy files the person trusted; nil trusts none,
 	// so a file that would widen the gate only tightens it.
 	Trust *TrustStore
@@ -149,6 +152,7 @@ func newGate(cfg config) (*Gate, error) {
 	if cfg.Rules != nil {
 		places = append(places, command.Place{Path: filepath.Dir(cfg.Rules.Files().User), What: "the person's rules"})
 	}
+	places = append(places, tapePlaces(cfg)...)
 	g.personal = command.NewPersonal(places)
 	def := newSession(defaultSession, "default", cfg.Now())
 	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
@@ -562,4 +566,27 @@ func (g *Gate) ShellTool(session string) string {
 		}
 	}
 	return "bash"
+}
+
+// tapePlaces are the gate's tape and the files beside it (its head, its
+// lock, its rotated files), wherever the person put it, inside a
+// workspace too: as the path was given and as it resolves.
+func tapePlaces(cfg config) []command.Place {
+	p := cfg.TapePath
+	if cfg.Tape != nil {
+		p = cfg.Tape.Path()
+	}
+	if p == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil
+	}
+	const what = "the gate's tape (with its head, lock and rotated files)"
+	out := []command.Place{{Path: abs, What: what, Family: true}}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && dir != filepath.Dir(abs) {
+		out = append(out, command.Place{Path: filepath.Join(dir, filepath.Base(abs)), What: what, Family: true})
+	}
+	return out
 }
