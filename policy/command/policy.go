@@ -13,7 +13,7 @@ import (
 	"admit/policy/shell"
 )
 
-// Rule names, as the design lists them: aliases of the rule package's, so
+// Rule names, as docs/rules.md lists them: aliases of the rule package's, so
 // that the judges read short names.
 const (
 	RuleAllowed         = rule.Allowed

@@ -179,8 +179,8 @@ func (p *Parser) portable(line string) (*Script, *Problem) {
 	return first, nil
 }
 
-// refuse accepts one simple command of literal words. The seed's tokenizer
-// decides first, so its refusals read the same; a line it lets through is
+// refuse accepts one simple command of literal words. The POSIX tokenizer
+// (refuse.go) decides first, so its refusals name the character; a line it lets through is
 // then parsed as bash would, and anything bash reads differently from the
 // tokenizer (a reserved word, an assignment prefix, a "!") is refused too.
 func (p *Parser) refuse(line string) (*Script, *Problem) {

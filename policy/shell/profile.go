@@ -18,7 +18,7 @@ const (
 	// target is reported (the default).
 	Analyze Profile = "analyze"
 	// Refuse accepts one simple command of literal words and nothing else,
-	// as the seed's tokenizer does.
+	// as the POSIX tokenizer of refuse.go splits them.
 	Refuse Profile = "refuse"
 	// BashInteractive is bash reading the line from a terminal (bash -i,
 	// default options): as Analyze, and refused are history expansion

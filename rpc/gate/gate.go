@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,8 +34,9 @@ type Notifier interface {
 	StateChanged()
 }
 
-// Config holds a Gate's dependencies. New checks it.
-type Config struct {
+// config holds a Gate's dependencies, as Open assembles them; newGate
+// checks it.
+type config struct {
 	Mode, Effects, Shell string
 	Roots                *workspace.Roots
 	Resolver             *workspace.Resolver // nil: one over Roots
@@ -77,7 +77,7 @@ type Config struct {
 // One value serves every connection of a server; it is safe for
 // concurrent use.
 type Gate struct {
-	cfg      Config
+	cfg      config
 	commands *command.Policy
 	// personal are the person's own places (admit's folders, the editors'
 	// and agents' user settings, the trust records and rules): no tool
@@ -109,9 +109,9 @@ type Gate struct {
 	sessionSeq   int64
 }
 
-// New builds a gate from cfg, or says which setting is wrong: the mode,
+// newGate builds a gate from cfg, or says which setting is wrong: the mode,
 // effect mode and shell profile must be valid, and the roots given.
-func New(cfg Config) (*Gate, error) {
+func newGate(cfg config) (*Gate, error) {
 	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
 		return nil, err
 	}
@@ -202,189 +202,6 @@ func (g *Gate) Check(ctx context.Context, p CheckParams) (Verdict, error) {
 	return d.Verdict, nil
 }
 
-// Decide is Check returning what the acting tools need. amend, when given,
-// may refuse a decision the policy admitted, before anyone is asked and
-// before the tape: the file tools bind a change to the bytes read.
-func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision)) (*Decided, error) {
-	mode := g.Mode()
-	if mode == rule.Off {
-		return &Decided{Verdict: Verdict{ID: g.newID(), Verdict: rule.Allow, Allowed: true, Mode: mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}}, nil
-	}
-	s, err := g.session(p.Session)
-	if err != nil {
-		return nil, err
-	}
-	env, lp, err := g.env(s)
-	if env != nil {
-		prof, perr := g.callProfile(p)
-		if perr != nil {
-			return nil, perr
-		}
-		if env.Profile == shell.Analyze {
-			env.Profile = prof
-		}
-	}
-	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background,
-		AdmitRuns: g.admitRuns(p)}
-	var d policy.Decision
-	tracked := false      // the call is a line of a terminal whose folder is tracked (terminal.go)
-	confinedOnly := false // allowed only because admit itself runs it confined
-	if err != nil {
-		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
-	} else {
-		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
-		if err == nil && p.Terminal != "" && slices.Contains(env.ShellTools, p.Tool) {
-			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd, p.DryRun)
-			call.Terminal, tracked = true, err == nil
-		}
-		pinned := err == nil && p.StayInFolder && slices.Contains(env.ShellTools, p.Tool)
-		call.Terminal = call.Terminal || pinned
-		var termErr *terminalError
-		var paramErr *ParamError
-		if errors.As(err, &paramErr) {
-			return nil, err
-		}
-		if errors.As(err, &termErr) {
-			d = policy.Decision{Rule: rule.DynamicWord, Reason: err.Error(), Kind: "read", Summary: p.Tool, Hint: "open a new terminal"}
-		} else if err != nil {
-			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
-		} else {
-			if !p.DryRun {
-				env.Budget = s.spend(p, g.cfg.Now())
-			}
-			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
-			d = policy.Decide(call, env)
-			if (tracked && g.cfg.OneCall || pinned) && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
-				why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
-				hint := "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal"
-				if pinned && !tracked {
-					why = "the host may keep its shell in that folder for the next call, or put it back, so the folder the next line runs in would not be known"
-					hint = "stay in the call's folder: name the folder to the program instead (make -C sub, git -C sub, npm --prefix sub)"
-				}
-				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: hint,
-					Reason: "the line may leave the terminal in another folder, and " + why}
-			}
-			if d.Ask && p.Handle {
-				// The host may put the question to its own prompt and then
-				// run the line itself: its shell must read it as judged.
-				if hd := g.hostJudge(call, env, p); hd != nil {
-					d = *hd
-				}
-			}
-			if amend != nil && (d.Allowed || d.Ask) {
-				amend(&d)
-			}
-			if d.Ask && g.confinedWithoutAsking(p, d) {
-				confinedOnly = true
-				d.Allowed, d.Ask, d.Rule = true, false, rule.RuleAllows
-				d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + d.Reason
-			}
-			if why := s.tainted(); why != "" && d.Kind == "write" && (d.Allowed || d.Ask) {
-				// An earlier run changed what it was not admitted to: a
-				// person acknowledges that before the session writes again.
-				d.Allowed, d.Ask, d.Rule = false, true, "unexpected-effect"
-				d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
-			}
-		}
-	}
-	out := &Decided{Decision: d, session: s, cwd: call.Cwd}
-	if env != nil {
-		out.roots = env.Roots
-	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
-	if lp.path != "" {
-		v.PolicyTrust = string(lp.trust)
-	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
-	if p.DryRun {
-		return g.dryRun(out, v, d, mode), nil
-	}
-	switch {
-	case d.Allowed:
-		v.Verdict, v.Allowed = rule.Allow, true
-	case d.Ask && mode == rule.Enforce:
-		ctx = waiting(ctx)
-		o := g.ask(ctx, s, p, v, d)
-		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
-		v.DecidedBy = o.DecidedBy
-		if o.Allowed && d.Rule == "unexpected-effect" {
-			s.acknowledge()
-		}
-		v.Allowed = o.Allowed
-		v.Verdict = rule.VerdictOf(o.Allowed)
-		if o.DecidedBy == rule.ByHeadless {
-			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
-		} else {
-			v.Rule, v.Reason = o.Rule, o.Reason
-		}
-	default:
-		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
-	}
-	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
-		if id, err := g.issue(out, p, v.ID); err != nil {
-			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
-			if confinedOnly {
-				// Allowed only because admit would run it confined: the host
-				// may not run it as it is.
-				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.RunsCode, rule.OutcomeAsk
-				v.Reason = "the line runs code and admit could not take it to run confined (" + err.Error() + "); run it through admit run"
-			}
-			if len(d.Rejudged) > 0 {
-				// Its substitutions are admitted only because admit's runner
-				// judges their words again: the host's shell would not.
-				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.DynamicWord, rule.OutcomeDeny
-				v.Reason = "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run (" + err.Error() + "); run it through admit run"
-			}
-		} else {
-			v.Handle = id
-		}
-	}
-	if v.Verdict == rule.Allow && v.Handle == "" && p.Handle && env != nil && slices.Contains(env.ShellTools, p.Tool) {
-		// No handle (an ask answered yes without one, a handle that
-		// could not be kept): the host runs the line in its own shell.
-		if hd := g.hostJudge(call, env, p); hd != nil {
-			d = *hd
-			v.Verdict, v.Allowed, v.Rule, v.Reason, v.Outcome = rule.Deny, mode != rule.Enforce, d.Rule, d.Reason, d.Outcome()
-			out.Decision = d
-		}
-	}
-	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
-	rec.Outcome, rec.Handle = v.Outcome, v.Handle
-	if v.Verdict == rule.Deny {
-		rec.Remedy = rule.Remedy(v.Rule, d.Hint)
-	}
-	if err := g.tape(ctx, rec); err != nil {
-		if v.Handle != "" {
-			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too
-			v.Handle = ""
-		}
-		if mode == rule.Enforce {
-			v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, false, rule.TapeUnwritable, rule.OutcomeDeny
-			v.Reason = "the decision could not be written to the tape, so the call may not run: " + err.Error()
-		}
-	}
-	if v.Verdict == rule.Deny {
-		v.Remedy = rule.Remedy(v.Rule, d.Hint)
-		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
-		s.refused(p)
-	}
-	if v.Verdict == rule.Allow {
-		s.forgetRefusals()
-	}
-	if v.Allowed {
-		g.observe(s, d)
-		if tracked {
-			s.terms.ran(p.Terminal, d.FinalCwdKnown, d.FinalCwd)
-		}
-		if held := backgroundHeld(p, d, env, v.Handle != ""); len(held) > 0 {
-			s.holdFlux(v.ID, held, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
-		}
-	}
-	out.Wire = g.count(&v)
-	out.Verdict, out.record = v, rec
-	return out, nil
-}
-
 // dryRun finishes a dry run's decision: what the policy says, and whether
 // the person would be asked now; nothing is asked, taped, counted or
 // observed.
@@ -443,7 +260,7 @@ const terminalTool = "run_in_terminal"
 // instead: the refusal of that shell, or nil when it reads the line as
 // judged or the call names no host shell.
 func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *policy.Decision {
-	if p.HostShell == "" {
+	if p.HostShell == "" || env == nil {
 		return nil
 	}
 	prof, err := shell.ParseProfile(p.HostShell)
@@ -480,12 +297,12 @@ func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.
-func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d policy.Decision) approvals.Outcome {
+func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Outcome {
 	b := g.cfg.Approvals
 	if b == nil || g.headless() {
 		b = g.nobody
 	}
-	q := approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant,
+	q := approvals.Question{ID: id, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant,
 		Agent: agentOf(p.Context), Command: commandOf(p), Cwd: p.Cwd, Targets: d.Targets()}
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
@@ -507,7 +324,7 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d 
 	if o.Answer == approvals.AllowAlways && q.Rule != "" {
 		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
 		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+v.ID
+			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+id
 			err = g.cfg.Rules.Add(ScopeWorkspace, r)
 		}
 		if err != nil {

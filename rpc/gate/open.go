@@ -126,7 +126,7 @@ func Open(o Options) (*Gate, error) {
 		}
 		secrets = s
 	}
-	cfg := Config{
+	cfg := config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
 		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
@@ -152,7 +152,7 @@ func Open(o Options) (*Gate, error) {
 			cfg.Tape = t
 		}
 	}
-	g, err := New(cfg)
+	g, err := newGate(cfg)
 	if err != nil && cfg.Tape != nil {
 		_ = cfg.Tape.Close()
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/workspace"
@@ -251,18 +252,7 @@ func (s *RuleStore) write(path string, f rules.File) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
-	if err != nil {
-		return fmt.Errorf("rules: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("rules: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := sysfile.WriteAtomic(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("rules: %w", err)
 	}
 	return nil
