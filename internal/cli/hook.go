@@ -166,6 +166,7 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 			p.HostShell = prof
 		} else {
 			p.Shell = prof
+			p.HostMayIgnore = self != ""
 		}
 		p.StayInFolder = run.Pinned()
 	}

@@ -281,7 +281,7 @@ func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *poli
 }
 
 func (g *Gate) admitRuns(p CheckParams) bool {
-	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil && !p.HostMayIgnore
 }
 
 // confinedWithoutAsking reports whether an ask about code admit cannot
