@@ -569,3 +569,28 @@ func TestNamesAndTimeouts(t *testing.T) {
 }
 
 func timeParse(s string) (time.Duration, error) { return time.ParseDuration(s) }
+
+// TestConsentIsNeverAllowed: on every host and event, a tool whose approval
+// is the person's consent (leaving plan mode, answering a question) is
+// never answered allow: an allow becomes no decision, so the host's own
+// prompt asks; a refusal and an ask stand. The hosts that have such tools
+// are those with a prompt of their own (Claude Code, Gemini CLI, the
+// Copilot CLI); Cursor's, Windsurf's, Kiro's and Cline's hooks never see
+// them.
+func TestConsentIsNeverAllowed(t *testing.T) {
+	for _, name := range []string{"claude-code", "gemini-cli", "copilot", "codex"} {
+		a, _ := Lookup(name)
+		for _, fx := range fixtures(t, name) {
+			ev := mustParse(t, a, fx)
+			for tool := range consentTools {
+				ev.Tool = tool
+				if got := hostReads(ev, a.Answer(ev, allowD)); got == hostAllow {
+					t.Errorf("%s %s: %s allowed is answered allow", name, fx.name, tool)
+				}
+				if got := hostReads(ev, a.Answer(ev, denyD)); got != hostDeny {
+					t.Errorf("%s %s: %s denied is read as %s", name, fx.name, tool, got)
+				}
+			}
+		}
+	}
+}

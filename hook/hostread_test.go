@@ -138,7 +138,18 @@ func hostReads(ev Event, r Reply) string {
 		if r.Exit != 0 || !isJSON {
 			return hostDeny
 		}
-		return decision(str(o, "permission"))
+		d := decision(str(o, "permission"))
+		// cursor.com/docs/reference/hooks (as quoted in testdata/cursor/
+		// SOURCES.md): ask is not enforced on preToolUse, the call runs;
+		// on beforeShellExecution and beforeMCPExecution it acts as a deny
+		// with no prompt (live runs on 3.9.16).
+		if d == hostAsk && ev.Name == "preToolUse" {
+			return hostAllow
+		}
+		if d == hostAsk {
+			return hostDeny
+		}
+		return d
 	case "windsurf", "kiro": // exit 2 blocks, anything else runs
 		if r.Exit == exitBlock {
 			return hostDeny

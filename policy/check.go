@@ -282,7 +282,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
-	d.Asks, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.Answerable, cd.AllowedBy, cd.RunsCode
+	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {
@@ -361,6 +361,10 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			return refuse(d, rule.NoWriteRoot, fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
+			if pat := e.Caps.PatternOnly(tool); pat != "" && !matchAny(e.Caps.Mutators, tool) {
+				return refuse(d, rule.NoTarget, fmt.Sprintf("%q is granted only by the pattern %q, so nothing says it only reads: it is judged as a tool that writes, and it names no path argument (path, file_path, ...) the gate can check", tool, pat),
+					"Ask the person to name the tool in the policy's allow list (a named tool that is not a mutator is judged by its paths as a reader), or use a tool that is named.")
+			}
 			return refuse(d, rule.NoTarget, fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
 		}
 	}

@@ -76,7 +76,13 @@ func TestToolCalls(t *testing.T) {
 		{"a blank tool name", "  ", `{}`, "", "no-tool"},
 		{"a hallucinated tool", "delete_repo", `{"path":"src"}`, "", "not-in-allow-list"},
 		{"case matters", "Read_File", `{"path":"src/a.go"}`, "", "not-in-allow-list"},
-		{"a pattern grants its prefix", "mcp_github_list", `{}`, "", "allowed"},
+		{"a pattern grants its prefix", "mcp_github_list", `{"path":"src/a.go"}`, "", "allowed"},
+		// a tool granted only by a pattern is judged as a writer: nothing
+		// says it only reads (policy/caps.go, PatternOnly)
+		{"a pattern's tool writes: no path to check", "mcp_github_list", `{}`, "", "no-target"},
+		{"a pattern's tool writes: an unobserved target", "mcp_github_put", `{"path":"src/b.go"}`, "", "unobserved-target"},
+		{"a pattern's tool writes: read-only effects", "mcp_github_list", `{"path":"src/a.go"}`, command.ReadOnly, "read-only-effects"},
+		{"a pattern's tool writes: a protected path", "mcp_github_put", `{"path":".vscode/settings.json"}`, "", "ask:protected-path"},
 		{"a pattern is not a prefix of another", "mcp_gitlab_list", `{}`, "", "not-in-allow-list"},
 		{"bad arguments of an ungranted tool are not read", "nope", `not json`, "", "not-in-allow-list"},
 		{"arguments that are not an object", "read_file", `["src/a.go"]`, "", "bad-arguments"},

@@ -187,6 +187,9 @@ export interface AgentStatus {
   problem?: string;
   /** Where the person's own settings switch the host's hooks off. */
   hooksOff?: string;
+  /** Why the host will not run admit's connected entries, in a few words ("not trusted"), and in full. */
+  inert?: string;
+  inertWhy?: string;
   change?: AgentChange;
   undo?: AgentChange;
   missingBinary?: string;

@@ -28,13 +28,15 @@ type judging struct {
 	// a stage has decided.
 	d            policy.Decision
 	tracked      bool // a line of a terminal whose folder is tracked (terminal.go)
-	pinned       bool // a line of a shell that must stay in the call's folder (CheckParams.StayInFolder)
-	confinedOnly bool // allowed only because admit itself runs it confined
+	pinned       bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
+	// unconfined is the decision before the person's standing answer for
+	// confined code allowed it (stageConfined): what stands when admit
+	// cannot take the line to run confined after all.
+	unconfined *policy.Decision
 	// handle is the rewrite handle taken out for the call before it is
 	// asked, so that a line admit cannot take to run is refused before a
 	// person sees it; it is given back unless the call is allowed.
-	handle   string
-	noHandle bool // a handle was wanted and could not be had: the host runs the line itself
+	handle string
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
 	asked *approvals.Outcome
@@ -71,13 +73,13 @@ var stages = []struct {
 	{rule.StagePolicyFile, "the workspace policy file, as it takes effect under trust", []rule.Rule{rule.PolicyInvalid}, (*Gate).stagePolicyFile},
 	{rule.StageRequest, "the call's folder: inside the roots, or its terminal's folder", []rule.Rule{rule.OutsideWorkspace, rule.DynamicWord}, (*Gate).stageFolder},
 	{rule.StageRequest, "the policy (policy.Decide): tool, size, allow list, budget, arguments, command line, mutators", nil, (*Gate).stagePolicy},
-	{rule.StageCommand, "deciding alone, or in a shell pinned to the call's folder, a terminal line that may leave the folder", []rule.Rule{rule.DynamicWord}, (*Gate).stageOneCall},
-	{rule.StageCommand, "a line only admit's runner may run, when admit cannot take it to run", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
-	{rule.StageCommand, "a rewritten line the host may still run itself (an ask, no handle), as the host's shell reads it", nil, (*Gate).stageHostShell},
+	{rule.StageCommand, "deciding alone, a terminal line that may leave the terminal's folder", []rule.Rule{rule.DynamicWord}, (*Gate).stageOneCall},
 	{rule.StageMutators, "the acting file tool's own check (the bytes it read)", []rule.Rule{rule.EditMismatch, rule.StaleObservation}, (*Gate).stageAmend},
 	{rule.StagePerson, "the person's standing answer for code admit runs confined (confinedRuns: allow)", []rule.Rule{rule.RuleAllows}, (*Gate).stageConfined},
 	{rule.StagePerson, "an earlier run's unexpected effect, before the session writes again", []rule.Rule{rule.UnexpectedEffect}, (*Gate).stageTainted},
-	{rule.StagePerson, "the person, for a call that asks", []rule.Rule{rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout, rule.ApprovalCancelled, rule.NoApprover}, (*Gate).stagePerson},
+	{rule.StagePerson, "before anyone is asked, the rewrite handle: a line only admit's runner may run is refused when admit cannot take it", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
+	{rule.StagePerson, "before anyone is asked, a line the host may run itself after all, judged as the host's own shell reads it", []rule.Rule{rule.ShellSyntax, rule.DynamicWord}, (*Gate).stageHostShell},
+	{rule.StagePerson, "the person, for a call that asks (or a handle's call the person approved when it was asked)", []rule.Rule{rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout, rule.ApprovalCancelled, rule.NoApprover}, (*Gate).stagePerson},
 }
 
 // Decide is Check returning what the acting tools need. amend, when given,
@@ -159,35 +161,19 @@ func (g *Gate) stagePolicy(j *judging) error {
 }
 
 // stageOneCall: a gate of one call (a hook deciding alone) cannot follow a
-// terminal to its next line.
-// A shell pinned to the call's folder (StayInFolder) may be kept where a
-// line left it, or put back: a line may not leave it either.
+// terminal to its next line, nor can anyone follow a shell the host keeps
+// without saying where it left it.
 func (g *Gate) stageOneCall(j *judging) error {
 	if !(j.tracked && g.cfg.OneCall || j.pinned) || !j.admits() || j.d.FinalCwdKnown && j.d.FinalCwd == j.call.Cwd {
 		return nil
 	}
+	why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
+	hint := "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal"
 	if j.pinned && !j.tracked {
-		j.refuse(rule.DynamicWord, "the line may leave the terminal in another folder, and the host may keep its shell in that folder for the next call, or put it back, so the folder the next line runs in would not be known",
-			"stay in the call's folder: name the folder to the program instead (make -C sub, git -C sub, npm --prefix sub)")
-		return nil
+		why = "the host may keep its shell in that folder for the next call, or put it back, so the folder the next line runs in would not be known"
+		hint = "stay in the call's folder: name the folder to the program instead (make -C sub, git -C sub, npm --prefix sub)"
 	}
-	j.refuse(rule.DynamicWord, "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in",
-		"stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal")
-	return nil
-}
-
-// stageHostShell: a call whose host was to run admit in its place (a
-// rewrite) may still be run by the host's own shell: an ask the host puts
-// to its own prompt when nobody is asked in the editor, or an allowed line
-// admit could not take. There it is judged as that shell reads it too
-// (CheckParams.HostShell), and refused where the two differ.
-func (g *Gate) stageHostShell(j *judging) error {
-	if !j.p.Handle || !(j.d.Ask || j.d.Allowed && j.noHandle) {
-		return nil
-	}
-	if hd := g.hostJudge(j.call, j.env, j.p); hd != nil {
-		j.d = *hd
-	}
+	j.refuse(rule.DynamicWord, "the line may leave the terminal in another folder, and "+why, hint)
 	return nil
 }
 
@@ -200,22 +186,46 @@ func (g *Gate) stageHandle(j *judging) error {
 	if !j.p.Handle || j.p.DryRun || !wanted || j.env == nil || !slices.Contains(j.env.ShellTools, j.p.Tool) {
 		return nil
 	}
-	h, err := g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id)
+	// A handle taken out for a question carries the question: it is given
+	// back unless the person says yes, and then the run that redeems it is
+	// not asked again.
+	var approved rule.Rule
+	if j.d.Ask {
+		approved = j.d.Rule
+	}
+	h, err := g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id, approved)
 	if err == nil {
 		j.handle = h
 		return nil
 	}
-	j.noHandle = true
 	g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", j.id, "err", err)
 	switch {
 	case len(j.d.Rejudged) > 0:
 		// Its substitutions are admitted only because admit's runner
 		// judges their words again: the host's shell would not.
 		j.refuse(rule.DynamicWord, "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run ("+err.Error()+"); run it through admit run", "")
-	case g.confinedWithoutAsking(j.p, j.d):
+	case j.unconfined != nil:
 		// Code the person lets run only confined: the host would run it as
-		// it is, so it stays a question (stageConfined leaves it).
+		// it is, so it is a question again, as for any code the host runs.
+		j.d = *j.unconfined
 		j.d.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
+	}
+	return nil
+}
+
+// stageHostShell: a line admit was to run that the host may run itself
+// after all (an ask the host's own prompt may answer, an allow without a
+// handle) must mean the same in the host's own shell.
+func (g *Gate) stageHostShell(j *judging) error {
+	if !j.p.Handle || j.env == nil || !(j.d.Ask || j.d.Allowed && j.handle == "" && !j.p.DryRun) {
+		return nil
+	}
+	if hd := g.hostJudge(j.call, j.env, j.p); hd != nil {
+		if j.handle != "" {
+			_, _ = g.cfg.Handles.take(j.handle) // the call is refused: its handle goes
+			j.handle = ""
+		}
+		j.d = *hd
 	}
 	return nil
 }
@@ -228,8 +238,9 @@ func (g *Gate) stageAmend(j *judging) error {
 }
 
 func (g *Gate) stageConfined(j *judging) error {
-	if j.d.Ask && !j.noHandle && g.confinedWithoutAsking(j.p, j.d) {
-		j.confinedOnly = true
+	if j.d.Ask && g.confinedWithoutAsking(j.p, j.d) {
+		before := j.d
+		j.unconfined = &before
 		j.d.Allowed, j.d.Ask, j.d.Rule = true, false, rule.RuleAllows
 		j.d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + j.d.Reason
 	}
@@ -248,6 +259,13 @@ func (g *Gate) stageTainted(j *judging) error {
 
 func (g *Gate) stagePerson(j *judging) error {
 	if !j.d.Ask || j.mode != rule.Enforce || j.p.DryRun {
+		return nil
+	}
+	if j.p.approved != "" && j.p.approved == j.d.Rule {
+		// The person said yes to this call when the hook asked; the run
+		// that redeems its handle is the same call, asked once.
+		j.asked = &approvals.Outcome{Allowed: true, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
+			Reason: "a person approved this call when it was asked (decision " + j.p.heldBy + "); its handle runs it without asking again"}
 		return nil
 	}
 	j.ctx = waiting(j.ctx)
@@ -283,7 +301,8 @@ func (g *Gate) conclude(j *judging) *Decided {
 		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
 		v.DecidedBy, v.Allowed, v.Verdict = o.DecidedBy, o.Allowed, rule.VerdictOf(o.Allowed)
 		if o.DecidedBy == rule.ByHeadless {
-			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
+			// Keep the rule that asked: it says what to change.
+			v.Question, v.Reason = d.Reason, d.Reason+"; "+o.Reason
 		} else {
 			v.Rule, v.Reason = o.Rule, o.Reason
 		}

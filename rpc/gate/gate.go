@@ -19,7 +19,6 @@ import (
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
-	"admit/policy/rules"
 	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -41,14 +40,17 @@ type config struct {
 	Roots                *workspace.Roots
 	Resolver             *workspace.Resolver // nil: one over Roots
 	Tape                 *tape.Tape          // nil: decisions are not taped (admit check without --tape)
-	TapeErr              error               // the tape could not be opened: every decision reports it
-	Approvals            *approvals.Broker
-	Notifier             Notifier
-	Logger               *slog.Logger
-	Now                  func() time.Time
-	Home                 string
-	Bounds               policy.Bounds // for opened sessions and command-line runs
-	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
+	// TapePath is the tape's path when it was named but could not be
+	// opened (TapeErr): still protected.
+	TapePath  string
+	TapeErr   error // the tape could not be opened: every decision reports it
+	Approvals *approvals.Broker
+	Notifier  Notifier
+	Logger    *slog.Logger
+	Now       func() time.Time
+	Home      string
+	Bounds    policy.Bounds // for opened sessions and command-line runs
+	Policy    *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
 	// Trust records the policy files the person trusted; nil trusts none,
 	// so a file that would widen the gate only tightens it.
 	Trust *TrustStore
@@ -150,6 +152,7 @@ func newGate(cfg config) (*Gate, error) {
 	if cfg.Rules != nil {
 		places = append(places, command.Place{Path: filepath.Dir(cfg.Rules.Files().User), What: "the person's rules"})
 	}
+	places = append(places, tapePlaces(cfg)...)
 	g.personal = command.NewPersonal(places)
 	def := newSession(defaultSession, "default", cfg.Now())
 	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
@@ -307,27 +310,22 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d 
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
 	}
-	// "Always allow" names the one command of the line that asks because
-	// admit cannot judge it (a line of several commands too), or the
-	// line's one command.
-	var always []string
-	switch {
-	case len(d.Asks) == 1 && d.Answerable:
-		always = d.Asks[0]
-	case len(d.Asks) == 0 && len(d.Argv) == 1:
-		always = d.Argv[0]
-	}
-	if g.cfg.Rules != nil && always != nil && !b.Headless() {
-		q.Rule = rules.Suggest(always)
-	}
-	o := b.Decide(ctx, q)
-	if o.Answer == approvals.AllowAlways && q.Rule != "" {
-		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
-		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+id
-			err = g.cfg.Rules.Add(ScopeWorkspace, r)
+	// "Always allow" offers the rule that would answer the question, by
+	// what the command does (offer, rules.go), or says why none can.
+	offered, noRule := offer(d)
+	if g.cfg.Rules != nil && !b.Headless() {
+		if offered != nil {
+			q.Rule, q.RuleCovers, q.RuleEffects = offered.Match, offered.Explain(), offered.Effects
+		} else {
+			q.NoRule = noRule
 		}
-		if err != nil {
+	}
+	shown(&q, p, d)
+	o := b.Decide(ctx, q)
+	if o.Answer == approvals.AllowAlways && q.Rule != "" && offered != nil {
+		r := *offered
+		r.Note = "always allowed in answer to " + id
+		if err := g.cfg.Rules.Add(ScopeWorkspace, r); err != nil {
 			g.cfg.Logger.Error("the person's rule could not be kept", "rule", q.Rule, "err", err)
 		}
 		g.stateChanged()
@@ -568,4 +566,27 @@ func (g *Gate) ShellTool(session string) string {
 		}
 	}
 	return "bash"
+}
+
+// tapePlaces are the gate's tape and the files beside it (its head, its
+// lock, its rotated files), wherever the person put it, inside a
+// workspace too: as the path was given and as it resolves.
+func tapePlaces(cfg config) []command.Place {
+	p := cfg.TapePath
+	if cfg.Tape != nil {
+		p = cfg.Tape.Path()
+	}
+	if p == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil
+	}
+	const what = "the gate's tape (with its head, lock and rotated files)"
+	out := []command.Place{{Path: abs, What: what, Family: true}}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && dir != filepath.Dir(abs) {
+		out = append(out, command.Place{Path: filepath.Join(dir, filepath.Base(abs)), What: what, Family: true})
+	}
+	return out
 }

@@ -132,6 +132,7 @@ func Open(o Options) (*Gate, error) {
 		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
 	}
 	if o.TapePath != "" {
+		cfg.TapePath = o.TapePath
 		opts := o.Tape
 		if opts.Logger == nil {
 			opts.Logger = o.Logger

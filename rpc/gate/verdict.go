@@ -40,6 +40,10 @@ type Verdict struct {
 	// one was asked and the call is allowed: the host runs
 	// `admit run --handle HANDLE` in place of the line.
 	Handle string `json:"handle,omitempty"`
+	// Question, for a call that needed a person and had nobody to ask, is
+	// why it asks, as a person reads it: Reason adds that nobody could be
+	// asked. A host with a prompt of its own puts Question to its person.
+	Question string `json:"question,omitempty"`
 	// WouldAsk, on a dry run, says the call would be put to the person now
 	// (no grant of the session answers it).
 	WouldAsk bool `json:"wouldAsk,omitzero"`
@@ -111,6 +115,9 @@ type CheckParams struct {
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
 	heldBy string
+	// approved is the question (the rule that asked) a person answered
+	// yes to for the call whose handle this run redeems (Handle.Approved).
+	approved rule.Rule
 }
 
 // CallEnv is the part of a command's environment the gate reads. Every
