@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -213,6 +214,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		return nil, err
 	}
 	env, lp, err := g.env(s)
+	if wait, ok := ctx.Value(waitKey{}).(func() context.Context); ok {
+		env.FS = &releasingFS{Resolver: g.cfg.Resolver, release: wait}
+	}
 	if env != nil && p.Shell != "" {
 		prof, perr := shell.ParseProfile(p.Shell)
 		if perr != nil {
@@ -235,12 +239,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd, p.DryRun)
 			call.Terminal, tracked = true, err == nil
 		}
-		var termErr *terminalError
-		var paramErr *ParamError
-		if errors.As(err, &paramErr) {
+		if isParamError(err) {
 			return nil, err
 		}
-		if errors.As(err, &termErr) {
+		if isTerminalError(err) {
 			d = policy.Decision{Rule: rule.DynamicWord, Reason: err.Error(), Kind: "read", Summary: p.Tool, Hint: "open a new terminal"}
 		} else if err != nil {
 			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
@@ -255,7 +257,10 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
 			}
 			if amend != nil && (d.Allowed || d.Ask) {
-				amend(&d)
+				// A copy, so that only an amended decision reaches the heap.
+				ad := d
+				amend(&ad)
+				d = ad
 			}
 			if d.Ask && g.confinedWithoutAsking(p, d) {
 				confinedOnly = true
@@ -594,7 +599,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
+		Commands: g.commands, FS: g.cfg.Resolver, Now: g.cfg.Now, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
@@ -673,4 +678,51 @@ func (g *Gate) ShellTool(session string) string {
 		}
 	}
 	return "bash"
+}
+
+// isParamError and isTerminalError are errors.As for a decision's error;
+// the target of errors.As escapes, so a decision without an error must not
+// reach it (two allocations a check).
+func isParamError(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pe *ParamError
+	return errors.As(err, &pe)
+}
+
+func isTerminalError(err error) bool {
+	if err == nil {
+		return false
+	}
+	var te *terminalError
+	return errors.As(err, &te)
+}
+
+// releasingFS is the resolver of a decision made on a connection's read
+// loop: before its first walk (the folders of a pattern, the links under
+// a folder) it releases the loop, so that the calls read after this one
+// are decided while it walks, not held behind it. A decision that walks
+// nothing stays on the loop and costs no goroutine.
+type releasingFS struct {
+	*workspace.Resolver
+	release  func() context.Context
+	released sync.Once
+}
+
+func (f *releasingFS) walks() { f.released.Do(func() { f.release() }) }
+
+func (f *releasingFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	f.walks()
+	return f.Resolver.ReadDir(dir)
+}
+
+func (f *releasingFS) LinksOutside(dir string) []string {
+	f.walks()
+	return f.Resolver.LinksOutside(dir)
+}
+
+func (f *releasingFS) SplitNames(dir string) []string {
+	f.walks()
+	return f.Resolver.SplitNames(dir)
 }
