@@ -416,13 +416,14 @@ type executor struct {
 
 	// Set by confine (confinement.go); fixed once the run starts.
 	confined bool
-	sandbox  string   // the layer the programs run under (Result.Confinement)
-	abi      int      // Landlock ABI in use; 0 without Landlock
-	walls    []Wall   // the run's walls
-	missing  []string // walls it needed and runs without
-	temp     string   // the private temporary folder ("" when unconfined)
-	tmpdir   string   // the programs' TMPDIR: temp, or where the confiner binds it
-	confiner bool     // programs start in the confiner (Linux)
+	sandbox  string      // the layer the programs run under (Result.Confinement)
+	abi      int         // Landlock ABI in use; 0 without Landlock
+	walls    []Wall      // the run's walls
+	missing  []string    // walls it needed and runs without
+	temp     string      // the private temporary folder ("" when unconfined)
+	tmpdir   string      // the programs' TMPDIR: temp, or where the confiner binds it
+	caches   [][2]string // a run of code's private caches (caches.go), set in every program's environment
+	confiner bool        // programs start in the confiner (Linux)
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun
