@@ -81,6 +81,7 @@ func (x *executor) confine(s Spec) error {
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
+		x.protectedBefore = append([]string{}, sv.protected...)
 		noEntries := sv.protected
 		if l.confiner {
 			// The protected paths are bound read-only; Landlock need
