@@ -48,7 +48,7 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 	}
 	if s.Tools != nil {
 		// An empty list given is a client's mistake, not a grant of
-		// nothing: the seed raises on it rather than build an empty set.
+		// nothing: it is refused rather than built into an empty set.
 		names, mutators, err := ToolNames(s.Tools)
 		if err != nil {
 			return nil, err

@@ -279,3 +279,26 @@ func TestDecisionOutcome(t *testing.T) {
 		}
 	}
 }
+
+// An Env that names no file system is safe: a call with a path is refused,
+// never a panic, and a call without one is judged as usual.
+func TestDecideWithoutFS(t *testing.T) {
+	caps, err := policy.NewCaps(policy.CapsSpec{Label: "t", Allow: []string{"read_file", "bash"}}, func(p string) (string, error) { return p, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &policy.Env{Caps: caps, Roots: []string{"/w"}, ShellTools: policy.DefaultShellTools(), Commands: command.New(nil)}
+	for _, c := range []policy.Call{
+		{Tool: "read_file", Args: json.RawMessage(`{"path":"/w/a.txt"}`)},
+		{Tool: "bash", Command: "cat /w/a.txt", Cwd: "/w"},
+		{Tool: "bash", Command: "ls *.go", Cwd: "/w"},
+		{Tool: "bash", Command: "git status", Cwd: "/w"},
+	} {
+		if d := policy.Decide(c, env); d.Allowed {
+			t.Errorf("%s %s: allowed with no file system: %+v", c.Tool, c.Command+string(c.Args), d)
+		}
+	}
+	if d := policy.Decide(policy.Call{Tool: "no_such_tool"}, env); d.Rule != rule.NotInAllowList {
+		t.Errorf("no_such_tool: rule %s, want %s", d.Rule, rule.NotInAllowList)
+	}
+}

@@ -70,7 +70,7 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
 	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: o.oneCall, Bounds: bounds, Home: home})
+		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}

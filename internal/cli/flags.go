@@ -136,6 +136,10 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell,
 		TapePath: f.tapePath, TapeRequired: true, Headless: true, Bounds: bounds, Home: home,
+		// One call, then the gate is gone: a terminal's next line is
+		// judged by another admit check, which cannot know where this one
+		// left the terminal (--terminal).
+		OneCall: true, PersonShell: os.Getenv("SHELL"),
 	})
 	if err != nil {
 		var pe *gate.ParamError

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // A host that lets a hook rewrite a call before it runs is answered, for an
@@ -38,6 +40,10 @@ type Handle struct {
 	// Tape is the tape the decision went on, so that the run's outcome
 	// goes on the same one.
 	Tape string `json:"tape,omitempty"`
+	// Approved is the question a person answered yes to for this call
+	// (the rule that asked), when one was: the run that redeems the
+	// handle is not asked the same question again.
+	Approved rule.Rule `json:"approved,omitempty"`
 }
 
 // HandleStore keeps the handles a gate gave out: in memory for the
@@ -205,7 +211,7 @@ func (s *HandleStore) takeIf(id string, accept func(Handle) error) (Handle, erro
 }
 
 // issue gives out a handle for an allowed shell call.
-func (g *Gate) issue(d *Decided, p CheckParams, decision string) (string, error) {
+func (g *Gate) issue(d *Decided, p CheckParams, decision string, approved rule.Rule) (string, error) {
 	if g.cfg.Handles == nil {
 		return "", errors.New("this gate gives out no handles")
 	}
@@ -214,7 +220,7 @@ func (g *Gate) issue(d *Decided, p CheckParams, decision string) (string, error)
 		line = commandOf(p)
 	}
 	h := Handle{ID: newHandleID(), Session: d.session.id, Command: line, Argv: p.Argv, Cwd: d.cwd, Decision: decision,
-		Deadline: g.cfg.Now().Add(handleTTL)}
+		Deadline: g.cfg.Now().Add(handleTTL), Approved: approved}
 	if g.cfg.Tape != nil {
 		h.Tape = g.cfg.Tape.Path()
 	}
