@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -218,4 +220,50 @@ func lineHas(out, host, state string) bool {
 		}
 	}
 	return false
+}
+
+// TestHookGeminiNobodyAtPrompt: started by a Gemini CLI in its
+// non-interactive mode (gemini -p), where an ask ends the run with no
+// result, a call that needs a person is denied with a reason the model
+// reads; started by an interactive one, it is asked, with the reason in
+// systemMessage, which Gemini CLI shows its user.
+func TestHookGeminiNobodyAtPrompt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the host's mode is read from /proc")
+	}
+	w := newHookWorkspace(t)
+	if err := os.WriteFile(filepath.Join(w.root, "package.json"), []byte(`{"scripts":{"test":"echo hi"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in for the gemini launcher: a script of that name, run
+	// with Gemini CLI's flags, that runs the hook through a shell as
+	// Gemini CLI does.
+	gemini := filepath.Join(t.TempDir(), "gemini")
+	script := "#!/bin/sh\nsh -c \"'" + self + "' hook gemini-cli --socket '" + w.socket + "' --tape '" + w.tape + "'\"\n"
+	if err := os.WriteFile(gemini, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	event := `{"session_id":"s","cwd":"` + w.root + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"npm test"}}`
+	run := func(args ...string) map[string]string {
+		cmd := exec.Command("/bin/sh", append([]string{gemini}, args...)...)
+		cmd.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET=")
+		cmd.Dir = w.root
+		cmd.Stdin = strings.NewReader(event)
+		out, _ := cmd.Output()
+		var o map[string]string
+		if err := json.Unmarshal(out, &o); err != nil {
+			t.Fatalf("%v: %v: %s", args, err, out)
+		}
+		return o
+	}
+	if o := run("-p", "run the tests", "--approval-mode", "yolo"); o["decision"] != "deny" || !strings.Contains(o["reason"], "needs a person") && !strings.Contains(o["reason"], "person") || o["systemMessage"] == "" {
+		t.Errorf("gemini -p: %v", o)
+	}
+	if o := run("-i", "run the tests"); o["decision"] != "ask" || !strings.Contains(o["systemMessage"], "a person must approve") {
+		t.Errorf("gemini -i: %v", o)
+	}
 }
