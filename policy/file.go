@@ -86,6 +86,9 @@ func ParseFile(path string, data []byte) (*File, error) {
 			return nil, fail(fieldOffset(data, l.name), "", err)
 		}
 	}
+	if err := checkSweeping("allow", f.Allow); err != nil {
+		return nil, fail(fieldOffset(data, "allow"), "", err)
+	}
 	if f.Rules != nil {
 		if _, err := f.Rules.Set("rules", false); err != nil {
 			return nil, fail(fieldOffset(data, "rules"), "", err)

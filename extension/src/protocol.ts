@@ -1,4 +1,4 @@
-// Method names of the admit protocol (DESIGN.md, "Protocol"). The types live in
+// Method names of the admit protocol (docs/protocol.md). The types live in
 // ../api.d.ts, which is published to agents.
 export type {
   AdmitApi, AdmitDecidedBy, AdmitEffects, AdmitMode, AdmitOutcome, AdmitShell, AdmitState, Decision, Verdict,

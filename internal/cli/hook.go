@@ -14,7 +14,6 @@ import (
 	"admit/hook"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/policy/shell"
 	"admit/rpc/gate"
 )
 
@@ -173,10 +172,17 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, re
 		// on that PATH (an activated virtualenv's bin, a direnv folder).
 		p.Env = &gate.CallEnv{PATH: &path}
 	}
-	if call.Tool == "run_in_terminal" {
-		// VS Code types the line into the person's interactive terminal:
-		// judge it as that shell reads it.
-		p.Shell = terminalProfile(os.Getenv("SHELL"))
+	if run, ok := o.agent.ShellRun(call.Tool); ok && call.Command != "" {
+		// The host's shell runs the line wherever admit does not (no
+		// rewrite; one its releases may ignore; a question the host puts
+		// to its own prompt): judged as that shell reads it (hook/shell.go).
+		prof := string(run.Profile(os.Getenv("SHELL")))
+		if self != "" && run.RewriteHonoured {
+			p.HostShell = prof
+		} else {
+			p.Shell = prof
+		}
+		p.StayInFolder = run.Pinned()
 	}
 	v, err := d.Check(ctx, p)
 	if err != nil {
@@ -196,28 +202,12 @@ func hookDecision(v gate.Verdict, alone string) hook.Decision {
 		// Nobody could be asked here (no editor is running), but the host
 		// may have a person at its own prompt: the adapter hands it the
 		// question where the host can ask, and refuses it where it cannot.
-		// The person reads why it asks, not the refusal a model would have
-		// read: the gate put that after the policy's reason.
+		// The person reads why it asks (the verdict's question), not the
+		// refusal a model would have read.
 		d.Outcome = hook.Asked
-		if i := strings.LastIndex(d.Reason, "; This "); i > 0 && strings.Contains(d.Reason[i:], "no one to ask (headless)") {
-			d.Reason = d.Reason[:i]
+		if v.Question != "" {
+			d.Reason = v.Question
 		}
 	}
 	return d
-}
-
-// terminalProfile is the shell profile of an interactive terminal whose
-// shell is the program at path ($SHELL): bash, zsh and fish have theirs;
-// any other shell is judged with refuse (one simple command of plain
-// words), since admit models none of it.
-func terminalProfile(path string) string {
-	switch filepath.Base(path) {
-	case "bash":
-		return string(shell.BashInteractive)
-	case "zsh":
-		return string(shell.Zsh)
-	case "fish":
-		return string(shell.Fish)
-	}
-	return string(shell.Refuse)
 }
