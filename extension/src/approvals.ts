@@ -112,7 +112,8 @@ export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
   return {
     id: String(p.id ?? ''),
     tool,
-    what: command ? { label: 'Command', text: command } : { label: 'Call', text: summary ?? tool },
+    // A call whose arguments come as fields is named by its tool: the fields show them readably, not a summary of raw JSON.
+    what: command ? { label: 'Command', text: command } : { label: 'Call', text: validFields(p.fields).length ? tool : (summary ?? tool) },
     targets,
     agent: str(p.agent),
     session: session && session !== 'default' ? session : undefined,
