@@ -78,8 +78,6 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 		return nil, "admit check observes files as they are now: it cannot say that one changed since it was read"
 	case c.Argv != nil && len(c.Argv) == 0:
 		return nil, "admit check -- with no words is a usage error (TestCheckUsage), not a call"
-	case c.Terminal && movesTerminal(c.Line):
-		return nil, "admit check decides one call: a terminal line with a cd is refused there, since the next admit check could not follow it (rpc/gate/decide.go)"
 	}
 	var args []string
 	for _, r := range w.Roots {
@@ -117,15 +115,4 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 		args = append(args, "-c", w.Expand(c.Line))
 	}
 	return args, ""
-}
-
-// movesTerminal reports a line with a cd in it, which may leave a
-// terminal in another folder.
-func movesTerminal(line string) bool {
-	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ';' || r == '&' || r == '|' }) {
-		if w == "cd" || w == "pushd" || w == "popd" {
-			return true
-		}
-	}
-	return false
 }
