@@ -181,6 +181,7 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, re
 			p.HostShell = prof
 		} else {
 			p.Shell = prof
+			p.HostMayIgnore = self != ""
 		}
 		p.StayInFolder = run.Pinned()
 	}
