@@ -3,6 +3,7 @@ package rpc_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,15 +85,28 @@ func TestRulesThroughTheEditor(t *testing.T) {
 func TestSuggestRules(t *testing.T) {
 	ws := workspaceDir(t)
 	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Answer: rpctest.Always("allow-once"),
-		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"Bash"}, "needsHuman": []string{"Bash"}}}})
-	for _, line := range []string{"git log", "git log --oneline -3", "cat README.md", "ls && cat notes.txt"} {
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+	for _, line := range []string{"npm test", "npm test -- --ci", "curl -s http://localhost:3000/health", "curl -X POST -d @README.md http://localhost:3000/", "cat README.md"} {
 		e.Check(map[string]any{"tool": "Bash", "command": line})
 	}
 	var res struct {
 		Suggestions []gate.Suggestion `json:"suggestions"`
 	}
 	e.Call("admit/suggestRules", map[string]any{}, &res)
-	if len(res.Suggestions) != 2 || res.Suggestions[0].Match != "git log *" || res.Suggestions[0].Count != 2 || res.Suggestions[1].Match != "cat README.md *" {
+	if len(res.Suggestions) != 3 || res.Suggestions[0].Match != "npm test" || res.Suggestions[0].Count != 2 || res.Suggestions[0].Effects == nil {
 		t.Fatalf("suggestions: %+v", res.Suggestions)
+	}
+	var health *gate.Suggestion
+	for i, s := range res.Suggestions {
+		if s.Match == "curl" && len(s.Effects.Sends) == 0 {
+			health = &res.Suggestions[i]
+		}
+	}
+	// The rule for the health check names its host and sends nothing: the
+	// upload is among the nearest lines it would not answer, never among
+	// its examples.
+	if health == nil || !slices.Equal(health.Effects.Hosts, []string{"localhost:3000"}) || len(health.Examples) != 1 ||
+		!slices.Equal(health.NotCovered, []string{"curl -X POST -d @README.md http://localhost:3000/"}) {
+		t.Fatalf("the health check's suggestion: %+v", health)
 	}
 }

@@ -11,7 +11,7 @@
 // its prompt taken down where the UI allows it; a click that arrives after that is told
 // so (onLate) instead of being dropped in silence.
 import { dl, page } from './html';
-import type { ApprovalAnswer, ApproveParams, OfferedRule } from './protocol';
+import type { ApprovalAnswer, ApproveParams, CallField, OfferedRule } from './protocol';
 import { commandHref, htmlBlock, htmlText, oneLine, plain } from './text';
 
 /** One answer a prompt offers. */
@@ -36,6 +36,13 @@ export interface ApprovalView {
   reason?: string;
   confinement?: string;
   rule?: OfferedRule;
+  /** Why no rule is offered. */
+  noRule?: string;
+  /** What is approved, shown: a write's content, an edit's diff, what the protected file can do, a structured call's arguments. */
+  content?: string;
+  diff?: string;
+  protects?: string;
+  fields: CallField[];
   timeoutMs?: number;
   /** How many more questions wait after this one. */
   waiting: number;
@@ -53,7 +60,19 @@ export function validRule(r: unknown): OfferedRule | undefined {
   const o = r as Partial<OfferedRule> | null | undefined;
   if (!o || typeof o !== 'object' || typeof o.match !== 'string' || !o.match.trim()) return undefined;
   if (o.decision !== 'allow' || (o.scope !== 'workspace' && o.scope !== 'user')) return undefined;
-  return { match: o.match, decision: 'allow', scope: o.scope };
+  const out: OfferedRule = { match: o.match, decision: 'allow', scope: o.scope };
+  if (typeof o.covers === 'string' && o.covers) out.covers = o.covers;
+  if (o.effects && typeof o.effects === 'object') {
+    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+    out.effects = { reads: list(o.effects.reads), code: list(o.effects.code), hosts: list(o.effects.hosts), sends: list(o.effects.sends) };
+  }
+  return out;
+}
+
+/** validFields are the call's arguments the prompt can show: name and value strings. */
+export function validFields(f: unknown): CallField[] {
+  if (!Array.isArray(f)) return [];
+  return f.filter((x): x is CallField => !!x && typeof x === 'object' && typeof (x as CallField).name === 'string' && typeof (x as CallField).value === 'string').slice(0, 50);
 }
 
 /** alwaysLabel is the "always allow" button: it names the rule's match (cut to fit a button; the detail has it whole). */
@@ -65,6 +84,9 @@ export function alwaysLabel(r: OfferedRule): string {
 
 /** ruleSentence says exactly which rule "always allow" writes. */
 export function ruleSentence(r: OfferedRule): string {
+  if (r.covers) {
+    return `writes the rule ${JSON.stringify(r.match)} to your rules (kept outside the repository): it allows ${r.covers}, without asking; a call that does more (another host, a file sent, code loaded by an option) is still asked, and chained commands are still judged one by one.`;
+  }
   return `writes the rule {match: ${JSON.stringify(r.match)}, decision: "allow", scope: "${r.scope}"} to your rules (kept outside the repository), so calls that start with these words are allowed without asking; chained commands are still judged one by one.`;
 }
 
@@ -90,7 +112,8 @@ export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
   return {
     id: String(p.id ?? ''),
     tool,
-    what: command ? { label: 'Command', text: command } : { label: 'Call', text: summary ?? tool },
+    // A call whose arguments come as fields is named by its tool: the fields show them readably, not a summary of raw JSON.
+    what: command ? { label: 'Command', text: command } : { label: 'Call', text: validFields(p.fields).length ? tool : (summary ?? tool) },
     targets,
     agent: str(p.agent),
     session: session && session !== 'default' ? session : undefined,
@@ -98,6 +121,11 @@ export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
     reason: str(p.reason),
     confinement: str(p.confinement),
     rule: validRule(p.rule),
+    noRule: str(p.noRule),
+    content: typeof p.content === 'string' ? p.content : undefined,
+    diff: str(p.diff),
+    protects: str(p.protects),
+    fields: validFields(p.fields),
     timeoutMs: typeof p.timeoutMs === 'number' && p.timeoutMs > 0 ? p.timeoutMs : undefined,
     waiting,
     answers: answersFor(p),
@@ -123,7 +151,12 @@ export function modalPrompt(v: ApprovalView): { message: string; detail: string;
   if (v.cwd) lines.push(`In: ${plain(v.cwd)}`);
   if (v.reason) lines.push(`Why admit asks: ${plain(v.reason)}`);
   if (v.confinement) lines.push(`Runs confined by: ${plain(v.confinement)}`);
+  if (v.protects) lines.push(`What this file can do: ${plain(v.protects)}`);
+  for (const f of v.fields) lines.push(`${plain(f.name)}: ${plain(f.value.length > 300 ? `${f.value.slice(0, 297)}...` : f.value)}`);
+  if (v.diff) lines.push(`The change:\n${v.diff.length > 2000 ? `${v.diff.slice(0, 2000)}\n...` : v.diff}`);
+  else if (v.content !== undefined) lines.push(`The content:\n${v.content.length > 2000 ? `${v.content.slice(0, 2000)}\n...` : v.content}`);
   if (v.rule) lines.push(`"${plain(alwaysLabel(v.rule))}" ${plain(ruleSentence(v.rule))}`);
+  else if (v.noRule) lines.push(`No "always allow": ${plain(v.noRule)}`);
   if (v.timeoutMs) lines.push(`No answer in ${seconds(v.timeoutMs)} refuses it.`);
   if (v.waiting) lines.push(`${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.`);
   return { message: `admit: ${headline(v)}`, detail: lines.join('\n'), buttons: v.answers.map((a) => plain(a.label)) };
@@ -153,6 +186,9 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
     `<h2>${v.what.label === 'Command' ? 'The whole command' : 'The call'}</h2>`,
     `<pre id="what">${htmlBlock(v.what.text)}</pre>`,
     targets && `<h2>Paths</h2>${targets}`,
+    v.protects ? `<h2>What this file can do</h2><p id="protects" class="warn">${htmlText(v.protects)}</p>` : '',
+    v.fields.length ? `<h2>Arguments</h2>${dl(v.fields.map((f) => [f.name, `<pre class="field">${htmlBlock(f.value)}</pre>`]))}` : '',
+    v.diff ? `<h2>The change</h2><pre id="diff">${diffHtml(v.diff)}</pre>` : v.content !== undefined ? `<h2>The content it writes</h2><pre id="content">${htmlBlock(v.content)}</pre>` : '',
     dl([
       ['Tool', code(v.tool)],
       ['Agent', v.agent && htmlText(v.agent)],
@@ -162,13 +198,36 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
       ['Runs confined by', v.confinement && htmlText(v.confinement)],
       ['Deadline', v.timeoutMs ? `no answer in ${seconds(v.timeoutMs)} refuses it` : undefined],
     ]),
-    v.rule ? `<p class="note">Always allow ${htmlText(ruleSentence(v.rule))}</p><pre id="rule">${htmlBlock(v.rule.match)}</pre>` : '',
+    v.rule
+      ? `<p class="note">Always allow ${htmlText(ruleSentence(v.rule))}</p><pre id="rule">${htmlBlock(v.rule.match)}</pre>`
+      : v.noRule
+        ? `<p class="note" id="no-rule">No "always allow": ${htmlText(v.noRule)}</p>`
+        : '',
     `<div class="actions">${v.answers
       .map((a) => `<a class="button${a.answer === 'deny' ? ' deny' : ''}" id="answer-${a.answer}" href="${commandHref(answerCommand, [token, a.answer])}" title="${htmlText(a.detail)}">${htmlText(a.label)}</a>`)
       .join('')}</div>`,
     `<p class="muted">Closing this tab, or Escape, denies at once.${v.waiting ? ` ${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.` : ''}</p>`,
   ].filter(Boolean);
   return page(`admit: ${headline(v)}`, body.join('\n'), nonce);
+}
+
+/** idleHtml is the panel between questions: it offers no answer, so nothing on it looks live. */
+export function idleHtml(nonce: string): string {
+  return page('admit: no question', `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`, nonce);
+}
+
+/** diffHtml marks a unified diff's added and removed lines. */
+function diffHtml(diff: string): string {
+  let body = false; // past a hunk's @@ line: every + and - line is the change, even one that reads like a header
+  return diff
+    .split('\n')
+    .map((l) => {
+      if (l.startsWith('@@')) body = true;
+      else if (body && l.startsWith('+')) return `<ins>${htmlText(l)}</ins>`;
+      else if (body && l.startsWith('-')) return `<del>${htmlText(l)}</del>`;
+      return htmlText(l);
+    })
+    .join('\n');
 }
 
 /** Why a question was settled. */

@@ -178,7 +178,7 @@ export class CampaignReport {
     if (!decision) return;
     const scope = await pickScope('admit: add the proposed rule', plain(`${decision} ${s.match}`));
     if (!scope) return;
-    const r = await addRule((m, p) => this.server.request(m, p), { match: s.match, decision, scope });
+    const r = await addRule((m, p) => this.server.request(m, p), s.effects ? { match: s.match, decision, scope, effects: s.effects } : { match: s.match, decision, scope });
     if (!r.ok) {
       void vscode.window.showErrorMessage(plain(`admit: the rule ${s.match} was not added: ${r.message}`));
       return;

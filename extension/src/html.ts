@@ -48,6 +48,9 @@ a.button { display: inline-block; padding: 5px 14px; border-radius: 2px; text-de
 a.button:hover { background: var(--vscode-button-secondaryHoverBackground, #666); }
 a.button.deny { background: var(--vscode-button-background, #0e639c); color: var(--vscode-button-foreground, #fff); }
 a.button:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+ins { text-decoration: none; background: var(--vscode-diffEditor-insertedTextBackground, rgba(46,125,50,.25)); }
+del { text-decoration: none; background: var(--vscode-diffEditor-removedTextBackground, rgba(198,40,40,.25)); }
+.warn { border-left: 3px solid var(--vscode-errorForeground, #c62828); padding: 4px 10px; }
 .note { border-left: 3px solid var(--vscode-editorWarning-foreground, #b26a00); padding: 4px 10px; margin: 10px 0; }
 `;
 

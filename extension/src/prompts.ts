@@ -15,7 +15,7 @@
 // longer current is recognised and told.
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import { answerCommand, answerForLabel, approvalHtml, modalPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
+import { answerCommand, answerForLabel, approvalHtml, idleHtml, modalPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
 import type { ApprovalAnswer } from './protocol';
 
 /** nonce is a fresh value for a page's Content-Security-Policy. */
@@ -24,6 +24,14 @@ export function nonce(): string {
 }
 
 const answers = new Set<ApprovalAnswer>(['allow-once', 'allow-session', 'allow-always', 'deny']);
+
+/**
+ * How long the panel stays after a question answered by a click, showing no answer, so
+ * that the next question of a burst is drawn into it: a new webview panel takes a second
+ * or more to appear, a page drawn into an open one a few milliseconds. Escape, closing
+ * the tab, a withdrawal or a deadline take it down at once.
+ */
+export const lingerMs = 10_000;
 
 /** The panel's view type: the `activeWebviewPanelId` of the Escape keybinding. */
 export const approvalViewType = 'admit.approval';
@@ -37,6 +45,8 @@ export class ApprovalPrompts implements vscode.Disposable {
   private readonly tokens = new Map<number, (a: ApprovalAnswer | undefined) => void>();
   private closeTimer: NodeJS.Timeout | undefined;
   private closingOnPurpose = false;
+  /** The question shown was ended by Escape: its panel goes at once. */
+  private escaped = false;
 
   constructor(private readonly log: (line: string) => void) {}
 
@@ -91,9 +101,19 @@ export class ApprovalPrompts implements vscode.Disposable {
       update: (waiting) => {
         if (this.current?.token === token) draw(waiting);
       },
-      close: () => {
-        if (this.current?.token !== token) return;
+      close: (how) => {
+        // Another question's page replaced this one: it is that one's panel now.
+        if (this.current && this.current.token !== token) return;
+        const clicked = how === 'answered' && !this.escaped;
+        this.escaped = false;
         this.current = undefined;
+        if (clicked && this.panel) {
+          // Answered by a click: the panel stays a while, with no answer on it, for the next question.
+          this.panel.title = 'admit: no question';
+          this.panel.webview.html = idleHtml(nonce());
+          this.closeTimer = setTimeout(() => this.closePanel(), lingerMs);
+          return;
+        }
         // The next question, if one waits, reuses the panel; otherwise it goes.
         this.closeTimer = setTimeout(() => this.closePanel(), 150);
       },
@@ -130,8 +150,12 @@ export class ApprovalPrompts implements vscode.Disposable {
   /** dismiss is Escape in the prompt: deny at once. */
   dismiss(): void {
     const c = this.current;
-    if (!c) return;
-    this.current = undefined;
+    if (!c) {
+      if (this.panel && !this.closeTimer) return;
+      this.closePanel(); // Escape on the idle panel takes it down
+      return;
+    }
+    this.escaped = true;
     this.tokens.delete(c.token);
     c.resolve(undefined);
   }

@@ -40,6 +40,24 @@ export interface OfferedRule {
   match: string;
   decision: 'allow';
   scope: 'workspace' | 'user';
+  /** The kinds of effect the rule is limited to (docs/rules-person.md). */
+  effects?: RuleEffects;
+  /** What the rule covers, in words. */
+  covers?: string;
+}
+
+/** The kinds of effect a person's rule covers: what it reads, where its code comes from, the hosts it reaches, what it sends. */
+export interface RuleEffects {
+  reads?: string[];
+  code?: string[];
+  hosts?: string[];
+  sends?: string[];
+}
+
+/** One argument of a structured call, as the prompt shows it. */
+export interface CallField {
+  name: string;
+  value: string;
 }
 
 /** Params of the server's `admit/approve` request (docs/protocol.md, "Server to client"). */
@@ -62,6 +80,16 @@ export interface ApproveParams {
   confinement?: string;
   /** The rule "always allow" writes; offered only for some calls. */
   rule?: OfferedRule;
+  /** Why no rule is offered, when none is. */
+  noRule?: string;
+  /** What a write puts in the file. */
+  content?: string;
+  /** An edit's change, as a unified diff. */
+  diff?: string;
+  /** What the protected file the call changes can do. */
+  protects?: string;
+  /** A structured call's arguments, readable. */
+  fields?: CallField[];
 }
 
 export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'allow-always' | 'deny';
@@ -108,8 +136,14 @@ export interface RulesResult {
 export interface RuleSuggestion {
   match: string;
   decision: 'allow' | 'ask' | 'deny';
+  /** The kinds of effect the rule is limited to; added with it. */
+  effects?: RuleEffects;
+  /** What the rule covers, in words. */
+  covers?: string;
   count: number;
   examples: string[];
+  /** Questions of the tape the rule would still ask. */
+  notCovered?: string[];
 }
 
 /** Params of `admit/tape`. */

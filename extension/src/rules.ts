@@ -4,7 +4,7 @@
 // the problem); the view draws what it says. A server without the methods (-32601) gets
 // a message in the view, not an error.
 import * as vscode from 'vscode';
-import { Methods, type PersonRule, type RuleScope, type RulesResult } from './protocol';
+import { Methods, type PersonRule, type RuleEffects, type RuleScope, type RulesResult } from './protocol';
 import { invalidParams, methodNotFound, missingMethod, rpcCode, rpcMessage } from './rpcError';
 import { mdCode, mdText, oneLine, pickText, plain } from './text';
 
@@ -153,7 +153,7 @@ export class RulesProvider implements vscode.TreeDataProvider<RuleNode>, vscode.
 export type AddOutcome = { ok: true; result: RulesResult } | { ok: false; invalid: boolean; message: string };
 
 /** addRule asks the server to add a rule and sorts its answer for the UI. */
-export async function addRule(request: Requester, params: { match: string; decision: PersonRule['decision']; scope: RuleScope; note?: string }): Promise<AddOutcome> {
+export async function addRule(request: Requester, params: { match: string; decision: PersonRule['decision']; scope: RuleScope; note?: string; effects?: RuleEffects }): Promise<AddOutcome> {
   try {
     return { ok: true, result: await request<RulesResult>(Methods.addRule, params) };
   } catch (e) {

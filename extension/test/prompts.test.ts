@@ -40,7 +40,16 @@ test('the panel runs no script, enables only the answer command, opens beside wi
   click(prompts, panel, 'allow-once');
   assert.equal(await a, 'allow-once');
   await tick(300);
-  assert.equal(panel.disposed, true, 'the panel goes once no question waits');
+  assert.equal(panel.disposed, false, 'after a click the panel stays a while for the next question');
+  assert.doesNotMatch(panel.webview.html, /answerApproval/, 'with no answer on it');
+  const b = q.ask(ask('2'));
+  await tick();
+  assert.equal(created.panels.length, 1, 'the next question is drawn into the same panel');
+  assert.match(panel.webview.html, /deploy 2/);
+  prompts.dismiss();
+  assert.equal(await b, 'deny');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'Escape takes the panel down at once');
 });
 
 test('closing the tab denies at once; the next question gets a panel of its own', async () => {
@@ -59,12 +68,15 @@ test('closing the tab denies at once; the next question gets a panel of its own'
   assert.equal(await a2, 'deny');
 });
 
-test('Escape (admit.dismissApproval) denies the question shown', async () => {
+test('Escape (admit.dismissApproval) denies the question shown, and closes its panel', async () => {
   const { prompts, q } = setup();
   const a = q.ask(ask('1'));
   await tick();
+  const [panel] = created.panels;
   prompts.dismiss();
   assert.equal(await a, 'deny');
+  await tick(300);
+  assert.equal(panel.disposed, true, 'no live-looking buttons stay behind an Escape');
 });
 
 test('the next question reuses the panel; a withdrawn question closes it', async () => {

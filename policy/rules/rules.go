@@ -175,6 +175,10 @@ func (r *Rule) Covers(argv []string, eff Effects) bool {
 	return env.Covers(eff)
 }
 
+// Words are the rule's words, the program first (a final * not among
+// them).
+func (r *Rule) Words() []string { return slices.Clone(r.words) }
+
 // Matches reports whether argv (one simple command, wrappers seen through)
 // is one the rule's words name, compared word by word from the start.
 func (r *Rule) Matches(argv []string) bool {

@@ -312,7 +312,7 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d 
 		q.Confinement = confinementWords()
 	}
 	// "Always allow" offers the rule that would answer the question, by
-	// what the command does (offer, rules.go), or says why none can.
+	// what the command does (offer, offer.go), or says why none can.
 	offered, noRule := offer(d)
 	if g.cfg.Rules != nil && !b.Headless() {
 		if offered != nil {

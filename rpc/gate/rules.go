@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -332,6 +333,9 @@ type RuleParams struct {
 	Note        string       `json:"note,omitempty"`
 	Examples    []string     `json:"examples,omitempty"`
 	NotExamples []string     `json:"notExamples,omitempty"`
+	// Effects limit an allow rule to these kinds of effect (a suggestion's,
+	// admit/suggestRules); with them, match names what runs.
+	Effects *rules.Effects `json:"effects,omitempty"`
 }
 
 // Rules lists the person's rules and the repository's (ask and deny only).
@@ -366,7 +370,7 @@ func (g *Gate) AddRule(p RuleParams) error {
 		}
 		return &ParamError{field, err.Error()}
 	}
-	r.Note, r.Examples, r.NotExamples = p.Note, p.Examples, p.NotExamples
+	r.Note, r.Examples, r.NotExamples, r.Effects = p.Note, p.Examples, p.NotExamples, p.Effects
 	if err := g.cfg.Rules.Add(p.Scope, r); err != nil {
 		return err
 	}
@@ -386,61 +390,102 @@ func (g *Gate) RemoveRule(p RuleParams) error {
 	return nil
 }
 
-// Suggestion is a rule the tape says the person keeps being asked about.
+// Suggestion is a rule the tape says the person keeps being asked about:
+// what runs and the kinds of effect it is limited to (rules.Offer), the
+// questions of the tape it answers, and the nearest it would not.
 type Suggestion struct {
-	Match    string       `json:"match"`
-	Decision rule.Outcome `json:"decision"`
-	Count    int          `json:"count"`
-	Examples []string     `json:"examples"`
+	Match    string         `json:"match"`
+	Decision rule.Outcome   `json:"decision"`
+	Effects  *rules.Effects `json:"effects,omitempty"`
+	// Covers says what the rule covers, in words.
+	Covers   string   `json:"covers,omitempty"`
+	Count    int      `json:"count"`
+	Examples []string `json:"examples"`
+	// NotCovered are questions of the tape about the same program that
+	// the rule would still ask (an upload, another host, another script).
+	NotCovered []string `json:"notCovered,omitempty"`
 }
 
 // maxSuggestionExamples bounds the examples a suggestion carries.
 const maxSuggestionExamples = 3
 
+// asked is one question of the tape, judged again: the command that
+// asked, its kinds of effect, and the rule that would answer it.
+type asked struct {
+	line  string
+	argv  []string
+	eff   rules.Effects
+	offer *rules.Rule
+}
+
 // SuggestRules reads the tape's questions (asked, or refused because
-// nobody could be asked) and proposes the person's rules that would have
-// answered them: one per program and subcommand, each checked to load, its
-// examples the command lines it would have matched, most frequent first.
+// nobody could be asked), judges each line again as it stands now (in the
+// session's folder: the tape keeps no folder) and proposes the rules that
+// would answer them, as "always allow" would offer them: what runs and the
+// kinds of effect it had, each checked to load, with the lines it answers
+// (most frequent first) and the nearest it would not.
 func (g *Gate) SuggestRules(p TapeParams) ([]Suggestion, error) {
 	recs, err := g.Tape(p)
 	if err != nil {
 		return nil, err
 	}
-	byMatch := map[string]*Suggestion{}
-	var order []string
+	var all []asked
+	judged := map[string]int{} // a line judged once, by its text
 	for _, rec := range recs {
 		if rec.Command == "" || !(rec.DecidedBy == rule.ByPerson || rec.DecidedBy == rule.ByHeadless || rec.DecidedBy == rule.ByTimeout) {
 			continue
 		}
-		argv, err := rules.Argv(rec.Command)
-		if err != nil {
-			continue // a line of several commands: no one rule answers it
-		}
-		match := rules.Suggest(argv)
-		if match == "" {
+		if i, ok := judged[rec.Command]; ok {
+			if i >= 0 {
+				all = append(all, all[i])
+			}
 			continue
 		}
-		s := byMatch[match]
+		judged[rec.Command] = -1
+		d, err := g.Decide(context.Background(), CheckParams{Session: rec.Session, Tool: "bash", Command: rec.Command, DryRun: true}, nil)
+		if err != nil || !d.Decision.Ask || !d.Decision.Answerable || len(d.Decision.Asks) != 1 || len(d.Decision.AskEffects) != 1 {
+			continue // no one rule answers it (docs/rules-person.md)
+		}
+		a := asked{line: rec.Command, argv: d.Decision.Asks[0], eff: d.Decision.AskEffects[0]}
+		if r, why := rules.Offer(a.argv, a.eff); why == "" {
+			a.offer = &r
+		}
+		judged[rec.Command] = len(all)
+		all = append(all, a)
+	}
+	byKey := map[string]*Suggestion{}
+	rulesOf := map[string]*rules.Rule{}
+	var order []string
+	for _, a := range all {
+		if a.offer == nil {
+			continue
+		}
+		key := a.offer.Match + "\x00" + fmt.Sprint(*a.offer.Effects)
+		s := byKey[key]
 		if s == nil {
-			s = &Suggestion{Match: match, Decision: rule.OutcomeAllow}
-			byMatch[match] = s
-			order = append(order, match)
+			s = &Suggestion{Match: a.offer.Match, Decision: rule.OutcomeAllow, Effects: a.offer.Effects, Covers: a.offer.Explain()}
+			byKey[key], rulesOf[key] = s, a.offer
+			order = append(order, key)
 		}
 		s.Count++
-		if ex := rules.Quote(argv); len(s.Examples) < maxSuggestionExamples && !slices.Contains(s.Examples, ex) {
+		if ex := rules.Quote(a.argv); len(s.Examples) < maxSuggestionExamples && !slices.Contains(s.Examples, ex) {
 			s.Examples = append(s.Examples, ex)
 		}
 	}
 	out := []Suggestion{}
-	for _, m := range order {
-		s := byMatch[m]
-		r, err := rules.Parse(s.Match, s.Decision)
-		if err != nil {
-			continue
-		}
+	for _, k := range order {
+		s, r := byKey[k], *rulesOf[k]
 		r.Examples = s.Examples
 		if _, err := rules.NewSet([]rules.Rule{r}); err != nil {
 			continue // only rules that load are proposed
+		}
+		for _, a := range all {
+			if len(s.NotCovered) == maxSuggestionExamples {
+				break
+			}
+			if a.argv[0] == r.Words()[0] && !r.Covers(a.argv, a.eff) && !slices.Contains(s.NotCovered, a.line) {
+				s.NotCovered = append(s.NotCovered, a.line)
+			}
 		}
 		out = append(out, *s)
 	}
