@@ -27,6 +27,10 @@ type judge struct {
 	redirs []shell.Redirect
 	line   []shell.Command
 	inGit  bool // the command being judged is git's (treeChangedAt)
+	depth  int  // how deep in wrappers and runners the command being judged is
+	// via are the runners whose command is being judged, outermost first
+	// (runners.go): a rule over one of them answers for it.
+	via []viaRunner
 
 	// words are the words of the program (or git subcommand) being
 	// judged, for its rule; they live in the judge (see pass) and are
@@ -58,6 +62,7 @@ func (j *judge) wrote() {
 
 // program judges argv (without redirections).
 func (j *judge) program(argv []string, depth int) {
+	j.depth = depth
 	if len(argv) == 0 || argv[0] == "" {
 		j.refuse(RuleEmptyCommand, "the command has no program name", "")
 		return

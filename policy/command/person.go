@@ -52,13 +52,45 @@ func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 	if j.c.Effects == WorkspaceWrite {
 		j.wrote() // it may change any file of the workspace
 	}
+	ext, why := codeExtension(written)
 	if j.c.Rules != nil {
-		if m, ok := j.c.Rules.Match(written); ok && m.Decision == rule.OutcomeAllow {
-			j.acc.answered(m.Match)
+		if j.allowedAs(written, ext) {
 			return
 		}
+		// A runner's rule answers for the command it runs (runners.go),
+		// the word that adds code named by it too.
+		for k := len(j.via) - 1; k >= 0; k-- {
+			v := j.via[k]
+			n := -1
+			if ext >= 0 {
+				if len(v.argv)-v.at != len(written) {
+					continue // the runner's words are not the command's (uv run x.py)
+				}
+				n = v.at + ext
+			}
+			if j.allowedAs(v.argv, n) {
+				return
+			}
+		}
+	}
+	if ext >= 0 {
+		reason += "; " + why + ", so only a rule that names " + fmt.Sprintf("%q", rules.Quote(written[:ext+1])) + " in full answers for it"
 	}
 	j.acc.asksCode(r, written, reason, hint)
+}
+
+// allowedAs reports whether an allow rule of the person's over argv
+// answers a question, naming the word at index ext when ext >= 0.
+func (j *judge) allowedAs(argv []string, ext int) bool {
+	m, ok := j.c.Rules.Match(argv)
+	if ok && ext >= 0 && m.Decision == rule.OutcomeAllow {
+		m, ok = j.c.Rules.MatchNaming(argv, ext+1)
+	}
+	if ok && m.Decision == rule.OutcomeAllow {
+		j.acc.answered(m.Match)
+		return true
+	}
+	return false
 }
 
 // asksWorkspaceProgram asks about a program of the workspace that a bare

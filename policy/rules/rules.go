@@ -295,6 +295,30 @@ func (s *Set) Match(argv []string) (Rule, bool) {
 	return s.rules[best], true
 }
 
+// MatchNaming is Match among the rules that name at least n leading
+// words of argv, not leaving them to a final "*": the rule a command's
+// word that adds code to what it runs (npm --node-options, pytest -p)
+// must be named by to be answered.
+func (s *Set) MatchNaming(argv []string, n int) (Rule, bool) {
+	if s == nil || len(argv) == 0 {
+		return Rule{}, false
+	}
+	best, found := -1, false
+	for _, i := range s.byProgram[argv[0]] {
+		r := &s.rules[i]
+		if len(r.words) < n || !r.Matches(argv) {
+			continue
+		}
+		if !found || rank(r.Decision) > rank(s.rules[best].Decision) {
+			best, found = i, true
+		}
+	}
+	if !found {
+		return Rule{}, false
+	}
+	return s.rules[best], true
+}
+
 func rank(o rule.Outcome) int {
 	switch o {
 	case rule.OutcomeDeny:
