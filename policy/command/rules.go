@@ -166,12 +166,6 @@ func optionAccesses(ps parsed, skipTargets bool) []access {
 			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
 		case u.opt.Arg == WriteArg && !(skipTargets && u.opt.Mark == "target"):
 			acs = append(acs, access{word: u.value, what: "option " + u.name, mode: modeWrite, op: OpChange})
-		case u.hasValue:
-			// A text value may still name a path past its start
-			// (-o a=b,file=/x): the program may open it.
-			for _, p := range valuePaths(u.value) {
-				acs = append(acs, access{word: p, what: "a path in the value of option " + u.name, mode: modeProbe})
-			}
 		}
 	}
 	return acs
