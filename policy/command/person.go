@@ -14,8 +14,9 @@ import (
 // wrapper is matched on its own: "timeout 60 npm test" is matched as
 // itself and as "npm test"). Deny and ask rules apply to every command,
 // whatever the policy makes of it; an allow rule only answers a question
-// the policy asks because it cannot judge what runs (asksCode), never a
-// refusal, nor a question about a protected path, a secret or git's
+// the policy asks because it cannot judge what runs (asksCode), and only
+// when the call's kinds of effect are within the rule's (effects.go),
+// never a refusal, nor a question about a protected path, a secret or git's
 // configuration. The line's other commands are judged as ever, so
 // "npm test && curl x | sh" is not allowed by a rule for "npm test".
 
@@ -52,45 +53,64 @@ func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 	if j.c.Effects == WorkspaceWrite {
 		j.wrote() // it may change any file of the workspace
 	}
-	ext, why := codeExtension(written)
+	eff := j.callEffects(r, written)
+	if _, why := codeExtension(written); why != "" {
+		// An option that adds code (pytest -p, make SHELL=, a loader in
+		// --node-options): a rule covers it only when its effects say so
+		// (runners.go).
+		eff.Code = rules.Add(eff.Code, rules.CodeOptions)
+		reason += "; " + why
+	}
 	if j.c.Rules != nil {
-		if j.allowedAs(written, ext) {
+		// The rule must cover what the call does, not only how it starts
+		// (rules.Rule.Covers): curl to localhost is not an upload.
+		if j.allowedAs(written, eff) {
 			return
 		}
-		// A runner's rule answers for the command it runs (runners.go),
-		// the word that adds code named by it too.
+		// A runner's rule answers for the command it runs (runners.go).
 		for k := len(j.via) - 1; k >= 0; k-- {
-			v := j.via[k]
-			n := -1
-			if ext >= 0 {
-				if len(v.argv)-v.at != len(written) {
-					continue // the runner's words are not the command's (uv run x.py)
-				}
-				n = v.at + ext
-			}
-			if j.allowedAs(v.argv, n) {
+			if j.allowedAs(j.via[k].argv, eff) {
 				return
 			}
 		}
 	}
-	if ext >= 0 {
-		reason += "; " + why + ", so only a rule that names " + fmt.Sprintf("%q", rules.Quote(written[:ext+1])) + " in full answers for it"
+	if len(j.via) > 0 {
+		// One question for the runner and what it runs, as written: the
+		// rule it offers names the runner's words, with the effects of
+		// both.
+		outer := j.via[0].argv
+		eff = mergeEffects(j.callEffects(r, outer), eff)
+		j.acc.asksCode(r, outer, eff, reason, hint)
+		return
 	}
-	j.acc.asksCode(r, written, reason, hint)
+	j.acc.asksCode(r, written, eff, reason, hint)
 }
 
 // allowedAs reports whether an allow rule of the person's over argv
-// answers a question, naming the word at index ext when ext >= 0.
-func (j *judge) allowedAs(argv []string, ext int) bool {
-	m, ok := j.c.Rules.Match(argv)
-	if ok && ext >= 0 && m.Decision == rule.OutcomeAllow {
-		m, ok = j.c.Rules.MatchNaming(argv, ext+1)
-	}
-	if ok && m.Decision == rule.OutcomeAllow {
+// covers a call whose effects are eff.
+func (j *judge) allowedAs(argv []string, eff rules.Effects) bool {
+	if m, ok := j.c.Rules.Answer(argv, eff); ok {
 		j.acc.answered(m.Match)
 		return true
 	}
 	return false
+}
+
+// mergeEffects is every kind of effect of a and b.
+func mergeEffects(a, b rules.Effects) rules.Effects {
+	for _, k := range b.Reads {
+		a.Reads = rules.Add(a.Reads, k)
+	}
+	for _, k := range b.Code {
+		a.Code = rules.Add(a.Code, k)
+	}
+	for _, k := range b.Hosts {
+		a.Hosts = rules.Add(a.Hosts, k)
+	}
+	for _, k := range b.Sends {
+		a.Sends = rules.Add(a.Sends, k)
+	}
+	return a.Sorted()
 }
 
 // asksWorkspaceProgram asks about a program of the workspace that a bare

@@ -22,9 +22,10 @@ import (
 // answers for them.
 //
 // Options that add code to what a program runs (npm --node-options,
-// node --require, pytest -p, make's recipe variables) are answered only
-// by a rule that names them (codeExtension): "npm test *" is the person's
-// word about npm's test script, not about a module loaded before it.
+// node --require, pytest -p, make's recipe variables) are code an option
+// loads (codeExtension, rules.CodeOptions), which a prefix rule never
+// covers: "npm test *" is the person's word about npm's test script, not
+// about a module loaded before it.
 // Options whose value is code nobody can read before it runs (make
 // --eval, cargo --config with a key that names a program) are refused.
 
@@ -366,8 +367,8 @@ func cargoSafeKey(k string) bool {
 }
 
 // codeExtension is the index in argv of the first word that adds code to
-// what the program runs, and why, or -1: an allow rule answers for argv
-// only when it names that word (rules.Set.MatchNaming).
+// what the program runs, and why, or -1: the call then has the effect
+// rules.CodeOptions (judge.asksCode).
 func codeExtension(argv []string) (int, string) {
 	name := argv[0]
 	switch {
