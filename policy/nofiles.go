@@ -17,6 +17,7 @@ type noFiles struct{}
 func (noFiles) Resolve(string) (command.Resolved, error) { return command.Resolved{}, errNoFiles }
 func (noFiles) LinksOutside(string) []string             { return []string{errNoFiles.Error()} }
 func (noFiles) SplitNames(string) []string               { return []string{errNoFiles.Error()} }
+func (noFiles) OptionNames(string) []string              { return []string{errNoFiles.Error()} }
 func (noFiles) GitExec(string) string                    { return errNoFiles.Error() }
 func (noFiles) GitConfigFiles(string) []string           { return nil }
 func (noFiles) ReadDir(string) ([]fs.DirEntry, error)    { return nil, errNoFiles }

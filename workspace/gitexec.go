@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"admit/policy/command"
 )
 
 const (
@@ -498,6 +500,10 @@ func runsProgramToo(e configEntry) bool {
 		return !ok || v
 	case e.section == "core" && e.sub == "" && e.key == "alternaterefscommand":
 		return e.hasValue && e.value != ""
+	case e.section == "pretty" && e.sub == "" || e.section == "format" && e.sub == "" && e.key == "pretty":
+		// --pretty=NAME, or log's default format, with a placeholder
+		// that verifies signatures runs gpg.
+		return e.hasValue && command.SignatureFormat(e.value) != ""
 	}
 	return false
 }

@@ -260,7 +260,7 @@ const maxFollowedDirs = 256
 // returns what it found plus a sentinel entry naming the bound, so that a
 // caller that refuses on any entry fails closed.
 func (r *Resolver) LinksOutside(dir string) []string {
-	out, _, blocked := r.walkTree(dir)
+	out, _, _, blocked := r.walkTree(dir)
 	if blocked != "" {
 		out = append(out, blocked)
 	}
@@ -273,17 +273,30 @@ func (r *Resolver) LinksOutside(dir string) []string {
 // a newline, a quote or a backslash. Past the walk's bounds it ends with
 // a sentinel entry, as LinksOutside does.
 func (r *Resolver) SplitNames(dir string) []string {
-	_, split, blocked := r.walkTree(dir)
+	_, split, _, blocked := r.walkTree(dir)
 	if blocked != "" {
 		split = append(split, blocked)
 	}
 	return split
 }
 
+// OptionNames lists the names that the walk of LinksOutside reaches under
+// dir (dir's own name aside) that start with "-": a program handed such
+// a name whole (git ls-files -z | xargs -0 sort) reads it as an option
+// (--compress-program=sh). Past the walk's bounds it ends with a
+// sentinel entry, as LinksOutside does.
+func (r *Resolver) OptionNames(dir string) []string {
+	_, _, dashed, blocked := r.walkTree(dir)
+	if blocked != "" {
+		dashed = append(dashed, blocked)
+	}
+	return dashed
+}
+
 // walkTree walks dir as LinksOutside says: the links that lead outside,
 // the names SplitNames reports, and why the walk is incomplete ("" when
 // it is not).
-func (r *Resolver) walkTree(dir string) (outside, split []string, blocked string) {
+func (r *Resolver) walkTree(dir string) (outside, split, dashed []string, blocked string) {
 	var (
 		walked []string // folders walked so far (resolved)
 		queue  = []string{filepath.Clean(dir)}
@@ -300,8 +313,9 @@ func (r *Resolver) walkTree(dir string) (outside, split []string, blocked string
 			break
 		}
 		walked = append(walked, d)
-		links, odd, seen := walkLinks(d, budget)
+		links, odd, dash, seen := walkLinks(d, budget)
 		split = append(split, odd...)
+		dashed = append(dashed, dash...)
 		budget -= seen
 		if budget < 0 {
 			blocked = fmt.Sprintf("%s/... (more than %d entries: not every symlink was checked)", d, r.walkBound)
@@ -320,7 +334,7 @@ func (r *Resolver) walkTree(dir string) (outside, split []string, blocked string
 			break
 		}
 	}
-	return outside, split, blocked
+	return outside, split, dashed, blocked
 }
 
 // coveredBy reports whether d is one of dirs or under one of them.
@@ -335,9 +349,9 @@ func coveredBy(d string, dirs []string) bool {
 
 // walkLinks lists the symlinks under dir (dir included) without following
 // any, and the names under it that SplitNames reports, visiting at most
-// bound entries; seen is how many it visited, more than bound when it
-// stopped at the bound.
-func walkLinks(dir string, bound int) (links, split []string, seen int) {
+// bound entries, and those OptionNames reports; seen is how many it
+// visited, more than bound when it stopped at the bound.
+func walkLinks(dir string, bound int) (links, split, dashed []string, seen int) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unreadable folder cannot be recursed by the program
@@ -354,9 +368,12 @@ func walkLinks(dir string, bound int) (links, split []string, seen int) {
 		if p != dir && strings.ContainsAny(d.Name(), splitChars) {
 			split = append(split, p)
 		}
+		if p != dir && strings.HasPrefix(d.Name(), "-") {
+			dashed = append(dashed, p)
+		}
 		return nil
 	})
-	return links, split, seen
+	return links, split, dashed, seen
 }
 
 // splitChars are what a reader splitting at blanks (xargs without -0)

@@ -366,3 +366,31 @@ func TestSplitNames(t *testing.T) {
 		t.Errorf("bounded SplitNames = %q, want a sentinel", got)
 	}
 }
+
+// TestOptionNames: the names starting with "-" under the folder and
+// under the folders inside the roots its links lead to, which a program
+// handed them whole reads as options.
+func TestOptionNames(t *testing.T) {
+	root := tempRoot(t)
+	writeFile(t, root+"/w/plain.go", "x")
+	writeFile(t, root+"/w/--compress-program=sh", "")
+	writeFile(t, root+"/w/sub/-S1", "")
+	writeFile(t, root+"/w/a-b", "")
+	writeFile(t, root+"/other/-rf", "")
+	writeFile(t, root+"/clean/x.go", "x")
+	symlink(t, "../other", root+"/w/to-other")
+	r := NewResolver(mustRoots(t, root))
+	got := r.OptionNames(root + "/w")
+	want := []string{root + "/other/-rf", root + "/w/--compress-program=sh", root + "/w/sub/-S1"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("OptionNames = %q, want %q", got, want)
+	}
+	if got := r.OptionNames(root + "/clean"); len(got) != 0 {
+		t.Errorf("OptionNames(clean) = %q", got)
+	}
+	r.walkBound = 1
+	if got := r.OptionNames(root + "/clean"); len(got) == 0 || !strings.Contains(got[len(got)-1], "more than 1 entries") {
+		t.Errorf("bounded OptionNames = %q, want a sentinel", got)
+	}
+}

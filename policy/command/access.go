@@ -104,7 +104,7 @@ func specialRead(abs string) bool {
 	switch path.Clean(abs) {
 	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
 		"/dev/tty", "/dev/fd/0":
-		return true
+		return true // the endless ones are bounded or refused (devices.go)
 	}
 	return false
 }
@@ -315,6 +315,9 @@ func (j *judge) path(prog string, a access) {
 			return // standard input
 		}
 		if specialRead(j.abs(a.word)) {
+			if a.mode == modeRead && endlessDevice(j.abs(a.word)) && a.what != "option --random-source" {
+				j.endlessRead(prog, a.word)
+			}
 			return
 		}
 		r, ok := j.resolve(prog, a)

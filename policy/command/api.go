@@ -81,6 +81,10 @@ type FS interface {
 	// a quote or a backslash in them), and a sentinel entry when the walk
 	// stopped at its bound.
 	SplitNames(dir string) []string
+	// OptionNames lists the names the same walk reaches under dir that
+	// start with "-", which a program handed them whole would read as
+	// options, and a sentinel entry when the walk stopped at its bound.
+	OptionNames(dir string) []string
 	// GitExec names what in the repository containing dir (its .git/config,
 	// the files that config includes, .gitattributes) would make git run a
 	// program, or "" when nothing does.

@@ -147,6 +147,9 @@ func (j *judge) source(argv []string) {
 // editors are programs that other programs start.
 func runsWith(assign string) string {
 	name, value, _ := strings.Cut(assign, "=")
+	if why := codeVar(name, value); why != "" {
+		return why
+	}
 	switch {
 	case name == "PATH" || strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_"):
 		return "changes which program or library runs"

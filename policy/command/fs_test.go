@@ -111,6 +111,18 @@ func (f *testFS) SplitNames(dir string) []string {
 	return out
 }
 
+// OptionNames walks dir without following links.
+func (f *testFS) OptionNames(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && p != dir && strings.HasPrefix(e.Name(), "-") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
 // LinksOutside walks dir without following links, and also the folders
 // inside the roots that links under it lead to, since a program that
 // follows links walks those too.

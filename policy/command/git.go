@@ -229,7 +229,7 @@ func (j *judge) git(_ *Program, argv []string) {
 		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out")
 		return
 	}
-	if j.refusedOption(sub, &ps) {
+	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) {
 		return
 	}
 	j.words = words{prog: sub, ps: ps, ops: ps.operands}

@@ -27,6 +27,13 @@ type judge struct {
 	redirs []shell.Redirect
 	line   []shell.Command
 	inGit  bool // the command being judged is git's (treeChangedAt)
+	depth  int  // how deep in wrappers and runners the command being judged is
+	// cur is the argv of the innermost command being judged (wrappers
+	// seen through), for its redirections too: who reads a device.
+	cur []string
+	// via are the runners whose command is being judged, outermost first
+	// (runners.go): a rule over one of them answers for it.
+	via []viaRunner
 
 	// words are the words of the program (or git subcommand) being
 	// judged, for its rule; they live in the judge (see pass) and are
@@ -58,6 +65,7 @@ func (j *judge) wrote() {
 
 // program judges argv (without redirections).
 func (j *judge) program(argv []string, depth int) {
+	j.depth, j.cur = depth, argv
 	if len(argv) == 0 || argv[0] == "" {
 		j.refuse(RuleEmptyCommand, "the command has no program name", "")
 		return

@@ -196,3 +196,34 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// valuePaths are the paths an option's value names past its start: after
+// a second "=" (--node-options=--require=/x.js), in a "key=value" list
+// (-o a=b,file=/x), or among words it holds ("--require /x.js"). Only
+// what reads as a path for certain is returned (absolute, "~", "./",
+// "../"); the value's start is the caller's to judge, as a path or as
+// text, by what the option takes.
+func valuePaths(v string) []string {
+	var out []string
+	for _, piece := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+		embedded := piece != v
+		for {
+			i := strings.IndexByte(piece, '=')
+			if i < 0 || strings.ContainsRune(piece[:i], '/') {
+				break
+			}
+			piece, embedded = piece[i+1:], true
+		}
+		if embedded && certainPath(piece) {
+			out = append(out, piece)
+		}
+	}
+	return out
+}
+
+// certainPath reports a word that can only be a path: absolute (not "/"
+// alone, a separator more often than a folder), under "~", or relative
+// with "./" or "../".
+func certainPath(w string) bool {
+	return len(w) > 1 && w[0] == '/' || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || w == ".."
+}

@@ -54,15 +54,63 @@ func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 		j.wrote() // it may change any file of the workspace
 	}
 	eff := j.callEffects(r, written)
+	if _, why := codeExtension(written); why != "" {
+		// An option that adds code (pytest -p, make SHELL=, a loader in
+		// --node-options): a rule covers it only when its effects say so
+		// (runners.go).
+		eff.Code = rules.Add(eff.Code, rules.CodeOptions)
+		reason += "; " + why
+	}
 	if j.c.Rules != nil {
 		// The rule must cover what the call does, not only how it starts
 		// (rules.Rule.Covers): curl to localhost is not an upload.
-		if m, ok := j.c.Rules.Answer(written, eff); ok {
-			j.acc.answered(m.Match)
+		if j.allowedAs(written, eff) {
 			return
 		}
+		// A runner's rule answers for the command it runs (runners.go).
+		for k := len(j.via) - 1; k >= 0; k-- {
+			if j.allowedAs(j.via[k].argv, eff) {
+				return
+			}
+		}
+	}
+	if len(j.via) > 0 {
+		// One question for the runner and what it runs, as written: the
+		// rule it offers names the runner's words, with the effects of
+		// both.
+		outer := j.via[0].argv
+		eff = mergeEffects(j.callEffects(r, outer), eff)
+		j.acc.asksCode(r, outer, eff, reason, hint)
+		return
 	}
 	j.acc.asksCode(r, written, eff, reason, hint)
+}
+
+// allowedAs reports whether an allow rule of the person's over argv
+// covers a call whose effects are eff.
+func (j *judge) allowedAs(argv []string, eff rules.Effects) bool {
+	if m, ok := j.c.Rules.Answer(argv, eff); ok {
+		j.acc.answered(m.Match)
+		return true
+	}
+	return false
+}
+
+// mergeEffects is every kind of effect of a and b.
+func mergeEffects(a, b rules.Effects) rules.Effects {
+	for _, k := range b.Reads {
+		a.Reads = rules.Add(a.Reads, k)
+	}
+	for _, k := range b.Code {
+		a.Code = rules.Add(a.Code, k)
+	}
+	for _, k := range b.Hosts {
+		a.Hosts = rules.Add(a.Hosts, k)
+	}
+	for _, k := range b.Sends {
+		a.Sends = rules.Add(a.Sends, k)
+	}
+	return a.Sorted()
 }
 
 // asksWorkspaceProgram asks about a program of the workspace that a bare

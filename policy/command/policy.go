@@ -519,7 +519,11 @@ func (a *accum) asksCode(r rule.Rule, argv []string, eff rules.Effects, reason, 
 	if a.refused {
 		return
 	}
-	if !slices.ContainsFunc(a.codeArgv, func(have []string) bool { return slices.Equal(have, argv) }) {
+	if k := slices.IndexFunc(a.codeArgv, func(have []string) bool { return slices.Equal(have, argv) }); k >= 0 {
+		// Asked again (a runner and what it runs): one question, with
+		// the effects of both.
+		a.codeEffects[k] = mergeEffects(a.codeEffects[k], eff)
+	} else {
 		a.codeArgv = append(a.codeArgv, slices.Clone(argv))
 		a.codeEffects = append(a.codeEffects, eff)
 	}

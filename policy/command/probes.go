@@ -183,17 +183,6 @@ func jqFilterReads(f string) (string, string) {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// secretName reports whether a variable's name says it holds a secret.
-func secretName(name string) bool {
-	u := strings.ToUpper(name)
-	for _, part := range []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASS", "AUTH", "CREDENTIAL", "CRED", "SESSION", "COOKIE", "PRIVATE", "CERT", "DSN", "CONNECTION_STRING", "DATABASE_URL", "WEBHOOK", "SALT"} {
-		if strings.Contains(u, part) {
-			return true
-		}
-	}
-	return false
-}
-
 // printenv judges printenv NAME...: each name must hold no secret by its
 // name; printenv alone prints the whole environment.
 func (j *judge) printenv(w *words) {

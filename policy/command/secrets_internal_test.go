@@ -32,3 +32,48 @@ func BenchmarkSecret(b *testing.B) {
 		}
 	}
 }
+
+// The indexed matcher answers what comparing the path with every
+// pattern in order does.
+func TestSecretIndexAgreesWithEveryPattern(t *testing.T) {
+	pats := append(DefaultSecretPatterns(), "conf/*/token", "[ab]*.key", "x?.env", "deploy/keys/*", "!keys/public.key")
+	s, err := NewSecrets(pats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	naive := func(p string) string {
+		parts := strings.Split(strings.ToLower(strings.Trim(p, "/")), "/")
+		ends := func(sp secretPattern) bool {
+			if len(sp.parts) > len(parts) {
+				return false
+			}
+			tail := parts[len(parts)-len(sp.names):]
+			for i := range sp.names {
+				if !sp.names[i].matches(tail[i]) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, e := range s.except {
+			if ends(e) {
+				return ""
+			}
+		}
+		for _, m := range s.match {
+			if ends(m) {
+				return m.text
+			}
+		}
+		return ""
+	}
+	paths := []string{"", "/", ".env", "/w/.env", "/w/.ENV.local", "/w/.env.example", "/w/a.env", "/w/a.env.sample", "/w/keys/id_ed25519",
+		"/w/certs/server.pem", "/w/.aws/credentials", "aws/credentials", "/h/.config/gcloud/x.json", "/w/conf/a/token", "/w/conf/token",
+		"/w/b1.key", "/w/keys/public.key", "/w/deploy/keys/k", "/w/xy.env", "/w/README.md", "/w/src/main.go", "/w/secring.gpg",
+		"/w/service-account-1.json", "/w/.docker/config.json", "/w/docker/config.json", "/w/Terraform.TFSTATE", "/w/a/b/c/.netrc"}
+	for _, p := range paths {
+		if got, want := s.Secret(p), naive(p); got != want {
+			t.Errorf("Secret(%q) = %q, every pattern in order says %q", p, got, want)
+		}
+	}
+}

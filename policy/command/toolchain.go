@@ -158,7 +158,10 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 		return true
 	}
 	j.argPaths(argv, 1)
-	if j.acc.refused {
+	if j.acc.refused || j.givenCode(argv) {
+		return true
+	}
+	if j.runner(tc, argv); j.acc.refused {
 		return true
 	}
 	switch v.class {
@@ -477,37 +480,49 @@ func (j *judge) argPaths(argv []string, from int) {
 		} else if strings.HasPrefix(word, "-") {
 			continue
 		}
+		for _, p := range valuePaths(cand) {
+			if j.argPath(argv, word, p); j.acc.refused {
+				return
+			}
+		}
 		if !pathLike(cand) {
 			continue
 		}
-		abs := path.Clean(j.abs(cand))
-		r, ok := j.quietResolve(cand)
-		if !ok {
-			j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %q cannot be resolved", argv[0], word), "")
+		if j.argPath(argv, word, cand); j.acc.refused {
 			return
 		}
-		if !inside(r.Path, j.c.Roots) {
-			if systemPlace(abs) && systemPlace(r.Path) {
-				continue
-			}
-			shown := fmt.Sprintf("%q", word)
-			if r.Path != abs {
-				shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
-			}
-			j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %s names a place outside the workspace (%s)", argv[0], shown, strings.Join(j.c.Roots, ", ")),
-				"use paths inside the workspace")
+	}
+}
+
+// argPath judges cand, a path the word of argv names (argPaths).
+func (j *judge) argPath(argv []string, word, cand string) {
+	abs := path.Clean(j.abs(cand))
+	r, ok := j.quietResolve(cand)
+	if !ok {
+		j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %q cannot be resolved", argv[0], word), "")
+		return
+	}
+	if !inside(r.Path, j.c.Roots) {
+		if systemPlace(abs) && systemPlace(r.Path) {
 			return
 		}
-		if j.rootOf(r.Path) == r.Path {
-			continue // a root names the workspace (eslint ., pip install -e .), not a protected place in it
+		shown := fmt.Sprintf("%q", word)
+		if r.Path != abs {
+			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
-		switch pr := j.protection(abs, r.Path); {
-		case pr.Protected && !pr.Ask:
-			j.refuse(RuleProtected, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
-			return
-		case pr.Protected:
-			j.acc.asks(RuleProtected, fmt.Sprintf("%s may change %q, which needs a person's approval: %s", argv[0], word, pr.Why), "")
-		}
+		j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %s names a place outside the workspace (%s)", argv[0], shown, strings.Join(j.c.Roots, ", ")),
+			"use paths inside the workspace")
+		return
+	}
+	if j.rootOf(r.Path) == r.Path {
+		return // a root names the workspace (eslint ., pip install -e .), not a protected place in it
+	}
+	switch pr := j.protection(abs, r.Path); {
+	case pr.Protected && !pr.Ask:
+		j.refuse(RuleProtected, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
+		return
+	case pr.Protected:
+		j.acc.asks(RuleProtected, fmt.Sprintf("%s may change %q, which needs a person's approval: %s", argv[0], word, pr.Why), "")
 	}
 }
 

@@ -278,7 +278,7 @@ func toolchainTable() map[string]*toolchain {
 				{names: "install uninstall upgrade upgrade-all reinstall reinstall-all inject ensurepath install-all", class: toolGlobal, why: whyGlobal},
 				{names: "list environment", class: toolProbe},
 			}},
-		{names: "poetry pdm hatch flit", what: "the project's build scripts and Python code", probes: "-V --version -h --help", bare: toolProbe, other: toolRun,
+		{names: "poetry pipenv pdm hatch flit", what: "the project's build scripts and Python code", probes: "-V --version -h --help", bare: toolProbe, other: toolRun,
 			subs: []toolSub{
 				{names: "install add remove lock update sync", class: toolInstall},
 				{names: "run shell build test env", class: toolRun},

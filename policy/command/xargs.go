@@ -178,6 +178,9 @@ args:
 	if !j.namesFromWalk(null) {
 		return
 	}
+	if !j.namesNotOptions(inner, replace) {
+		return
+	}
 	if replace != "" {
 		for k := 1; k < len(inner); k++ {
 			if strings.Contains(inner[k], replace) {
@@ -316,4 +319,46 @@ func clusterHas(argv []string, c byte) bool {
 		}
 	}
 	return false
+}
+
+// namesNotOptions refuses xargs when a name it hands its command could be
+// read as an option, as a pattern's is (shell.ErrOptionName): a
+// committed file named "--compress-program=sh" that git ls-files prints
+// makes sort run sh. find prints every name under the folder it starts
+// from ("./-S1"), and a name after "--" is an operand; otherwise the
+// folders the producer walks must hold no name starting with "-".
+func (j *judge) namesNotOptions(inner []string, replace string) bool {
+	producer := j.line[j.cmd-1].Argv
+	if path.Base(innerProgram(producer)) == "find" {
+		return true
+	}
+	dash := slices.Index(inner, "--")
+	exposed := dash < 0
+	if replace != "" {
+		exposed = false
+		for k := 1; k < len(inner) && (dash < 0 || k < dash); k++ {
+			if strings.HasPrefix(inner[k], replace) {
+				exposed = true
+			}
+		}
+	}
+	if !exposed {
+		return true
+	}
+	if j.c.FS == nil {
+		j.refuse(RuleDynamicWord, "xargs hands its command names that could start with \"-\", and without a file system to look in the gate cannot tell", "put \"--\" before the names: xargs -0 "+inner[0]+" --")
+		return false
+	}
+	for _, d := range j.walked(producer) {
+		r, ok := j.quietResolve(d)
+		if !ok || !r.Dir {
+			continue
+		}
+		if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
+			j.refuse(RuleDynamicWord, fmt.Sprintf("xargs hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", inner[0], innerProgram(producer), names[0], inner[0]),
+				"put \"--\" before the names (xargs -0 "+inner[0]+" --), or use find, whose names start with its folder")
+			return false
+		}
+	}
+	return true
 }

@@ -148,8 +148,13 @@ var catalogue = []Info{
 	},
 	{
 		Rule: SecretEnv, Stage: StageCommand, Outcome: OutcomeDeny,
-		Meaning: "The command prints the environment, or a variable whose name says it holds a secret (TOKEN, SECRET, KEY, PASSWORD, AUTH, CREDENTIAL, ...), which would put it in the model's context.",
+		Meaning: "The command prints the environment, or a variable whose name means a secret: a token, key, password or credential, a JWT, a session or cookie, a connection URL or proxy that may carry a user and password (GH_TOKEN, GH_PAT, MYSQL_PWD, AWS_SECRET_ACCESS_KEY, CI_JOB_JWT, DATABASE_URL, REDIS_URL, HTTPS_PROXY; not PWD, PATH, HOME), which would put it in the model's context.",
 		Remedy:  "Print only the variables the task needs, by a name that holds no secret (printenv PATH), or ask the user for the value.",
+	},
+	{
+		Rule: EndlessInput, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command reads a device that never ends (/dev/zero, /dev/urandom, /dev/random, /dev/full) without the line bounding it to a small size first: it would run until stopped, fill the disk when copied into a file, or the model's context when printed.",
+		Remedy:  "Bound the read where it starts: head -c 32 /dev/urandom | base64 (head -c at most 1 MiB).",
 	},
 	{
 		Rule: PrivilegeChange, Stage: StageCommand, Outcome: OutcomeDeny,

@@ -85,6 +85,9 @@ const (
 	NetworkToShell Rule = "network-to-shell"
 	// SecretEnv: a command that prints the environment's secrets.
 	SecretEnv Rule = "secret-env"
+	// EndlessInput: a read of a device that never ends (/dev/zero,
+	// /dev/urandom) that the line does not bound to a small size.
+	EndlessInput Rule = "endless-input"
 	// PrivilegeChange: a command run as another user (sudo, su).
 	PrivilegeChange Rule = "privilege-change"
 	// ConfigWrite: a change to configuration outside the workspace's files

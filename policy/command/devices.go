@@ -1,0 +1,119 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"admit/policy/rule"
+)
+
+// Endless input (docs/policy-programs.md, "Devices"): /dev/zero,
+// /dev/random, /dev/urandom and /dev/full never end. A command that
+// reads one runs until stopped (sha256sum /dev/zero, sort /dev/zero
+// grows until memory runs out), fills the disk when it copies it into a
+// file (cp /dev/zero big.bin), or the model's context when it prints it
+// (cat /dev/urandom). A read of one is allowed only where the reader
+// bounds it to a small size before anything else reads it: head -c N
+// with N at most maxDeviceRead; sort's and shuf's --random-source take
+// only the random bytes they need. Other spellings of the devices (a
+// symlink, /proc/self/fd/N, /dev/fd/N) and /dev/full resolve outside the
+// workspace and are refused as such.
+
+// maxDeviceRead bounds the bytes head -c may take from an endless
+// device: a key, a nonce or a test fixture, not a disk's worth.
+const maxDeviceRead = 1 << 20
+
+// endlessDevice reports the devices that never end.
+func endlessDevice(abs string) bool {
+	switch path.Clean(abs) {
+	case "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full":
+		return true
+	}
+	return false
+}
+
+// endlessRead judges a read of an endless device by the command being
+// judged (j.cur): it reports whether the read is bounded, and refuses it
+// otherwise.
+func (j *judge) endlessRead(prog, word string) bool {
+	if n, ok := headBytes(j.cur); ok && n <= maxDeviceRead {
+		return true
+	}
+	j.refuse(rule.EndlessInput, fmt.Sprintf("%s would read %q, a device that never ends, with nothing on the line bounding it to a small size: it would run until stopped, or fill the disk or the output", prog, word),
+		"bound the read where it starts: head -c 32 "+word+" | base64 (at most 1 MiB)")
+	return false
+}
+
+// headBytes is N of a head -c N command (argv as judged, wrappers seen
+// through), ok false for any other command, or a head that is not
+// bounded by a byte count (-n counts lines, which /dev/zero never ends;
+// -c -N is all but the last N bytes).
+func headBytes(argv []string) (int64, bool) {
+	if len(argv) == 0 || argv[0] != "head" {
+		return 0, false
+	}
+	var count string
+	found := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			i = len(argv)
+		case a == "-c" || a == "--bytes":
+			if i+1 >= len(argv) {
+				return 0, false
+			}
+			count, found = argv[i+1], true
+			i++
+		case strings.HasPrefix(a, "--bytes="):
+			count, found = strings.TrimPrefix(a, "--bytes="), true
+		case strings.HasPrefix(a, "-c"):
+			count, found = a[2:], true
+		case a == "-n" || a == "--lines" || strings.HasPrefix(a, "--lines=") || strings.HasPrefix(a, "-n") || len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
+			return 0, false // a count of lines, which bounds nothing here
+		}
+	}
+	if !found {
+		return 0, false // head alone prints ten lines
+	}
+	return byteCount(count)
+}
+
+// byteCount reads head's count: digits with an optional multiplier (b
+// 512, K/KiB 1024, KB 1000, M, MB, G, ...); a leading "-" (all but the
+// last N) or "+" is no bound.
+func byteCount(s string) (int64, bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	mult := int64(1)
+	switch suffix := s[i:]; suffix {
+	case "":
+	case "b":
+		mult = 512
+	case "K", "KiB", "k":
+		mult = 1 << 10
+	case "KB", "kB":
+		mult = 1000
+	case "M", "MiB":
+		mult = 1 << 20
+	case "MB":
+		mult = 1000 * 1000
+	default:
+		return 0, false // G and beyond, or a spelling head does not take: no small bound
+	}
+	if n > maxDeviceRead*2 {
+		return n, true // over the bound whatever the multiplier
+	}
+	return n * mult, true
+}

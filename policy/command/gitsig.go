@@ -1,0 +1,53 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// git's format placeholders that verify a signature: %G? %GS %GK %GG %GF
+// %GP %GT (log, show, rev-list's --pretty and --format) and the
+// %(signature...) atoms (for-each-ref, branch, tag). Each makes git start
+// gpg (or gpg.program, ssh-keygen), found on the call's PATH, where a
+// workspace's .venv/bin/gpg would be found first: they are judged as
+// --show-signature is.
+
+// SignatureFormat returns the placeholder of format that makes git verify
+// a signature, or "". "%%" is a literal "%".
+func SignatureFormat(format string) string {
+	for i := 0; i+1 < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		switch {
+		case format[i+1] == '%':
+			i++
+		case format[i+1] == 'G':
+			end := min(i+3, len(format))
+			return format[i:end]
+		case strings.HasPrefix(format[i+1:], "(signature"):
+			end := strings.IndexByte(format[i:], ')')
+			if end < 0 {
+				return format[i:]
+			}
+			return format[i : i+end+1]
+		}
+	}
+	return ""
+}
+
+// gitSignatureFormat refuses a git read whose --pretty or --format
+// verifies signatures.
+func (j *judge) gitSignatureFormat(sub *Program, ps *parsed) bool {
+	for _, u := range ps.opts {
+		if u.name != "--pretty" && u.name != "--format" || !u.hasValue {
+			continue
+		}
+		if ph := SignatureFormat(u.value); ph != "" {
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s=%q: the placeholder %s verifies a signature, which runs gpg (found on the command's PATH), as --show-signature does", sub.Name, u.name, u.value, ph),
+				"leave the signature placeholders (%G?, %GS, %GK, ...) out of the format")
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,536 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"admit/policy/rule"
+	"admit/policy/shell"
+)
+
+// Programs that start programs (docs/policy-programs.md, "Runners"). A
+// runner's words name the command it runs: npx eslint ., uv run pytest,
+// poetry run sh -c '...', npx -c 'LINE'. The runner is asked about as
+// ever (it may download, sync an environment, run install scripts), and
+// the command it runs is judged as a command of its own, through every
+// level, the way a wrapper's is (judge.wrapper): its refusals stand
+// whatever rule allows the runner, and its own question is answered by a
+// rule over it, or over the runner's words as written (a person's "uv run
+// *" means what uv runs). A line given as a string (npx -c, pnpm exec -c)
+// is parsed and its commands judged on their own: no rule over the runner
+// answers for them.
+//
+// Options that add code to what a program runs (npm --node-options,
+// node --require, pytest -p, make's recipe variables) are code an option
+// loads (codeExtension, rules.CodeOptions), which a prefix rule never
+// covers: "npm test *" is the person's word about npm's test script, not
+// about a module loaded before it.
+// Options whose value is code nobody can read before it runs (make
+// --eval, cargo --config with a key that names a program) are refused.
+
+// runnerSpec is how one runner finds the command it runs.
+type runnerSpec struct {
+	sub    string // the subcommand that makes the program a runner ("exec x"); "" the program itself (npx)
+	valued string // its options that take a value
+	flags  string // its options that take none
+	line   string // options whose value is a shell line (npx -c LINE)
+	asLine string // options that make its other words one shell line (pnpm exec -c)
+	module string // options whose value names a Python module run as the program (uv run -m)
+	// joined: the runner joins its words into a shell line itself (yarn
+	// exec), so a word with shell syntax changes what runs.
+	joined bool
+}
+
+const (
+	npxValued = "-p --package --registry --cache --userconfig --prefix -w --workspace --loglevel"
+	npxFlags  = "-y --yes --no -q --quiet --silent -s --ignore-existing --no-install --prefer-offline --offline --prefer-online --legacy-peer-deps --ws --workspaces --include-workspace-root --no-workspaces"
+	uvValued  = "--with --with-editable --with-requirements --python -p --package --env-file --directory --project --extra --group --only-group --no-group --index --default-index --index-url --extra-index-url --find-links -f --cache-dir --config-file --python-preference --color --refresh-package --reinstall-package --upgrade-package -P --exclude-newer --prerelease --resolution --index-strategy --keyring-provider --link-mode --config-setting -C --from"
+	uvFlags   = "--no-project --isolated --frozen --locked --no-sync --all-extras --no-dev --dev --active --no-active --all-packages --exact --inexact --no-editable --offline -q --quiet -v --verbose --no-cache -n --native-tls --no-progress --no-env-file --upgrade -U --reinstall --refresh --no-build-isolation --no-config --no-python-downloads --compile-bytecode --no-build --no-binary --all-groups --no-default-groups --only-dev --script -s"
+)
+
+// runnerSpecs are the runners by program name.
+var runnerSpecs = map[string][]runnerSpec{
+	"npx":    {{valued: npxValued, flags: npxFlags, line: "-c --call"}},
+	"pnpx":   {{valued: npxValued, flags: npxFlags, line: "-c --call"}},
+	"npm":    {{sub: "exec x", valued: npxValued, flags: npxFlags, line: "-c --call"}},
+	"pnpm":   {{sub: "exec", valued: "--filter -F --resume-from --workspace-concurrency -C --dir", flags: "-r --recursive --parallel --no-bail --report-summary --no-reporter-hide-prefix --workspace-root -w --silent -s", asLine: "-c --shell-mode"}, {sub: "dlx", valued: "--package", flags: "--silent -s", asLine: "-c --shell-mode"}},
+	"yarn":   {{sub: "exec", joined: true}, {sub: "dlx", valued: "-p --package", flags: "-q --quiet"}},
+	"bunx":   {{valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
+	"bun":    {{sub: "x", valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
+	"uv":     {{sub: "run", valued: uvValued, flags: uvFlags, module: "-m --module"}},
+	"uvx":    {{valued: uvValued, flags: uvFlags}},
+	"pipx":   {{sub: "run", valued: "--spec --python --pip-args", flags: "--no-cache --verbose -v --quiet -q --system-site-packages"}},
+	"poetry": {{sub: "run"}},
+	"pipenv": {{sub: "run"}},
+	"pdm":    {{sub: "run", valued: "-p --project", flags: "-l --list -s --site-packages --json --recreate"}},
+	"hatch":  {{sub: "run"}},
+}
+
+// runnerInner is what a runner's words say it runs: an argv, or a shell
+// line (line != ""), from the word at index at of argv.
+type runnerInner struct {
+	argv   []string
+	line   string
+	at     int
+	joined bool
+	by     string // the runner as written, for reasons ("npx -c")
+}
+
+// runnerOf reads argv (a toolchain's command) as a runner: ok is false
+// when it is none; a refusal (an option whose reach admit cannot tell)
+// is made here.
+func (j *judge) runnerOf(tc *toolchain, argv []string) (runnerInner, bool) {
+	specs := runnerSpecs[argv[0]]
+	if specs == nil {
+		return runnerInner{}, false
+	}
+	for _, sp := range specs {
+		i := 1
+		by := argv[0]
+		if sp.sub != "" {
+			k := subIndex(tc, argv)
+			if k < 0 || !hasField(sp.sub, argv[k]) {
+				continue
+			}
+			i, by = k+1, argv[0]+" "+argv[k]
+		}
+		return j.runnerWords(sp, argv, i, by)
+	}
+	return runnerInner{}, false
+}
+
+// subIndex is the index in argv of a toolchain's subcommand: the first
+// word that is no option (nor an option's value), or -1.
+func subIndex(tc *toolchain, argv []string) int {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			return -1
+		case strings.HasPrefix(a, "-") && a != "-":
+			if hasField(tc.valued, a) && i+1 < len(argv) {
+				i++
+			}
+		case strings.HasPrefix(a, "+"): // cargo +nightly
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// runnerWords reads a runner's options from argv[i:], up to the command
+// it runs.
+func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (runnerInner, bool) {
+	asLine := false
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		name, value, attached := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			i++
+			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
+		case !strings.HasPrefix(a, "-") || a == "-":
+			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
+		case hasField(sp.line, name) || attachedOption(sp.line, a):
+			switch {
+			case attached:
+			case len(name) == 2 && len(a) > 2 && !strings.HasPrefix(a, "--"):
+				value = a[2:]
+			case i+1 < len(argv):
+				value = argv[i+1]
+			default:
+				j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s needs the line it runs", by, a), "")
+				return runnerInner{}, true
+			}
+			return runnerInner{line: value, at: i, by: by + " " + name}, true
+		case hasField(sp.asLine, a):
+			asLine = true
+		case hasField(sp.module, name):
+			if !attached {
+				if i+1 >= len(argv) {
+					j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s needs a module", by, a), "")
+					return runnerInner{}, true
+				}
+				i++
+				value = argv[i]
+			}
+			// uv run -m MOD ARGS runs python -m MOD ARGS.
+			inner := append([]string{"python", "-m", value}, argv[i+1:]...)
+			return runnerInner{argv: inner, at: i + 1, by: by}, true
+		case hasField(sp.valued, name):
+			if !attached {
+				i++
+			}
+		case hasField(sp.flags, a):
+		case attached && strings.HasPrefix(a, "--"):
+			// --name=value: a setting with its value in the word, whatever
+			// it is, takes no other word.
+		default:
+			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s is not one admit knows, so it cannot tell where the command %s runs starts", a, by, by),
+				"put the command after \"--\", or leave the option out")
+			return runnerInner{}, true
+		}
+	}
+	return runnerInner{at: len(argv), by: by}, true
+}
+
+// viaRunner is a runner's argv as written and where the command it runs
+// starts in it, for the person's rules over the runner.
+type viaRunner struct {
+	argv []string
+	at   int
+}
+
+// runner judges the command a runner runs, at the next level. It
+// reports whether argv is a runner (judged, or refused).
+func (j *judge) runner(tc *toolchain, argv []string) bool {
+	in, ok := j.runnerOf(tc, argv)
+	if !ok || j.acc.refused {
+		return ok
+	}
+	if j.depth+1 >= maxWrapperDepth {
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs programs that run programs too deep to follow", in.by), "run the inner command on its own")
+		return true
+	}
+	redirs, depth := j.redirs, j.depth
+	defer func() { j.redirs, j.depth = redirs, depth }()
+	switch {
+	case in.line != "":
+		j.runnerLine(in)
+	case len(in.argv) == 0:
+	case in.joined && slices.ContainsFunc(in.argv, hasShellSyntax):
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs its words through a shell, and %s holds shell syntax, so what runs is not the words as written", in.by, showArgv(in.argv)),
+			"pass plain words, or put the commands in a script of the workspace and run that")
+	default:
+		if in.argv[0] == "cd" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run cd, a shell builtin", in.by), "run cd on its own")
+			return true
+		}
+		inner := in.argv
+		if strings.HasSuffix(inner[0], ".py") && !strings.Contains(inner[0], "/") && (argv[0] == "uv" || argv[0] == "poetry" || argv[0] == "pipenv" || argv[0] == "pdm" || argv[0] == "hatch") {
+			inner = append([]string{"python"}, inner...) // uv run x.py runs python x.py
+		}
+		j.via = append(j.via, viaRunner{argv: withoutRuntimeNames(argv), at: in.at})
+		j.program(inner, depth+1)
+		j.via = j.via[:len(j.via)-1]
+	}
+	return true
+}
+
+// runnerLine judges the shell line a runner runs (npx -c LINE): each of
+// its simple commands on its own, in the working folder. What a line of
+// the gate's own could do that one command cannot follow (a pipe feeding
+// a command, a pattern, a cd, a substitution) is refused here.
+func (j *judge) runnerLine(in runnerInner) {
+	hint := "send the line itself as the command line, not through " + in.by
+	script, prob := j.p.parseInner(in.line, j.c.Home)
+	if prob != nil {
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs a line the gate cannot judge: %s", in.by, prob.Reason), hint)
+		return
+	}
+	if script == nil || len(script.Commands) == 0 {
+		return
+	}
+	for k := range script.Commands {
+		cmd := &script.Commands[k]
+		switch {
+		case cmd.Joiner == "|" || (k+1 < len(script.Commands) && script.Commands[k+1].Joiner == "|"):
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs a pipeline, which the gate judges only as a line of its own", in.by), hint)
+		case len(cmd.Patterns) > 0 || len(cmd.GlobOptions) > 0:
+			j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs a line with a pattern, expanded when it runs", in.by), hint)
+		case len(cmd.Substitutions) > 0:
+			j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs a line with a command substitution", in.by), hint)
+		case cmd.Argv[0] == "cd":
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs cd, which changes the folder of the commands after it in a way the gate does not follow", in.by), hint)
+		case !j.printedParams(cmd.ParamNames):
+		default:
+			saved := j.globs
+			j.globs = nil
+			j.command(cmd.Argv, cmd.Redirects, j.depth+1)
+			j.globs = saved
+		}
+		if j.acc.refused {
+			return
+		}
+	}
+}
+
+// parseInner parses a line a runner runs through sh, with the strict
+// profile of a host's bash -c.
+func (p *Policy) parseInner(line, home string) (*shell.Script, *shell.Problem) {
+	pp, _ := p.parsers.Get().(*pooled)
+	if pp == nil || pp.home != home {
+		pp = &pooled{home: home, p: shell.NewParser(home)}
+	}
+	pp.p.Substitutions = false
+	script, prob := pp.p.Parse(line, shell.Analyze)
+	p.parsers.Put(pp)
+	return script, prob
+}
+
+// hasShellSyntax reports a word a shell would not pass on as one word.
+func hasShellSyntax(w string) bool {
+	return strings.ContainsAny(w, " \t\n;&|<>()$`\\\"'*?[]{}~#!")
+}
+
+// givenCode refuses a toolchain command whose options hand it code
+// nobody can read before it runs: make --eval, and cargo --config with a
+// key that names a program (a runner, a linker, a wrapper) or flags for
+// the compiler.
+func (j *judge) givenCode(argv []string) bool {
+	switch argv[0] {
+	case "make", "gmake":
+		if w := makeEval(argv); w != "" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s: %q has make read the text that follows as part of the Makefile, whose recipes run as shell commands the gate does not judge", argv[0], w),
+				"write the rule into the Makefile, then run make with its target")
+			return true
+		}
+	case "cargo":
+		if key, w := cargoConfig(argv); w != "" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("cargo %q sets %s, which can name a program cargo starts (a runner, a linker, a wrapper) or flags for the compiler", w, key),
+				"put the setting in the workspace's .cargo/config.toml, or leave it out")
+			return true
+		}
+	}
+	return false
+}
+
+// makeEval is make's --eval (or a prefix of it) or -E word in argv, or "".
+func makeEval(argv []string) string {
+	for _, a := range argv[1:] {
+		switch {
+		case a == "--":
+			return ""
+		case strings.HasPrefix(a, "--"):
+			if n, _, _ := strings.Cut(a, "="); len(n) >= 4 && strings.HasPrefix("--eval", n) {
+				return a // getopt_long takes --ev and --eva for --eval
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				if a[k] == 'E' {
+					return a
+				}
+				if strings.IndexByte("CfIjloW", a[k]) >= 0 {
+					break // the rest of the word is that option's value
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// cargoSafeKeys are cargo's settings that name no program and pass no
+// flags to the compiler.
+var cargoSafeKeys = []string{"build.jobs", "build.incremental", "build.target-dir", "net.offline", "net.retry", "net.git-fetch-with-cli", "term.color", "term.verbose", "term.quiet", "term.progress.when", "cargo-new.vcs"}
+
+// cargoConfig is the first --config KEY=VALUE of argv whose key is not
+// one of cargoSafeKeys (nor a profile's plain setting), and the word.
+func cargoConfig(argv []string) (key, word string) {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			return "", ""
+		}
+		var v string
+		switch {
+		case a == "--config" && i+1 < len(argv):
+			v, i = argv[i+1], i+1
+		case strings.HasPrefix(a, "--config="):
+			v = strings.TrimPrefix(a, "--config=")
+		default:
+			continue
+		}
+		k, _, isKV := strings.Cut(v, "=")
+		if !isKV {
+			continue // a file: its path is judged as an argument (argPaths)
+		}
+		k = strings.Trim(strings.TrimSpace(k), `"'`)
+		if !cargoSafeKey(k) {
+			return k, v
+		}
+	}
+	return "", ""
+}
+
+func cargoSafeKey(k string) bool {
+	if slices.Contains(cargoSafeKeys, k) {
+		return true
+	}
+	// profile.NAME.(opt-level|debug|...): how the compiler optimises.
+	if rest, ok := strings.CutPrefix(k, "profile."); ok {
+		_, setting, ok := strings.Cut(rest, ".")
+		return ok && slices.Contains([]string{"opt-level", "debug", "debug-assertions", "overflow-checks", "lto", "panic", "incremental", "codegen-units", "strip", "split-debuginfo"}, setting)
+	}
+	return false
+}
+
+// codeExtension is the index in argv of the first word that adds code to
+// what the program runs, and why, or -1: the call then has the effect
+// rules.CodeOptions (judge.asksCode).
+func codeExtension(argv []string) (int, string) {
+	name := argv[0]
+	switch {
+	case name == "npm" || name == "pnpm" || name == "yarn" || name == "npx" || name == "pnpx" || name == "bun" || name == "bunx":
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			if a == "--" {
+				break
+			}
+			n, v, attached := strings.Cut(a, "=")
+			switch n {
+			case "--node-options":
+				at := i
+				if !attached && i+1 < len(argv) {
+					v, at = argv[i+1], i+1 // the rule must name the value too
+				}
+				if why := nodeLoads(v); why != "" {
+					return at, "its --node-options " + why
+				}
+			case "--script-shell", "--shell":
+				return i, "its " + n + " names the shell its scripts run in"
+			case "--require", "-r", "--import", "--preload":
+				if name == "bun" || name == "bunx" {
+					return i, fmt.Sprintf("%s loads a module before the program", n)
+				}
+			}
+		}
+	case name == "node" || name == "nodejs":
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			n, _, _ := strings.Cut(a, "=")
+			if !strings.HasPrefix(a, "-") || a == "--" {
+				break
+			}
+			if nodeLoader(n) || strings.HasPrefix(a, "-r") && len(a) > 2 && a[1] == 'r' {
+				return i, fmt.Sprintf("%s loads a module before the program", n)
+			}
+		}
+	case name == "pytest" || name == "py.test":
+		return pytestPlugin(argv, 1)
+	case strings.HasPrefix(name, "python"):
+		for i := 1; i+1 < len(argv); i++ {
+			if argv[i] == "-m" && argv[i+1] == "pytest" {
+				return pytestPlugin(argv, i+2)
+			}
+			if !strings.HasPrefix(argv[i], "-") {
+				break
+			}
+		}
+	case name == "make" || name == "gmake":
+		for i := 1; i < len(argv); i++ {
+			n, v, ok := strings.Cut(argv[i], "=")
+			if argv[i] == "--" || !ok || strings.HasPrefix(argv[i], "-") {
+				continue
+			}
+			n = strings.TrimRight(n, ":+?!")
+			switch {
+			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MFLAGS" || n == "MAKEFILES" || n == "MAKE" || n == "GNUMAKEFLAGS":
+				return i, fmt.Sprintf("%s sets make's %s, which changes what its recipes run", argv[i], n)
+			case strings.ContainsAny(v, " \t\n;&|<>()$`\\\"'"):
+				return i, fmt.Sprintf("%q sets a make variable to shell text, which a recipe may run", argv[i])
+			}
+		}
+	}
+	return -1, ""
+}
+
+// pytestPlugin finds pytest's -p NAME from argv[from:] (-p no:NAME turns
+// a plugin off, and adds nothing).
+func pytestPlugin(argv []string, from int) (int, string) {
+	for i := from; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			break
+		}
+		var v string
+		switch {
+		case a == "-p" && i+1 < len(argv):
+			v = argv[i+1]
+			i++ // the rule must name the value too
+		case strings.HasPrefix(a, "-p") && len(a) > 2:
+			v = strings.TrimPrefix(a[2:], "=")
+		default:
+			continue
+		}
+		if !strings.HasPrefix(v, "no:") {
+			return i, fmt.Sprintf("-p %s loads the plugin module %q, code the tests do not name", v, v)
+		}
+	}
+	return -1, ""
+}
+
+// nodeLoader reports node's options that load a module before the
+// program: --require, --import, --loader and their kin.
+func nodeLoader(n string) bool {
+	switch n {
+	case "-r", "--require", "--import", "--loader", "--experimental-loader", "--experimental-policy", "--env-file", "--env-file-if-exists", "--inspect", "--inspect-brk", "--inspect-wait", "--inspect-port", "--experimental-network-inspection", "--snapshot-blob", "--build-snapshot", "--openssl-config", "--redirect-warnings", "--report-dir", "--diagnostic-dir", "--cpu-prof-dir", "--heap-prof-dir", "--prof", "--test-reporter-destination", "--watch-path":
+		return true
+	}
+	return false
+}
+
+// nodeLoads says what in a NODE_OPTIONS value (or npm's --node-options)
+// makes node load code, open a port, or write or read a file the line
+// does not name: "" when it only tunes the runtime
+// (--max-old-space-size=4096, --enable-source-maps).
+func nodeLoads(value string) string {
+	for _, w := range strings.Fields(value) {
+		n, _, _ := strings.Cut(w, "=")
+		if nodeLoader(n) || strings.HasPrefix(w, "-r") && len(w) > 2 && w[1] == 'r' {
+			return fmt.Sprintf("has node run %q first, code or a file the line does not show", w)
+		}
+	}
+	return ""
+}
+
+// codeVar says why setting the environment variable name=value for a
+// command makes it run code the line does not show, or "": node's,
+// make's, pytest's, cargo's and the JVM's variables that load code or
+// name a program.
+func codeVar(name, value string) string {
+	switch name {
+	case "NODE_OPTIONS":
+		if why := nodeLoads(value); why != "" {
+			return "is read by every node the command starts, and " + why
+		}
+		return ""
+	case "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS":
+		if makeFlagsSafe(value) {
+			return ""
+		}
+		return "hands options or variables to every make the command starts (-f, --eval, SHELL=...)"
+	case "MAKEFILES", "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PERL5OPT", "PERL5LIB", "RUBYOPT", "RUBYLIB",
+		"NODE_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC",
+		"RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTDOC",
+		"CARGO_BUILD_RUSTFLAGS", "CARGO_HOME", "RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "GOFLAGS", "GOTOOLCHAIN", "CGO_CFLAGS", "CGO_LDFLAGS", "CC", "CXX", "LD", "npm_config_node_options",
+		"npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_userconfig", "NPM_CONFIG_USERCONFIG", "PIP_CONFIG_FILE", "UV_CONFIG_FILE", "POETRY_CONFIG_DIR":
+		if value == "" {
+			return ""
+		}
+		return "makes the programs the command starts load code, or run a program, that the line does not show"
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER") || strings.HasSuffix(name, "_RUSTFLAGS")) {
+		return "names a program cargo starts, or flags for its compiler"
+	}
+	return ""
+}
+
+// makeFlagsSafe reports a MAKEFLAGS value that only sets how make runs
+// (jobs, silence, keep going), no file, text or variable.
+func makeFlagsSafe(v string) bool {
+	fields := strings.Fields(v)
+	for k, w := range fields {
+		switch {
+		case w == "--no-print-directory" || w == "--print-directory" || w == "--silent" || w == "--quiet" || w == "--keep-going" || w == "--always-make" || strings.HasPrefix(w, "--jobs") && allDigits(strings.TrimPrefix(w, "--jobs=")) || w == "--jobs":
+		case strings.HasPrefix(w, "-j") && (len(w) == 2 || allDigits(w[2:])):
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Trim(w[1:], "skwBnqj0123456789") == "":
+		case k == 0 && !strings.HasPrefix(w, "-") && strings.Trim(w, "skwBnqj0123456789") == "":
+		case allDigits(w) && k > 0 && strings.HasPrefix(fields[k-1], "-j"):
+		default:
+			return false
+		}
+	}
+	return true
+}

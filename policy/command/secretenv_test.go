@@ -1,0 +1,47 @@
+package command
+
+import "testing"
+
+// TestSecretName: a name is a secret by what it means.
+func TestSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GH_PAT": true, "MYSQL_PWD": true, "DBPWD": true, "REDIS_URL": true, "HTTPS_PROXY": true, "https_proxy": true, "ALL_PROXY": true,
+		"CI_JOB_JWT": true, "CI_JOB_JWT_V2": true, "GITHUB_TOKEN": true, "NPM_TOKEN": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_ACCESS_KEY_ID": true,
+		"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "SSH_KEY": true, "DB_PASSWORD": true, "PGPASSWORD": true, "MYSQL_ROOT_PASSWORD": true,
+		"DATABASE_URL": true, "MONGO_URI": true, "SENTRY_DSN": true, "GOOGLE_APPLICATION_CREDENTIALS": true, "NPM_CONFIG__AUTH": true,
+		"BASIC_AUTH": true, "SLACK_WEBHOOK": true, "SESSION_COOKIE": true, "TWILIO_AUTH": true, "KUBE_CERT": true, "DOCKER_PASS": true,
+		"gh_pat": true, "my-token": true, "OTP": true,
+		"PATH": false, "HOME": false, "PWD": false, "OLDPWD": false, "GOPATH": false, "NODE_ENV": false, "USER": false, "SHELL": false,
+		"LANG": false, "TERM": false, "CI": false, "GITHUB_SHA": false, "GIT_AUTHOR_NAME": false, "GIT_AUTHOR_EMAIL": false, "NO_PROXY": false,
+		"PYTHONPATH": false, "PATCH": false, "GOPROXY_X": true, "EDITOR": false, "HOSTNAME": false, "XDG_SESSION_TYPE": false, "VIRTUAL_ENV": false,
+	} {
+		if got := secretName(name); got != want {
+			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestSecretValue: a value is a secret by its shape.
+func TestSecretValue(t *testing.T) {
+	for v, want := range map[string]bool{
+		"redis://:hunter2@cache:6379/0": true, "postgres://app:pw@db/app": true, "http://u:p@proxy:3128": true,
+		"ghp_abcdefghijklmnopqrstuvwxyz0123456789": true, "github_pat_11ABCDEFG0123456789": true, "sk-proj-abcdefghijkl": true,
+		"xoxb-1234-5678-abcdef": true, "AKIAIOSFODNN7EXAMPLE": true, "eyJhbGciOiJIUzI1NiJ9.e30.x": true,
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nx": true,
+		"https://example.com/path":               false, "http://proxy:3128": false, "git@github.com:o/r": false, "production": false, "": false,
+		"/usr/bin:/bin": false, "sk-": false, "https://user@host/x": false,
+	} {
+		if got := secretValue(v); got != want {
+			t.Errorf("secretValue(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func BenchmarkSecretName(b *testing.B) {
+	names := []string{"PATH", "HOME", "GOPATH", "NODE_ENV", "GITHUB_TOKEN", "MYSQL_PWD", "REDIS_URL", "GIT_AUTHOR_NAME"}
+	for b.Loop() {
+		for _, n := range names {
+			_ = secretName(n)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package command
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestXargsOptionNames: names fed to xargs from git ls-files, rg or grep
+// (which print them as they are, not under a folder) that start with "-"
+// are refused, as a pattern's are. The workspace holds committed files
+// named --compress-program=sh and -S1; fed to sort, they make it run sh
+// on its temporary files, which the test first shows with the real git
+// and sort.
+func TestXargsOptionNames(t *testing.T) {
+	dir := t.TempDir()
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(root, "MARK")
+	body := strings.Repeat("touch "+marker+"\n", 400)
+	for name, content := range map[string]string{"a.txt": body, "--compress-program=sh": "", "-S1": "", "src/b.txt": "b\n"} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attack := "git ls-files -z | xargs -0 sort"
+	if gnuSort() && hasProgram("git") && hasProgram("bash") {
+		run := func(line string) {
+			cmd := exec.Command("bash", "-c", line)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+			_ = cmd.Run() // sort fails once sh has run; the marker tells
+		}
+		run("git init -q . && git add -A .")
+		run(attack + " >/dev/null 2>&1")
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("the attack did not reproduce (no %s): the test no longer shows what it guards against", marker)
+		}
+		if err := os.Remove(marker); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(nil)
+	c := &Context{Roots: []string{root}, FS: newTestFS(root), Home: t.TempDir()}
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{attack, false},
+		{"git ls-files -z | xargs -0 sort -S 1M", false},
+		{"git ls-files -z | xargs -0 -r sort", false},
+		{"git ls-files -z | xargs -0 -I{} sort {}", false},
+		{"rg --files -0 | xargs -0 sort", false},
+		{"grep -rlZ touch | xargs -0 sort", false},
+		{"git ls-files -z | xargs -0 sort --", true},
+		{"git ls-files -z | xargs -0 -I{} sort -- {}", true},
+		{"git ls-files -z | xargs -0 -I{} sort ./{}", true},
+		{"find . -type f -print0 | xargs -0 sort", true},
+	} {
+		d := p.Evaluate(tc.line, root, c)
+		if d.Allowed != tc.ok {
+			t.Errorf("%s: allowed %v (%s: %s), want %v", tc.line, d.Allowed, d.Rule, d.Reason, tc.ok)
+		}
+		if !tc.ok && d.Rule != RuleDynamicWord {
+			t.Errorf("%s: rule %s, want %s", tc.line, d.Rule, RuleDynamicWord)
+		}
+	}
+	// Without such names, the same line is ordinary work.
+	clean := t.TempDir()
+	if err := os.WriteFile(filepath.Join(clean, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clean, _ = filepath.EvalSymlinks(clean)
+	cc := &Context{Roots: []string{clean}, FS: newTestFS(clean), Home: t.TempDir()}
+	if d := p.Evaluate(attack, clean, cc); !d.Allowed {
+		t.Errorf("%s in a workspace without names starting with -: %s: %s", attack, d.Rule, d.Reason)
+	}
+}
+
+func hasProgram(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
+func gnuSort() bool {
+	out, err := exec.Command("sort", "--version").Output()
+	return err == nil && strings.Contains(string(out), "GNU")
+}
