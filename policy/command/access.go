@@ -314,7 +314,7 @@ func (j *judge) path(prog string, a access) {
 		if a.word == "-" && a.mode == modeRead {
 			return // standard input
 		}
-		if specialRead(j.abs(a.word)) {
+		if specialRead(j.abs(a.word)) || j.outsideRead(prog, a) {
 			return
 		}
 		r, ok := j.resolve(prog, a)

@@ -250,6 +250,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
 			d = policy.Decide(call, env)
+			if p.Tool == runTool && len(d.ShellOnly) > 0 && (d.Allowed || d.Ask) {
+				d = shellOnlyRefusal(d)
+			}
 			if tracked && g.cfg.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
 				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal",
 					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
@@ -304,7 +307,11 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
 	}
 	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
-		if id, err := g.issue(out, p, v.ID); err != nil {
+		id, err := "", errShellOnly
+		if len(d.ShellOnly) == 0 {
+			id, err = g.issue(out, p, v.ID)
+		}
+		if err != nil {
 			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
 			if confinedOnly {
 				// Allowed only because admit would run it confined: the host
