@@ -91,11 +91,18 @@ func DefaultShellTools() []string {
 	return []string{"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command"}
 }
 
-// Decide judges one call in the design's order: no-tool, request-too-large,
+// Decide judges one call in the README's decision order: no-tool, request-too-large,
 // not-in-allow-list, budget-exhausted, the command policy for shell tools,
 // the mutator checks, then needs-human. Mode, approvals and the tape are the
 // caller's: Decide only says allow, deny, or ask.
 func Decide(c Call, e *Env) Decision {
+	if e.FS == nil {
+		// The zero Env is safe: with no file system to look at, every path
+		// is unknown, and an unknown path is refused, never guessed.
+		blind := *e
+		blind.FS = noFiles{}
+		e = &blind
+	}
 	tool := strings.TrimSpace(c.Tool)
 	caps := e.Caps
 	if caps == nil {
@@ -275,7 +282,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
-	d.Asks, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.Answerable, cd.AllowedBy, cd.RunsCode
+	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.ShellOnly = cd.ShellOnly
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
@@ -355,6 +362,10 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			return refuse(d, rule.NoWriteRoot, fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
+			if pat := e.Caps.PatternOnly(tool); pat != "" && !matchAny(e.Caps.Mutators, tool) {
+				return refuse(d, rule.NoTarget, fmt.Sprintf("%q is granted only by the pattern %q, so nothing says it only reads: it is judged as a tool that writes, and it names no path argument (path, file_path, ...) the gate can check", tool, pat),
+					"Ask the person to name the tool in the policy's allow list (a named tool that is not a mutator is judged by its paths as a reader), or use a tool that is named.")
+			}
 			return refuse(d, rule.NoTarget, fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
 		}
 	}
@@ -684,9 +695,6 @@ func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
 		for _, alt := range braceAlternatives(g, 0) {
 			if why := globOutside(alt, cwd, e); why != "" {
 				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
-			}
-			if e.FS == nil {
-				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q cannot be walked: no file system to check it against", g), "")
 			}
 			bases, pat := globBases(cwd, d.Listed), alt
 			if strings.HasPrefix(alt, "/") {

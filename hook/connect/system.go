@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"admit/internal/sysfile"
 )
 
 // System is what the package reads of the machine: files, folders, the
@@ -53,30 +55,9 @@ func (o OS) Getenv(key string) string {
 	return os.Getenv(key)
 }
 
-// WriteFile writes data to a temporary file beside name, flushes it, and
-// renames it over name.
+// WriteFile replaces name with data durably (sysfile.WriteAtomic).
 func (OS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".admit-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return sysfile.WriteAtomic(name, data, perm)
 }
 
 // lookPath finds program in the folders of $PATH, as a shell would: a

@@ -77,6 +77,8 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 	args = append(args, "--effects", c.Effects, "--shell", c.Shell, "--cwd", w.Cwd(c))
 	if c.Path != nil {
 		args = append(args, "--env-path", w.Expand(*c.Path))
+	} else {
+		args = append(args, "--no-env-path") // the case says nothing of a PATH: not this test process's
 	}
 	if c.Terminal {
 		args = append(args, "--terminal", "t1")

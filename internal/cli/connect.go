@@ -96,7 +96,10 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 			code = exitConfig
 			continue
 		case c == nil && verb == "connect":
-			fmt.Fprintf(std.Out, "%s: connected to %s\n", title, st.Binary)
+			fmt.Fprintf(std.Out, "%s: %s to %s\n", title, stateWords(st), st.Binary)
+			if st.InertWhy != "" {
+				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, st.InertWhy)
+			}
 			continue
 		case c == nil:
 			fmt.Fprintf(std.Out, "%s: not connected\n", title)
@@ -140,8 +143,11 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 		for _, p := range r.Removed {
 			fmt.Fprintf(std.Out, "%s: removed %s\n", st.Agent, p)
 		}
-		fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, r.Status.State)
+		fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, stateWords(r.Status))
 		if verb == "connect" {
+			if r.Status.InertWhy != "" {
+				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, r.Status.InertWhy)
+			}
 			for _, n := range r.Status.Notes {
 				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, n)
 			}
@@ -190,6 +196,16 @@ func parseConnect(verb string, args []string, std Stdio) (connectOptions, error)
 	return o, nil
 }
 
+// stateWords is a host's state as --list shows it: the state, and where
+// the host will not run admit's entries although they are connected, why
+// in a few words ("connected, not trusted: inert").
+func stateWords(st connect.Status) string {
+	if st.Inert != "" {
+		return st.State + ", " + st.Inert + ": inert"
+	}
+	return st.State
+}
+
 // describe says what connecting would fix, in words.
 func describe(st connect.Status) string {
 	switch st.State {
@@ -212,11 +228,14 @@ func listAgents(sys connect.System, opts connect.Options, binErr error, std Stdi
 		if st.HooksOff != "" {
 			off = append(off, st.Agent+": "+st.HooksOff)
 		}
+		if st.InertWhy != "" {
+			off = append(off, st.Agent+": "+st.InertWhy)
+		}
 		installed := "no"
 		if st.Installed {
 			installed = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, st.State, st.Config, st.Binary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, stateWords(st), st.Config, st.Binary)
 	}
 	_ = tw.Flush()
 	if len(off) > 0 {

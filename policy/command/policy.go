@@ -13,7 +13,7 @@ import (
 	"admit/policy/shell"
 )
 
-// Rule names, as the design lists them: aliases of the rule package's, so
+// Rule names, as docs/rules.md lists them: aliases of the rule package's, so
 // that the judges read short names.
 const (
 	RuleAllowed         = rule.Allowed
@@ -134,6 +134,9 @@ type Decision struct {
 	// protected path, a secret, git's configuration, an ask rule) is not
 	// here.
 	Asks [][]string
+	// AskEffects are the kinds of effect of each command of Asks, as the
+	// person's allow rules are matched against them (effects.go).
+	AskEffects []rules.Effects
 	// Answerable is true when the line asks, and only for the commands in
 	// Asks: allow rules for their prefixes would admit the line without a
 	// person.
@@ -473,6 +476,7 @@ type accum struct {
 	codeRule             rule.Rule
 	codeReason, codeHint string
 	codeArgv             [][]string
+	codeEffects          []rules.Effects // each codeArgv's kinds of effect (effects.go)
 	allowedBy            []string
 	runsCode             [][]string
 	// treeChanged are the working trees a git command of the line changes
@@ -498,12 +502,13 @@ func (a *accum) asks(r rule.Rule, reason, hint string) {
 }
 
 // asksCode records a question that an allow rule over argv would answer.
-func (a *accum) asksCode(r rule.Rule, argv []string, reason, hint string) {
+func (a *accum) asksCode(r rule.Rule, argv []string, eff rules.Effects, reason, hint string) {
 	if a.refused {
 		return
 	}
 	if !slices.ContainsFunc(a.codeArgv, func(have []string) bool { return slices.Equal(have, argv) }) {
 		a.codeArgv = append(a.codeArgv, slices.Clone(argv))
+		a.codeEffects = append(a.codeEffects, eff)
 	}
 	if a.code {
 		return
@@ -531,10 +536,10 @@ func (a *accum) decision() Decision {
 		d.Rule, d.Reason, d.Hint = a.rule, a.reason, a.hint
 	case a.ask:
 		d.Ask, d.Rule, d.Reason, d.Hint = true, a.rule, a.reason, a.hint
-		d.Asks = a.codeArgv
+		d.Asks, d.AskEffects = a.codeArgv, a.codeEffects
 	case a.code:
 		d.Ask, d.Rule, d.Reason, d.Hint = true, a.codeRule, a.codeReason, a.codeHint
-		d.Asks, d.Answerable = a.codeArgv, true
+		d.Asks, d.AskEffects, d.Answerable = a.codeArgv, a.codeEffects, true
 	case len(a.allowedBy) > 0:
 		d.Allowed, d.Rule, d.AllowedBy = true, rule.RuleAllows, a.allowedBy
 		d.Reason = "every command and redirection is allowed; what admit cannot judge, the person's rules allow (" + strings.Join(quoteAll(a.allowedBy), ", ") + ")"

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/workspace"
@@ -210,13 +211,22 @@ func (s *RuleStore) Add(scope string, r rules.Rule) error {
 		return err
 	}
 	for _, old := range f.Rules {
-		if old.Match == r.Match && old.Decision == r.Decision {
+		if old.Match == r.Match && old.Decision == r.Decision && sameEffects(old.Effects, r.Effects) {
 			return nil // already kept
 		}
 	}
 	r.Source = ""
 	f.Rules = append(f.Rules, r)
 	return s.write(path, f)
+}
+
+// sameEffects reports whether two rules cover the same kinds of effect.
+func sameEffects(a, b *rules.Effects) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := a.Sorted(), b.Sorted()
+	return slices.Equal(x.Reads, y.Reads) && slices.Equal(x.Code, y.Code) && slices.Equal(x.Hosts, y.Hosts) && slices.Equal(x.Sends, y.Sends)
 }
 
 // Remove drops the rules of scope with this match and decision, from the
@@ -251,18 +261,7 @@ func (s *RuleStore) write(path string, f rules.File) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
-	if err != nil {
-		return fmt.Errorf("rules: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("rules: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := sysfile.WriteAtomic(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("rules: %w", err)
 	}
 	return nil

@@ -70,6 +70,7 @@ type RunOptions struct {
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
 	heldBy := "" // the background hold of a rewritten call, ended when its run ends
+	var approved rule.Rule
 	if p.Handle != "" {
 		if p.Command != "" || len(p.Argv) > 0 || p.Cwd != "" {
 			return RunResult{}, &ParamError{"handle", "a handle names its command and folder: give no command, argv or cwd with it"}
@@ -81,9 +82,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		// The line is judged again as admit.run, in the folder and session
 		// it was judged in: what changed since (a write, a policy) counts.
 		p = RunParams{Session: h.Session, Command: h.Command, Argv: h.Argv, Cwd: h.Cwd, TimeoutMs: p.TimeoutMs}
-		heldBy = h.Decision
+		heldBy, approved = h.Decision, h.Approved
 	}
-	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy}, nil)
+	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy, approved: approved}, nil)
 	if err != nil {
 		return RunResult{}, err
 	}
