@@ -123,6 +123,11 @@ type Event struct {
 	// MCPServer and MCPTool name an MCP tool's server and its own name,
 	// when the host says them apart from Tool.
 	MCPServer, MCPTool string
+	// NoPrompt: the host runs with nobody at its prompt (Gemini CLI's
+	// non-interactive mode, where an ask ends the run silently), so a
+	// call that needs a person is refused with a reason the model reads.
+	// The caller sets it; the event never says.
+	NoPrompt bool
 
 	// rawInput is the tool's input as sent, when Input is that object
 	// unchanged: it is passed on (and taped) in the agent's own order.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -42,7 +43,10 @@ type Call struct {
 
 // Env is everything a decision depends on besides the call itself.
 type Env struct {
-	Caps       *Caps
+	Caps *Caps
+	// Now is the clock that bounds a pattern walk's time (see
+	// command.Context.Now); nil: no time bound.
+	Now        func() time.Time
 	Roots      []string // resolved workspace roots
 	Effects    command.Effects
 	Profile    shell.Profile
@@ -266,7 +270,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.RulesInvalid != "" {
 		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
 	}
-	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Now: e.Now, Obs: e.Obs, Personal: e.Personal,
 		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
 		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)

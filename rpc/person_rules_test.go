@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"admit/policy/rule"
 	"admit/rpc/gate"
@@ -164,9 +165,17 @@ func TestRulesInvalidRefusesCommandLines(t *testing.T) {
 	if v := e.Check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": "README.md"}}); !v.Allowed {
 		t.Errorf("Read with a broken rules file: %+v", v)
 	}
+	// An edit by someone else is looked at again once gate's rulesRecheck
+	// (100 ms) has passed since the last look.
 	must(t, os.WriteFile(filepath.Join(rulesDir, "rules.json"), []byte(`{"deny": ["rm *"]}`), 0o600))
+	time.Sleep(250 * time.Millisecond)
 	if v := e.Check(map[string]any{"tool": "Bash", "command": "ls"}); !v.Allowed {
 		t.Errorf("ls once the file is fixed: %+v", v)
+	}
+	// A rule the server keeps itself is in force at the next decision.
+	e.Call("admit/addRule", map[string]any{"match": "ls *", "decision": "deny", "scope": "user"}, nil)
+	if v := e.Check(map[string]any{"tool": "Bash", "command": "ls -la"}); v.Allowed || v.Outcome != rule.OutcomeDeny {
+		t.Errorf("ls -la right after the person denied it: %+v", v)
 	}
 }
 

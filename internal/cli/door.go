@@ -40,7 +40,8 @@ type doorOptions struct {
 }
 
 // openDoor dials the editor's server, or, when none answers, opens a gate
-// of its own on the workspace around o.cwd, with nobody to ask, taped.
+// of its own on the workspace around o.cwd, with nobody to ask, taped,
+// in the mode and effect mode the person chose (settings.go).
 // alone is empty when the editor's server decides; otherwise it says why
 // admit decides alone, for the caller to say so.
 func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err error) {
@@ -64,12 +65,17 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
+	mode, effects, err := aloneSettings(bounds)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s, and %w", alone, err)
+	}
+	bounds.Effects = effects // what sessions opened here may do, too
 	home, _ := os.UserHomeDir()
 	handles, err := localHandles()
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true, Handles: handles,
+	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
 		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)

@@ -104,6 +104,7 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 	if err != nil {
 		return a.Failure(ev, err.Error())
 	}
+	ev.NoPrompt = nobodyAtPrompt(a.Name)
 	calls, err := a.Map(ev)
 	if err != nil {
 		return a.Failure(ev, err.Error())
@@ -180,6 +181,7 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, re
 			p.HostShell = prof
 		} else {
 			p.Shell = prof
+			p.HostMayIgnore = self != ""
 		}
 		p.StayInFolder = run.Pinned()
 	}

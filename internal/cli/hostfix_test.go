@@ -4,8 +4,11 @@ import (
 	"admit/rpc/rpctest"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -218,4 +221,135 @@ func lineHas(out, host, state string) bool {
 		}
 	}
 	return false
+}
+
+// TestHookGeminiNobodyAtPrompt: started by a Gemini CLI in its
+// non-interactive mode (gemini -p), where an ask ends the run with no
+// result, a call that needs a person is denied with a reason the model
+// reads; started by an interactive one, it is asked, with the reason in
+// systemMessage, which Gemini CLI shows its user.
+func TestHookGeminiNobodyAtPrompt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the host's mode is read from /proc")
+	}
+	w := newHookWorkspace(t)
+	if err := os.WriteFile(filepath.Join(w.root, "package.json"), []byte(`{"scripts":{"test":"echo hi"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in for the gemini launcher: a script of that name, run
+	// with Gemini CLI's flags, that runs the hook through a shell as
+	// Gemini CLI does.
+	gemini := filepath.Join(t.TempDir(), "gemini")
+	script := "#!/bin/sh\nsh -c \"'" + self + "' hook gemini-cli --socket '" + w.socket + "' --tape '" + w.tape + "'\"\n"
+	if err := os.WriteFile(gemini, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	event := `{"session_id":"s","cwd":"` + w.root + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"npm test"}}`
+	run := func(args ...string) map[string]string {
+		cmd := exec.Command("/bin/sh", append([]string{gemini}, args...)...)
+		cmd.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET=")
+		cmd.Dir = w.root
+		cmd.Stdin = strings.NewReader(event)
+		out, _ := cmd.Output()
+		var o map[string]string
+		if err := json.Unmarshal(out, &o); err != nil {
+			t.Fatalf("%v: %v: %s", args, err, out)
+		}
+		return o
+	}
+	if o := run("-p", "run the tests", "--approval-mode", "yolo"); o["decision"] != "deny" || !strings.Contains(o["reason"], "needs a person") && !strings.Contains(o["reason"], "person") || o["systemMessage"] == "" {
+		t.Errorf("gemini -p: %v", o)
+	}
+	if o := run("-i", "run the tests"); o["decision"] != "ask" || !strings.Contains(o["systemMessage"], "a person must approve") {
+		t.Errorf("gemini -i: %v", o)
+	}
+}
+
+// TestConnectFlagsAfterTheAgent: flags may follow the agents' names, and
+// "--" ends them.
+func TestConnectFlagsAfterTheAgent(t *testing.T) {
+	w := newConnectWorld(t)
+	before := snapshotHome(t, w.home)
+	code, out, stderr := w.admit(t, w.bin, "connect", "claude-code", "--dry-run")
+	if code != 0 || !strings.Contains(out, "hook claude-code") || strings.Contains(stderr, "unknown agent") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !maps.Equal(snapshotHome(t, w.home), before) {
+		t.Fatal("--dry-run after the agent wrote")
+	}
+	if code, _, stderr := w.admit(t, w.bin, "connect", "--", "--dry-run"); code != exitUsage || !strings.Contains(stderr, `unknown agent "--dry-run"`) {
+		t.Fatalf("after --: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := w.admit(t, w.bin, "connect", "claude-code", "--effects", "everything"); code != exitUsage || !strings.Contains(stderr, "everything") {
+		t.Fatalf("a bad effect mode: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestConnectEffectsDecidingAlone: the effect mode of a hook deciding
+// alone is the person's choice, written by admit connect --effects to
+// $XDG_CONFIG_HOME/admit/settings.json; read-only until chosen;
+// ADMIT_EFFECTS in a host's configuration still wins; a settings file
+// admit cannot read refuses rather than guess.
+func TestConnectEffectsDecidingAlone(t *testing.T) {
+	w := newConnectWorld(t)
+	xdg := t.TempDir()
+	w.env = append(w.env, "XDG_CONFIG_HOME="+xdg, "ADMIT_EFFECTS=", "ADMIT_SOCKET="+w.socket)
+	if err := os.WriteFile(filepath.Join(w.root, "notes.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hook := func(extraEnv ...string) (int, string) {
+		cmd := exec.Command(w.bin, "hook", "claude-code", "--tape", w.tape)
+		cmd.Env = append(append(append(os.Environ(), w.env...), "PATH="+os.Getenv("PATH")), extraEnv...)
+		cmd.Dir = w.root
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","cwd":"` + w.root + `","tool_name":"Bash","tool_input":{"command":"git commit -m x"}}`)
+		out, err := cmd.Output()
+		return exitCode(t, err), string(out)
+	}
+	if code, out := hook(); !denied(code, out) || !strings.Contains(out, "read-only-effects") {
+		t.Fatalf("default: exit %d %s", code, out)
+	}
+	code, out, stderr := w.admit(t, w.bin, "connect", "claude-code", "--yes", "--effects", "workspace-write")
+	settings := filepath.Join(xdg, "admit", "settings.json")
+	if code != 0 || !strings.Contains(out, "effects workspace-write ("+settings+")") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if code, out := hook(); code != 0 || !strings.Contains(out, `"permissionDecision":"allow"`) {
+		t.Fatalf("workspace-write: exit %d %s", code, out)
+	}
+	if _, out, _ := w.admit(t, w.bin, "connect", "--list"); !strings.Contains(out, "uses mode enforce and effects workspace-write") {
+		t.Fatalf("--list:\n%s", out)
+	}
+	if code, out := hook("ADMIT_EFFECTS=read-only"); !denied(code, out) || !strings.Contains(out, "read-only-effects") {
+		t.Fatalf("ADMIT_EFFECTS over the file: exit %d %s", code, out)
+	}
+	if err := os.WriteFile(settings, []byte(`{"effects": "workspace-write", "trust": "everything"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := hook(); !denied(code, out) || !strings.Contains(out, "trust") || !strings.Contains(out, "settings.json") {
+		t.Fatalf("an unknown key: exit %d %s", code, out)
+	}
+}
+
+// TestConnectStrayGitInTemp: a .git that anyone made in the temporary
+// folder is no repository: connecting from a folder below it, with the
+// home folder below it too, is not refused.
+func TestConnectStrayGitInTemp(t *testing.T) {
+	w := newConnectWorld(t)
+	tmp := filepath.Join(t.TempDir(), "tmp")
+	for _, d := range []string{filepath.Join(tmp, ".git"), filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(w.bin, "connect", "--yes", "claude-code")
+	cmd.Env = append(append(os.Environ(), w.env...), "TMPDIR="+tmp, "HOME="+filepath.Join(tmp, "home"))
+	cmd.Dir = filepath.Join(tmp, "proj")
+	out, err := cmd.CombinedOutput()
+	if code := exitCode(t, err); code != 0 || !strings.Contains(string(out), "Claude Code: connected") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
 }

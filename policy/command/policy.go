@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"admit/policy/rule"
 	"admit/policy/rules"
@@ -49,7 +50,10 @@ type Context struct {
 	Profile shell.Profile // "" means analyze
 	Home    string        // the home directory "~" stands for
 	FS      FS            // nil: every path is refused, nothing can be resolved
-	Obs     Observations  // nil means nothing observed
+	// Now is the clock that bounds the time a line's patterns take to
+	// expand (shell.MaxWalkTime); nil: only their entries are bounded.
+	Now func() time.Time
+	Obs Observations // nil means nothing observed
 	// Personal are the person's own places (NewPersonal of
 	// PersonalPlaces), refused as write targets wherever they are; nil:
 	// Policy.Personal(Home), the places under Home.
@@ -193,16 +197,38 @@ type pooled struct {
 	p    *shell.Parser
 }
 
+// tables are what a Policy judges by. Nothing writes to them once built,
+// so every Policy shares them.
+type tables struct {
+	progs map[string]*Program
+	git   map[string]*Program
+	find  map[string]predicate
+	gitw  map[string]*gitWrite
+	tools map[string]*toolchain
+}
+
+// builtin is the built-in table and the fixed tables, compiled once per
+// process: a gate opened per call (every hook, every case of the corpus)
+// compiled them each time.
+var builtin = sync.OnceValue(func() *tables {
+	t := DefaultTable()
+	if err := t.compile(); err != nil {
+		panic("command: " + err.Error()) // the built-in table compiles (every test builds it)
+	}
+	return &tables{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+})
+
 // New returns a Policy over t; a nil t is the built-in table.
 func New(t *Table) *Policy {
-	if t == nil {
-		t = DefaultTable()
+	b := builtin()
+	progs := b.progs
+	if t != nil {
+		if err := t.compile(); err != nil {
+			panic("command: " + err.Error()) // ParseTable returns compiled tables
+		}
+		progs = t.Programs
 	}
-	if err := t.compile(); err != nil {
-		panic("command: " + err.Error()) // ParseTable and DefaultTable return compiled tables
-	}
-	p := &Policy{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
-	return p
+	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools}
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).
@@ -241,7 +267,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	var walk *shell.Walk
 	if c.FS != nil {
-		walk = &shell.Walk{ReadDir: fluxReadDir(c)}
+		walk = &shell.Walk{ReadDir: fluxReadDir(c), Now: c.Now}
 	}
 	acc := p.judgeScript(script, cwd, c, accum{walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	acc.patternsRace()

@@ -138,7 +138,7 @@ func (p *Parser) portable(line string) (*Script, *Problem) {
 	var (
 		first  *Script
 		merged *Problem
-		seen   = map[string]bool{}
+		seen   map[string]bool // merged's items; made on the first refusal
 	)
 	for _, prof := range portableShells {
 		script, prob := p.Parse(line, prof)
@@ -149,7 +149,7 @@ func (p *Parser) portable(line string) (*Script, *Problem) {
 			continue
 		}
 		if merged == nil {
-			merged = prob
+			merged, seen = prob, make(map[string]bool, len(prob.Items))
 			for _, it := range prob.Items {
 				seen[it] = true
 			}

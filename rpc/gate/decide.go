@@ -26,9 +26,9 @@ type judging struct {
 	call  policy.Call
 	// d is the decision as the stages so far left it; its Rule is "" until
 	// a stage has decided.
-	d            policy.Decision
-	tracked      bool // a line of a terminal whose folder is tracked (terminal.go)
-	pinned       bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
+	d       policy.Decision
+	tracked bool // a line of a terminal whose folder is tracked (terminal.go)
+	pinned  bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
 	// unconfined is the decision before the person's standing answer for
 	// confined code allowed it (stageConfined): what stands when admit
 	// cannot take the line to run confined after all.
@@ -106,6 +106,9 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 func (g *Gate) stagePolicyFile(j *judging) error {
 	env, lp, err := g.env(j.s)
 	j.env, j.lp = env, lp
+	if wait, ok := j.ctx.Value(waitKey{}).(func() context.Context); ok && env != nil {
+		env.FS = &releasingFS{Resolver: g.cfg.Resolver, release: wait}
+	}
 	if env != nil {
 		prof, perr := g.callProfile(j.p)
 		if perr != nil {
@@ -135,12 +138,11 @@ func (g *Gate) stageFolder(j *judging) error {
 	j.pinned = err == nil && j.p.StayInFolder && slices.Contains(j.env.ShellTools, j.p.Tool)
 	j.call.Terminal = j.call.Terminal || j.pinned
 	j.call.Cwd = cwd
-	var termErr *terminalError
-	var paramErr *ParamError
 	switch {
-	case errors.As(err, &paramErr):
+	case err == nil:
+	case isParamError(err):
 		return err
-	case errors.As(err, &termErr):
+	case isTerminalError(err):
 		j.refuse(rule.DynamicWord, err.Error(), "open a new terminal")
 	case err != nil:
 		j.refuse(rule.OutsideWorkspace, err.Error(), "")
@@ -359,4 +361,17 @@ func (g *Gate) conclude(j *judging) *Decided {
 	out.Wire = g.count(&v)
 	out.Verdict, out.record = v, rec
 	return out
+}
+
+// isParamError and isTerminalError are errors.As for the folder's error,
+// in functions of their own: the target of errors.As escapes, and a call
+// whose folder is fine must not pay for it (two allocations a check).
+func isParamError(err error) bool {
+	var pe *ParamError
+	return errors.As(err, &pe)
+}
+
+func isTerminalError(err error) bool {
+	var te *terminalError
+	return errors.As(err, &te)
 }

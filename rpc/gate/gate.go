@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -263,7 +264,7 @@ const terminalTool = "run_in_terminal"
 // instead: the refusal of that shell, or nil when it reads the line as
 // judged or the call names no host shell.
 func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *policy.Decision {
-	if p.HostShell == "" {
+	if p.HostShell == "" || env == nil {
 		return nil
 	}
 	prof, err := shell.ParseProfile(p.HostShell)
@@ -284,7 +285,7 @@ func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *poli
 }
 
 func (g *Gate) admitRuns(p CheckParams) bool {
-	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil && !p.HostMayIgnore
 }
 
 // confinedWithoutAsking reports whether an ask about code admit cannot
@@ -487,7 +488,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
+		Commands: g.commands, FS: g.cfg.Resolver, Now: g.cfg.Now, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
@@ -589,4 +590,32 @@ func tapePlaces(cfg config) []command.Place {
 		out = append(out, command.Place{Path: filepath.Join(dir, filepath.Base(abs)), What: what, Family: true})
 	}
 	return out
+}
+
+// releasingFS is the resolver of a decision made on a connection's read
+// loop: before its first walk (the folders of a pattern, the links under
+// a folder) it releases the loop, so that the calls read after this one
+// are decided while it walks, not held behind it. A decision that walks
+// nothing stays on the loop and costs no goroutine.
+type releasingFS struct {
+	*workspace.Resolver
+	release  func() context.Context
+	released sync.Once
+}
+
+func (f *releasingFS) walks() { f.released.Do(func() { f.release() }) }
+
+func (f *releasingFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	f.walks()
+	return f.Resolver.ReadDir(dir)
+}
+
+func (f *releasingFS) LinksOutside(dir string) []string {
+	f.walks()
+	return f.Resolver.LinksOutside(dir)
+}
+
+func (f *releasingFS) SplitNames(dir string) []string {
+	f.walks()
+	return f.Resolver.SplitNames(dir)
 }

@@ -131,3 +131,23 @@ func TestStayInFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestHostMayIgnoreRewrite: where the host may run the line as it is
+// though answered with a handle, nothing is allowed only because admit's
+// runner would run it: a command substitution admit judges again once
+// its words are known is refused, and code the person lets run confined
+// without asking is asked.
+func TestHostMayIgnoreRewrite(t *testing.T) {
+	g, ws := hostWorld(t, "")
+	if err := os.Remove(filepath.Join(ws, "link")); err != nil { // a walk would find it
+		t.Fatal(err)
+	}
+	sub := gate.CheckParams{Tool: "Bash", Command: "wc -l $(git ls-files)", Handle: true}
+	if v := check(t, g, sub); !v.Allowed || v.Handle == "" {
+		t.Fatalf("the substitution is not admitted for admit's runner: %s %s", v.Rule, v.Reason)
+	}
+	sub.HostMayIgnore = true
+	if v := check(t, g, sub); v.Allowed {
+		t.Fatalf("a host that may ignore the rewrite would run the substitution unjudged: %+v", v)
+	}
+}

@@ -69,6 +69,13 @@ type CheckParams struct {
 	// is refused when that shell would read it otherwise than judged. An
 	// allowed line with its handle is judged as admit runs it.
 	HostShell string `json:"hostShell,omitempty"`
+	// HostMayIgnore, with Handle: the host may run the line as it is even
+	// when answered with a handle (Codex's releases before allow took
+	// updatedInput; VS Code's Local harness drops an input its schema
+	// refuses). The handle is still given, but nothing is admitted only
+	// because admit's runner would run it (code confined, words judged
+	// again once known).
+	HostMayIgnore bool `json:"hostMayIgnore,omitempty"`
 	// DryRun decides without acting on the decision: nobody is asked,
 	// nothing is taped, counted, spent or observed (the editor's tools use
 	// it to know, before they show their own confirmation, whether a call
