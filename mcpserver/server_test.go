@@ -180,7 +180,7 @@ func TestToolsAlone(t *testing.T) {
 		{`{"name":"read","arguments":{"path":"notes.txt"}}`, "a note\n", ""},
 		{`{"name":"read","arguments":{"path":"/etc/passwd"}}`, "", "outside-workspace"},
 		{`{"name":"edit","arguments":{"path":"notes.txt","oldText":"a","newText":"b"}}`, "", "read-only-effects"},
-		{`{"name":"run","arguments":{"command":"cat /etc/hostname"}}`, "", "outside-workspace"},
+		{`{"name":"run","arguments":{"command":"cat /proc/self/environ"}}`, "", "outside-workspace"},
 	} {
 		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(10+i) + `,"method":"tools/call","params":` + tc.call + `}`)
 		a := c.answer()

@@ -288,6 +288,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	d.Intents = cd.Intents
 	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
+	d.ShellOnly = cd.ShellOnly
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {
 		d.Argv = [][]string{c.Argv} // what a run may start: this argv, once

@@ -140,7 +140,8 @@ func TestToolCalls(t *testing.T) {
 		{"a tool that asks, with a path outside, asks about neither", "deploy", `{"path":"/etc/passwd"}`, "", "outside-workspace"},
 		// shell tools go to the command policy
 		{"a shell tool, command in args", "bash", `{"command":"ls -la"}`, "", "allowed"},
-		{"a shell tool reading outside", "bash", `{"command":"cat /etc/passwd"}`, "", "outside-workspace"},
+		{"a shell tool reading outside", "bash", `{"command":"cat /proc/self/environ"}`, "", "outside-workspace"},
+		{"a shell tool reading outside, asked", "bash", `{"command":"cat /etc/passwd"}`, "", "ask:outside-read"},
 		{"a shell tool whose command is not a string", "bash", `{"command":["ls"]}`, "", "empty-command"},
 		{"a shell tool with a cwd outside", "bash", `{"command":"ls","cwd":"/etc"}`, "", "outside-workspace"},
 		{"a shell tool with a cwd inside", "bash", `{"command":"ls","cwd":"src"}`, "", "allowed"},

@@ -29,6 +29,11 @@ type Decision struct {
 	// known, and starts it only if that allows it. Set only with
 	// Call.AdmitRuns.
 	Rejudged []Shape
+	// ShellOnly names what in the line only a shell runs as judged (a
+	// loop, a background job, sh -c, a here-document's text as a word):
+	// admit's own runner does not run it, so the host's shell must
+	// (command.Decision.ShellOnly).
+	ShellOnly []string
 	// Intents are what the command's admitted writes are meant to do, in
 	// the command policy's reading; a run's readback checks them.
 	Intents []command.Intent

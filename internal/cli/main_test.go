@@ -107,8 +107,8 @@ func TestCheckExitCodes(t *testing.T) {
 	}{
 		{"an ordinary read", nil, []string{"check", "--root", ws, "-c", "wc -l a.txt"}, 0, "allowed"},
 		{"an argv, each word literal", nil, []string{"check", "--root", ws, "--", "cat", "a.txt"}, 0, "allowed"},
-		{"a read outside", nil, []string{"check", "--root", ws, "-c", "cat /etc/passwd"}, 77, "outside-workspace"},
-		{"warn lets it run", nil, []string{"check", "--root", ws, "--mode", "warn", "-c", "cat /etc/passwd"}, 0, "outside-workspace"},
+		{"a read outside", nil, []string{"check", "--root", ws, "-c", "cat /proc/self/environ"}, 77, "outside-workspace"},
+		{"warn lets it run", nil, []string{"check", "--root", ws, "--mode", "warn", "-c", "cat /proc/self/environ"}, 0, "outside-workspace"},
 		{"a write in read-only", nil, []string{"check", "--root", ws, "--observed-dir", ".", "-c", "touch new.txt"}, 77, "read-only-effects"},
 		{"ADMIT_EFFECTS widens", []string{"ADMIT_EFFECTS=workspace-write"}, []string{"check", "--root", ws, "--observed-dir", ".", "-c", "touch new.txt"}, 0, "allowed"},
 		{"a structured tool", nil, []string{"check", "--root", ws, "--tool", "Read", "--args", `{"file_path":"a.txt"}`}, 0, "allowed"},

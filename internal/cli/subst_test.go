@@ -115,8 +115,8 @@ func TestRunSubstitutionSplitsOutside(t *testing.T) {
 	if strings.Contains(out, "OUTSIDE-MARKER") {
 		t.Fatalf("the outside file was printed: %s", out)
 	}
-	if r.Verdict != "allow" || !strings.Contains(r.Detail, "outside-workspace") || !strings.Contains(r.Detail, marker) {
-		t.Fatalf("want the line admitted, then cat refused at run time as outside-workspace naming %s: %s", marker, out)
+	if r.Verdict != "allow" || !strings.Contains(r.Detail, "outside-read") || !strings.Contains(r.Detail, marker) {
+		t.Fatalf("want the line admitted, then cat refused at run time as outside-read naming %s: %s", marker, out)
 	}
 	if strings.Contains(r.Stdout, "alpha") {
 		t.Fatalf("cat ran on the workspace's files before the refusal: %s", out)

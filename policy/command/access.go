@@ -320,6 +320,9 @@ func (j *judge) path(prog string, a access) {
 			}
 			return
 		}
+		if j.outsideRead(prog, a) {
+			return
+		}
 		r, ok := j.resolve(prog, a)
 		if !ok {
 			return

@@ -359,7 +359,7 @@ func (j *judge) gitConfigRead(g *words) {
 		j.refuse(rule.ConfigWrite, fmt.Sprintf("git config %s would change the configuration or open an editor; only reading it is accepted", strings.Join(g.ops, " ")), "git config --local --get NAME, or git config --local --list")
 		return
 	}
-	if g.ps.has("scope") == nil {
+	if g.ps.has("scope") == nil && !plainConfigKey(&g.ps) {
 		j.refuse(RuleForbiddenFlag, "git config without --local reads the person's global and system configuration too (~/.gitconfig, /etc/gitconfig), which may hold tokens; only the repository's own is read",
 			"add --local: git config --local --list, git config --local --get NAME")
 	}

@@ -78,7 +78,7 @@ func (j *judge) program(argv []string, depth int) {
 	// table does not judge: programs given as a path, the shell words
 	// with a fixed answer, the toolchains, programs in no table
 	// (toolchain.go).
-	if j.personRules(argv) || j.notInTable(argv) {
+	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv) {
 		return
 	}
 	name := argv[0]
@@ -220,6 +220,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		return
 	}
 	rest := ps.operands
+	var assigned []string // NAME=value words, judged once the command is (codeVar)
 	for len(rest) > 0 && strings.Contains(rest[0], "=") && !strings.HasPrefix(rest[0], "=") {
 		if !prog.Assignments {
 			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets an environment variable for the command, which the policy does not allow for %s", prog.Name, rest[0], prog.Name), "")
@@ -229,6 +230,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s %q %s", prog.Name, rest[0], why), "leave the variable as it is")
 			return
 		}
+		assigned = append(assigned, rest[0])
 		rest = rest[1:]
 	}
 	if len(rest) == 0 && prog.Assignments {
@@ -253,4 +255,10 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		return
 	}
 	j.program(rest, depth+1)
+	for _, a := range assigned {
+		if j.acc.refused {
+			return
+		}
+		j.codeVar(prog.Name, a, argv)
+	}
 }

@@ -148,6 +148,11 @@ type Decision struct {
 	// AllowedBy are the person's allow rules (their match) that answered
 	// a question of the line, when Rule is rule-allows.
 	AllowedBy []string
+	// ShellOnly names what in the line only a shell runs as judged (a
+	// loop, a background job, sh -c, a here-document's text as a word):
+	// admit's own runner does not, so the host's shell must run it
+	// (shell.Script.ShellOnly).
+	ShellOnly []string
 	// RunsCode are the argv of the simple commands that run code admit
 	// cannot judge (toolchains, interpreters, workspace programs, programs
 	// in no table, git's asked subcommands), asked or allowed by a rule:
@@ -249,6 +254,11 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if script == nil || len(script.Commands) == 0 {
 		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}
 	}
+	if c.Profile != shell.Refuse {
+		if script, prob = p.unwrapShells(script, c, 0); prob != nil {
+			return Decision{Rule: prob.Rule, Reason: prob.Reason, Hint: prob.Hint}
+		}
+	}
 	if c.Profile == shell.Refuse && len(script.Commands) != 1 {
 		return Decision{Rule: RuleShellSyntax, Reason: "the refuse profile accepts one simple command only", Script: script}
 	}
@@ -272,6 +282,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	d := acc.decision()
 	d.Script = script
+	d.ShellOnly = script.ShellOnly
 	backgroundWrites(&d, &acc, c)
 	p.finalCwd(&d, &acc, cwd, c)
 	return d
@@ -309,6 +320,8 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			j := pa.judge(dir, i, cmd.GlobOptions)
 			switch {
 			case !j.printedParams(cmd.ParamNames):
+			case special(cmd):
+				j.ordinary(cmd)
 			case len(cmd.Substitutions) > 0:
 				j.substituted(cmd)
 			default:

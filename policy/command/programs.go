@@ -486,6 +486,24 @@ func DefaultTable() *Table {
 		// Probes of the machine: processes, disks, processors, the host's
 		// name, a pause. None reads a file of the workspace's or writes.
 		{Name: "ps", Operands: TextOperands, NoOptions: true},
+		// Everyday probes of ports, sockets and processes (ordinary.go): they
+		// list what the machine has open, read no file's contents and
+		// write nothing (top's interactive keys are not read from a pipe;
+		// -n bounds its frames).
+		{Name: "lsof", Operands: TextOperands, NoOptions: true},
+		{Name: "ss", Operands: TextOperands, NoOptions: true},
+		{Name: "netstat", Operands: TextOperands, NoOptions: true},
+		{Name: "jobs", Operands: TextOperands, NoOptions: true},
+		{Name: "locale", Operands: TextOperands, Options: []Option{{Names: "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose"}, {Names: "-? --help -V --version --usage"}}},
+		{
+			Name: "top", Operands: TextOperands, rules: "nooperands",
+			Options: []Option{
+				{Names: "-b --batch -c -H -i -S -1 -E -e"}, {Names: "-n -d -p -u -U -o -O -w", Arg: TextArg}, {Names: "-h -v"},
+			},
+		},
+		// nohup runs the command it is given, kept running after the shell
+		// ends (flux.go holds what it may change).
+		{Name: "nohup", Wrapper: true, Options: []Option{{Names: "--help --version"}}},
 		{
 			Name: "pgrep", Operands: TextOperands,
 			Options: []Option{

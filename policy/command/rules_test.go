@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
 
 // TestRulesTable checks the dispatch table against the built-in table:
@@ -59,7 +61,8 @@ func TestParseTableRules(t *testing.T) {
 		{"names family: a name", "whence -a ls", R, "", ok},
 		{"names family: a path is refused", "whence /etc/passwd", R, "", flag},
 		{"ls family: lists the working folder", "lsd", R, "", ok},
-		{"ls family: a folder outside", "lsd /etc", R, "", out},
+		{"ls family: a folder outside", "lsd /etc", R, "", "ask:" + string(rule.OutsideRead)},
+		{"ls family: a private folder outside", "lsd /proc/1", R, "", out},
 		{"[ without test", "[ -f a.txt ]", R, "", ok},
 		{"[ without test, outside", "[ -f /etc/passwd ]", R, "", out},
 		{"test removed: a program in no table asks", "test -f a.txt", R, "", askU},

@@ -171,7 +171,7 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 		j.acc.asks(RuleProtected, fmt.Sprintf("%s %s, files that make git run code, so a person must approve it", showArgv(argv), v.why), "")
 		return true
 	}
-	if j.installReadOnly(v, argv) {
+	if j.installReadOnly(v, argv) || j.readOnlyLint(argv) {
 		return true
 	}
 	if j.p.progs[argv[0]] != nil {
@@ -202,6 +202,10 @@ func (j *judge) refuseClass(v toolVerdict, argv []string) bool {
 	why := v.why
 	if why == "" {
 		why = refusal.why
+	}
+	if v.class == toolPublish {
+		j.dangerRefuse(refusal.rule, argv, fmt.Sprintf("%s %s", showArgv(argv), why), refusal.hint)
+		return true
 	}
 	j.refuse(refusal.rule, fmt.Sprintf("%s %s; this is refused whatever rule allows %s", showArgv(argv), why, argv[0]), refusal.hint)
 	return true
@@ -331,7 +335,8 @@ func (j *judge) stdinScript(prog string) toolVerdict {
 				"send the commands themselves as the command line, or write them to a file and run that")
 		}
 	case "heredoc":
-		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s reads its program from a here-document, which the gate does not judge", prog), "send the commands themselves as the command line")
+		// The line shows the program: asked as code, with the code.
+		return toolVerdict{class: toolRun, why: "runs the program its here-document holds: " + shownCode(j.stdinText())}
 	case "file":
 		return toolVerdict{class: toolRun, why: "runs the script its standard input names"}
 	}

@@ -137,6 +137,21 @@ var catalogue = []Info{
 		Remedy:  "Wait for the person's answer; without one, work without the file's contents (read .env.example instead), or ask the user for the values the task needs.",
 	},
 	{
+		Rule: Background, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "A command of the line runs in the background (cmd &) and goes on after the call returns, so a person decides; while it runs, the paths it may change are held (path-in-flux).",
+		Remedy:  "Wait for the person's answer; or run the command in the foreground, or with the host's own run-in-background option.",
+	},
+	{
+		Rule: OutsideRead, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "The command reads or lists a path outside the workspace, named as such on the line (not through a link of the workspace), that is neither a secret nor one of the person's own places, so a person decides.",
+		Remedy:  "Wait for the person's answer; or work on files inside the workspace, or ask the person to open the other folder as a workspace folder.",
+	},
+	{
+		Rule: Signal, Stage: StageCommand, Outcome: OutcomeAsk,
+		Meaning: "kill signals the processes a probe of the same line finds (kill $(lsof -ti:3000)), or a job of the line itself, so a person decides.",
+		Remedy:  "Wait for the person's answer; stop only what the session started.",
+	},
+	{
 		Rule: HiddenCommand, Stage: StageCommand, Outcome: OutcomeDeny,
 		Meaning: "The command runs what the line does not show, or changes what later words run: eval, sh -c, exec, builtin, trap, alias, hash, a script piped or fed into a shell or interpreter, a wrapper that sets PATH or LD_PRELOAD.",
 		Remedy:  "Send the commands themselves as the command line (the script of sh -c, the words of eval), without the wrapper or pipe the reason names.",
@@ -180,6 +195,26 @@ var catalogue = []Info{
 		Rule: DestroysExternal, Stage: StageCommand, Outcome: OutcomeDeny,
 		Meaning: "The command destroys or overwrites what is not the workspace's: git push --force, --delete, --mirror or to a remote the repository does not have, docker system prune, kubectl delete, terraform destroy, a cloud resource deleted.",
 		Remedy:  "Do not run it; push without force to a remote the repository has, and ask the user to do destructive operations themselves.",
+	},
+	{
+		Rule: SecretExfiltration, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command, or the pipeline it is part of, sends or copies a file the secret patterns name (.env, a private key, credentials) off the machine: an upload (curl -d @.env, -T, -F), a copy to a host (scp, rsync), a socket fed by it (nc host < .env).",
+		Remedy:  "Do not send secrets anywhere; ask the user to move them themselves. The person may allow one such command by name in their own rules file.",
+	},
+	{
+		Rule: WorkspaceExfiltration, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command copies the workspace (a root, or a folder above one) to another host: rsync or scp of it, or an archive of it piped to an upload.",
+		Remedy:  "Do not copy the workspace off the machine; ask the user to do it. The person may allow one such command by name in their own rules file.",
+	},
+	{
+		Rule: Persistence, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command sets something to run later, outside the workspace: a crontab line, a systemd or launchd unit, a shell's start-up file, an editor extension, git's global hooks or configuration.",
+		Remedy:  "Do not install anything that outlives the task; tell the user what to set up. The person may allow one such command by name in their own rules file.",
+	},
+	{
+		Rule: ForeignSignal, Stage: StageCommand, Outcome: OutcomeDeny,
+		Meaning: "The command signals processes the session did not start: pkill and killall by name, kill of a pid written on the line, a service stopped or restarted.",
+		Remedy:  "Stop only what the session started: kill the pid a probe of the same line finds (kill $(lsof -ti:3000)), or ask the user. The person may allow one such command by name in their own rules file.",
 	},
 	{
 		Rule: NoWriteRoot, Stage: StageMutators, Outcome: OutcomeDeny,

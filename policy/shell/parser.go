@@ -51,13 +51,18 @@ type Parser struct {
 	braceWord  *syntax.Word // the word being brace-expanded, if any
 	braceWords int          // words brace expansion added in this call
 	cmds       []Command
-	inArgs     bool      // judging a command's arguments, not a redirection
-	globWord   bool      // the last word literal accepted was an option-value glob
-	globs      []int     // argv indexes of such words in the call in progress
-	patWord    string    // the last word literal accepted was this pattern
-	patterns   []Pattern // the pattern words of the call in progress
-	printing   bool      // in an argument of echo or printf, where a plain $NAME is kept
-	params     []string  // the names of the $NAME kept in the call in progress
+	inArgs     bool       // judging a command's arguments, not a redirection
+	globWord   bool       // the last word literal accepted was an option-value glob
+	globs      []int      // argv indexes of such words in the call in progress
+	patWord    string     // the last word literal accepted was this pattern
+	patterns   []Pattern  // the pattern words of the call in progress
+	printing   bool       // in an argument of echo or printf, where a plain $NAME is kept
+	params     []string   // the names of the $NAME kept in the call in progress
+	inDouble   bool       // judging the parts of a double-quoted string
+	feeders    [][]string // the cat commands of literal $(cat <<'EOF') words in the call in progress
+	bound      []binding  // the loop variables in scope, innermost last (loops.go)
+	loopAdded  int        // commands the loops of this call added (loops.go)
+	shellOnly  []string   // constructs only a shell runs (Script.ShellOnly)
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -97,6 +102,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.braceWords = 0
 	p.prof = profile
 	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
+	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly = false, nil, nil, 0, nil
 	var (
 		script *Script
 		prob   *Problem
@@ -239,7 +245,7 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
-	return &Script{Commands: p.cmds}, nil
+	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly}, nil
 }
 
 // stmts flattens a list of statements; the first takes joiner, the rest
@@ -259,7 +265,7 @@ func (p *Parser) stmts(list []*syntax.Stmt, joiner string, sub bool) {
 // itself otherwise): the commands whose stderr a following "|&" joins to
 // the pipe.
 func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
-	if s.Background {
+	if s.Background && p.strict {
 		p.ps.add(classSyntax, "background", "&")
 	}
 	if s.Coprocess || s.Disown {
@@ -310,7 +316,17 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		p.stmts(c.Stmts, joiner, sub)
 		p.groupDepth--
 	default:
-		p.compound(c)
+		if !p.loop(c, joiner, sub) {
+			p.compound(c)
+		}
+	}
+	if s.Background && !p.strict {
+		// cmd &: judged as it is, and the command policy knows it goes on
+		// after the line (Command.Background).
+		for i := start; i < len(p.cmds); i++ {
+			p.cmds[i].Background = true
+		}
+		p.noteShellOnly("background job")
 	}
 	// The statement's own redirections apply to every command in it, and
 	// before any redirection written inside it: bash opens the outer ones
@@ -332,19 +348,25 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 
 // call appends one simple command.
 func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
-	for _, a := range c.Assigns {
-		p.ps.add(classSyntax, "assignment", p.src(a))
-	}
+	env, eok := p.assigns(c)
 	if len(c.Args) == 0 {
 		return
 	}
 	argv := make([]string, 0, len(c.Args))
-	ok := true
-	p.inArgs, p.globs, p.patterns, p.params = true, nil, nil, nil
-	var subs []Substitution
+	ok := eok
+	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
+	var subs, pids []Substitution
 	var params []int
 	printing := p.printsParams(c.Args[0])
+	killing := p.killsPids(c.Args[0])
 	for k, w := range c.Args {
+		if inner := p.pidSubstitution(killing, k, w); inner != nil {
+			words, wok := p.innerWords(inner)
+			ok = ok && wok
+			pids = append(pids, Substitution{Index: len(argv), Argv: words})
+			argv = append(argv, p.src(w))
+			continue
+		}
 		if inner := p.substitution(k, w); inner != nil {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
@@ -391,16 +413,22 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
+	if len(pids) > 0 && len(p.patterns) > 0 {
+		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
+		return
+	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs,
-		Params: params, ParamNames: p.params})
+		Params: params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: pids})
+	p.feeders = nil
 }
 
 // printsParams reports a command named w whose arguments may hold a plain
 // $NAME or $?: echo and printf only print them. Not in fish, whose
-// variables and $status differ, nor for the refuse profile.
+// variables and $status differ, nor in zsh, which does not split them,
+// nor for the refuse profile.
 func (p *Parser) printsParams(w *syntax.Word) bool {
 	name := w.Lit()
-	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish
+	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish && p.prof != Zsh
 }
 
 // plainParam reports $NAME, ${NAME} or $?: the value of a variable and
@@ -595,6 +623,7 @@ func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 		if r.Hdoc != nil && !p.parts(r.Hdoc.Parts) {
 			return rd, false
 		}
+		rd.Text = hdocText(r)
 		return rd, true
 	case syntax.WordHdoc:
 		rd.Fd = fd(0)
@@ -603,6 +632,7 @@ func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 		if !p.parts(r.Word.Parts) {
 			return rd, false
 		}
+		rd.Text = p.hereString(r.Word) + "\n"
 		return rd, true
 	default:
 		p.ps.add(classSyntax, "redirection", p.src(r))

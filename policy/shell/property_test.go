@@ -24,8 +24,10 @@ var (
 	// difference is the shell's; those of propFixed take no more words,
 	// so that they never fail with a message of the shell's own.
 	propPrograms = []string{"rec", "rec", "rec", "rec", "touch", "echo", "echo -n", "printf '%s|'", "rcat a.txt", "printf %s"}
-	propFixed    = []string{"true", "false", "test -f a.txt", "[ -f a.txt ]", "pwd", "cd d && rec", "rec"}
-	propParts    = []string{
+	propFixed    = []string{"true", "false", "test -f a.txt", "[ -f a.txt ]", "pwd", "cd d && rec", "rec", "printenv X"}
+	// propAssigns go before a command (X=1 rec), judged as env X=1 rec.
+	propAssigns = []string{"X=1 ", "X='a b' ", `X="q" `, "X=a=b ", "X= ", "X=~ ", "X=* ", "X={a,b} ", "X=a:~/b ", "X==ls "}
+	propParts   = []string{
 		"a", "b", "x1", "f", "d/x", "-n", "-e", "-s", "-", "--", "--o=1", "a.txt", "HEAD~1", "a^b", "x~y", "a#b", "a%b", "a=b",
 		"'q r'", `"s t"`, "''", `""`, "'a!b'", `"a!b"`, `"x!"`, `"a\"b"`, `'a\b'`, `"a\b"`, `'a\\b'`, "\"a\\`b\"", `"a\!b"`,
 		"$'u'", `$'a\tb'`, "!", "!x", "a!", "^x", "#", "~", "~/x", "a=~/x", "=x", "=", "%x", "%self", "{a,b}", "{a,}",
@@ -33,7 +35,7 @@ var (
 		`\x41`, `\n`, `\-`, `\\`, `\ `, `\!`, "<1-3>", "é", "日本", "$=", "$~", `\\!`, `""~/x`, "~''", `""=x`, `~\/x`,
 		`"it's"`, `"'"`, `'"'`, `a\'b`, `\"`, "@", "+", ",", ":", ".", "../o", "]", "]a", "a]", "-rf", "x1.txt", "f1",
 		`{a,}""~/x`, "{~,x}", "{,b}~", `{a,""}`, "{'a b',c}", `x{"y",z}`, "{-n,x}", "{a,b}=x",
-		"$'x!y'", `"$'"`, "if", "then", "end", "time", "function", "not", "and", "{", "[[", "]]", "in", "do", "&& rec ", "|| rec ", "a[", "[x",
+		"$'x!y'", `"$'"`, "$v", `"$v"`, "${v}.x", "$v$v", "$v[1]", "$v:t", "if", "then", "end", "time", "function", "not", "and", "{", "[[", "]]", "in", "do", "&& rec ", "|| rec ", "a[", "[x",
 	}
 	propJoiners   = []string{"; ", " && ", " || ", " | ", " |& ", " 2>&1 | "}
 	propRedirects = []string{" > o", " >> o", " 2> e", " < a.txt", " &> o", " >| o", " >! o", " > o > o2", " 2>&1", " > ~/h",
@@ -49,7 +51,7 @@ func genLine(rng *rand.Rand) string {
 		if cmd > 0 {
 			b.WriteString(propJoiners[rng.IntN(len(propJoiners))])
 		}
-		group := rng.IntN(8)
+		group := rng.IntN(10)
 		switch group {
 		case 0:
 			b.WriteString("{ ")
@@ -57,6 +59,13 @@ func genLine(rng *rand.Rand) string {
 			b.WriteString("( ")
 		case 2:
 			b.WriteString("! ")
+		case 3:
+			b.WriteString("for v in x 'y z' {a,b}; do ")
+		case 4:
+			b.WriteString("if test -f a.txt; then ")
+		}
+		if rng.IntN(6) == 0 {
+			b.WriteString(propAssigns[rng.IntN(len(propAssigns))])
 		}
 		if rng.IntN(5) == 0 {
 			b.WriteString(propFixed[rng.IntN(len(propFixed))])
@@ -77,6 +86,10 @@ func genLine(rng *rand.Rand) string {
 			b.WriteString("; }")
 		case 1:
 			b.WriteString(" )")
+		case 3:
+			b.WriteString("; done")
+		case 4:
+			b.WriteString("; else rec no; fi")
 		}
 		if group < 2 && rng.IntN(3) == 0 {
 			b.WriteString(propRedirects[rng.IntN(len(propRedirects))])

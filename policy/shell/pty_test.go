@@ -195,6 +195,11 @@ var ordinaryTerminalLines = []struct {
 	{line: "git diff HEAD~1 -- a.txt 2>&1 | head -3"},
 	{line: "find . -name '*.txt' -newer nothing 2>&1 | sort"},
 	{line: "echo a; echo b\n"},
+	{line: "CI=true NODE_ENV='test x' printenv CI NODE_ENV"},
+	{line: `for f in a.txt b.txt; do wc -l "$f"; done`, not: []Profile{Fish}},
+	{line: `for f in a b; do echo $f-1; done`, not: []Profile{Fish}},
+	{line: "if test -f a.txt; then echo yes; else echo no; fi", not: []Profile{Fish}},
+	{line: "while false; do echo never; done; echo after", not: []Profile{Fish}},
 }
 
 // ansi matches the escape sequences terminals and line editors emit.

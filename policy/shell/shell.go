@@ -37,6 +37,11 @@ import "admit/policy/rule"
 // Script is a command line reduced to its simple commands, in source order.
 type Script struct {
 	Commands []Command
+	// ShellOnly names the constructs of the line that a shell runs as
+	// judged but admit's own runner does not (a loop, a background job,
+	// a here-document's text as a word, kill of a probe's pids): the
+	// gate leaves such a line to the host's shell (see shellonly.go).
+	ShellOnly []string
 }
 
 // Command is one simple command with literal words.
@@ -81,6 +86,27 @@ type Command struct {
 	// gets are only known when it runs.
 	Params     []int
 	ParamNames []string
+	// Env are the assignments written before the command (CI=true npm
+	// test), each NAME=value with a literal value, in order: the shell
+	// passes them in the command's environment, as env NAME=value would.
+	Env []string
+	// Background: the command is part of a statement run with "&", so
+	// the line goes on (and ends) while it still runs.
+	Background bool
+	// Feeders are the commands the shell runs to build a word of this
+	// one whose output the line shows: cat of a literal here-document in
+	// "$(cat <<'EOF' ... EOF)" (the word holds the text). They read
+	// nothing else, but are programs all the same, looked up on PATH.
+	Feeders [][]string
+	// Pids are the words of a kill that are $(PROBE), PROBE one simple
+	// command of literal words (lsof -ti:3000, pgrep -f x): the shell
+	// replaces them with the pids PROBE prints. Argv holds each as
+	// written.
+	Pids []Substitution
+	// Via is the shell (sh, bash) whose literal line (sh -c LINE) this
+	// command is part of: set by the command policy, which judges that
+	// line's commands as the line's own, and the shell's name on PATH.
+	Via string
 }
 
 // Substitution is a word $(INNER) of a command, INNER one simple command
@@ -115,6 +141,9 @@ type Redirect struct {
 	Target string // literal path; empty for a descriptor duplication or a here-document
 	Write  bool   // opens Target for writing (truncate, append, or "<>")
 	Read   bool   // opens Target for reading ("<" and "<>")
+	// Text is what a here-document or a here-string feeds the command,
+	// as the shell passes it (every one the parser admits is literal).
+	Text string
 }
 
 // Problem is why a command line cannot be judged statically. A line may

@@ -182,16 +182,32 @@ var cases = []parseCase{
 	{note: "and list", line: `cd src && ls`, in: inAnalyze, argv: many(w("cd", "src"), w("ls"))},
 	{note: "newline list", line: "ls\npwd\n", in: inAnalyze, argv: many(w("ls"), w("pwd"))},
 	{note: "negation", line: `! grep -q x f`, in: inAnalyze, argv: one("grep", "-q", "x", "f")},
-	{note: "background", line: `sleep 100 &`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`background "&"`)},
-	{note: "background in a list", line: `rm -rf x & ls`, in: inAnalyze, rule: rule.ShellSyntax},
-	{note: "background in a group", line: `(ls &)`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "background", line: `sleep 100 &`, in: inAnalyze, argv: one("sleep", "100")},
+	{note: "background in a list", line: `rm -rf x & ls`, in: inAnalyze, argv: many(w("rm", "-rf", "x"), w("ls"))},
+	{note: "background in a group", line: `(ls &)`, in: inAnalyze, argv: one("ls")},
+	{note: "background in refuse", line: `sleep 100 &`, in: inRefuse, rule: rule.ShellSyntax, has: w(`shell operator "&"`)},
+	{note: "coprocess", line: `coproc sleep 100`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "pipeline in refuse", line: `ls | wc`, in: inRefuse, rule: rule.ShellSyntax, has: w(`needs shell syntax the gate does not run: shell operator "|"`)},
 
 	// Control flow and other constructs analyze does not flatten.
-	{note: "if", line: `if true; then rm x; fi`, in: inAnalyze, rule: rule.ShellSyntax, has: w("if clause")},
-	{note: "while", line: `while true; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("while loop")},
-	{note: "until", line: `until false; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("until loop")},
-	{note: "for names the words inside", line: `for f in a b; do rm $f; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop", `parameter expansion "$f"`)},
+	{note: "if: every branch", line: `if true; then rm x; elif false; then ls; else pwd; fi`, in: inAnalyze, argv: many(w("true"), w("rm", "x"), w("false"), w("ls"), w("pwd"))},
+	{note: "while: condition and body once", line: `while true; do ls; done`, in: inAnalyze, argv: many(w("true"), w("ls"))},
+	{note: "until", line: `until false; do ls; done`, in: inAnalyze, argv: many(w("false"), w("ls"))},
+	{note: "cd in a while loop", line: `while true; do cd x; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("cd inside a while loop")},
+	{note: "for over literal words", line: `for f in a 'b c' {d,e}; do rm "$f" x$f.bak; done`, in: inAnalyze, rule: rule.DynamicWord, has: w(`unquoted loop variable`)},
+	{note: "for, quoted or clean values", line: `for f in a {d,e}; do rm "$f" ${f}.bak; done`, in: inAnalyze,
+		argv: many(w("rm", "a", "a.bak"), w("rm", "d", "d.bak"), w("rm", "e", "e.bak"))},
+	{note: "nested for", line: `for a in x y; do for b in 1 2; do echo "$a$b"; done; done`, in: inAnalyze,
+		argv: many(w("echo", "x1"), w("echo", "x2"), w("echo", "y1"), w("echo", "y2"))},
+	{note: "for: the variable after the loop is not known", line: `for f in a; do ls; done; rm "$f"`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "for over a pattern", line: `for f in *.go; do gofmt -l "$f"; done`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "for over a substitution", line: `for f in $(ls); do rm "$f"; done`, in: inAnalyze, rule: rule.DynamicWord},
+	{note: "for an exported name", line: `for PATH in /tmp; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop variable")},
+	{note: "for a zsh parameter", line: `for path in /tmp; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop variable")},
+	{note: "for over the positional parameters", line: `for f; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop")},
+	{note: "C-style for", line: `for ((i=0; i<3; i++)); do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("for loop")},
+	{note: "for with too many commands", line: `for f in 1 2 3 4 5 6 7 8 9; do a; b; c; d; e; f; g; h; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("more than 64 commands")},
+	{note: "for in refuse", line: `for f in a; do ls; done`, in: inRefuse, rule: rule.ShellSyntax},
 	{note: "select", line: `select x in a; do ls; done`, in: inAnalyze, rule: rule.ShellSyntax, has: w("select loop")},
 	{note: "case", line: `case x in a) ls;; esac`, in: inAnalyze, rule: rule.ShellSyntax, has: w("case clause")},
 	{note: "function", line: `f() { ls; }`, in: inAnalyze, rule: rule.ShellSyntax, has: w("function definition")},
@@ -206,12 +222,17 @@ var cases = []parseCase{
 	{note: "typeset", line: `typeset a`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "time", line: `time ls`, in: inBoth, rule: rule.ShellSyntax, has: w("time clause")},
 	{note: "coproc", line: `coproc ls`, in: inAnalyze, rule: rule.ShellSyntax},
-	{note: "prefix assignment", line: `PAGER=sh git log`, in: inBoth, rule: rule.ShellSyntax, has: w(`assignment "PAGER=sh"`)},
+	{note: "prefix assignment in refuse", line: `PAGER=sh git log`, in: inRefuse, rule: rule.ShellSyntax},
+	{note: "assignment with a pattern", line: `X=* ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`unquoted * in its value`)},
+	{note: "assignment with a tilde", line: `X=a:~/b ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`unquoted ~ in its value`)},
+	{note: "assignment with braces", line: `X={a,b} ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`unquoted { in its value`)},
+	{note: "assignment with a leading =", line: `X==ls ls`, in: inAnalyze, rule: rule.ShellSyntax},
+	{note: "assignment with a substitution", line: `X=$(id) ls`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "bare assignment", line: `A=1`, in: inBoth, rule: rule.ShellSyntax},
 	{note: "append assignment", line: `A+=1 ls`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "array assignment", line: `arr=(a b)`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "negation in refuse", line: `! ls`, in: inRefuse, rule: rule.ShellSyntax, has: w(`negation "!"`)},
-	{note: "mixed problems: shell-syntax wins, all named", line: `cat $x; ls &`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`parameter expansion "$x", background "&"`)},
+	{note: "mixed problems: shell-syntax wins, all named", line: `cat $x; time ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`parameter expansion "$x", time clause`)},
 
 	// Parse errors carry mvdan's message.
 	{note: "unterminated quote", line: `ls "abc`, in: inAnalyze, rule: rule.ShellSyntax, has: w("the line does not parse: 1:4:")},
@@ -318,6 +339,7 @@ func TestStructure(t *testing.T) {
 	dup := func(fd int, op string) Redirect { return Redirect{Fd: fd, Op: op} }
 	out := func(fd int, op, target string) Redirect { return Redirect{Fd: fd, Op: op, Target: target, Write: true} }
 	in := func(fd int, op, target string) Redirect { return Redirect{Fd: fd, Op: op, Target: target, Read: true} }
+	text := func(r Redirect, s string) Redirect { r.Text = s; return r }
 	tests := []struct {
 		note string
 		line string
@@ -333,7 +355,14 @@ func TestStructure(t *testing.T) {
 		}}}},
 		{"duplication to a file writes it", `ls >&file 2>&err`, []Command{{Argv: w("ls"), Redirects: []Redirect{out(1, ">&", "file"), out(2, "2>&", "err")}}}},
 		{"quoted and tilde targets", `cat < "a b" > ~/o`, []Command{{Argv: w("cat"), Redirects: []Redirect{in(0, "<", "a b"), out(1, ">", home+"/o")}}}},
-		{"here-doc and here-string", "cat <<EOF <<<x\nhi\nEOF", []Command{{Argv: w("cat"), Redirects: []Redirect{dup(0, "<<"), dup(0, "<<<")}}}},
+		{"here-doc and here-string", "cat <<EOF <<<x\nhi\nEOF", []Command{{Argv: w("cat"), Redirects: []Redirect{text(dup(0, "<<"), "hi\n"), text(dup(0, "<<<"), "x\n")}}}},
+		{"here-doc texts", "cat <<'E' <<-F <<G <<< 'a b'\n$x \\$y\nE\n\tin \\$z \\\\\n\tF\n\\`q\\\nr\nG", []Command{{Argv: w("cat"), Redirects: []Redirect{
+			text(dup(0, "<<"), "$x \\$y\n"), text(dup(0, "<<-"), "in $z \\\n"), text(dup(0, "<<"), "`qr\n"), text(dup(0, "<<<"), "a b\n")}}}},
+		{"assignments before a command", `CI=true A='q r' B="x" npm test`, []Command{{Argv: w("npm", "test"), Env: w("CI=true", "A=q r", "B=x")}}},
+		{"background statement", "npm run dev > dev.log 2>&1 & sleep 1", []Command{
+			{Argv: w("npm", "run", "dev"), Background: true, Redirects: []Redirect{out(1, ">", "dev.log"), dup(2, "2>&1")}}, {Argv: w("sleep", "1"), Joiner: ";"}}},
+		{"claude code's commit form", "git commit -m \"$(cat <<'EOF'\nfix: a\n\nbody $x\nEOF\n)\"", []Command{{Argv: w("git", "commit", "-m", "fix: a\n\nbody $x"), Feeders: [][]string{w("cat")}}}},
+		{"kill of a probe's pids", "kill -9 $(lsof -ti:3000)", []Command{{Argv: w("kill", "-9", "$(lsof -ti:3000)"), Pids: []Substitution{{Index: 2, Argv: w("lsof", "-ti:3000")}}}}},
 		{"redirection before the command", `> o ls`, []Command{{Argv: w("ls"), Redirects: []Redirect{out(1, ">", "o")}}}},
 		{"list joiners", "a; b && c || d\ne", []Command{
 			{Argv: w("a")}, {Argv: w("b"), Joiner: ";"}, {Argv: w("c"), Joiner: "&&"}, {Argv: w("d"), Joiner: "||"}, {Argv: w("e"), Joiner: ";"},

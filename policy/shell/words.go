@@ -182,14 +182,24 @@ func (p *Parser) part(part syntax.WordPart) bool {
 			p.ps.add(classDynamic, "locale-translated string", p.src(x))
 			return false
 		}
-		return p.parts(x.Parts)
+		was := p.inDouble
+		p.inDouble = true
+		ok := p.parts(x.Parts)
+		p.inDouble = was
+		return ok
 	case *syntax.ParamExp:
+		if v, ok := p.boundValue(x); ok {
+			return p.boundWordOK(x, v)
+		}
 		if p.printing && plainParam(x) {
 			p.params = append(p.params, x.Param.Value)
 			return true
 		}
 		p.ps.add(classDynamic, "parameter expansion", p.src(x))
 	case *syntax.CmdSubst:
+		if p.inDouble && p.literalCat(x) {
+			return true
+		}
 		p.ps.add(classDynamic, "command substitution", p.src(x))
 	case *syntax.ArithmExp:
 		p.ps.add(classDynamic, "arithmetic expansion", p.src(x))
@@ -241,10 +251,22 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 				case *syntax.Lit:
 					p.pieces = append(p.pieces, piece{s: unescapeDouble(in.Value)})
 				case *syntax.ParamExp:
+					if v, ok := p.boundValue(in); ok {
+						p.pieces = append(p.pieces, piece{s: v})
+						continue
+					}
 					p.pieces = append(p.pieces, piece{s: p.src(in)}) // kept as written (printing)
+				case *syntax.CmdSubst:
+					p.pieces = append(p.pieces, piece{s: catText(in)}) // a literal $(cat <<'EOF'), checked by part
 				}
 			}
 		case *syntax.ParamExp:
+			if v, ok := p.boundValue(x); ok {
+				// Checked by part: a value that splitting and pathname
+				// expansion leave as it is.
+				p.pieces = append(p.pieces, piece{s: v})
+				continue
+			}
 			p.pieces = append(p.pieces, piece{s: p.src(x)}) // kept as written (printing)
 		}
 	}

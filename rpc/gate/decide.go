@@ -159,6 +159,9 @@ func (g *Gate) stagePolicy(j *judging) error {
 	}
 	j.env.InFlux = j.s.inFlux(g.cfg.Now(), j.p.heldBy)
 	j.d = policy.Decide(j.call, j.env)
+	if j.p.Tool == runTool && len(j.d.ShellOnly) > 0 && (j.d.Allowed || j.d.Ask) {
+		j.d = shellOnlyRefusal(j.d) // shellonly.go
+	}
 	return nil
 }
 
@@ -195,7 +198,10 @@ func (g *Gate) stageHandle(j *judging) error {
 	if j.d.Ask {
 		approved = j.d.Rule
 	}
-	h, err := g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id, approved)
+	h, err := "", error(errShellOnly)
+	if len(j.d.ShellOnly) == 0 { // what only a shell runs is left to the host's (shellonly.go)
+		h, err = g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id, approved)
+	}
 	if err == nil {
 		j.handle = h
 		return nil
