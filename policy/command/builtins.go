@@ -147,8 +147,12 @@ func (j *judge) source(argv []string) {
 // editors are programs that other programs start.
 func runsWith(assign string) string {
 	name, value, _ := strings.Cut(assign, "=")
-	if why := codeVar(name, value); why != "" {
-		return why
+	if _, judged := codeVars[name]; !judged || name == "MAKEFLAGS" {
+		// The variables codeVars names are judged as the code they load
+		// (judge.codeVar); MAKEFLAGS beyond the job flags is refused here.
+		if why := codeVar(name, value); why != "" {
+			return why
+		}
 	}
 	switch {
 	case name == "PATH" || strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_"):

@@ -118,7 +118,7 @@ func (j *judge) codeVar(wrapper, assign string, argv []string) {
 	if !ok || value == "" {
 		return
 	}
-	if name == "NODE_OPTIONS" && harmlessNode(value) {
+	if name == "NODE_OPTIONS" && harmlessNode(value) || name == "MAKEFLAGS" && makeFlagsSafe(value) {
 		return
 	}
 	words := []string{wrapper}

@@ -26,8 +26,11 @@ func FuzzRunnerInner(f *testing.F) {
 		}
 		c := w.context(write, "d:. d:src f:a.txt")
 		d := p.Evaluate(line, w.ws, c)
-		if d.Allowed || d.Ask || d.Rule == RuleShellSyntax {
-			return // what only the shell refuses (X=1, export, time) is a program's name behind a runner
+		if d.Allowed || d.Ask || d.Rule == RuleShellSyntax || leadingAssignment(line) {
+			// What only the shell reads (X=1 cmd, export, time) is a
+			// program's name behind a runner, asked as a program of the
+			// workspace or in no table.
+			return
 		}
 		for _, by := range []string{"uv run ", "poetry run ", "npx ", "npm exec -- ", "pnpm exec "} {
 			if got := p.Evaluate(by+line, w.ws, c); got.Allowed || got.Ask {
@@ -49,4 +52,12 @@ func plainWords(line string) bool {
 		}
 	}
 	return true
+}
+
+// leadingAssignment reports a line whose first word is NAME=value: a
+// shell's assignment, a program's name behind a runner.
+func leadingAssignment(line string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	name, _, ok := strings.Cut(first, "=")
+	return ok && name != "" && !strings.ContainsAny(name, "/.-")
 }
