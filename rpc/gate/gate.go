@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"admit/approvals"
+	"admit/managed"
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
@@ -69,6 +70,20 @@ type Config struct {
 	Headless          bool
 	// OneCall: the gate lives for one call (Options.OneCall).
 	OneCall bool
+	// Managed is the organisation's layer (managed.Load), nil for none;
+	// ManagedErr: it cannot be used, and every call is refused.
+	Managed    *managed.Layer
+	ManagedErr error
+	// Exporter, when set, is handed every record once it is on the tape
+	// (or, without a tape, once it is made): the export to a collector
+	// (internal/otelexport). It must not block.
+	Exporter Exporter
+}
+
+// Exporter takes the gate's records elsewhere, asynchronously: Export
+// must return at once and must not keep rec past the call.
+type Exporter interface {
+	Export(rec *tape.Record)
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -103,6 +118,7 @@ type Gate struct {
 	// acceptWeaker: the person accepts weaker confinement.
 	acceptWeaker bool
 	file         loadedPolicy
+	managedMerge struct{ in, out *rules.Set } // the last merge of withManagedRules (managed.go)
 	tapeErr      string
 	sessionSeq   int64
 }
@@ -224,10 +240,14 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	}
 	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background,
 		AdmitRuns: g.admitRuns(p)}
+	trace := g.traceFacts(env, s, p) // what the decision rests on, for replay (facts.go)
+	decided := false                 // the policy judged the call
 	var d policy.Decision
 	tracked := false      // the call is a line of a terminal whose folder is tracked (terminal.go)
 	confinedOnly := false // allowed only because admit itself runs it confined
-	if err != nil {
+	if g.cfg.ManagedErr != nil {
+		d = managedRefusal(g.cfg.ManagedErr, p.Tool)
+	} else if err != nil {
 		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
 	} else {
 		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
@@ -249,13 +269,16 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 				env.Budget = s.spend(p, g.cfg.Now())
 			}
 			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
-			d = policy.Decide(call, env)
+			trace.call(call, env, tracked)
+			d, decided = policy.Decide(call, env), true
 			if tracked && g.cfg.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
 				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal",
 					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
 			}
 			if amend != nil && (d.Allowed || d.Ask) {
+				before := d
 				amend(&d)
+				trace.amended(before, d)
 			}
 			if d.Ask && g.confinedWithoutAsking(p, d) {
 				confinedOnly = true
@@ -278,7 +301,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule}
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule,
+		Facts: trace.encode(d, decided)}
 	if p.DryRun {
 		return g.dryRun(out, v, d, mode), nil
 	}
@@ -430,6 +454,9 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d 
 		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
 		if err == nil {
 			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+v.ID
+			err = g.managedForbids(r)
+		}
+		if err == nil {
 			err = g.cfg.Rules.Add(ScopeWorkspace, r)
 		}
 		if err != nil {
@@ -462,8 +489,15 @@ func (g *Gate) headless() bool {
 }
 
 // tape writes the record; a failure is logged and reported in the state.
-func (g *Gate) tape(ctx context.Context, rec *tape.Record) error {
-	err := g.cfg.TapeErr
+func (g *Gate) tape(ctx context.Context, rec *tape.Record) (err error) {
+	if x := g.cfg.Exporter; x != nil {
+		defer func() {
+			if err == nil {
+				x.Export(rec) // only what is on the tape leaves the machine
+			}
+		}()
+	}
+	err = g.cfg.TapeErr
 	if g.cfg.Tape != nil {
 		if g.cfg.Tape.Sync() != tape.SyncNone {
 			ctx = waiting(ctx) // the record waits for the disk
@@ -496,7 +530,7 @@ func (g *Gate) retape(ctx context.Context, d *Decided, fill func(r *tape.Record)
 		return
 	}
 	r := *d.record
-	r.Time, r.Prev = time.Time{}, ""
+	r.Time, r.Prev, r.Facts = time.Time{}, "", nil // the facts are the decision's, on its own record
 	fill(&r)
 	_ = g.tape(ctx, &r)
 }
@@ -606,7 +640,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	if err != nil {
 		e.RulesInvalid = err.Error()
 	}
-	e.Rules = set
+	e.Rules = g.withManagedRules(set)
 	if lp.table != nil {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}

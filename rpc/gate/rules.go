@@ -321,6 +321,9 @@ func (g *Gate) AddRule(p RuleParams) error {
 		return &ParamError{field, err.Error()}
 	}
 	r.Note, r.Examples, r.NotExamples = p.Note, p.Examples, p.NotExamples
+	if err := g.managedForbids(r); err != nil {
+		return err
+	}
 	if err := g.cfg.Rules.Add(p.Scope, r); err != nil {
 		return err
 	}
