@@ -179,12 +179,19 @@ func (g *Gate) CaptureWith(w *workspace.Watcher) { g.watcher.Store(w) }
 // Roots are the workspace roots the gate decides under.
 func (g *Gate) Roots() *workspace.Roots { return g.cfg.Roots }
 
-// Close closes the tape the gate writes to.
+// Close closes the tape the gate writes to, and the export: what it
+// still holds gets a moment to go (less for a gate of one call, whose
+// process should end).
 func (g *Gate) Close() error {
-	if g.cfg.Tape != nil {
-		return g.cfg.Tape.Close()
+	wait := 2 * time.Second
+	if g.cfg.OneCall {
+		wait = 200 * time.Millisecond
 	}
-	return nil
+	xerr := g.closeExport(wait)
+	if g.cfg.Tape != nil {
+		return errors.Join(g.cfg.Tape.Close(), xerr)
+	}
+	return xerr
 }
 
 // waitKey is the context key of the function that prepares a call to wait.
@@ -301,7 +308,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 	if lp.path != "" {
 		v.PolicyTrust = string(lp.trust)
 	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule,
+	// Credentials in the clear stay off the tape and out of the export.
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule,
 		Facts: trace.encode(d, decided)}
 	if p.DryRun {
 		return g.dryRun(out, v, d, mode), nil

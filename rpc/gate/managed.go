@@ -1,8 +1,13 @@
 package gate
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
+
+	"admit/internal/otelexport"
 
 	"admit/managed"
 	"admit/policy"
@@ -151,4 +156,39 @@ func (g *Gate) managedState() *ManagedState {
 func managedRefusal(err error, tool string) policy.Decision {
 	return policy.Decision{Rule: rule.ManagedInvalid, Kind: "read", Summary: tool,
 		Reason: "your organisation's managed policy cannot be used, so the gate stays closed: " + err.Error()}
+}
+
+// openExport starts the export the managed layer, else the person, asks
+// for; nil when neither does. It is built only then: a gate that exports
+// nothing pays nothing for it.
+func openExport(l *managed.Layer, person *managed.Export, log *slog.Logger) (*otelexport.Exporter, error) {
+	x := person
+	if l != nil && l.Export != nil {
+		x = l.Export
+	}
+	if x == nil {
+		return nil, nil
+	}
+	return otelexport.New(otelexport.Config{Endpoint: x.Endpoint, Headers: x.Headers, Metrics: x.Metrics == nil || *x.Metrics, Logger: log})
+}
+
+// closeExport sends what the export still holds, waiting at most d.
+func (g *Gate) closeExport(d time.Duration) error {
+	c, ok := g.cfg.Exporter.(interface{ Close(context.Context) error })
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return c.Close(ctx)
+}
+
+// exportStats are the export's counts, or nil without one.
+func (g *Gate) exportStats() *otelexport.Stats {
+	s, ok := g.cfg.Exporter.(interface{ Stats() otelexport.Stats })
+	if !ok {
+		return nil
+	}
+	st := s.Stats()
+	return &st
 }

@@ -67,8 +67,11 @@ type Options struct {
 	Logger    *slog.Logger
 	Now       func() time.Time
 	// Exporter is handed every taped record (Config.Exporter); nil
-	// exports nothing.
+	// exports nothing, unless Export or the managed layer names one.
 	Exporter Exporter
+	// Export is the person's export of decisions to a collector
+	// (internal/otelexport); the managed layer's wins over it.
+	Export *managed.Export
 }
 
 // Open builds a gate from o: the roots, the resolver, the tape and the
@@ -158,6 +161,18 @@ func Open(o Options) (*Gate, error) {
 			cfg.TapeErr = err
 		default:
 			cfg.Tape = t
+		}
+	}
+	if cfg.Exporter == nil {
+		x, err := openExport(layer, o.Export, o.Logger)
+		if err != nil {
+			if cfg.Tape != nil {
+				_ = cfg.Tape.Close()
+			}
+			return nil, &ParamError{"export", err.Error()}
+		}
+		if x != nil {
+			cfg.Exporter = x
 		}
 	}
 	g, err := New(cfg)

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"admit/internal/otelexport"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,9 @@ type State struct {
 	// Managed is what the organisation's managed policy pins (managed.go),
 	// absent without one.
 	Managed *ManagedState `json:"managed,omitempty"`
+	// Export counts what went to the collector and what could not
+	// (internal/otelexport), absent without an export.
+	Export *otelexport.Stats `json:"export,omitempty"`
 }
 
 // Counts are the decisions since the server started.
@@ -95,6 +99,7 @@ func (g *Gate) State() State {
 	slices.Sort(st.Sessions)
 	st.HooksOff = g.hooksOff()
 	st.Managed = g.managedState()
+	st.Export = g.exportStats()
 	return st
 }
 
