@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"admit/policy/rule"
+	"admit/policy/rules"
 )
 
 // Answer is what a person said to a question.
@@ -55,6 +56,22 @@ type Question struct {
 	// Rule is the person's rule an allow-always answer writes (its match,
 	// e.g. "npm test *"); "" means "always allow" is not offered.
 	Rule string
+	// RuleCovers says in words what Rule covers (the kinds of effect it
+	// is limited to), and RuleEffects are those kinds as the rule keeps
+	// them; NoRule, when no rule is offered, says why no rule can answer
+	// the question. All for the prompt.
+	RuleCovers  string
+	RuleEffects *rules.Effects
+	NoRule      string
+	// Content is what a write puts in the file (a Write's content), and
+	// Diff an edit's change as a unified diff; Protects says what the
+	// protected file it changes can do (a task that runs on folder open).
+	// For the prompt: what is approved, shown.
+	Content, Diff, Protects string
+	// Fields are a structured call's arguments as name and value, one a
+	// line, for the prompt to show readably (WebFetch's url and prompt,
+	// an MCP tool's arguments).
+	Fields []Field
 	// What the prompt shows besides the summary, for a person to judge by:
 	// the agent that asked, the whole command line, the folder it runs in,
 	// the paths it touches, and what a run would be confined by.
@@ -62,6 +79,12 @@ type Question struct {
 	Targets                          []string
 	// Timeout bounds the wait; 0 (or negative) means the broker's default.
 	Timeout time.Duration
+}
+
+// Field is one argument of a structured call, as the prompt shows it.
+type Field struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Outcome is how a question was decided. Every Decide returns exactly one.

@@ -29,15 +29,12 @@ func (claudeHost) parse(data []byte, event string) (Event, error) {
 }
 
 // calls keeps Claude Code's tool names, which the built-in policy and the
-// policy files name; Bash gives its command line, run from the event's
-// cwd. File paths arrive absolute (hooks.md, PreToolUse input).
+// policy files name, but for those claudetools.go maps; Bash (and
+// Monitor) give their command line, run from the event's cwd. File paths
+// arrive absolute (hooks.md, PreToolUse input).
 func (claudeHost) calls(ev Event) ([]Call, error) {
-	c := newCall(ev, ev.Tool, false)
-	if ev.Tool == "Bash" {
-		c, err := shellCall(c, ev.Input, "command", "")
-		return []Call{c}, err
-	}
-	return []Call{withArgs(c, ev)}, nil
+	c, err := claudeCall(ev) // claudetools.go
+	return []Call{c}, err
 }
 
 func (claudeHost) rewrites(ev Event) bool { return ev.Name == "PreToolUse" && ev.Tool == "Bash" }

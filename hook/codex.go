@@ -9,10 +9,13 @@ import (
 // events/pre_tool_use.rs, events/permission_request.rs,
 // engine/output_parser.rs, schema.rs, engine/discovery.rs). Its outputs
 // are parsed with deny_unknown_fields, and a PreToolUse answer it cannot
-// use is marked failed and the call runs: allow and ask are "unsupported"
-// in the releases the survey read (an allow is accepted only with
-// updatedInput in newer ones), so PreToolUse is answered with a deny or
-// with nothing at all. PermissionRequest, which fires when Codex would
+// use is marked failed and the call runs: ask and a bare allow are
+// "unsupported", so PreToolUse is answered with a deny, with nothing at
+// all, or, for an allowed Bash line, with allow and updatedInput, which
+// current releases run in its place (output_parser.rs @0ea8381, test
+// permission_decision_allow_can_update_input) and older ones take for an
+// unsupported answer, running the line as it was (which the gate judged
+// as Codex's shell reads it: hook/shell.go). PermissionRequest, which fires when Codex would
 // ask for approval (a command outside its sandbox, network access), is
 // answered allow or deny. Exit 2 blocks PreToolUse only with a reason on
 // stderr; any other exit, and a timeout, lets the call run.
@@ -50,10 +53,9 @@ func (codexHost) calls(ev Event) ([]Call, error) {
 	return []Call{withArgs(c, ev)}, nil
 }
 
-// Codex cannot be sent updatedInput: older releases take it for an
-// unsupported field and run the call as it was.
-func (codexHost) rewrites(Event) bool { return false }
-func (codexHost) ask(ev Event) bool   { return ev.Permission }
+// rewrites: Bash's command line, on PreToolUse.
+func (codexHost) rewrites(ev Event) bool { return !ev.Permission && ev.Tool == "Bash" }
+func (codexHost) ask(ev Event) bool      { return ev.Permission }
 
 // codexNote is a message Codex shows without taking it for a decision
 // (universal systemMessage); an older release that refused it would run
@@ -62,7 +64,7 @@ type codexNote struct {
 	SystemMessage string `json:"systemMessage"`
 }
 
-func codexAnswer(ev Event, r resolved) []byte {
+func codexAnswer(ev Event, r resolved, rewrite json.RawMessage) []byte {
 	if ev.Permission {
 		switch r.kind {
 		case kindAllow, kindDeny:
@@ -77,8 +79,14 @@ func codexAnswer(ev Event, r resolved) []byte {
 		return codexDeny(r.refusal)
 	case kindWarn:
 		return line(codexNote{SystemMessage: r.reason})
+	case kindAllow:
+		if rewrite != nil {
+			// Exactly the fields of Codex's own test: a reason beside an
+			// allow is not one it documents.
+			return line(hookOutput{HookSpecificOutput: &specific{HookEventName: "PreToolUse", PermissionDecision: "allow", UpdatedInput: rewrite}})
+		}
 	}
-	return nil // no objection: the only allow Codex takes
+	return nil // no objection: a bare allow is unsupported
 }
 
 // codexDeny is the one PreToolUse answer Codex honours: exactly these
@@ -87,8 +95,8 @@ func codexDeny(reason string) []byte {
 	return line(hookOutput{HookSpecificOutput: &specific{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: reason}})
 }
 
-func (codexHost) answer(ev Event, r resolved, _ json.RawMessage) Reply {
-	return Reply{Stdout: codexAnswer(ev, r)}
+func (codexHost) answer(ev Event, r resolved, rewrite json.RawMessage) Reply {
+	return Reply{Stdout: codexAnswer(ev, r, rewrite)}
 }
 
 // failure: PreToolUse (or an event that could not be read) exits 2 with

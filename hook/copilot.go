@@ -71,6 +71,19 @@ var copilotTools = toolTable{
 	"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "str_replace_editor": "Edit",
 	"grep": "Grep", "rg": "Grep", "glob": "Glob", "web_fetch": "WebFetch", "web_search": "WebSearch",
 	"update_todo": "TodoWrite", "task": "Task", "Agent": "Task",
+	// The Copilot CLI's str_replace and insert edit a file by path. Its
+	// write_bash, read_bash and stop_bash talk to a program a bash call
+	// started (mode async), which was judged then: a shell or interpreter
+	// that would run the text written to it is a program that runs code,
+	// which only a person lets start.
+	"str_replace": "Edit", "insert": "Edit",
+	"write_bash": "think", "read_bash": "think", "stop_bash": "think",
+	// VS Code: the todo list is bookkeeping, a subagent's calls come
+	// through this hook, a notebook edit is a file edit. run_task,
+	// create_and_run_task, run_notebook_cell, run_vscode_command and
+	// install_extension keep their names: the built-in policy asks a
+	// person (they run code no rule of admit's can read).
+	"manage_todo_list": "TodoWrite", "runSubagent": "Task", "edit_notebook_file": "NotebookEdit",
 }
 
 // claudeToolNames are the names the Copilot CLI's PascalCase payload uses

@@ -129,8 +129,13 @@ func (cursorHost) calls(ev Event) ([]Call, error) {
 // Cursor's preToolUse updated_input is known only from third parties.
 func (cursorHost) rewrites(Event) bool { return false }
 
-// ask: beforeReadFile takes permission alone, documented without ask.
-func (cursorHost) ask(ev Event) bool { return ev.Name != "beforeReadFile" }
+// ask: Cursor asks nobody on a hook's ask. On preToolUse it is "accepted
+// by the schema but not enforced" (the call runs), and on
+// beforeShellExecution and beforeMCPExecution it was seen to act as a
+// deny with no prompt (testdata/cursor/SOURCES.md); beforeReadFile takes
+// allow or deny alone. So a call that needs a person is asked in the
+// editor first, and refused when nobody could be.
+func (cursorHost) ask(Event) bool { return false }
 
 type cursorOutput struct {
 	Permission   string `json:"permission"`
@@ -146,18 +151,20 @@ func cursorAnswer(ev Event, r resolved) []byte {
 		o.Permission = "allow"
 	case kindAllow:
 		o.Permission = "allow"
-	case kindWarn, kindAsk:
-		if ev.Name == "beforeReadFile" {
-			if r.kind == kindWarn {
-				o.Permission = "allow"
-			} else {
-				o.Permission = "deny"
-			}
-		} else {
-			o.Permission, o.UserMessage = "ask", r.reason
-		}
+	case kindWarn:
+		// Warn mode lets the call run: an ask would run it on preToolUse
+		// and refuse it elsewhere, so it is an allow that says why.
+		o.Permission, o.UserMessage, o.AgentMessage = "allow", r.reason, r.reason
+	case kindAsk:
+		// Nobody can be asked through Cursor: refused, saying a person
+		// must approve it (in the editor, or in the policy).
+		msg := plainRefusal(r.refusal)
+		o.Permission, o.UserMessage, o.AgentMessage = "deny", msg, msg
 	default:
-		o.Permission, o.UserMessage, o.AgentMessage = "deny", "admit refused this call (rule "+r.rule+")", r.reason
+		// The model has been seen to read user_message and not
+		// agent_message: both carry the refusal, as text.
+		msg := plainRefusal(r.reason)
+		o.Permission, o.UserMessage, o.AgentMessage = "deny", msg, msg
 	}
 	if ev.Name == "beforeReadFile" {
 		o.UserMessage, o.AgentMessage = "", ""
@@ -165,10 +172,34 @@ func cursorAnswer(ev Event, r resolved) []byte {
 	return line(o)
 }
 
+// plainRefusal is a refusal body (policy.ToolError's JSON) as one line of
+// text, for hosts that show a message as it is; a text that is not such a
+// body is kept.
+func plainRefusal(body string) string {
+	prefix := ""
+	if i := strings.Index(body, "{"); i > 0 {
+		prefix, body = body[:i], body[i:]
+	}
+	var e struct {
+		Error, Rule, Reason, Hint string
+	}
+	if json.Unmarshal([]byte(body), &e) != nil || e.Reason == "" {
+		return prefix + body
+	}
+	msg := prefix + "admit refused this call (rule " + e.Rule + "), so nothing was executed: " + e.Reason
+	if e.Hint != "" {
+		msg += ". " + e.Hint
+	}
+	return msg
+}
+
 func (cursorHost) answer(ev Event, r resolved, _ json.RawMessage) Reply {
 	return Reply{Stdout: cursorAnswer(ev, r)}
 }
 
+// failure denies at exit 0 with a readable message: at exit 2 Cursor
+// shows the JSON on stdout as raw text. An entry that fails closed
+// refuses whatever admit could not answer at all.
 func (cursorHost) failure(ev Event, reason string) Reply {
-	return Reply{Stdout: cursorAnswer(ev, resolved{kind: kindDeny, rule: string(rule.HookFailed), reason: reason}), Stderr: reason, Exit: exitBlock}
+	return Reply{Stdout: cursorAnswer(ev, resolved{kind: kindDeny, rule: string(rule.HookFailed), reason: reason}), Stderr: plainRefusal(reason)}
 }

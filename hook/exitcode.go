@@ -141,16 +141,27 @@ func exitCodeAnswer(r resolved) Reply {
 
 type kiroHost struct{}
 
-// kiroTools maps Kiro's built-in tools to admit's.
-var kiroTools = toolTable{"execute_bash": "bash", "executeBash": "bash", "shell": "bash", "fs_read": "read_file", "fsRead": "read_file", "fs_write": "write_file", "fsWrite": "write_file"}
+// kiroTools maps Kiro's built-in tools to admit's: the current names
+// (kiro.dev/docs/cli/reference/built-in-tools: read, write, shell, glob,
+// grep, web_fetch, web_search, thinking, todo_list) and the legacy ones
+// (fs_read, fs_write, execute_bash). aws (use_aws) keeps its name and is
+// refused unless the policy allows it: it reaches AWS with the person's
+// credentials, which no rule of admit's judges.
+var kiroTools = toolTable{
+	"execute_bash": "bash", "executeBash": "bash", "shell": "bash",
+	"fs_read": "read_file", "fsRead": "read_file", "read": "read_file",
+	"fs_write": "write_file", "fsWrite": "write_file", "write": "write_file",
+	"glob": "Glob", "grep": "Grep", "web_fetch": "web_fetch", "web_search": "web_search",
+	"thinking": "think", "todo_list": "TodoWrite",
+}
 
 func (kiroHost) parse(data []byte, event string) (Event, error) {
 	s, err := parseSnake(data, event, kiro.Events)
 	return s.ev, err
 }
 
-// calls: execute_bash gives its command line; fs_read and fs_write their
-// paths (found by key, inside operations too); an MCP tool, @SERVER/TOOL,
+// calls: shell (execute_bash) gives its command line; read and write
+// (fs_read, fs_write) their paths (found by key, inside operations too); an MCP tool, @SERVER/TOOL,
 // is mcp__SERVER__TOOL.
 func (kiroHost) calls(ev Event) ([]Call, error) {
 	tool := kiroTools.name(ev.Tool)

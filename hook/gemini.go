@@ -66,14 +66,17 @@ func (geminiHost) calls(ev Event) ([]Call, error) {
 }
 
 func (geminiHost) rewrites(ev Event) bool { return ev.Tool == "run_shell_command" }
-func (geminiHost) ask(ev Event) bool      { return true }
+func (geminiHost) ask(ev Event) bool      { return !ev.NoPrompt }
 
 // geminiOutput is Gemini CLI's BeforeTool answer. decision "ask" forces
 // its confirmation (scheduler.ts, forcedDecision ask_user); "allow" does
 // not skip its policy engine.
 type geminiOutput struct {
-	Decision           string          `json:"decision,omitempty"`
-	Reason             string          `json:"reason,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// SystemMessage is what Gemini CLI shows its user (for an ask, in
+	// place of the reason: scheduler/hook-utils.ts).
+	SystemMessage      string          `json:"systemMessage,omitempty"`
 	HookSpecificOutput *geminiSpecific `json:"hookSpecificOutput,omitempty"`
 }
 
@@ -84,23 +87,32 @@ type geminiSpecific struct {
 	ToolInput     json.RawMessage `json:"tool_input"`
 }
 
-func geminiAnswer(r resolved, rewrite json.RawMessage) []byte {
+func geminiAnswer(ev Event, r resolved, rewrite json.RawMessage) []byte {
 	if r.kind == kindDefer {
 		return line(geminiOutput{})
 	}
 	o := geminiOutput{Decision: r.word(), Reason: r.reason}
-	if r.kind == kindAllow && rewrite != nil {
+	switch {
+	case r.kind == kindAllow && rewrite != nil:
 		o.HookSpecificOutput = &geminiSpecific{HookEventName: "BeforeTool", ToolInput: rewrite}
+	case ev.NoPrompt && r.kind == kindAsk:
+		// Nobody at Gemini's prompt: an ask would end the run with no
+		// result. A deny the model reads, saying a person must approve.
+		o.Decision, o.Reason, o.SystemMessage = "deny", r.refusal, r.reason
+	case ev.NoPrompt && r.kind == kindWarn:
+		o.Decision, o.SystemMessage = "allow", r.reason // warn mode runs it
+	case r.kind == kindAsk || r.kind == kindWarn:
+		o.SystemMessage = r.reason // what the person is shown beside the question
 	}
 	return line(o)
 }
 
 func (geminiHost) answer(ev Event, r resolved, rewrite json.RawMessage) Reply {
-	return Reply{Stdout: geminiAnswer(r, rewrite)}
+	return Reply{Stdout: geminiAnswer(ev, r, rewrite)}
 }
 
 // failure denies in JSON, which Gemini reads whatever the exit code, and
 // exits 2, which denies even if the JSON is lost.
 func (geminiHost) failure(ev Event, reason string) Reply {
-	return Reply{Stdout: geminiAnswer(resolved{kind: kindDeny, reason: reason}, nil), Stderr: reason, Exit: exitBlock}
+	return Reply{Stdout: geminiAnswer(ev, resolved{kind: kindDeny, reason: reason}, nil), Stderr: reason, Exit: exitBlock}
 }

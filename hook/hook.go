@@ -123,6 +123,11 @@ type Event struct {
 	// MCPServer and MCPTool name an MCP tool's server and its own name,
 	// when the host says them apart from Tool.
 	MCPServer, MCPTool string
+	// NoPrompt: the host runs with nobody at its prompt (Gemini CLI's
+	// non-interactive mode, where an ask ends the run silently), so a
+	// call that needs a person is refused with a reason the model reads.
+	// The caller sets it; the event never says.
+	NoPrompt bool
 
 	// rawInput is the tool's input as sent, when Input is that object
 	// unchanged: it is passed on (and taped) in the agent's own order.
@@ -158,6 +163,15 @@ type CallContext struct {
 	ToolUseID string `json:"toolUseId,omitempty"` // the host's id of the tool call
 	Event     string `json:"event,omitempty"`     // the hook event, when not the adapter's first
 	HostTool  string `json:"hostTool,omitempty"`  // the host's tool name, when admit's differs
+}
+
+// consentTools are the hosts' tools whose approval is the person's consent
+// rather than a permission: Claude Code's ExitPlanMode (its prompt is the
+// plan's approval; a hook's allow skips it) and AskUserQuestion (the
+// prompt is the person's answer), Gemini CLI's and the Copilot CLI's
+// exit_plan_mode. The gate may refuse them; it never answers allow.
+var consentTools = map[string]bool{
+	"ExitPlanMode": true, "AskUserQuestion": true, "exit_plan_mode": true,
 }
 
 // all are the adapters, one per host; adapters indexes them by name.
@@ -263,6 +277,12 @@ func (a *Adapter) CanAsk(ev Event) bool {
 // would be taped as a rewrite that never happened.
 func (a *Adapter) Answer(ev Event, d Decision) Reply {
 	r := resolve(d)
+	if r.kind == kindAllow && consentTools[ev.Tool] && d.Rewrite == "" {
+		// Approving this tool is the person's own consent (to leave plan
+		// mode, to answer a question): an allow would give it for them.
+		// No decision leaves it to the host's own prompt; a refusal stands.
+		r = resolved{kind: kindDefer, rule: r.rule}
+	}
 	var rewrite json.RawMessage
 	if d.Rewrite != "" {
 		switch {

@@ -301,6 +301,7 @@ func TestRewrite(t *testing.T) {
 		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"d","run_in_background":true}}`, []string{"hookSpecificOutput", "updatedInput"}},
 		{"gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"src"}}`, []string{"hookSpecificOutput", "tool_input"}},
 		{"copilot", `{"hook_event_name":"PreToolUse","tool_name":"run_in_terminal","tool_use_id":"t","tool_input":{"command":"ls","explanation":"e","isBackground":false}}`, []string{"hookSpecificOutput", "updatedInput"}},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{"hookSpecificOutput", "updatedInput"}},
 		{"copilot", `{"toolName":"bash","toolArgs":{"command":"ls","description":"d"}}`, []string{"modifiedArgs"}},
 		{"copilot", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"d"}}`, []string{"modifiedArgs"}},
 	} {
@@ -342,7 +343,8 @@ func TestRewrite(t *testing.T) {
 		host, data string
 		d          Decision
 	}{
-		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, rewriteD},
+		{"codex", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`, rewriteD},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}`, rewriteD},
 		{"cursor", `{"hook_event_name":"beforeShellExecution","command":"ls"}`, rewriteD},
 		{"windsurf", `{"agent_action_name":"pre_run_command","tool_info":{"command_line":"ls"}}`, rewriteD},
 		{"cline", `{"hookName":"PreToolUse","preToolUse":{"toolName":"execute_command","parameters":{"command":"ls"}}}`, rewriteD},
@@ -567,3 +569,28 @@ func TestNamesAndTimeouts(t *testing.T) {
 }
 
 func timeParse(s string) (time.Duration, error) { return time.ParseDuration(s) }
+
+// TestConsentIsNeverAllowed: on every host and event, a tool whose approval
+// is the person's consent (leaving plan mode, answering a question) is
+// never answered allow: an allow becomes no decision, so the host's own
+// prompt asks; a refusal and an ask stand. The hosts that have such tools
+// are those with a prompt of their own (Claude Code, Gemini CLI, the
+// Copilot CLI); Cursor's, Windsurf's, Kiro's and Cline's hooks never see
+// them.
+func TestConsentIsNeverAllowed(t *testing.T) {
+	for _, name := range []string{"claude-code", "gemini-cli", "copilot", "codex"} {
+		a, _ := Lookup(name)
+		for _, fx := range fixtures(t, name) {
+			ev := mustParse(t, a, fx)
+			for tool := range consentTools {
+				ev.Tool = tool
+				if got := hostReads(ev, a.Answer(ev, allowD)); got == hostAllow {
+					t.Errorf("%s %s: %s allowed is answered allow", name, fx.name, tool)
+				}
+				if got := hostReads(ev, a.Answer(ev, denyD)); got != hostDeny {
+					t.Errorf("%s %s: %s denied is read as %s", name, fx.name, tool, got)
+				}
+			}
+		}
+	}
+}

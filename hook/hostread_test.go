@@ -124,7 +124,10 @@ func hostReads(ev Event, r Reply) string {
 			if str(h, "permissionDecision") == "deny" && strings.TrimSpace(str(h, "permissionDecisionReason")) != "" {
 				return hostDeny
 			}
-			return hostNone // allow or ask: unsupported, fails open
+			if str(h, "permissionDecision") == "allow" && len(sub(h, "updatedInput")) > 0 {
+				return hostAllow // runs the updated input (output_parser.rs @0ea8381)
+			}
+			return hostNone // ask, or allow without updatedInput: unsupported, fails open
 		case exitBlock:
 			if strings.TrimSpace(r.Stderr) != "" {
 				return hostDeny
@@ -135,7 +138,18 @@ func hostReads(ev Event, r Reply) string {
 		if r.Exit != 0 || !isJSON {
 			return hostDeny
 		}
-		return decision(str(o, "permission"))
+		d := decision(str(o, "permission"))
+		// cursor.com/docs/reference/hooks (as quoted in testdata/cursor/
+		// SOURCES.md): ask is not enforced on preToolUse, the call runs;
+		// on beforeShellExecution and beforeMCPExecution it acts as a deny
+		// with no prompt (live runs on 3.9.16).
+		if d == hostAsk && ev.Name == "preToolUse" {
+			return hostAllow
+		}
+		if d == hostAsk {
+			return hostDeny
+		}
+		return d
 	case "windsurf", "kiro": // exit 2 blocks, anything else runs
 		if r.Exit == exitBlock {
 			return hostDeny
@@ -207,11 +221,13 @@ func codexFieldsOK(out []byte, permission bool) bool {
 		}
 		return true
 	}
-	// updatedInput is supported only with allow; allow and ask are not
+	// updatedInput is supported only with allow, and allow only with
+	// updatedInput; ask is not
 	var pd string
 	_ = json.Unmarshal(h["permissionDecision"], &pd)
-	if _, ok := h["updatedInput"]; ok && pd != "allow" {
+	_, updated := h["updatedInput"]
+	if updated != (pd == "allow") {
 		return false
 	}
-	return pd == "" || pd == "deny"
+	return pd == "" || pd == "deny" || pd == "allow"
 }

@@ -61,11 +61,17 @@ func shellCall(c Call, in object, key, dir string) (Call, error) {
 	}
 	// The host's own flag for a command it runs in the background, and
 	// its timeout: what a background command may write stays in flux
-	// that long. A flag that is not false counts as set.
-	for _, k := range []string{"run_in_background", "isBackground"} {
+	// that long. A flag that is not false counts as set: Claude Code's
+	// run_in_background, VS Code's isBackground, Gemini CLI's
+	// is_background (tools/shell.ts), the Copilot CLI's detach; and the
+	// Copilot CLI's mode, unless it says "sync" (copilotCLITools.ts).
+	for _, k := range []string{"run_in_background", "isBackground", "is_background", "detach"} {
 		if raw, ok := in[k]; ok && !isNull(raw) && string(raw) != "false" {
 			c.Background = true
 		}
+	}
+	if raw, ok := in["mode"]; ok && !isNull(raw) && string(raw) != `"sync"` {
+		c.Background = true
 	}
 	var ms float64
 	if raw, ok := in["timeout"]; ok && json.Unmarshal(raw, &ms) == nil && ms > 0 {

@@ -4,8 +4,10 @@
 //
 // Every request either side sends is decided by the door (the editor's
 // server, or a local gate) and taped before it is relayed; only the
-// lifecycle (initialize, ping), notifications and responses pass without
-// a decision (routes.go says which method is judged how). A tools/call is
+// lifecycle (initialize, ping), notifications (methods under
+// notifications/) and responses pass without a decision (routes.go says
+// which method is judged how). A request method sent without an id
+// (tools/call as a notification) is never relayed; its refusal is taped. A tools/call is
 // judged as the tool it names; every other method as a tool of its own
 // name, mcp:METHOD, which the session grants: resources/read judges a
 // file: URI as a read of that path, prompts/get and completion/complete
@@ -226,6 +228,8 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 	switch {
 	case m.IsResponse():
 		g.toChild(line) // the client's answer to a request of the server's, which was decided
+	case m.IsNotification() && !notificationMethod(m.Method):
+		g.refuseNotification(ctx, fromClient, m)
 	case m.IsNotification():
 		if m.Method == "notifications/cancelled" {
 			g.withdraw(fromClient, m.Params)
@@ -260,6 +264,8 @@ func (g *gateway) childLine(ctx context.Context, line []byte) {
 		if !g.deliver(m.ID, line) {
 			g.toClient(line)
 		}
+	case m.IsNotification() && !notificationMethod(m.Method):
+		g.refuseNotification(ctx, fromServer, m)
 	case m.IsNotification():
 		switch m.Method {
 		case "notifications/tools/list_changed":
@@ -292,6 +298,39 @@ func (g *gateway) deliver(id json.RawMessage, line []byte) bool {
 	default:
 	}
 	return true
+}
+
+// notificationMethod reports a method MCP sends as a notification: every
+// one is under notifications/. Any other method without an id (tools/call
+// sent as a notification) is a request that skipped its decision.
+func notificationMethod(method string) bool {
+	return strings.HasPrefix(method, "notifications/")
+}
+
+// refuseNotification drops a request method sent without an id: it is
+// never relayed (the other side could act on it, and no answer could
+// carry a refusal). It is put to the door as mcp:notification/METHOD, a
+// name no session grants, so the refusal is on the tape with its
+// arguments.
+func (g *gateway) refuseNotification(ctx context.Context, from side, m *mcpwire.Message) {
+	g.mu.Lock()
+	g.seq++
+	key := from.String() + ":notification:" + strconv.FormatInt(g.seq, 10)
+	g.mu.Unlock()
+	tool := methodToolPrefix + "notification/" + strings.TrimSpace(m.Method)
+	g.pending.Go(ctx, key, func(ctx context.Context) {
+		v, err := g.decide(ctx, from, tool, m.Params)
+		switch {
+		case err != nil:
+			g.log.Warn("mcp: a request sent without an id was not relayed, and admit could not record it", "from", from, "method", m.Method, "err", err)
+		case v.Allowed && v.Mode != "off":
+			// Nothing grants the name; should a session ever, the message
+			// is still not relayed: a request needs an id to be answered.
+			g.log.Warn("mcp: a request sent without an id was not relayed", "from", from, "method", m.Method)
+		default:
+			g.log.Warn("mcp: a request sent without an id was refused and not relayed", "from", from, "method", m.Method, "rule", v.Rule)
+		}
+	})
 }
 
 // request routes one request: relayed as it is, or decided first.

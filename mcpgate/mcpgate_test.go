@@ -61,7 +61,14 @@ func fakeServer(log string) int {
 			Result json.RawMessage `json:"result"`
 			Error  json.RawMessage `json:"error"`
 		}
-		if json.Unmarshal(in.Bytes(), &m) != nil || len(m.ID) == 0 {
+		if json.Unmarshal(in.Bytes(), &m) != nil {
+			continue
+		}
+		if len(m.ID) == 0 { // a notification: recorded, never answered
+			if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil && m.Method != "" {
+				fmt.Fprintf(f, "notification %s %s\n", m.Method, m.Params)
+				f.Close()
+			}
 			continue
 		}
 		if m.Method == "" { // the client's answer to our sampling request
@@ -101,6 +108,10 @@ func fakeServer(log string) int {
 		case "resources/read":
 			var p struct{ URI string }
 			_ = json.Unmarshal(m.Params, &p)
+			if p.URI == "note://notify" {
+				// A request of the server's sent as a notification.
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "sampling/createMessage", "params": map[string]any{"messages": []any{}, "maxTokens": 5}})
+			}
 			result = map[string]any{"contents": []any{map[string]any{"uri": p.URI, "text": "content of " + p.URI}}}
 		case "prompts/get":
 			result = map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "a prompt"}}}}
@@ -556,5 +567,71 @@ func TestGatewayEveryRequest(t *testing.T) {
 	}
 	if n, err := tape.Verify(tp); err != nil || n != len(recs) {
 		t.Errorf("tape verify: %d %v", n, err)
+	}
+}
+
+// TestRequestWithoutIDIsRefused: a request method sent as a notification
+// (no id) is never relayed, from either side, and its refusal is on the
+// tape: a tools/call of the destructive tool, one of a tool nobody lists,
+// a resources/read outside the workspace, a spelling with other case; the
+// server's sampling/createMessage without an id never reaches the client.
+// Real notifications still pass.
+func TestRequestWithoutIDIsRefused(t *testing.T) {
+	ws := workspaceDir(t)
+	door, tp := tapedDoor(t, ws)
+	c, log, _ := startGateway(t, door, ws)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"test","version":"1"}}}`)
+	c.answer(1)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"erase_note","arguments":{"path":"notes.txt"}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"Tools/Call","params":{"name":"read_note","arguments":{"path":"/etc/passwd"}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"format_disk","arguments":{}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"resources/read","params":{"uri":"file:///etc/passwd"}}`)
+	c.send(`[{"jsonrpc":"2.0","method":"tools/call","params":{"name":"erase_note","arguments":{"path":"batch.txt"}}}]`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"note://notify"}}`)
+	if m := c.answer(2); m["result"] == nil {
+		t.Fatalf("resources/read: %v", m)
+	}
+	// The client's line after the server's: anything relayed before it
+	// would have come first.
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	c.answer(3)
+	c.close()
+	for m := range c.lines {
+		if m["method"] == "sampling/createMessage" {
+			t.Errorf("the server's request without an id reached the client: %v", m)
+		}
+	}
+
+	var notes []string
+	for _, l := range recorded(t, log) {
+		if strings.HasPrefix(l, "notification ") {
+			notes = append(notes, l)
+		}
+		if strings.HasPrefix(l, "tools/call") || strings.Contains(l, "passwd") || strings.Contains(l, "batch.txt") {
+			t.Errorf("the server received %s", l)
+		}
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "notification notifications/initialized") {
+		t.Errorf("notifications the server received: %q, want only notifications/initialized", notes)
+	}
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]int{}
+	for _, r := range recs {
+		if strings.HasPrefix(r.Tool, "mcp:notification/") {
+			if r.Allowed {
+				t.Errorf("taped as allowed: %+v", r)
+			}
+			refused[r.Tool]++
+		}
+	}
+	want := map[string]int{"mcp:notification/tools/call": 3, "mcp:notification/Tools/Call": 1, "mcp:notification/resources/read": 1, "mcp:notification/sampling/createMessage": 1}
+	for tool, n := range want {
+		if refused[tool] != n {
+			t.Errorf("the tape has %d refusals of %s, want %d (all: %v)", refused[tool], tool, n, refused)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Bounds limit one session or one command-line run. The names, defaults and
-// ranges are the seed's, with the ADMIT_ prefix.
+// ranges are those README.md lists ("Bounds"), each read from ADMIT_<NAME>.
 type Bounds struct {
 	MaxSteps              int64  `json:"maxSteps"`
 	MaxRetries            int64  `json:"maxRetries"`
@@ -78,7 +78,7 @@ func ParseBounds(getenv func(string) string) (Bounds, error) {
 	case raw == "":
 		b.Effects = "read-only"
 	case b.Effects == "":
-		// Set but blank is a mistake, not a choice: the seed refuses it.
+		// Set but blank is a mistake, not a choice: it is refused.
 		return Bounds{}, fmt.Errorf("ADMIT_EFFECTS must be read-only or workspace-write, got %q (blank)", raw)
 	}
 	if err := CheckEffects("ADMIT_EFFECTS", b.Effects); err != nil {
@@ -87,7 +87,8 @@ func ParseBounds(getenv func(string) string) (Bounds, error) {
 	return b, nil
 }
 
-// Check parses a raw value of the bound, in the seed's words on failure.
+// Check parses a raw value of the bound; a failure names the variable,
+// its range and the raw value.
 func (s BoundSpec) Check(raw string) (int64, error) {
 	t := strings.TrimSpace(raw)
 	v, err := strconv.ParseInt(t, 10, 64)

@@ -48,7 +48,7 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 	}
 	if s.Tools != nil {
 		// An empty list given is a client's mistake, not a grant of
-		// nothing: the seed raises on it rather than build an empty set.
+		// nothing: it is refused rather than built into an empty set.
 		names, mutators, err := ToolNames(s.Tools)
 		if err != nil {
 			return nil, err
@@ -70,6 +70,10 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 				return nil, fmt.Errorf("policy: %s: bad pattern %q: %w", name, p, err)
 			}
 		}
+	}
+	// The schemas' names are exact; only the patterns given can sweep.
+	if err := checkSweeping("allow", s.Allow); err != nil {
+		return nil, err
 	}
 	for _, r := range s.WriteRoots {
 		if !filepath.IsAbs(r) {
@@ -93,8 +97,32 @@ func (c *Caps) Grants(tool string) bool { return matchAny(c.Allow, tool) }
 // AsksHuman reports whether the tool always needs a person.
 func (c *Caps) AsksHuman(tool string) bool { return matchAny(c.NeedsHuman, tool) }
 
-// Mutates reports whether the tool writes to the workspace.
-func (c *Caps) Mutates(tool string) bool { return matchAny(c.Mutators, tool) }
+// Mutates reports whether the tool writes to the workspace: a mutator, or
+// a tool granted only by a pattern (PatternOnly).
+func (c *Caps) Mutates(tool string) bool {
+	return matchAny(c.Mutators, tool) || c.PatternOnly(tool) != ""
+}
+
+// PatternOnly is the pattern that grants tool when no name in the set
+// does, or "". Such a tool is one nobody named and no schema described
+// (a tool handed with its schema is named, and a writer unless its
+// annotations say readOnlyHint), so nothing says it only reads: it is
+// judged as a writer.
+func (c *Caps) PatternOnly(tool string) string {
+	for _, p := range c.Allow {
+		if p == tool {
+			return ""
+		}
+	}
+	for _, p := range c.Allow {
+		if isPattern(p) {
+			if ok, _ := path.Match(p, tool); ok {
+				return p
+			}
+		}
+	}
+	return ""
+}
 
 func matchAny(patterns []string, tool string) bool {
 	for _, p := range patterns {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -42,7 +43,10 @@ type Call struct {
 
 // Env is everything a decision depends on besides the call itself.
 type Env struct {
-	Caps       *Caps
+	Caps *Caps
+	// Now is the clock that bounds a pattern walk's time (see
+	// command.Context.Now); nil: no time bound.
+	Now        func() time.Time
 	Roots      []string // resolved workspace roots
 	Effects    command.Effects
 	Profile    shell.Profile
@@ -91,11 +95,18 @@ func DefaultShellTools() []string {
 	return []string{"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command"}
 }
 
-// Decide judges one call in the design's order: no-tool, request-too-large,
+// Decide judges one call in the README's decision order: no-tool, request-too-large,
 // not-in-allow-list, budget-exhausted, the command policy for shell tools,
 // the mutator checks, then needs-human. Mode, approvals and the tape are the
 // caller's: Decide only says allow, deny, or ask.
 func Decide(c Call, e *Env) Decision {
+	if e.FS == nil {
+		// The zero Env is safe: with no file system to look at, every path
+		// is unknown, and an unknown path is refused, never guessed.
+		blind := *e
+		blind.FS = noFiles{}
+		e = &blind
+	}
 	tool := strings.TrimSpace(c.Tool)
 	caps := e.Caps
 	if caps == nil {
@@ -259,7 +270,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	if e.RulesInvalid != "" {
 		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
 	}
-	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Obs: e.Obs, Personal: e.Personal,
+	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Now: e.Now, Obs: e.Obs, Personal: e.Personal,
 		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
 		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
@@ -275,7 +286,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
-	d.Asks, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.Answerable, cd.AllowedBy, cd.RunsCode
+	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown
 	if len(c.Argv) > 0 {
@@ -354,6 +365,10 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			return refuse(d, rule.NoWriteRoot, fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
+			if pat := e.Caps.PatternOnly(tool); pat != "" && !matchAny(e.Caps.Mutators, tool) {
+				return refuse(d, rule.NoTarget, fmt.Sprintf("%q is granted only by the pattern %q, so nothing says it only reads: it is judged as a tool that writes, and it names no path argument (path, file_path, ...) the gate can check", tool, pat),
+					"Ask the person to name the tool in the policy's allow list (a named tool that is not a mutator is judged by its paths as a reader), or use a tool that is named.")
+			}
 			return refuse(d, rule.NoTarget, fmt.Sprintf("%q writes to the workspace but names no path argument (path, file_path, ...) the gate can check", tool), "Pass the target file as a path argument.")
 		}
 	}
@@ -683,9 +698,6 @@ func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
 		for _, alt := range braceAlternatives(g, 0) {
 			if why := globOutside(alt, cwd, e); why != "" {
 				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern relative to the workspace, without \"..\".")
-			}
-			if e.FS == nil {
-				return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q cannot be walked: no file system to check it against", g), "")
 			}
 			bases, pat := globBases(cwd, d.Listed), alt
 			if strings.HasPrefix(alt, "/") {

@@ -76,7 +76,13 @@ func TestToolCalls(t *testing.T) {
 		{"a blank tool name", "  ", `{}`, "", "no-tool"},
 		{"a hallucinated tool", "delete_repo", `{"path":"src"}`, "", "not-in-allow-list"},
 		{"case matters", "Read_File", `{"path":"src/a.go"}`, "", "not-in-allow-list"},
-		{"a pattern grants its prefix", "mcp_github_list", `{}`, "", "allowed"},
+		{"a pattern grants its prefix", "mcp_github_list", `{"path":"src/a.go"}`, "", "allowed"},
+		// a tool granted only by a pattern is judged as a writer: nothing
+		// says it only reads (policy/caps.go, PatternOnly)
+		{"a pattern's tool writes: no path to check", "mcp_github_list", `{}`, "", "no-target"},
+		{"a pattern's tool writes: an unobserved target", "mcp_github_put", `{"path":"src/b.go"}`, "", "unobserved-target"},
+		{"a pattern's tool writes: read-only effects", "mcp_github_list", `{"path":"src/a.go"}`, command.ReadOnly, "read-only-effects"},
+		{"a pattern's tool writes: a protected path", "mcp_github_put", `{"path":".vscode/settings.json"}`, "", "ask:protected-path"},
 		{"a pattern is not a prefix of another", "mcp_gitlab_list", `{}`, "", "not-in-allow-list"},
 		{"bad arguments of an ungranted tool are not read", "nope", `not json`, "", "not-in-allow-list"},
 		{"arguments that are not an object", "read_file", `["src/a.go"]`, "", "bad-arguments"},
@@ -271,5 +277,28 @@ func TestDecisionOutcome(t *testing.T) {
 		if got := c.d.Outcome(); got != c.want {
 			t.Errorf("%+v: Outcome() = %s, want %s", c.d, got, c.want)
 		}
+	}
+}
+
+// An Env that names no file system is safe: a call with a path is refused,
+// never a panic, and a call without one is judged as usual.
+func TestDecideWithoutFS(t *testing.T) {
+	caps, err := policy.NewCaps(policy.CapsSpec{Label: "t", Allow: []string{"read_file", "bash"}}, func(p string) (string, error) { return p, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &policy.Env{Caps: caps, Roots: []string{"/w"}, ShellTools: policy.DefaultShellTools(), Commands: command.New(nil)}
+	for _, c := range []policy.Call{
+		{Tool: "read_file", Args: json.RawMessage(`{"path":"/w/a.txt"}`)},
+		{Tool: "bash", Command: "cat /w/a.txt", Cwd: "/w"},
+		{Tool: "bash", Command: "ls *.go", Cwd: "/w"},
+		{Tool: "bash", Command: "git status", Cwd: "/w"},
+	} {
+		if d := policy.Decide(c, env); d.Allowed {
+			t.Errorf("%s %s: allowed with no file system: %+v", c.Tool, c.Command+string(c.Args), d)
+		}
+	}
+	if d := policy.Decide(policy.Call{Tool: "no_such_tool"}, env); d.Rule != rule.NotInAllowList {
+		t.Errorf("no_such_tool: rule %s, want %s", d.Rule, rule.NotInAllowList)
 	}
 }

@@ -86,6 +86,9 @@ func ParseFile(path string, data []byte) (*File, error) {
 			return nil, fail(fieldOffset(data, l.name), "", err)
 		}
 	}
+	if err := checkSweeping("allow", f.Allow); err != nil {
+		return nil, fail(fieldOffset(data, "allow"), "", err)
+	}
 	if f.Rules != nil {
 		if _, err := f.Rules.Set("rules", false); err != nil {
 			return nil, fail(fieldOffset(data, "rules"), "", err)
@@ -135,13 +138,18 @@ func DefaultFile() *File {
 			"search_file_content",
 			// network: allowed only with a person's approval
 			"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search", "google_web_search",
+			// VS Code's tools that run code admit cannot read (a task of
+			// tasks.json, a notebook cell, an editor command, an
+			// extension's install): allowed only with a person's approval
+			"run_task", "create_and_run_task", "run_notebook_cell", "run_vscode_command", "install_extension",
 		},
 		Mutators: []string{
 			"write_file", "Write", "Edit", "MultiEdit", "edit_file", "create_file", "str_replace_editor",
 			"str_replace_based_edit_tool", "replace", "replace_string_in_file", "insert_edit_into_file",
 			"NotebookEdit", "delete_file", "move_file", "create_directory",
 		},
-		NeedsHuman: []string{"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search", "google_web_search"},
+		NeedsHuman: []string{"WebFetch", "web_fetch", "fetch", "WebSearch", "web_search", "google_web_search",
+			"run_task", "create_and_run_task", "run_notebook_cell", "run_vscode_command", "install_extension"},
 		ShellTools: DefaultShellTools(),
 	}
 }

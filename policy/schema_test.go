@@ -93,8 +93,9 @@ func TestPathsUnderAnyName(t *testing.T) {
 		{"words are no path", "search", `{"q":"hello world"}`, "allowed"},
 		{"several lines are content", "search", `{"q":"see\n/etc/passwd"}`, "allowed"},
 		{"a content key is content", "search", `{"body":"/build"}`, "allowed"},
-		{"a granted tool with no schema, absolute", "mcp_github_search", `{"query_string":"/etc/shadow"}`, "outside-workspace"},
-		{"a granted tool with no schema, words", "mcp_github_search", `{"query_string":"open issues"}`, "allowed"},
+		// granted by a pattern, no schema: a writer (PatternOnly)
+		{"a granted tool with no schema, absolute", "mcp_github_search", `{"query_string":"/etc/shadow"}`, "outside-write-root"},
+		{"a granted tool with no schema, words", "mcp_github_search", `{"query_string":"open issues"}`, "no-target"},
 		// tools admit knows keep their own keys
 		{"a known tool's regex is not a path", "Grep", `{"pattern":"/etc/passwd","path":"src"}`, "allowed"},
 		{"a known tool's argument named as a path", "read_file", `{"path":"src/a.go","output_file":"/etc/x"}`, "outside-workspace"},

@@ -7,6 +7,7 @@ import (
 
 	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/rules"
 )
 
 // Decision is what Decide concludes about one call.
@@ -36,6 +37,7 @@ type Decision struct {
 	// whether those are the line's only questions, the allow rules that
 	// answered, and the commands that run code a run confines.
 	Asks       [][]string
+	AskEffects []rules.Effects // each of Asks' kinds of effect
 	Answerable bool
 	AllowedBy  []string
 	RunsCode   [][]string

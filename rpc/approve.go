@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
+	"admit/policy/rules"
 	"admit/rpc/gate"
 )
 
@@ -33,13 +34,23 @@ type approveParams struct {
 	Targets     []string     `json:"targets,omitempty"`
 	Confinement string       `json:"confinement,omitempty"`
 	Rule        *offeredRule `json:"rule,omitempty"`
+	// NoRule says why "always allow" is not offered, when it is not.
+	NoRule string `json:"noRule,omitempty"`
+	// What is approved, shown: a write's content, an edit's diff, what
+	// the protected file can do, a structured call's arguments.
+	Content  string            `json:"content,omitempty"`
+	Diff     string            `json:"diff,omitempty"`
+	Protects string            `json:"protects,omitempty"`
+	Fields   []approvals.Field `json:"fields,omitempty"`
 }
 
 // offeredRule is the rule an "always allow" answer writes.
 type offeredRule struct {
-	Match    string `json:"match"`
-	Decision string `json:"decision"`
-	Scope    string `json:"scope"`
+	Match    string         `json:"match"`
+	Decision string         `json:"decision"`
+	Scope    string         `json:"scope"`
+	Effects  *rules.Effects `json:"effects,omitempty"`
+	Covers   string         `json:"covers,omitempty"`
 }
 
 // fallbackActions are the buttons of the showMessageRequest fallback, in
@@ -65,9 +76,10 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 		}
 		// protocol.Call sends $/cancelRequest for the question when ctx ends.
 		p := approveParams{ID: q.ID, Session: q.Session, Tool: q.Tool, Summary: q.Summary, Reason: q.Reason, TimeoutMs: timeoutMs,
-			Agent: q.Agent, Command: q.Command, Cwd: q.Cwd, Targets: q.Targets, Confinement: q.Confinement}
+			Agent: q.Agent, Command: q.Command, Cwd: q.Cwd, Targets: q.Targets, Confinement: q.Confinement,
+			NoRule: q.NoRule, Content: q.Content, Diff: q.Diff, Protects: q.Protects, Fields: q.Fields}
 		if q.Rule != "" {
-			p.Rule = &offeredRule{Match: q.Rule, Decision: "allow", Scope: gate.ScopeWorkspace}
+			p.Rule = &offeredRule{Match: q.Rule, Decision: "allow", Scope: gate.ScopeWorkspace, Effects: q.RuleEffects, Covers: q.RuleCovers}
 		}
 		err := protocol.Call(ctx, s.conn, "admit/approve", p, &res)
 		if ctx.Err() != nil {

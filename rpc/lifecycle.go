@@ -21,7 +21,7 @@ import (
 	"admit/workspace"
 )
 
-// InitOptions are the initializationOptions the design names; all optional.
+// InitOptions are the initializationOptions docs/protocol.md names; all optional.
 type InitOptions struct {
 	Mode              string          `json:"mode,omitempty"`
 	Effects           string          `json:"effects,omitempty"`
@@ -100,7 +100,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -326,17 +326,21 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 		s.log.Warn("workspace/didChangeConfiguration from a socket connection ignored: only the editor configures the gate")
 		return nil
 	}
-	var wrapped struct {
-		Admit *InitOptions `json:"admit"`
-	}
-	var o InitOptions
 	if len(p.Settings) == 0 || string(p.Settings) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(p.Settings, &wrapped); err == nil && wrapped.Admit != nil {
-		o = *wrapped.Admit
-	} else if err := json.Unmarshal(p.Settings, &o); err != nil {
-		return fmt.Errorf("settings: %w", err)
+	// Strictly, like initializationOptions: a misspelt setting is an error
+	// that names it, never a setting silently left as it was.
+	var o InitOptions
+	var wrapped struct {
+		Admit *json.RawMessage `json:"admit"`
+	}
+	if json.Unmarshal(p.Settings, &wrapped) == nil && wrapped.Admit != nil {
+		if err := decode(*wrapped.Admit, &o); err != nil {
+			return prefixed("settings.admit.", err)
+		}
+	} else if err := decode(p.Settings, &o); err != nil {
+		return prefixed("settings.", err)
 	}
 	h := s.getHost()
 	if err := h.gate.SetMode(o.Mode, o.Effects, o.Shell); err != nil {

@@ -14,15 +14,18 @@ import (
 
 // TestAlwaysAllowWritesTheRule: a question about one command offers the
 // rule "always allow" would write; the answer keeps it in the workspace's
-// rules, outside the workspace, and admit/rules lists it.
+// rules, outside the workspace, and admit/rules lists it. A question no
+// rule can answer (a tool that always needs a person) offers none, and
+// says why.
 func TestAlwaysAllowWritesTheRule(t *testing.T) {
 	ws := workspaceDir(t)
 	rulesDir := filepath.Join(t.TempDir(), "rules")
 	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, RulesDir: rulesDir, Answer: rpctest.Always("allow-always"),
-		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"Bash"}, "needsHuman": []string{"Bash"}}}})
-	v := e.Check(map[string]any{"tool": "Bash", "command": "ls -la src", "context": map[string]any{"agent": "claude-code"}})
+		Init: map[string]any{"mode": "enforce", "policy": map[string]any{"allow": []string{"Bash", "Read"}, "needsHuman": []string{"Read"}}}})
+	v := e.Check(map[string]any{"tool": "Bash", "command": "npm run build -- --prod", "context": map[string]any{"agent": "claude-code"}})
 	q := rpctest.Within(t, e.Asked, "the question")
-	if q.Rule == nil || q.Rule.Match != "ls *" || q.Rule.Scope != "workspace" || q.Command != "ls -la src" || q.Agent != "claude-code" {
+	if q.Rule == nil || q.Rule.Match != "npm run build" || q.Rule.Scope != "workspace" || q.Command != "npm run build -- --prod" || q.Agent != "claude-code" ||
+		q.Rule.Effects == nil || !strings.Contains(q.Rule.Covers, "the workspace's code") {
 		t.Fatalf("question: %+v", q)
 	}
 	if !v.Allowed || v.Rule != "human-approved" {
@@ -30,7 +33,7 @@ func TestAlwaysAllowWritesTheRule(t *testing.T) {
 	}
 	var list gate.RulesList
 	e.Call("admit/rules", map[string]any{}, &list)
-	if len(list.Rules) != 1 || list.Rules[0].Match != "ls *" || list.Rules[0].Decision != "allow" || list.Rules[0].Source != "workspace" {
+	if len(list.Rules) != 1 || list.Rules[0].Match != "npm run build" || list.Rules[0].Decision != "allow" || list.Rules[0].Source != "workspace" || list.Rules[0].Effects == nil {
 		t.Fatalf("rules: %+v", list)
 	}
 	if !strings.HasPrefix(list.Files.Workspace, rulesDir) || strings.HasPrefix(list.Files.Workspace, ws) {
@@ -38,6 +41,11 @@ func TestAlwaysAllowWritesTheRule(t *testing.T) {
 	}
 	if _, err := os.Stat(list.Files.Workspace); err != nil {
 		t.Fatal(err)
+	}
+	e.Check(map[string]any{"tool": "Read", "args": map[string]any{"file_path": filepath.Join(ws, "README.md")}})
+	q = rpctest.Within(t, e.Asked, "the question about Read")
+	if q.Rule != nil || !strings.Contains(q.NoRule, "capability set") || len(q.Fields) != 1 || q.Fields[0].Name != "file_path" {
+		t.Fatalf("a tool that always asks: %+v", q)
 	}
 }
 

@@ -35,6 +35,9 @@ type ServerConfig struct {
 	Logger *slog.Logger
 	Now    func() time.Time
 	Home   string
+	// Shell is the person's shell ($SHELL), which the editor's terminals
+	// run (gate.Options.PersonShell).
+	Shell  string
 	Bounds policy.Bounds
 	// WatchOptions are handed to the watcher (tests lower its limits).
 	WatchOptions workspace.WatchOptions

@@ -314,6 +314,20 @@ func TestConfigurationChange(t *testing.T) {
 	}
 	s := rpctest.Within(t, e.States, "didChangeState")
 	_ = s
+
+	// A misspelt or repeated setting changes nothing: the whole change is
+	// refused (and logged), never applied in part.
+	for _, bad := range []map[string]any{
+		{"admit": map[string]any{"mode": "off", "efects": "read-only"}},
+		{"admit": map[string]any{"mode": "off", "confinedRuns": 1}},
+		{"mode": "off", "Shell": "analyze"},
+	} {
+		e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": bad})
+		e.Call("admit/state", map[string]any{}, &st)
+		if st.Mode != "enforce" || st.Effects != "workspace-write" || st.Shell != "refuse" {
+			t.Fatalf("after %v: state %+v", bad, st)
+		}
+	}
 }
 
 func TestConcurrentChecksAreTapedOnce(t *testing.T) {

@@ -42,6 +42,7 @@ func appendVerdict(b []byte, v *gate.Verdict) []byte {
 		{`,"toolError":`, v.ToolError}, {`,"decidedBy":`, string(v.DecidedBy)}, {`,"session":`, v.Session},
 		{`,"agent":`, v.Agent}, {`,"tool":`, v.Tool}, {`,"summary":`, v.Summary}, {`,"policyTrust":`, v.PolicyTrust},
 		{`,"outcome":`, string(v.Outcome)}, {`,"remedy":`, v.Remedy}, {`,"handle":`, v.Handle},
+		{`,"question":`, v.Question},
 	} {
 		if f.val != "" {
 			b = str(b, f.key, f.val)

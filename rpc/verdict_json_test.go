@@ -28,7 +28,7 @@ func TestVerdictJSONMatchesTheEncoder(t *testing.T) {
 	for i := range 5000 {
 		v := gate.Verdict{ID: str(), Verdict: rule.Verdict(str()), Allowed: rng.IntN(2) == 0, Mode: rule.Mode(str()), Rule: rule.Rule(str()), Reason: str(), Kind: str(),
 			ToolError: str(), DecidedBy: rule.DecidedBy(str()), Session: str(), Agent: str(), Tool: str(), Summary: str(), PolicyTrust: str(),
-			Outcome: rule.Outcome(str()), Remedy: str(), Handle: str(), WouldAsk: rng.IntN(2) == 0}
+			Outcome: rule.Outcome(str()), Remedy: str(), Handle: str(), Question: str(), WouldAsk: rng.IntN(2) == 0}
 		for range rng.IntN(3) {
 			v.Targets = append(v.Targets, str())
 		}

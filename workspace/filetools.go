@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -160,36 +159,8 @@ func WriteAtomic(path string, data []byte) (hash string, err error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("workspace: write %s: %w", path, err)
 	}
-	dir, base := filepath.Split(path)
-	tmp, err := os.CreateTemp(dir, "."+base+".admit-*")
-	if err != nil {
+	if err := sysfile.WriteAtomic(path, data, mode); err != nil {
 		return "", fmt.Errorf("workspace: write %s: %w", path, err)
-	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("workspace: write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return "", fmt.Errorf("workspace: write %s: chmod: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("workspace: write %s: fsync: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("workspace: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", fmt.Errorf("workspace: write %s: rename: %w", path, err)
-	}
-	renamed = true
-	if err := syncDir(dir); err != nil {
-		return "", fmt.Errorf("workspace: write %s: fsync folder: %w", path, err)
 	}
 	want := HashBytes(data)
 	_, got, err := ReadFile(path, int64(len(data)))
@@ -200,17 +171,4 @@ func WriteAtomic(path string, data []byte) (hash string, err error) {
 		return "", fmt.Errorf("%w: %s has hash %s, wrote %s", ErrUnverified, path, got, want)
 	}
 	return want, nil
-}
-
-// syncDir fsyncs a folder so that a rename in it is durable.
-func syncDir(dir string) error {
-	if dir == "" {
-		dir = "."
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

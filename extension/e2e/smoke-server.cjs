@@ -2,13 +2,22 @@
 // A protocol smoke test of the admit binary, without VS Code: start `admit serve` N
 // times, initialize (declaring the approve capability), admit/state, one admit/check,
 // shutdown. Reports the failures with the tail of the server's stderr (a panic shows).
-//   node e2e/smoke-server.cjs [BINARY] [N]     (default bin/admit, 10)
+//   node e2e/smoke-server.cjs [BINARY] [N] [ROOT]   (default bin/admit, 10, a new temporary folder)
+// The server is rooted in a folder of its own, and its tape lives there: rooted at the
+// system's temporary folder it would watch everything in it (and hit the watch limit).
 const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
+const { pathToFileURL } = require('url');
 const rpc = require('vscode-jsonrpc/node');
 
 const bin = process.argv[2] || path.join(__dirname, '..', 'bin', 'admit');
 const n = Number(process.argv[3] || 10);
+const ownRoot = !process.argv[4];
+const root = process.argv[4] || fs.mkdtempSync(path.join(os.tmpdir(), 'admit-smoke-'));
+const workspace = path.join(root, 'workspace');
+fs.mkdirSync(workspace, { recursive: true });
 
 function once() {
   return new Promise((resolve) => {
@@ -31,8 +40,8 @@ function once() {
     (async () => {
       try {
         await c.sendRequest('initialize', {
-          processId: process.pid, rootUri: 'file:///tmp', capabilities: { experimental: { admit: { approve: true } } },
-          initializationOptions: { mode: 'enforce', tape: `/tmp/admit-smoke-${process.pid}.jsonl` },
+          processId: process.pid, rootUri: pathToFileURL(workspace).href, capabilities: { experimental: { admit: { approve: true } } },
+          initializationOptions: { mode: 'enforce', tape: path.join(root, 'tape.jsonl') },
         });
         await c.sendNotification('initialized', {});
         const st = await c.sendRequest('admit/state', {});
@@ -56,5 +65,6 @@ function once() {
     }
   }
   console.log(`smoke: ${n - failed} of ${n} runs of ${bin} serve passed`);
+  if (ownRoot) fs.rmSync(root, { recursive: true, force: true });
   process.exit(failed ? 1 : 0);
 })();

@@ -23,7 +23,7 @@ export function agentName(a: Pick<AgentStatus, 'agent' | 'host'>): string {
 export function stateWords(a: AgentStatus): string {
   switch (a.state) {
     case 'connected':
-      return 'connected';
+      return str(a.inert) ? `connected, ${str(a.inert)}: inert` : 'connected';
     case 'not-connected':
       return a.installed ? 'not connected' : 'not found on this machine';
     case 'stale':
@@ -77,7 +77,7 @@ export function agentPicks(r: AgentsResult, direction: Direction): AgentPick[] {
   for (const a of agents) {
     const change = direction === 'connect' ? a.change : a.undo;
     if (direction === 'disconnect' && !change) continue;
-    const notes = [hooksOffWords(a), str(a.problem)].filter((x): x is string => !!x);
+    const notes = [hooksOffWords(a), str(a.inertWhy), str(a.problem)].filter((x): x is string => !!x);
     const what =
       direction === 'disconnect'
         ? `take admit's entries out of ${(change?.files ?? []).map((f) => f.path).join(', ')}`

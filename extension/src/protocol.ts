@@ -1,4 +1,4 @@
-// Method names of the admit protocol (DESIGN.md, "Protocol"). The types live in
+// Method names of the admit protocol (docs/protocol.md). The types live in
 // ../api.d.ts, which is published to agents.
 export type {
   AdmitApi, AdmitDecidedBy, AdmitEffects, AdmitMode, AdmitOutcome, AdmitShell, AdmitState, Decision, Verdict,
@@ -187,6 +187,9 @@ export interface AgentStatus {
   problem?: string;
   /** Where the person's own settings switch the host's hooks off. */
   hooksOff?: string;
+  /** Why the host will not run admit's connected entries, in a few words ("not trusted"), and in full. */
+  inert?: string;
+  inertWhy?: string;
   change?: AgentChange;
   undo?: AgentChange;
   missingBinary?: string;

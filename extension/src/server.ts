@@ -332,6 +332,12 @@ export class AdmitServer implements vscode.Disposable {
     } else if (env.get('ADMIT_SOCKET')) {
       env.delete('ADMIT_SOCKET');
     }
+    // Copilot's Local harness runs its hooks from this extension host, in the home
+    // folder with no cwd and this process's environment (vscode-copilot-chat
+    // hookExecutor.ts: { ...process.env, ...hook.env }): ADMIT_SOCKET there is how
+    // `admit hook copilot` finds this window's server rather than deciding alone.
+    if (st.socket) process.env.ADMIT_SOCKET = st.socket;
+    else delete process.env.ADMIT_SOCKET;
   }
 
   /**

@@ -25,6 +25,7 @@ test("each state in words; the person's own switch that turns hooks off is said"
   assert.equal(stateWords(agent()), 'not connected');
   assert.equal(stateWords(agent({ installed: false })), 'not found on this machine');
   assert.equal(stateWords(agent({ state: 'connected', connected: true })), 'connected');
+  assert.equal(stateWords(agent({ state: 'connected', connected: true, inert: 'not trusted' })), 'connected, not trusted: inert');
   assert.match(stateWords(agent({ state: 'stale', binary: '/gone/admit' })), /stale: its hook runs \/gone\/admit, which is gone/);
   assert.match(stateWords(agent({ state: 'outdated' })), /^outdated/);
   assert.match(stateWords(agent({ state: 'unreadable' })), /changes nothing/);

@@ -78,6 +78,12 @@ type Status struct {
 	// HooksOff says where the person's own settings switch the host's
 	// hooks off (admit's included), when they do.
 	HooksOff string `json:"hooksOff,omitempty"`
+	// Inert, when set, says in a few words why the host will not run
+	// admit's hooks although they are connected ("not trusted": Codex's
+	// trust step not done; "untrusted folder": Gemini CLI's folder
+	// trust), and InertWhy says it in full, with what to do.
+	Inert    string `json:"inert,omitempty"`
+	InertWhy string `json:"inertWhy,omitempty"`
 	// Change is what connecting to Options.Binary would write, when it
 	// would write anything; Undo is what disconnecting would.
 	Change *Change `json:"change,omitempty"`
@@ -303,6 +309,9 @@ func Inspect(sys System, o Options, h *Host) Status {
 		}
 	}
 	st.Connected = st.State == StateConnected
+	if h.inert != nil && st.Connected {
+		st.Inert, st.InertWhy = h.inert(sys, o, files)
+	}
 	if o.Binary != "" {
 		if placeErr != nil {
 			st.Problem = placeErr.Error()

@@ -32,7 +32,11 @@ type Host struct {
 	detect  detectSpec
 	// off says where the person's settings switch the host's hooks off
 	// ("" when they do not), given the configuration files as read.
-	off     func(sys System, home string, files []File) string
+	off func(sys System, home string, files []File) string
+	// inert says why the host will not run admit's entries, connected as
+	// they are (a trust step not taken, a folder the host does not
+	// trust): a few words and the whole reason, or "" when it will.
+	inert   func(sys System, o Options, files []File) (string, string)
 	windows bool // admit can write this host's configuration on Windows
 }
 
@@ -224,6 +228,7 @@ func geminiHost() *Host {
 		off: func(_ System, _ string, files []File) string {
 			return settingOff(files[0], true, false, "hooksConfig", "enabled")
 		},
+		inert: geminiInert,
 	}
 }
 
@@ -278,7 +283,7 @@ func codexHost() *Host {
 		Name: a.Name, Agent: a.Host, adapter: a, timeout: a.Timeout,
 		MissingBinary:       "PreToolUse exits 2 with the shell's complaint on stderr (the \"|| exit 2\"), which Codex blocks on; PermissionRequest falls back to Codex's own approval prompt",
 		MissingBinaryBlocks: true,
-		Notes:               []string{"Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust admit's entries."},
+		Notes:               []string{"Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust admit's entries (until then admit connect --list says \"connected, not trusted: inert\")."},
 		files: []*fileSpec{{
 			path: inDir(codexDir, "hooks.json"), shape: shapeGroups, matcher: ".*",
 			events: []string{"PreToolUse", "PermissionRequest"},
@@ -289,6 +294,12 @@ func codexHost() *Host {
 			command: commandKey("command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{codexDir}, programs: []string{"codex"}, extensions: []string{"openai.chatgpt"}},
+		inert: func(sys System, o Options, files []File) (string, string) {
+			if why := codexInert(sys, o.Home, files); why != "" {
+				return "not trusted", why
+			}
+			return "", ""
+		},
 	}
 }
 
@@ -338,6 +349,9 @@ func kiroHost() *Host {
 		Name: a.Name, Agent: a.Host, adapter: a, timeout: a.Timeout,
 		MissingBinary:       "blocked: the shell's \"|| exit 2\" gives the exit status Kiro blocks on",
 		MissingBinaryBlocks: true,
+		// The hooks file of Kiro CLI v3 (kiro.dev/docs/cli/v3/hooks); Kiro
+		// CLI 1.x and 2.x read hooks from agent configurations only.
+		Notes: []string{"admit's file is in the hooks-file format of Kiro CLI v3 (.kiro/hooks/); that it is read from the home folder is not documented first-hand, and Kiro CLI 1.x/2.x read hooks only from an agent's configuration (~/.kiro/agents/NAME.json), where you add admit's entry by hand (docs/agents.md, Kiro). Check that a call is taped (admit tape) before relying on it."},
 		files: []*fileSpec{{
 			path: under(".kiro", "hooks", "admit.json"), shape: shapeList, skeleton: obj{{"version", "v1"}},
 			events: []string{"PreToolUse"},
@@ -360,19 +374,25 @@ func clineHost() *Host {
 	a := adapter("cline")
 	return &Host{
 		Name: a.Name, Agent: a.Host, adapter: a,
-		MissingBinary:       "the call runs: Cline logs a hook that fails to start and goes on (its hook must run admit and nothing else, so it has no fallback)",
-		MissingBinaryBlocks: false,
-		Notes:               []string{`Turn on "Enable Hooks" in Cline's settings: Cline runs no hook without it.`},
+		MissingBinary:       "cancelled: the script prints Cline's own refusal ({\"cancel\":true}) when admit cannot run, which Cline honours whatever the exit status",
+		MissingBinaryBlocks: true,
+		Notes:               []string{`In Cline's VS Code extension, turn on "Enable Hooks" in its settings: it runs no hook without it (the Cline CLI needs no setting).`},
 		files: []*fileSpec{{
 			path: under("Documents", "Cline", "Hooks", "PreToolUse"), shape: shapeScript,
 			events: []string{"PreToolUse"},
 			script: func(t target) string {
-				return "#!/bin/sh\nexec " + shellQuote(t.bin) + " hook " + a.Name + "\n"
+				return "#!/bin/sh\n" + shellQuote(t.bin) + " hook " + a.Name + " || printf '%s\\n' '" + clineCancel + "'\n"
 			},
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under("Documents", "Cline")}, programs: []string{"cline"}, extensions: []string{"saoudrizwan.claude-dev"}},
 	}
 }
+
+// clineCancel is what Cline's hook script prints when admit cannot run
+// (the binary gone: the shell's 127; admit killed): Cline honours a
+// printed cancel whatever the exit status, and runs the call when a hook
+// prints nothing. It holds no quote, so it sits in single quotes as is.
+const clineCancel = `{"cancel":true,"errorMessage":"admit could not run (the admit binary this hook names is missing or failed to start), so the call is refused. Reinstall admit, or run admit connect cline again."}`
 
 // settingOff reads the setting at path (keys, nested) in f and, when it
 // holds the boolean off, says so for the person.

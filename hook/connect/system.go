@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"admit/internal/sysfile"
 )
 
 // System is what the package reads of the machine: files, folders, the
@@ -53,30 +55,9 @@ func (o OS) Getenv(key string) string {
 	return os.Getenv(key)
 }
 
-// WriteFile writes data to a temporary file beside name, flushes it, and
-// renames it over name.
+// WriteFile replaces name with data durably (sysfile.WriteAtomic).
 func (OS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".admit-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return sysfile.WriteAtomic(name, data, perm)
 }
 
 // lookPath finds program in the folders of $PATH, as a shell would: a
@@ -169,16 +150,16 @@ func CheckBinary(sys System, bin, home string, p Place) error {
 		}
 		for _, ws := range p.Workspaces {
 			if within(sys, path, ws) {
-				return fail("it is inside the workspace %s, where an agent can replace it: install admit outside (go install, or the editor's own copy)", ws)
+				return fail("it is inside the workspace %s, where an agent can replace it: install admit outside (%s)", ws, installElsewhere(bin))
 			}
 		}
 		for _, t := range p.Temp {
 			if within(sys, path, t) {
-				return fail("it is inside the temporary folder %s, whose files do not last (a go run or test build): install admit, then connect from the installed binary", t)
+				return fail("it is inside the temporary folder %s, whose files do not last (a go run or test build): install admit, then connect from the installed binary (%s)", t, installElsewhere(bin))
 			}
 		}
-		if repo := repository(sys, dir, home); repo != "" {
-			return fail("it is inside the repository %s, where an agent can replace it: install admit outside any repository", repo)
+		if repo := repository(sys, dir, home, append([]string{"/tmp", "/var/tmp"}, p.Temp...)); repo != "" {
+			return fail("it is inside the repository %s, where an agent can replace it: install admit outside any repository (%s)", repo, installElsewhere(bin))
 		}
 	}
 	return nil
@@ -209,12 +190,25 @@ func within(sys System, path, folder string) bool {
 	return err1 == nil && err2 == nil && in(rp, rf)
 }
 
+// installElsewhere says how to put bin where a hook may name it.
+func installElsewhere(bin string) string {
+	return "for example: install -D -m 0755 " + shellQuote(bin) + " ~/.local/bin/admit && ~/.local/bin/admit connect; or go install, which puts it in ~/go/bin"
+}
+
 // repository is the nearest folder from dir up that holds .git, other
-// than home itself, or "".
-func repository(sys System, dir, home string) string {
+// than home itself, the file system's root and the temporary folders
+// temp (anyone may make a .git there, and nobody keeps a repository
+// there), or "".
+func repository(sys System, dir, home string, temp []string) string {
 	home = filepath.Clean(home)
 	for d := dir; ; d = filepath.Dir(d) {
-		if d != home {
+		stray := filepath.Dir(d) == d
+		for _, t := range temp {
+			if t != "" && d == filepath.Clean(t) {
+				stray = true
+			}
+		}
+		if d != home && !stray {
 			if _, err := sys.Lstat(filepath.Join(d, ".git")); err == nil {
 				return d
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,12 +25,23 @@ import (
 func benchCmd(args []string, std Stdio) int {
 	stdout := std.Out
 	d := 2 * time.Second
+	baseline := bench.BaselineRev
+	const usage = "admit bench [--baseline REV|none] [DURATION per run]"
+	if len(args) > 0 && args[0] == "--baseline" {
+		if len(args) < 2 {
+			return usageError(std, fmt.Errorf("%s: --baseline needs a commit", usage))
+		}
+		baseline, args = args[1], args[2:]
+	}
 	if len(args) > 0 {
 		v, err := time.ParseDuration(args[0])
-		if err != nil {
-			return usageError(std, fmt.Errorf("admit bench [DURATION per run]: %v", err))
+		if err != nil || v <= 0 {
+			return usageError(std, fmt.Errorf("%s: DURATION %q: want a positive duration such as 2s", usage, args[0]))
 		}
 		d = v
+	}
+	if len(args) > 1 {
+		return usageError(std, fmt.Errorf("%s: unexpected %q", usage, args[1]))
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -81,7 +93,159 @@ func benchCmd(args []string, std Stdio) int {
 		}
 		fmt.Fprintf(stdout, "%-8s %10.0f lines/s\n", s, n)
 	}
+	if baseline != "none" {
+		if err := besideBaseline(stdout, baseline, dir, d); err != nil {
+			if errors.Is(err, bench.ErrNoHistory) {
+				fmt.Fprintf(stdout, "\nno baseline: %v (run admit bench in a checkout of admit with its history, or --baseline none)\n", err)
+				return exitOK
+			}
+			return failed(std, err)
+		}
+	}
 	return exitOK
+}
+
+// besideBaseline builds admit at rev and at the checkout's work tree, in
+// a folder of dir, and prints each figure of both, measured in turns in
+// this run, with their ratio: the gate alone, Evaluate and EvaluateWrite
+// (their Go benchmarks), a hook deciding alone and `admit run -c true` (as
+// processes), and the tape's appends with 64 writers.
+func besideBaseline(w io.Writer, rev, dir string, d time.Duration) error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	baseSrc := filepath.Join(dir, "src-"+rev)
+	top, err := bench.Checkout(cwd, rev, baseSrc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nbeside %s (built from %s's history in this run; the same figures, measured in turns):\n", rev, top)
+	base, err := bench.BuildTree(rev, baseSrc, filepath.Join(dir, "build-"+rev))
+	if err != nil {
+		return err
+	}
+	now, err := bench.BuildTree("now", top, filepath.Join(dir, "build-now"))
+	if err != nil {
+		return err
+	}
+	trees := []*bench.Tree{base, now}
+	fmt.Fprintf(w, "%-36s %14s %14s %9s\n", "figure", rev, "now", "now/base")
+	line := func(name string, a, b float64, unit string) {
+		fmt.Fprintf(w, "%-36s %14s %14s %8.2fx\n", name, fmtFig(a, unit), fmtFig(b, unit), b/max(a, 1e-9))
+	}
+	benchtime := fmt.Sprintf("%dms", max(d.Milliseconds(), 100))
+	for _, f := range []struct{ name, test, pattern, metric string }{
+		{"gate alone (per check)", "gate", "^BenchmarkGateCheck$", "ns/op"},
+		{"gate alone (allocations per check)", "gate", "^BenchmarkGateCheck$", "allocs/op"},
+		{"Evaluate (per line)", "command", "^BenchmarkEvaluate$", "ns/op"},
+		{"EvaluateWrite (per line)", "command", "^BenchmarkEvaluateWrite$", "ns/op"},
+		{"tape, 64 writers, sync none", "tape", "^BenchmarkAppend$/^sync=none/writers=64$", "lines/s"},
+	} {
+		var sums [2]float64
+		for range benchRounds {
+			for i, t := range trees {
+				r, err := bench.RunBench(t.Tests[f.test], f.pattern, benchtime)
+				if err != nil {
+					return err
+				}
+				switch f.metric {
+				case "ns/op":
+					sums[i] += r.NsPerOp
+				case "allocs/op":
+					sums[i] += r.AllocsPerOp
+				default:
+					sums[i] += r.Metrics[f.metric]
+				}
+			}
+		}
+		line(f.name, sums[0]/benchRounds, sums[1]/benchRounds, f.metric)
+	}
+	procs, err := processRounds(trees, dir, d)
+	if err != nil {
+		return err
+	}
+	line("hook deciding alone (p50)", float64(procs[0][0].P50), float64(procs[1][0].P50), "ns/op")
+	line("admit run -c true (p50)", float64(procs[0][1].P50), float64(procs[1][1].P50), "ns/op")
+	return nil
+}
+
+// benchRounds is how many turns each Go benchmark takes per tree.
+const benchRounds = 3
+
+func fmtFig(v float64, unit string) string {
+	switch unit {
+	case "ns/op":
+		return time.Duration(v).Round(100 * time.Nanosecond).String()
+	case "allocs/op":
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.0f %s", v, unit)
+}
+
+// processRounds times, for each tree in turns, an allowed Bash call
+// through `admit hook claude-code` deciding alone and `admit run -c true`,
+// each as a process with its own tape; out[tree][0] is the hook,
+// out[tree][1] the run.
+func processRounds(trees []*bench.Tree, dir string, d time.Duration) ([][]bench.LoadResult, error) {
+	root := filepath.Join(dir, "ws-procs")
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), "ADMIT_SOCKET="+filepath.Join(dir, "no-server.sock"), "XDG_RUNTIME_DIR="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+	event, _ := json.Marshal(map[string]any{"session_id": "bench", "transcript_path": "/dev/null", "cwd": root,
+		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "cat README.md"}})
+	type target struct {
+		tree int
+		run  func() error
+	}
+	var targets []target
+	for i, t := range trees {
+		hookTape, runTape := filepath.Join(dir, t.Name+"-hook-tape.jsonl"), filepath.Join(dir, t.Name+"-run-tape.jsonl")
+		targets = append(targets,
+			target{i, func() error {
+				cmd := exec.Command(t.Bin, "hook", "claude-code", "--tape", hookTape)
+				cmd.Dir, cmd.Env, cmd.Stdin = root, env, bytes.NewReader(event)
+				out, err := cmd.Output()
+				if err != nil {
+					return fmt.Errorf("%s hook: %v: %s", t.Name, err, out)
+				}
+				return nil
+			}},
+			target{i, func() error {
+				cmd := exec.Command(t.Bin, "run", "--root", root, "--tape", runTape, "-c", "true")
+				cmd.Dir, cmd.Env = root, env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					return fmt.Errorf("%s run -c true: %v: %s", t.Name, err, out)
+				}
+				return nil
+			}})
+	}
+	lat := make([][]time.Duration, len(targets))
+	slice := d / loadRounds
+	for range loadRounds {
+		for i, tg := range targets {
+			for stop := time.Now().Add(slice); time.Now().Before(stop); {
+				t0 := time.Now()
+				if err := tg.run(); err != nil {
+					return nil, err
+				}
+				lat[i] = append(lat[i], time.Since(t0))
+			}
+		}
+	}
+	out := make([][]bench.LoadResult, len(trees))
+	for i, tg := range targets {
+		r, err := bench.Summarize(lat[i], 1, d)
+		if err != nil {
+			return nil, err
+		}
+		out[tg.tree] = append(out[tg.tree], r)
+	}
+	return out, nil
 }
 
 // loadRounds is how many slices each run is cut into. The echo and the

@@ -48,6 +48,17 @@ func TestCases(t *testing.T) {
 		case v.Outcome == string(rule.OutcomeAsk):
 			got.Outcome = cases.Asked
 		}
+		if c.Terminal && c.Want.Outcome != cases.Refused && v.Rule == string(rule.DynamicWord) && strings.Contains(v.Reason, "admit decides alone here") {
+			// admit check decides one line, and the terminal's next line
+			// is another admit check, which could not know where this one
+			// left it: a line that may leave the terminal's folder is
+			// refused here (TestCheckTerminalCdItCannotFollow), where the
+			// editor's server, which the corpus is written for, follows it.
+			if code != exitRefused {
+				t.Errorf("%s: %s: refused with exit %d", c.Pos, c, code)
+			}
+			return
+		}
 		c.Check(t, got)
 		want := map[bool]int{true: exitOK, false: exitRefused}[v.Allowed]
 		if v.Rule == string(rule.PolicyInvalid) {
@@ -77,6 +88,8 @@ func checkArgs(w *cases.Workspace, c *cases.Case) ([]string, string) {
 	args = append(args, "--effects", c.Effects, "--shell", c.Shell, "--cwd", w.Cwd(c))
 	if c.Path != nil {
 		args = append(args, "--env-path", w.Expand(*c.Path))
+	} else {
+		args = append(args, "--no-env-path") // the case says nothing of a PATH: not this test process's
 	}
 	if c.Terminal {
 		args = append(args, "--terminal", "t1")

@@ -108,3 +108,40 @@ func TestCheckUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckLooksUpOnItsOwnPATH: without --env-path, admit check looks
+// program names up on its own PATH, as a hook does on its host's: with an
+// activated virtualenv's bin first, `ls` is the workspace's file, which is
+// not the ls the tables know (asked; headless, so refused). --env-path
+// names another PATH; --no-env-path judges the name alone.
+func TestCheckLooksUpOnItsOwnPATH(t *testing.T) {
+	ws := testWorkspace(t)
+	bin := filepath.Join(ws, ".venv", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "ls"), []byte("#!/bin/sh\ntouch /tmp/marker\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, c := range []struct {
+		note string
+		args []string
+		code int
+	}{
+		{"its own PATH", []string{"-c", "ls"}, exitRefused},
+		{"its own PATH, argv", []string{"--", "ls", "-l"}, exitRefused},
+		{"another PATH", []string{"--env-path", "/usr/bin:/bin", "-c", "ls"}, exitOK},
+		{"no PATH known", []string{"--no-env-path", "-c", "ls"}, exitOK},
+	} {
+		t.Run(c.note, func(t *testing.T) {
+			code, rule, stderr := runCheck(t, append([]string{"--root", ws}, c.args...)...)
+			if code != c.code {
+				t.Errorf("exit %d rule %q (%s); want exit %d", code, rule, stderr, c.code)
+			}
+		})
+	}
+	if code, _, stderr := runCheck(t, "--root", ws, "--env-path", "/bin", "--no-env-path", "-c", "ls"); code != exitUsage || !strings.Contains(stderr, "not both") {
+		t.Errorf("both flags: exit %d %s", code, stderr)
+	}
+}

@@ -21,6 +21,8 @@ type connectOptions struct {
 	list, dryRun, yes bool
 	hosts             []*connect.Host
 	named             bool // hosts were named on the command line
+	// settings: what --mode and --effects choose for a hook deciding alone
+	settings personSettings
 }
 
 // connectCmd is `admit connect [--list] [--dry-run] [--yes] [HOST...]`:
@@ -65,6 +67,14 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 		fmt.Fprintf(std.Err, "admit connect: %v\n", binErr)
 		return exitConfig
 	}
+	if o.settings != (personSettings{}) && !o.dryRun {
+		path, s, err := savePersonSettings(o.settings)
+		if err != nil {
+			fmt.Fprintf(std.Err, "admit connect: %v\n", err)
+			return exitConfig
+		}
+		fmt.Fprintf(std.Out, "A hook deciding without the editor now uses mode %s and effects %s (%s).\n", orDefault(s.Mode, "enforce"), orDefault(s.Effects, "read-only"), path)
+	}
 	if !o.named {
 		for _, st := range connect.Survey(sys, opts) {
 			if h, _ := connect.Lookup(st.Host); st.Installed {
@@ -96,7 +106,10 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 			code = exitConfig
 			continue
 		case c == nil && verb == "connect":
-			fmt.Fprintf(std.Out, "%s: connected to %s\n", title, st.Binary)
+			fmt.Fprintf(std.Out, "%s: %s to %s\n", title, stateWords(st), st.Binary)
+			if st.InertWhy != "" {
+				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, st.InertWhy)
+			}
 			continue
 		case c == nil:
 			fmt.Fprintf(std.Out, "%s: not connected\n", title)
@@ -140,8 +153,11 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 		for _, p := range r.Removed {
 			fmt.Fprintf(std.Out, "%s: removed %s\n", st.Agent, p)
 		}
-		fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, r.Status.State)
+		fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, stateWords(r.Status))
 		if verb == "connect" {
+			if r.Status.InertWhy != "" {
+				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, r.Status.InertWhy)
+			}
 			for _, n := range r.Status.Notes {
 				fmt.Fprintf(std.Out, "%s: %s\n", st.Agent, n)
 			}
@@ -159,26 +175,44 @@ func parseConnect(verb string, args []string, std Stdio) (connectOptions, error)
 	fs.SetOutput(std.Err)
 	if verb == "connect" {
 		fs.BoolVar(&o.list, "list", false, "list the agents admit knows, whether each is installed and connected; change nothing")
+		fs.StringVar(&o.settings.Effects, "effects", "", "the effect mode of a hook deciding without the editor: read-only (the default) or workspace-write; written to $XDG_CONFIG_HOME/admit/settings.json")
+		fs.StringVar(&o.settings.Mode, "mode", "", "the mode of a hook deciding without the editor: enforce (the default), warn or off; written to the same file")
 	}
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show the change, write nothing")
 	fs.BoolVar(&o.yes, "yes", false, "write the change without asking")
 	fs.Usage = func() {
 		if verb == "connect" {
-			fmt.Fprintf(std.Err, "usage: admit connect [--list] [--dry-run] [--yes] [HOST...]\n  HOST: %s (default: every one installed)\n", strings.Join(hostNames(connect.Hosts()), ", "))
+			fmt.Fprintf(std.Err, "usage: admit connect [--list] [--dry-run] [--yes] [--effects E] [--mode M] [HOST...]\n  HOST: %s (default: every one installed)\n  flags may also follow the agents' names\n", strings.Join(hostNames(connect.Hosts()), ", "))
 		} else {
 			fmt.Fprintf(std.Err, "usage: admit disconnect [--dry-run] [--yes] HOST...\n  HOST: %s\n", strings.Join(hostNames(connect.Hosts()), ", "))
 		}
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return o, err
-	}
-	for _, name := range fs.Args() {
-		h, ok := connect.Lookup(name)
-		if !ok {
-			return o, fmt.Errorf("unknown agent %q (want one of %s)", name, strings.Join(hostNames(connect.Hosts()), ", "))
+	// Flags may come before the agents' names and after them
+	// (admit connect claude-code --dry-run); "--" ends the flags.
+	for {
+		if err := fs.Parse(args); err != nil {
+			return o, err
 		}
-		o.hosts = append(o.hosts, h)
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			for _, n := range rest {
+				if err := o.addHost(n); err != nil {
+					return o, err
+				}
+			}
+			break
+		}
+		if err := o.addHost(rest[0]); err != nil {
+			return o, err
+		}
+		args = rest[1:]
+	}
+	if err := o.settings.check(); err != nil {
+		return o, err
 	}
 	o.named = len(o.hosts) > 0
 	if verb == "disconnect" && !o.named {
@@ -188,6 +222,25 @@ func parseConnect(verb string, args []string, std Stdio) (connectOptions, error)
 		return o, fmt.Errorf("--list takes no agents")
 	}
 	return o, nil
+}
+
+// stateWords is a host's state as --list shows it: the state, and where
+// the host will not run admit's entries although they are connected, why
+// in a few words ("connected, not trusted: inert").
+func stateWords(st connect.Status) string {
+	if st.Inert != "" {
+		return st.State + ", " + st.Inert + ": inert"
+	}
+	return st.State
+}
+
+func (o *connectOptions) addHost(name string) error {
+	h, ok := connect.Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown agent %q (want one of %s)", name, strings.Join(hostNames(connect.Hosts()), ", "))
+	}
+	o.hosts = append(o.hosts, h)
+	return nil
 }
 
 // describe says what connecting would fix, in words.
@@ -212,15 +265,23 @@ func listAgents(sys connect.System, opts connect.Options, binErr error, std Stdi
 		if st.HooksOff != "" {
 			off = append(off, st.Agent+": "+st.HooksOff)
 		}
+		if st.InertWhy != "" {
+			off = append(off, st.Agent+": "+st.InertWhy)
+		}
 		installed := "no"
 		if st.Installed {
 			installed = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, st.State, st.Config, st.Binary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Host, installed, stateWords(st), st.Config, st.Binary)
 	}
 	_ = tw.Flush()
 	if len(off) > 0 {
 		fmt.Fprintf(std.Out, "\n%s\n", strings.Join(off, "\n"))
+	}
+	if ps, path, err := loadPersonSettings(); err != nil {
+		fmt.Fprintf(std.Out, "\n%v\n", err)
+	} else {
+		fmt.Fprintf(std.Out, "\nA hook deciding without the editor uses mode %s and effects %s (%s; admit connect --effects E --mode M).\n", orDefault(ps.Mode, "enforce"), orDefault(ps.Effects, "read-only"), path)
 	}
 	if binErr != nil {
 		fmt.Fprintf(std.Out, "\nThis binary cannot be connected: %v\n", binErr)
@@ -245,12 +306,14 @@ func selfBinary() (string, error) {
 // workspace) and the temporary folder.
 func connectPlace() connect.Place {
 	var p connect.Place
+	p.Temp = []string{filepath.Clean(os.TempDir())}
 	if cwd, err := os.Getwd(); err == nil {
-		if root := workspaceRoot(cwd); broadRoot(root) == nil {
+		// A .git in a temporary folder itself is anyone's stray, not the
+		// working folder's repository.
+		if root := workspaceRoot(cwd); broadRoot(root) == nil && root != p.Temp[0] && root != "/tmp" && root != "/var/tmp" {
 			p.Workspaces = append(p.Workspaces, root)
 		}
 	}
-	p.Temp = []string{os.TempDir()}
 	return p
 }
 
@@ -258,6 +321,13 @@ func connectPlace() connect.Place {
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func hostNames(hs []*connect.Host) []string {

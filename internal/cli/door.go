@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"admit/rpc"
@@ -39,18 +40,13 @@ type doorOptions struct {
 }
 
 // openDoor dials the editor's server, or, when none answers, opens a gate
-// of its own on the workspace around o.cwd, with nobody to ask, taped.
+// of its own on the workspace around o.cwd, with nobody to ask, taped,
+// in the mode and effect mode the person chose (settings.go).
 // alone is empty when the editor's server decides; otherwise it says why
 // admit decides alone, for the caller to say so.
 func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err error) {
 	root := workspaceRoot(o.cwd)
-	sock := o.socket
-	if sock == "" {
-		sock = rpc.DefaultSocket(root)
-	}
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	c, dialErr := rpc.Dial(dctx, sock)
-	cancel()
+	c, sock, dialErr := dialWorkspace(ctx, o.cwd, o.socket)
 	if dialErr == nil {
 		return c, "", nil
 	}
@@ -69,13 +65,18 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
+	mode, effects, err := aloneSettings(bounds)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s, and %w", alone, err)
+	}
+	bounds.Effects = effects // what sessions opened here may do, too
 	home, _ := os.UserHomeDir()
 	handles, err := localHandles()
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: o.oneCall, Bounds: bounds, Home: home})
+	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
+		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}
@@ -83,27 +84,82 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 }
 
 // workspaceRoot is the folder a local decision takes as its root: the
-// nearest folder at or above dir that holds .git, else dir itself;
-// symlinks resolved, as the server resolves its roots. Never the nearest
-// .admit folder: an agent can make one anywhere it can write (sub/.admit,
+// outermost folder at or above dir that holds .git, below the home
+// folder, else dir itself; symlinks resolved, as the server resolves its
+// roots. Never a nested repository's (a submodule, a vendored clone, a
+// .git the agent made): the outer workspace's policy, and the person's
+// rules for it, hold at every depth. Never the nearest .admit folder
+// either: an agent can make one anywhere it can write (sub/.admit,
 // node_modules/x/.admit) and then cd there.
 func workspaceRoot(dir string) string {
+	if repos := repoRoots(dir); len(repos) > 0 {
+		return repos[0]
+	}
+	return resolvedDir(dir)
+}
+
+// repoRoots are the folders at or above dir that hold .git, outermost
+// first, below the home folder (a person's dotfiles repository in it is
+// no workspace) and the file system's root.
+func repoRoots(dir string) []string {
+	dir = resolvedDir(dir)
+	home, _ := os.UserHomeDir()
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		home = real
+	}
+	var out []string
+	for d := dir; ; {
+		if d == home || filepath.Dir(d) == d {
+			break
+		}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			out = append(out, d)
+		}
+		d = filepath.Dir(d)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+func resolvedDir(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+	return dir
+}
+
+// dialWorkspace reaches the editor's server for dir: at socket when one
+// is named, else at the default socket of each folder the person may have
+// opened, outermost first (the repositories at or above dir, then dir),
+// so that a server of the outer workspace decides for its nested
+// repositories. It returns the last socket tried when none answers.
+func dialWorkspace(ctx context.Context, dir, socket string) (*rpc.Client, string, error) {
+	socks := []string{socket}
+	if socket == "" {
+		socks = nil
+		for _, r := range append(repoRoots(dir), resolvedDir(dir)) {
+			if s := rpc.DefaultSocket(r); !slices.Contains(socks, s) {
+				socks = append(socks, s)
+			}
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
 	}
+	var err error
+	for _, sock := range socks {
+		dctx, cancel := context.WithTimeout(ctx, dialTimeout)
+		var c *rpc.Client
+		c, err = rpc.Dial(dctx, sock)
+		cancel()
+		if err == nil {
+			return c, sock, nil
+		}
+		if ctx.Err() != nil {
+			return nil, sock, ctx.Err()
+		}
+	}
+	return nil, socks[0], err
 }
 
 // broadRoot refuses to take the file system's root or the home folder as

@@ -31,6 +31,7 @@ type gateFlags struct {
 	handle                        string  // admit run --handle: the judged line a hook's rewrite names
 	lineSet                       bool    // -c was given, even empty
 	envPath                       *string // --env-path: the PATH the command runs with
+	noEnvPath                     bool    // --no-env-path: that PATH is not known
 	terminal                      string  // --terminal: the line is typed into this terminal
 	argv                          []string
 }
@@ -61,10 +62,11 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 		fs.StringVar(&f.handle, "handle", "", "run the line a hook's rewrite judged (a single-use handle); its output is the command's own")
 	} else {
 		fs.StringVar(&f.terminal, "terminal", "", "the line is typed into this terminal, which keeps its folder: a cd whose effect is not certain is refused")
-		fs.Func("env-path", "the PATH the command will run with: its program names are looked up on it, and one inside the workspace is asked (default: not known)", func(v string) error {
+		fs.Func("env-path", "the PATH the command will run with: its program names are looked up on it, and one inside the workspace is asked (default: this process's PATH)", func(v string) error {
 			f.envPath = &v
 			return nil
 		})
+		fs.BoolVar(&f.noEnvPath, "no-env-path", false, "judge as if the PATH the command will run with is not known: program names are judged by name alone")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, errPrinted{err}
@@ -91,6 +93,9 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	}
 	if f.args != "" && f.tool == "" {
 		return nil, errors.New("--args needs --tool")
+	}
+	if f.envPath != nil && f.noEnvPath {
+		return nil, errors.New("give --env-path PATH or --no-env-path, not both")
 	}
 	return f, nil
 }
@@ -131,6 +136,10 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell,
 		TapePath: f.tapePath, TapeRequired: true, Headless: true, Bounds: bounds, Home: home,
+		// One call, then the gate is gone: a terminal's next line is
+		// judged by another admit check, which cannot know where this one
+		// left the terminal (--terminal).
+		OneCall: true, PersonShell: os.Getenv("SHELL"),
 	})
 	if err != nil {
 		var pe *gate.ParamError
@@ -193,6 +202,10 @@ func (f *gateFlags) checkParams(session string) gate.CheckParams {
 	}
 	if f.envPath != nil {
 		p.Env = &gate.CallEnv{PATH: f.envPath}
+	} else if path, ok := os.LookupEnv("PATH"); ok && !f.noEnvPath && (p.Command != "" || len(p.Argv) > 0) {
+		// The line would run with this process's PATH, as a hook's runs
+		// with its host's: program names are looked up on it.
+		p.Env = &gate.CallEnv{PATH: &path}
 	}
 	p.Terminal = f.terminal
 	return p

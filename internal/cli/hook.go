@@ -14,7 +14,6 @@ import (
 	"admit/hook"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/policy/shell"
 	"admit/rpc/gate"
 )
 
@@ -105,18 +104,20 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 	if err != nil {
 		return a.Failure(ev, err.Error())
 	}
+	ev.NoPrompt = nobodyAtPrompt(a.Name)
 	calls, err := a.Map(ev)
 	if err != nil {
 		return a.Failure(ev, err.Error())
 	}
 	ds := make([]hook.Decision, 0, len(calls))
 	for _, call := range calls {
-		if call.Cwd == "" {
+		named := call.Cwd != ""
+		if !named {
 			if call.Cwd, err = os.Getwd(); err != nil {
 				return a.Failure(ev, "the event names no cwd and the working directory is unknown")
 			}
 		}
-		d, err := decideHook(ctx, o, call, len(calls) == 1 && a.CanRewrite(ev))
+		d, err := decideHook(ctx, o, call, named, len(calls) == 1 && a.CanRewrite(ev))
 		if err != nil {
 			if ctx.Err() != nil {
 				return a.Failure(ev, a.LateReason(o.timeout)+": "+err.Error())
@@ -133,10 +134,23 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 // replacement line (rewrite), an allowed shell call is answered with
 // `admit run --handle H`: the host's shell then runs admit, which runs
 // exactly the line that was judged.
-func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool) (hook.Decision, error) {
+//
+// cwdNamed says whether the event named the folder the call runs in. VS
+// Code's Local harness names none and starts the hook in the home folder
+// (hookExecutor.ts: cwd = hook.cwd ?? homedir()), with the extension
+// host's environment, where the admit extension puts ADMIT_SOCKET: the
+// editor's server then judges the call from its own workspace, not from
+// the home folder.
+func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, rewrite bool) (hook.Decision, error) {
 	d, alone, err := openDoor(ctx, doorOptions{cwd: call.Cwd, socket: o.socket, tapePath: o.tapePath, oneCall: true})
 	if err != nil {
+		if !cwdNamed {
+			err = fmt.Errorf("%w (the event names no folder, so the hook looked for a workspace around its working folder %s; an editor whose admit extension is running gives its hooks ADMIT_SOCKET, the way to its server)", err, call.Cwd)
+		}
 		return hook.Decision{}, err
+	}
+	if !cwdNamed && alone == "" {
+		call.Cwd = "" // the server's own working folder, its first root
 	}
 	defer d.Close()
 	self := ""
@@ -158,10 +172,18 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, rewrite bool
 		// on that PATH (an activated virtualenv's bin, a direnv folder).
 		p.Env = &gate.CallEnv{PATH: &path}
 	}
-	if call.Tool == "run_in_terminal" {
-		// VS Code types the line into the person's interactive terminal:
-		// judge it as that shell reads it.
-		p.Shell = terminalProfile(os.Getenv("SHELL"))
+	if run, ok := o.agent.ShellRun(call.Tool); ok && call.Command != "" {
+		// The host's shell runs the line wherever admit does not (no
+		// rewrite; one its releases may ignore; a question the host puts
+		// to its own prompt): judged as that shell reads it (hook/shell.go).
+		prof := string(run.Profile(os.Getenv("SHELL")))
+		if self != "" && run.RewriteHonoured {
+			p.HostShell = prof
+		} else {
+			p.Shell = prof
+			p.HostMayIgnore = self != ""
+		}
+		p.StayInFolder = run.Pinned()
 	}
 	v, err := d.Check(ctx, p)
 	if err != nil {
@@ -181,28 +203,12 @@ func hookDecision(v gate.Verdict, alone string) hook.Decision {
 		// Nobody could be asked here (no editor is running), but the host
 		// may have a person at its own prompt: the adapter hands it the
 		// question where the host can ask, and refuses it where it cannot.
-		// The person reads why it asks, not the refusal a model would have
-		// read: the gate put that after the policy's reason.
+		// The person reads why it asks (the verdict's question), not the
+		// refusal a model would have read.
 		d.Outcome = hook.Asked
-		if i := strings.LastIndex(d.Reason, "; This "); i > 0 && strings.Contains(d.Reason[i:], "no one to ask (headless)") {
-			d.Reason = d.Reason[:i]
+		if v.Question != "" {
+			d.Reason = v.Question
 		}
 	}
 	return d
-}
-
-// terminalProfile is the shell profile of an interactive terminal whose
-// shell is the program at path ($SHELL): bash, zsh and fish have theirs;
-// any other shell is judged with refuse (one simple command of plain
-// words), since admit models none of it.
-func terminalProfile(path string) string {
-	switch filepath.Base(path) {
-	case "bash":
-		return string(shell.BashInteractive)
-	case "zsh":
-		return string(shell.Zsh)
-	case "fish":
-		return string(shell.Fish)
-	}
-	return string(shell.Refuse)
 }

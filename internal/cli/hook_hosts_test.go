@@ -106,10 +106,13 @@ func TestHookHostsProcess(t *testing.T) {
 
 // refused says whether a reply to a pre-tool event is a refusal in host's
 // form: the blocking exit status, or for Cline (whose refusal is JSON) a
-// cancel.
+// cancel, for Cursor a deny.
 func refused(host string, code int, stdout string) bool {
-	if host == "cline" {
+	switch host {
+	case "cline":
 		return code == 0 && strings.Contains(stdout, `"cancel":true`)
+	case "cursor": // a deny at exit 0: at exit 2 Cursor shows the JSON raw
+		return code == 0 && strings.Contains(stdout, `"permission":"deny"`)
 	}
 	return code == exitHookBlock
 }

@@ -47,12 +47,17 @@ var commands = map[string]command{
 	"disconnect": disconnectCmd,
 }
 
-// Main runs the command args name (serve when none) and returns its exit
-// status.
+// Main runs the command args name and returns its exit status. With no
+// command it serves, as the editor starts it, unless a person typed it at
+// a terminal: then it prints the usage (exit 64), since a server reading
+// the terminal would sit there saying nothing.
 func Main(args []string, std Stdio) int {
 	name := "serve"
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
+	} else if isTerminal(std.In) {
+		fmt.Fprint(std.Err, usage)
+		return exitUsage
 	}
 	cmd, ok := commands[name]
 	if !ok {
@@ -63,7 +68,7 @@ func Main(args []string, std Stdio) int {
 }
 
 const usage = `usage:
-  admit serve [--listen unix:PATH]    the stdio JSON-RPC server (default)
+  admit serve [--listen unix:PATH]    the stdio JSON-RPC server (the default, but at a terminal)
   admit check [flags] -c 'LINE'       one decision, printed as a Verdict (JSON)
   admit check [flags] -- WORD...      the same for an argv, each word literal
   admit check [flags] --tool NAME --args JSON
@@ -76,8 +81,9 @@ const usage = `usage:
                                       claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf
   admit mcp [flags] -- COMMAND...     gate every request to and from an MCP server
   admit mcp [flags] [serve]           admit's own MCP server: read, search, edit, write, run
-  admit connect [--list] [--dry-run] [--yes] [HOST...]
-                                      point the agents' user-level hooks at this binary (diff, then ask)
+  admit connect [--list] [--dry-run] [--yes] [--effects E] [--mode M] [HOST...]
+                                      point the agents' user-level hooks at this binary (diff, then ask);
+                                      --effects/--mode: what a hook deciding without the editor may do
   admit disconnect [--dry-run] [--yes] HOST...
                                       take admit's entries out of those hooks
 exit codes: 0 allowed, 64 usage, 70 unverified effect (or an internal error),

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"admit/rpc"
 	"admit/rpc/gate"
 	"admit/workspace/run"
 )
@@ -155,11 +154,7 @@ func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore
 // its socket: the server runs the line.
 func runServerHandle(ctx context.Context, f *gateFlags) (gate.RunResult, error) {
 	wd, _ := os.Getwd()
-	sock := os.Getenv("ADMIT_SOCKET")
-	if sock == "" {
-		sock = rpc.DefaultSocket(workspaceRoot(wd))
-	}
-	c, err := rpc.Dial(ctx, sock)
+	c, _, err := dialWorkspace(ctx, wd, os.Getenv("ADMIT_SOCKET"))
 	if err != nil {
 		return gate.RunResult{}, fmt.Errorf("no such handle here (never given out, already run, or expired), and no editor's server to ask: %w", err)
 	}

@@ -32,7 +32,7 @@ func serve(args []string, std Stdio) int {
 		return exitConfig
 	}
 	home, _ := os.UserHomeDir()
-	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Bounds: bounds, Listen: socket})
+	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket})
 }
 
 // newLogger logs to stderr, with debug records when ADMIT_TRACE is set.

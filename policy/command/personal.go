@@ -13,6 +13,10 @@ import (
 type Place struct {
 	Path string // absolute
 	What string // what lives there, for the reason
+	// Family also protects every name in the same folder that is the
+	// place's name, a dot and more: a tape's .head and .lock and its
+	// rotated files (tape.jsonl.1, ...), which may be made later.
+	Family bool
 }
 
 // PersonalPlaces lists the person's places for a home folder, with the
@@ -75,14 +79,49 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 // each place and each folder above one, by canonical path. Make it once
 // (NewPersonal) and share it; it is never changed.
 type Personal struct {
-	places []Place
-	at     map[string]int // a place's canonical path: its index
-	above  map[string]int // a folder holding a place: the index of one it holds
+	places   []Place
+	at       map[string]int // a place's canonical path: its index
+	above    map[string]int // a folder holding a place: the index of one it holds
+	families []family       // the places whose Family is set
+}
+
+// family is a Family place's folder and name, canonical.
+type family struct {
+	dir, base string
+	i         int
+}
+
+func families(places []Place) []family {
+	var out []family
+	for i, pl := range places {
+		if pl.Family {
+			c := canonicalPath(pl.Path)
+			dir, base := path.Split(c)
+			out = append(out, family{dir: dir, base: base, i: i})
+		}
+	}
+	return out
+}
+
+// family finds the Family place whose folder holds cp (canonical) under a
+// name of the place's family, or -1.
+func (ps *Personal) family(cp string) int {
+	for _, f := range ps.families {
+		rest, ok := strings.CutPrefix(cp, f.dir)
+		if !ok || f.base == "" {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if name == f.base || strings.HasPrefix(name, f.base+".") {
+			return f.i
+		}
+	}
+	return -1
 }
 
 // NewPersonal prepares places for ProtectFor.
 func NewPersonal(places []Place) *Personal {
-	ps := &Personal{places: places, at: map[string]int{}, above: map[string]int{}}
+	ps := &Personal{places: places, at: map[string]int{}, above: map[string]int{}, families: families(places)}
 	for i, pl := range places {
 		c := canonicalPath(pl.Path)
 		if _, dup := ps.at[c]; !dup {
@@ -106,9 +145,9 @@ func NewPersonal(places []Place) *Personal {
 func ScanPersonal(places []Place) *Personal {
 	clean := make([]Place, len(places))
 	for i, pl := range places {
-		clean[i] = Place{Path: path.Clean(pl.Path), What: pl.What}
+		clean[i] = Place{Path: path.Clean(pl.Path), What: pl.What, Family: pl.Family}
 	}
-	return &Personal{places: clean}
+	return &Personal{places: clean, families: families(clean)}
 }
 
 // Places are the places ps was made from.
@@ -120,6 +159,12 @@ func (ps *Personal) Places() []Place { return ps.places }
 func (ps *Personal) protect(p string) Protection {
 	if ps == nil || len(ps.places) == 0 {
 		return Protection{}
+	}
+	if len(ps.families) > 0 {
+		if i := ps.family(canonicalPath(p)); i >= 0 {
+			pl := ps.places[i]
+			return Protection{Protected: true, Why: p + " is the person's own (beside " + pl.Path + "): " + pl.What + "; no tool call changes it"}
+		}
 	}
 	if ps.at == nil {
 		return ps.scan(p)

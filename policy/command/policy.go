@@ -7,13 +7,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/policy/shell"
 )
 
-// Rule names, as the design lists them: aliases of the rule package's, so
+// Rule names, as docs/rules.md lists them: aliases of the rule package's, so
 // that the judges read short names.
 const (
 	RuleAllowed         = rule.Allowed
@@ -49,7 +50,10 @@ type Context struct {
 	Profile shell.Profile // "" means analyze
 	Home    string        // the home directory "~" stands for
 	FS      FS            // nil: every path is refused, nothing can be resolved
-	Obs     Observations  // nil means nothing observed
+	// Now is the clock that bounds the time a line's patterns take to
+	// expand (shell.MaxWalkTime); nil: only their entries are bounded.
+	Now func() time.Time
+	Obs Observations // nil means nothing observed
 	// Personal are the person's own places (NewPersonal of
 	// PersonalPlaces), refused as write targets wherever they are; nil:
 	// Policy.Personal(Home), the places under Home.
@@ -134,6 +138,9 @@ type Decision struct {
 	// protected path, a secret, git's configuration, an ask rule) is not
 	// here.
 	Asks [][]string
+	// AskEffects are the kinds of effect of each command of Asks, as the
+	// person's allow rules are matched against them (effects.go).
+	AskEffects []rules.Effects
 	// Answerable is true when the line asks, and only for the commands in
 	// Asks: allow rules for their prefixes would admit the line without a
 	// person.
@@ -185,16 +192,38 @@ type pooled struct {
 	p    *shell.Parser
 }
 
+// tables are what a Policy judges by. Nothing writes to them once built,
+// so every Policy shares them.
+type tables struct {
+	progs map[string]*Program
+	git   map[string]*Program
+	find  map[string]predicate
+	gitw  map[string]*gitWrite
+	tools map[string]*toolchain
+}
+
+// builtin is the built-in table and the fixed tables, compiled once per
+// process: a gate opened per call (every hook, every case of the corpus)
+// compiled them each time.
+var builtin = sync.OnceValue(func() *tables {
+	t := DefaultTable()
+	if err := t.compile(); err != nil {
+		panic("command: " + err.Error()) // the built-in table compiles (every test builds it)
+	}
+	return &tables{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+})
+
 // New returns a Policy over t; a nil t is the built-in table.
 func New(t *Table) *Policy {
-	if t == nil {
-		t = DefaultTable()
+	b := builtin()
+	progs := b.progs
+	if t != nil {
+		if err := t.compile(); err != nil {
+			panic("command: " + err.Error()) // ParseTable returns compiled tables
+		}
+		progs = t.Programs
 	}
-	if err := t.compile(); err != nil {
-		panic("command: " + err.Error()) // ParseTable and DefaultTable return compiled tables
-	}
-	p := &Policy{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
-	return p
+	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools}
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).
@@ -228,7 +257,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	var walk *shell.Walk
 	if c.FS != nil {
-		walk = &shell.Walk{ReadDir: fluxReadDir(c)}
+		walk = &shell.Walk{ReadDir: fluxReadDir(c), Now: c.Now}
 	}
 	acc := p.judgeScript(script, cwd, c, accum{walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	acc.patternsRace()
@@ -460,6 +489,7 @@ type accum struct {
 	codeRule             rule.Rule
 	codeReason, codeHint string
 	codeArgv             [][]string
+	codeEffects          []rules.Effects // each codeArgv's kinds of effect (effects.go)
 	allowedBy            []string
 	runsCode             [][]string
 	// treeChanged are the working trees a git command of the line changes
@@ -485,12 +515,13 @@ func (a *accum) asks(r rule.Rule, reason, hint string) {
 }
 
 // asksCode records a question that an allow rule over argv would answer.
-func (a *accum) asksCode(r rule.Rule, argv []string, reason, hint string) {
+func (a *accum) asksCode(r rule.Rule, argv []string, eff rules.Effects, reason, hint string) {
 	if a.refused {
 		return
 	}
 	if !slices.ContainsFunc(a.codeArgv, func(have []string) bool { return slices.Equal(have, argv) }) {
 		a.codeArgv = append(a.codeArgv, slices.Clone(argv))
+		a.codeEffects = append(a.codeEffects, eff)
 	}
 	if a.code {
 		return
@@ -518,10 +549,10 @@ func (a *accum) decision() Decision {
 		d.Rule, d.Reason, d.Hint = a.rule, a.reason, a.hint
 	case a.ask:
 		d.Ask, d.Rule, d.Reason, d.Hint = true, a.rule, a.reason, a.hint
-		d.Asks = a.codeArgv
+		d.Asks, d.AskEffects = a.codeArgv, a.codeEffects
 	case a.code:
 		d.Ask, d.Rule, d.Reason, d.Hint = true, a.codeRule, a.codeReason, a.codeHint
-		d.Asks, d.Answerable = a.codeArgv, true
+		d.Asks, d.AskEffects, d.Answerable = a.codeArgv, a.codeEffects, true
 	case len(a.allowedBy) > 0:
 		d.Allowed, d.Rule, d.AllowedBy = true, rule.RuleAllows, a.allowedBy
 		d.Reason = "every command and redirection is allowed; what admit cannot judge, the person's rules allow (" + strings.Join(quoteAll(a.allowedBy), ", ") + ")"

@@ -9,13 +9,13 @@ const (
 	whyWaits    = "waits for more input and never ends; read the file with tail -n N instead"
 )
 
-// DefaultTable returns the built-in programs: the seed's 24 read programs
+// DefaultTable returns the built-in programs: the 24 original read programs
 // (basename cat cmp diff dirname du file find git grep head ls md5sum pwd
 // readlink realpath sha256sum sort stat tail test tree uniq wc), its 6
 // write programs (cp mkdir mv rm rmdir touch), the harmless shell words
 // echo, printf, true, false and "[", and the read-only text filters and
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
-// date (printing only), uname, whoami and id; beyond the seed, rg, sed
+// date (printing only), uname, whoami and id; then rg, sed
 // (its script parsed, sed.go), awk (its program parsed, awk.go), egrep,
 // fgrep, base64, column, which, type, and the write programs tee and
 // chmod.

@@ -64,6 +64,7 @@ type Facts struct {
 	Tainted    string `json:"tainted,omitempty"`
 	OneCall    bool   `json:"oneCall,omitempty"`
 	Tracked    bool   `json:"tracked,omitempty"`
+	Pinned     bool   `json:"pinned,omitempty"` // a shell the host keeps, whose folder is not followed
 	AmendRule  string `json:"amendRule,omitempty"`
 	AmendWhy   string `json:"amendWhy,omitempty"`
 	// Rule and Outcome are the policy's answer (after the gate's turns,

@@ -9,7 +9,7 @@
 // [Outcome] class. docs/rules.md is rendered from it (go test ./policy/rule
 // -update), and a test checks README.md's decision order against it.
 //
-// The rule names are the wire and tape values of the design; they never
+// The rule names are the wire and tape values of docs/protocol.md; they never
 // change spelling.
 package rule
 

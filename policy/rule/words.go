@@ -83,6 +83,10 @@ const (
 	ByPerson DecidedBy = "person"
 	// ByGrant: an earlier allow-session answer in the same session.
 	ByGrant DecidedBy = "grant"
+	// ByHandle: a person's answer to the call a handle was given for,
+	// carried to the run that redeems it (admit run --handle): the call
+	// is asked once, not again when it runs.
+	ByHandle DecidedBy = "handle"
 	// ByTimeout: no answer came before the deadline.
 	ByTimeout DecidedBy = "timeout"
 	// ByCancelled: the caller's request ended ($/cancelRequest) first.

@@ -40,6 +40,12 @@ type Rule struct {
 	Examples    []string `json:"examples,omitempty"`
 	NotExamples []string `json:"notExamples,omitempty"`
 	Note        string   `json:"note,omitempty"`
+	// Effects, on an allow rule, are the kinds of effect it covers
+	// (effects.go): the rule then names what runs (Head, compared with
+	// the call's head, not its leading words) and answers a call only
+	// when the call's effects are within these. A rule without them
+	// covers what Legacy does.
+	Effects *Effects `json:"effects,omitempty"`
 	// Source says where the rule came from: the person's rules, a
 	// workspace's, or the repository's policy file (ask and deny only).
 	Source string `json:"source,omitempty"`
@@ -145,8 +151,32 @@ func splitWords(s string) ([]string, error) {
 	return words, nil
 }
 
+// MatchesWords reports whether argv's words are those the rule names: its
+// leading words, or for a rule with effects its head (Head). What the
+// call does is Covers' question.
+func (r *Rule) MatchesWords(argv []string) bool {
+	if r.Effects != nil {
+		return r.Matches(Head(argv))
+	}
+	return r.Matches(argv)
+}
+
+// Covers reports whether the rule, an allow rule, answers a call of argv
+// whose effects are eff: its words match, and eff is within the rule's
+// effects (Legacy for a rule written without them).
+func (r *Rule) Covers(argv []string, eff Effects) bool {
+	if r.Decision != rule.OutcomeAllow || !r.MatchesWords(argv) {
+		return false
+	}
+	env := &Legacy
+	if r.Effects != nil {
+		env = r.Effects
+	}
+	return env.Covers(eff)
+}
+
 // Matches reports whether argv (one simple command, wrappers seen through)
-// is one the rule names.
+// is one the rule's words name, compared word by word from the start.
 func (r *Rule) Matches(argv []string) bool {
 	if len(argv) < len(r.words) || (!r.prefix && len(argv) != len(r.words)) {
 		return false
@@ -207,8 +237,11 @@ func NewSet(rules []Rule) (*Set, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.Examples, p.NotExamples, p.Note, p.Source = r.Examples, r.NotExamples, r.Note, r.Source
+			p.Examples, p.NotExamples, p.Note, p.Source, p.Effects = r.Examples, r.NotExamples, r.Note, r.Source, r.Effects
 			r = p
+		}
+		if err := r.checkEffects(); err != nil {
+			return nil, err
 		}
 		if err := r.checkExamples(); err != nil {
 			return nil, err
@@ -216,6 +249,22 @@ func NewSet(rules []Rule) (*Set, error) {
 		s.rules = append(s.rules, r)
 	}
 	return s.index(), nil
+}
+
+// checkEffects refuses effects on a rule that does not allow (a deny or
+// ask rule is about the words, whatever the call does) and a kind no call
+// has.
+func (r *Rule) checkEffects() error {
+	if r.Effects == nil {
+		return nil
+	}
+	if r.Decision != rule.OutcomeAllow {
+		return fmt.Errorf("rules: %q: effects narrow an allow rule only; a %s rule is about the words, whatever the call does", r.Match, r.Decision)
+	}
+	if err := r.Effects.check(); err != nil {
+		return fmt.Errorf("rules: %q: %w", r.Match, err)
+	}
+	return nil
 }
 
 // checkExamples proves the rule matches what it says it matches.
@@ -229,7 +278,7 @@ func (r *Rule) checkExamples() error {
 			if err != nil {
 				return fmt.Errorf("rules: %q: example %q: %w", r.Match, line, err)
 			}
-			if r.Matches(argv) != list.want {
+			if r.MatchesWords(argv) != list.want {
 				verb := "does not match"
 				if !list.want {
 					verb = "matches"
@@ -293,6 +342,27 @@ func (s *Set) Match(argv []string) (Rule, bool) {
 		return Rule{}, false
 	}
 	return s.rules[best], true
+}
+
+// Answer returns the first allow rule that covers a call of argv whose
+// effects are eff (Rule.Covers), when no deny or ask rule matches argv
+// (those the command policy applies first, whatever the call does).
+func (s *Set) Answer(argv []string, eff Effects) (Rule, bool) {
+	if s == nil || len(argv) == 0 {
+		return Rule{}, false
+	}
+	idx := s.byProgram[argv[0]]
+	for _, i := range idx {
+		if r := &s.rules[i]; r.Decision != rule.OutcomeAllow && r.Matches(argv) {
+			return Rule{}, false
+		}
+	}
+	for _, i := range idx {
+		if r := &s.rules[i]; r.Covers(argv, eff) {
+			return *r, true
+		}
+	}
+	return Rule{}, false
 }
 
 func rank(o rule.Outcome) int {
@@ -376,7 +446,7 @@ func (f *File) Set(source string, allowAllow bool) (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: rules[%d]: %w", source, i, err)
 		}
-		p.Examples, p.NotExamples, p.Note, p.Source = r.Examples, r.NotExamples, r.Note, source
+		p.Examples, p.NotExamples, p.Note, p.Source, p.Effects = r.Examples, r.NotExamples, r.Note, source, r.Effects
 		list = append(list, p)
 	}
 	if !allowAllow {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
@@ -60,6 +61,11 @@ const (
 	MaxWalkReads = 2048
 	// MaxWalkEntries bounds the names those reads return, in all.
 	MaxWalkEntries = 100_000
+	// MaxWalkTime bounds the time the patterns of one line may take to
+	// expand, when the Walk has a clock: 100,000 names take about half a
+	// second, so a walk still going after two is on a file system too slow
+	// to judge a line on (a network mount), and the line is refused.
+	MaxWalkTime = 2 * time.Second
 	// MaxPatternComponents bounds the components ("/"-separated parts)
 	// of one pattern: each is a level of the walk.
 	MaxPatternComponents = 32
@@ -88,8 +94,12 @@ type Walk struct {
 	// MaxReads and MaxEntries bound the folders read and the names
 	// listed; 0 is MaxWalkReads and MaxWalkEntries.
 	MaxReads, MaxEntries int
+	// Now is the clock of the walk's time bound (MaxWalkTime, from the
+	// first read); nil: no time bound. The caller owns the clock.
+	Now func() time.Time
 
 	reads, entries int
+	started        time.Time
 	over           bool // a bound was reached: every later read fails
 }
 
@@ -116,6 +126,14 @@ func (w *Walk) read(failed *[]failedRead) func(string) ([]fs.DirEntry, error) {
 		if w.over || w.reads >= maxReads {
 			w.over = true
 			return nil, ErrWalkBound
+		}
+		if w.Now != nil {
+			if now := w.Now(); w.started.IsZero() {
+				w.started = now
+			} else if now.Sub(w.started) > MaxWalkTime {
+				w.over = true
+				return nil, fmt.Errorf("%w: the folders took longer than %s to read", ErrWalkBound, MaxWalkTime)
+			}
 		}
 		w.reads++
 		ents, err := w.ReadDir(dir)

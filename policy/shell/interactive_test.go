@@ -2,6 +2,7 @@ package shell
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,7 +269,7 @@ func TestInteractiveNotLenient(t *testing.T) {
 	p := NewParser(home)
 	for _, c := range cases {
 		want, wprob := p.Parse(c.line, Analyze)
-		for _, prof := range []Profile{BashInteractive, Zsh, Fish} {
+		for _, prof := range []Profile{BashInteractive, Zsh, Fish, Portable} {
 			got, prob := p.Parse(c.line, prof)
 			switch {
 			case wprob != nil && prob == nil:
@@ -278,6 +279,72 @@ func TestInteractiveNotLenient(t *testing.T) {
 			case wprob == nil && prob == nil && !reflect.DeepEqual(got, want):
 				t.Errorf("%s reads %q as %+v, analyze as %+v", prof, c.line, got.Commands, want.Commands)
 			}
+		}
+	}
+}
+
+// TestPortableIsTheIntersection checks that portable admits a line
+// exactly when interactive bash, zsh and fish all do, reads it as they
+// do, and names in its refusal what each shell that refuses it named.
+func TestPortableIsTheIntersection(t *testing.T) {
+	p := NewParser(home)
+	lines := []string{
+		"echo -O\"touch M\"; git grep !#:1 hi", "git log\x15", "cat ***/secret.txt", "ls **/x", "ls *.go", "echo hi # c",
+		"^a^b", "ls a!b", "echo $HOME", "printf '%s\\n' a", "cd .git", "git status && git diff", "ls -la src",
+		"grep -rn 'a b' src/", "sort <<< x", "echo \\x41", "source x", "r", "print hi", "string join a b", "ls &> o",
+	}
+	for _, c := range profileCases {
+		lines = append(lines, c.line)
+	}
+	for _, c := range cases {
+		lines = append(lines, c.line)
+	}
+	for _, line := range lines {
+		got, prob := p.Parse(line, Portable)
+		var refusedBy []Profile
+		var items []string
+		var first *Script
+		for _, prof := range portableShells {
+			s, pr := p.Parse(line, prof)
+			if pr != nil {
+				refusedBy = append(refusedBy, prof)
+				items = append(items, pr.Items...)
+			} else if first == nil {
+				first = s
+			}
+		}
+		switch {
+		case len(refusedBy) == 0 && prob != nil:
+			t.Errorf("portable refuses %q, which bash -i, zsh and fish all admit: %s", line, prob.Reason)
+		case len(refusedBy) > 0 && prob == nil:
+			t.Errorf("portable admits %q, which %v refuse", line, refusedBy)
+		case prob == nil && !reflect.DeepEqual(got, first):
+			t.Errorf("portable reads %q as %+v, the shells as %+v", line, got.Commands, first.Commands)
+		case prob != nil:
+			if prob.Hint == "" {
+				t.Errorf("portable refuses %q with no hint", line)
+			}
+			for _, it := range items[:min(len(items), maxItems)] {
+				if !slices.Contains(prob.Items, it) {
+					t.Errorf("portable's refusal of %q leaves out %q: %s", line, it, prob.Reason)
+				}
+			}
+			for _, it := range prob.Items {
+				if !strings.Contains(prob.Reason, it) {
+					t.Errorf("portable's reason for %q does not name %q: %s", line, it, prob.Reason)
+				}
+			}
+		}
+	}
+}
+
+func TestTerminalProfile(t *testing.T) {
+	for path, want := range map[string]Profile{
+		"/bin/bash": BashInteractive, "/usr/bin/zsh": Zsh, "/usr/local/bin/fish": Fish, "zsh": Zsh, "/bin/zsh/": Zsh,
+		"": Portable, "/bin/sh": Portable, "/bin/dash": Portable, "/usr/bin/nu": Portable, "/bin/bash5": Portable,
+	} {
+		if got := TerminalProfile(path); got != want {
+			t.Errorf("TerminalProfile(%q) = %s, want %s", path, got, want)
 		}
 	}
 }

@@ -86,6 +86,9 @@ func NewParser(home string) *Parser {
 // caller that names a profile this package does not know expects something
 // stricter than the default, or made a mistake.
 func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
+	if profile == Portable {
+		return p.portable(line)
+	}
 	p.ps.reset()
 	p.hints = p.hints[:0]
 	p.line = line
@@ -120,8 +123,64 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	return script, prob
 }
 
-// refuse accepts one simple command of literal words. The seed's tokenizer
-// decides first, so its refusals read the same; a line it lets through is
+// portable admits line only if every shell of portableShells does, each
+// judging it as bash -c reads it plus its own differences; the Script is
+// the first one's (the walk is analyze's, the same for all three). A
+// refusal names the items of every shell that refused, each saying which
+// shell it is, so the model learns every construct to leave out at once.
+func (p *Parser) portable(line string) (*Script, *Problem) {
+	var (
+		first  *Script
+		merged *Problem
+		seen   map[string]bool // merged's items; made on the first refusal
+	)
+	for _, prof := range portableShells {
+		script, prob := p.Parse(line, prof)
+		if prob == nil {
+			if first == nil {
+				first = script
+			}
+			continue
+		}
+		if merged == nil {
+			merged, seen = prob, make(map[string]bool, len(prob.Items))
+			for _, it := range prob.Items {
+				seen[it] = true
+			}
+			continue
+		}
+		// The first refusal's rule stands unless a later one is worse:
+		// syntax outranks a dynamic word, which outranks an empty line.
+		if rank(prob.Rule) < rank(merged.Rule) {
+			merged.Rule = prob.Rule
+		}
+		added := false
+		for _, it := range prob.Items {
+			if !seen[it] && len(merged.Items) < maxItems {
+				seen[it] = true
+				merged.Items = append(merged.Items, it)
+				added = true
+			}
+		}
+		if added {
+			merged.Reason = leadOf(merged.Rule) + strings.Join(merged.Items, ", ")
+		}
+		if prob.Hint != hintPlain && !strings.Contains(merged.Hint, prob.Hint) {
+			if merged.Hint == hintPlain {
+				merged.Hint = prob.Hint
+			} else {
+				merged.Hint += "; " + prob.Hint
+			}
+		}
+	}
+	if merged != nil {
+		return nil, merged
+	}
+	return first, nil
+}
+
+// refuse accepts one simple command of literal words. The POSIX tokenizer
+// (refuse.go) decides first, so its refusals name the character; a line it lets through is
 // then parsed as bash would, and anything bash reads differently from the
 // tokenizer (a reserved word, an assignment prefix, a "!") is refused too.
 func (p *Parser) refuse(line string) (*Script, *Problem) {

@@ -78,20 +78,41 @@ func (ps *problems) empty() bool { return len(ps.items) == 0 }
 // empty-command; the reason names every item either way.
 func (ps *problems) problem() *Problem {
 	var r rule.Rule
-	var lead string
 	switch ps.worst {
 	case classSyntax:
-		r, lead = rule.ShellSyntax, "needs shell syntax the gate does not run: "
+		r = rule.ShellSyntax
 	case classDynamic:
-		r, lead = rule.DynamicWord, "has words whose value is only known when a shell runs them: "
+		r = rule.DynamicWord
 	default:
-		r, lead = rule.EmptyCommand, "names no program to run: "
+		r = rule.EmptyCommand
 	}
-	reason := lead + strings.Join(ps.items, ", ")
+	reason := leadOf(r) + strings.Join(ps.items, ", ")
 	if ps.dropped > 0 {
 		reason += ", and " + strconv.Itoa(ps.dropped) + " more"
 	}
 	return &Problem{Rule: r, Items: append([]string(nil), ps.items...), Reason: reason}
+}
+
+// leadOf is how a Problem's reason starts for its rule.
+func leadOf(r rule.Rule) string {
+	switch r {
+	case rule.ShellSyntax:
+		return "needs shell syntax the gate does not run: "
+	case rule.DynamicWord:
+		return "has words whose value is only known when a shell runs them: "
+	}
+	return "names no program to run: "
+}
+
+// rank orders a Problem's rules as their classes: the lower, the worse.
+func rank(r rule.Rule) int {
+	switch r {
+	case rule.ShellSyntax:
+		return int(classSyntax)
+	case rule.DynamicWord:
+		return int(classDynamic)
+	}
+	return int(classEmpty)
 }
 
 // quote shows text between double quotes, cut to maxSnippet bytes, with

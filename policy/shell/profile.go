@@ -18,7 +18,7 @@ const (
 	// target is reported (the default).
 	Analyze Profile = "analyze"
 	// Refuse accepts one simple command of literal words and nothing else,
-	// as the seed's tokenizer does.
+	// as the POSIX tokenizer of refuse.go splits them.
 	Refuse Profile = "refuse"
 	// BashInteractive is bash reading the line from a terminal (bash -i,
 	// default options): as Analyze, and refused are history expansion
@@ -45,11 +45,23 @@ const (
 	// has no [...]), brace expansions fish expands differently, and the
 	// redirections and builtins fish does not share with bash.
 	Fish Profile = "fish"
+	// Portable is a line for a shell the gate does not know for certain
+	// (a host that runs "the person's shell", $SHELL unset or another
+	// shell): admitted only if bash -c, interactive bash, interactive zsh
+	// and fish all read it alike, that is if each of BashInteractive, Zsh
+	// and Fish admits it. It refuses what any of them refuses: history
+	// expansion, control characters, zsh's ** and glob syntax, every
+	// file name pattern and every $ (fish), fish's escapes, ...
+	Portable Profile = "portable"
 )
+
+// portableShells are the profiles Portable must satisfy, each of which
+// judges the line as bash -c does first.
+var portableShells = [...]Profile{BashInteractive, Zsh, Fish}
 
 // Profiles lists every profile, the default first.
 func Profiles() []Profile {
-	return []Profile{Analyze, Refuse, BashInteractive, Zsh, Fish}
+	return []Profile{Analyze, Refuse, BashInteractive, Zsh, Fish, Portable}
 }
 
 // ParseProfile returns the profile named s. The empty string is the
@@ -64,7 +76,7 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	names := make([]string, 0, 5)
+	names := make([]string, 0, 6)
 	for _, p := range Profiles() {
 		names = append(names, string(p))
 	}
@@ -73,7 +85,37 @@ func ParseProfile(s string) (Profile, error) {
 
 // interactive reports whether p is read by a shell in a terminal.
 func (p Profile) interactive() bool {
-	return p == BashInteractive || p == Zsh || p == Fish
+	return p == BashInteractive || p == Zsh || p == Fish || p == Portable
+}
+
+// Interactive reports whether the profile is for a line typed into a
+// shell in a terminal (or one that may be: Portable).
+func (p Profile) Interactive() bool { return p.interactive() }
+
+// TerminalProfile is the profile of an interactive terminal whose shell
+// is the program at path ($SHELL): bash, zsh and fish have their own;
+// any other shell, or none named, is judged Portable.
+func TerminalProfile(path string) Profile {
+	switch baseName(path) {
+	case "bash":
+		return BashInteractive
+	case "zsh":
+		return Zsh
+	case "fish":
+		return Fish
+	}
+	return Portable
+}
+
+// baseName is the last element of a slash-separated path ("" for "").
+func baseName(path string) string {
+	for len(path) > 1 && path[len(path)-1] == '/' {
+		path = path[:len(path)-1]
+	}
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
 }
 
 // shellName is how reasons name the shell of an interactive profile.

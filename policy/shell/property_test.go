@@ -171,6 +171,81 @@ func TestInteractiveMeansBashC(t *testing.T) {
 	}
 }
 
+// TestPortableMeansEveryShell is the property the portable profile
+// promises: every generated line it admits does the same under bash -c
+// (as the gate judged it) and typed into interactive bash, zsh and fish,
+// each in its own pseudo-terminal, the sandbox reset before each run. The
+// same lines are left out as in TestInteractiveMeansBashC (a racing
+// pipeline); portable admits no file name pattern, so zsh's NOMATCH and
+// fish's redirection order do not arise.
+func TestPortableMeansEveryShell(t *testing.T) {
+	want := *propertyLines
+	if want == 0 {
+		want = 80
+		if testing.Short() {
+			want = 30
+		}
+	}
+	sb := newSandbox(t)
+	var terms []*terminal
+	for _, prof := range portableShells {
+		needShell(t, prof)
+		terms = append(terms, startTerminal(t, sb, prof))
+	}
+	p := NewParser(home)
+	rng := rand.New(rand.NewPCG(*propertySeed, uint64(len(Portable))))
+	ran, tried, skipped := 0, 0, 0
+	for ran < want && tried < 200*want {
+		tried++
+		line := genLine(rng)
+		script, prob := p.Parse(line, Portable)
+		if prob != nil {
+			continue
+		}
+		if len(script.Commands) > 0 && anyPattern(script) {
+			t.Errorf("%q: portable admitted a file name pattern, which fish expands its own way", line)
+			continue
+		}
+		if racy(script) {
+			skipped++
+			continue
+		}
+		ran++
+		sb.reset(t)
+		wantOut := sb.runBashC(t, line)
+		bashSnap := withoutShellMessages(sb.snapshot(t))
+		for _, tm := range terms {
+			sb.reset(t)
+			out, ok := tm.typeLine(line)
+			if !ok {
+				t.Errorf("%q: admitted by portable, but left %s waiting for more input:\n%s", line, tm.prof, out)
+				continue
+			}
+			got := withoutShellMessages(sb.snapshot(t))
+			tm.cd(sb.work)
+			if d := diffSnapshots(bashSnap, got); d != "" {
+				t.Errorf("%q: admitted by portable, but bash -c and %s did different things (bash -c first):\n%sbash -c printed %q\nthe terminal showed %q",
+					line, tm.prof, d, wantOut, ansi.ReplaceAllString(out, ""))
+			}
+		}
+	}
+	if ran < want {
+		t.Fatalf("only %d of %d generated lines were admitted by portable; the grammar no longer exercises it", ran, tried)
+	}
+	t.Logf("%d admitted lines of %d generated ran the same in bash -c, bash -i, zsh and fish (%d more admitted, left out as above)", ran, tried, skipped)
+}
+
+// anyPattern reports whether a command of s has a word bash would expand
+// to file names.
+func anyPattern(s *Script) bool {
+	for _, c := range s.Commands {
+		if len(c.Patterns) > 0 || len(c.GlobOptions) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // onlyEmptied reports whether got differs from want only by files that
 // are empty in got.
 func onlyEmptied(want, got map[string]string) bool {

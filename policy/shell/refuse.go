@@ -2,9 +2,8 @@ package shell
 
 import "strings"
 
-// tokenize splits line with POSIX quoting the way the seed's
-// tokenize_command does, and adds to ps every character that would make a
-// shell do more than split words, named as the seed names it. Only ASCII
+// tokenize splits line with POSIX quoting, and adds to ps every character
+// that would make a shell do more than split words, each by its name. Only ASCII
 // bytes are special, so it works on bytes: a multi-byte UTF-8 sequence never
 // contains one.
 func tokenize(line string, ps *problems) []string {

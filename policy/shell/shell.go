@@ -10,8 +10,8 @@
 // does it, and refused if an expansion would make its value depend on run
 // time (words.go). An unquoted pattern in an argument is kept for the
 // command policy to expand against the folder it runs in (glob.go). The
-// refuse profile first runs the seed's POSIX tokenizer (refuse.go), so its
-// refusals read as the seed's do, then checks that bash would read the
+// refuse profile first runs a POSIX tokenizer (refuse.go), so its refusals
+// name the character a shell would act on, then checks that bash would read the
 // same words. Problems are collected for the whole line and reported
 // together (problems.go).
 //

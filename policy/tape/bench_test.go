@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -136,6 +138,87 @@ func BenchmarkQuery(b *testing.B) {
 				if _, err := Query(path, c.f); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// benchChildEnv holds "COUNT PATH": a re-executed test binary appends
+// COUNT records to the tape at PATH (sync none, 8 goroutines) and exits.
+const benchChildEnv = "ADMIT_TAPE_BENCH_CHILD"
+
+func benchChild(spec string) int {
+	var n int
+	var path string
+	if _, err := fmt.Sscanf(spec, "%d %s", &n, &path); err != nil {
+		fmt.Fprintln(os.Stderr, "bench child:", err)
+		return 2
+	}
+	tp, err := Open(path, Options{Sync: SyncNone})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	tmpl := benchRecord()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	failed := atomic.Bool{}
+	for range 8 {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				r := tmpl
+				if err := tp.Append(context.Background(), &r); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					failed.Store(true)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := tp.Close(); err != nil || failed.Load() {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	return 0
+}
+
+// BenchmarkAppendProcesses is 1, 2 and 8 processes appending to one tape
+// (sync none, 8 writers each): lines/s is the figure to read, and
+// us/append/process how much longer each process waits for its appends
+// than one alone does. b.N records are shared among the processes; each
+// process's start is counted, so compare the rows with each other.
+//
+//	go test -run '^$' -bench AppendProcesses -benchtime 20000x ./policy/tape/
+func BenchmarkAppendProcesses(b *testing.B) {
+	for _, procs := range []int{1, 2, 8} {
+		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "tape.jsonl")
+			each := max(b.N/procs, 1)
+			cmds := make([]*exec.Cmd, procs)
+			for i := range cmds {
+				cmds[i] = exec.Command(os.Args[0], "-test.run=^$")
+				cmds[i].Env = append(os.Environ(), fmt.Sprintf("%s=%d %s", benchChildEnv, each, path))
+				cmds[i].Stderr = os.Stderr
+			}
+			b.ResetTimer()
+			start := time.Now()
+			for _, c := range cmds {
+				if err := c.Start(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, c := range cmds {
+				if err := c.Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			elapsed := time.Since(start)
+			b.StopTimer()
+			b.ReportMetric(float64(each*procs)/elapsed.Seconds(), "lines/s")
+			b.ReportMetric(elapsed.Seconds()*1e6/float64(each), "us/append/process")
+			if n, err := Verify(path); err != nil || n < each*procs {
+				b.Fatalf("the tape the processes shared holds %d records, want %d, and does not verify: %v", n, each*procs, err)
 			}
 		})
 	}

@@ -57,7 +57,7 @@ type Record struct {
 // raw field that is not valid JSON by {"invalid":N}; a longer string is cut
 // at a character boundary and marked.
 const (
-	MaxArgs    = 4 << 10  // tool arguments, as the design's "args (bounded)"
+	MaxArgs    = 4 << 10  // tool arguments, bounded (docs/tape.md)
 	MaxContext = 4 << 10  // turn, task, agent: small by nature
 	MaxEffects = 16 << 10 // lists of changed paths run longer
 	MaxString  = 8 << 10  // command lines, reasons, details, each target

@@ -211,7 +211,7 @@ type Tape struct {
 	w      writer
 	lease  *time.Timer // gives the flock back when its lease ends
 
-	head     atomic.Pointer[string] // hash of the last line, for Head
+	head     atomic.Pointer[headSum] // hash of the last line, for Head
 	appended atomic.Int64
 	syncs    atomic.Int64
 }
@@ -285,7 +285,13 @@ func (t *Tape) Path() string { return t.path }
 // Head is the hash of the last line on the tape ("" for an empty tape):
 // what the next record's prev will be, unless another process appends
 // first.
-func (t *Tape) Head() string { return *t.head.Load() }
+func (t *Tape) Head() string {
+	h := t.head.Load()
+	if !h.ok {
+		return ""
+	}
+	return hex.EncodeToString(h.sum[:])
+}
 
 // Stats reports how many records this Tape has appended and how many
 // fdatasyncs it issued; appended/syncs is the mean batch size.
@@ -294,11 +300,14 @@ func (t *Tape) Stats() (appended, syncs int64) {
 }
 
 func (t *Tape) publishHead() {
-	h := hex.EncodeToString(t.w.head[:])
-	if !t.w.hasHead {
-		h = ""
-	}
-	t.head.Store(&h)
+	t.head.Store(&headSum{sum: t.w.head, ok: t.w.hasHead})
+}
+
+// headSum is the hash of the tape's last line as published after a batch;
+// Head encodes it when asked, not every batch.
+type headSum struct {
+	sum [32]byte
+	ok  bool // false for a tape with no record yet
 }
 
 // Append fills r.Time (when zero; always normalized to UTC) and r.Prev,

@@ -29,49 +29,7 @@ func TestCases(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer g.Close()
-		cwd := w.Cwd(c)
-		if len(c.Observed)+len(c.ObservedDir)+len(c.Stale) > 0 {
-			paths := append(append([]string(nil), c.Observed...), c.Stale...)
-			if _, err := g.Observe(gate.ObserveParams{Paths: paths, Dirs: c.ObservedDir, Cwd: cwd}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, p := range c.Stale {
-			// Someone else changes the file after the agent read it.
-			f, err := os.OpenFile(w.Abs(c, p), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = f.WriteString("changed\n")
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		p := gate.CheckParams{Tool: "bash", Cwd: cwd}
-		if c.Path != nil {
-			path := w.Expand(*c.Path)
-			p.Env = &gate.CallEnv{PATH: &path}
-		}
-		if c.Terminal {
-			p.Terminal = "t1"
-		}
-		switch {
-		case c.Tool != "":
-			p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))
-		case c.Argv != nil:
-			p.Argv = make([]string, len(c.Argv))
-			for i, a := range c.Argv {
-				p.Argv[i] = w.Expand(a)
-			}
-		default:
-			p.Command = w.Expand(c.Line)
-			if c.AdmitRuns {
-				p.Tool = "admit.run"
-			}
-		}
+		p := caseParams(t, g, w, c)
 		v, err := g.Check(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
@@ -81,6 +39,56 @@ func TestCases(t *testing.T) {
 			t.Errorf("refused (%s) without a tool error for the agent", v.Rule)
 		}
 	})
+}
+
+// caseParams makes the case's observations (and the changes after them)
+// through g, and returns the call it puts to g.
+func caseParams(t *testing.T, g *gate.Gate, w *cases.Workspace, c *cases.Case) gate.CheckParams {
+	t.Helper()
+	cwd := w.Cwd(c)
+	if len(c.Observed)+len(c.ObservedDir)+len(c.Stale) > 0 {
+		paths := append(append([]string(nil), c.Observed...), c.Stale...)
+		if _, err := g.Observe(gate.ObserveParams{Paths: paths, Dirs: c.ObservedDir, Cwd: cwd}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range c.Stale {
+		// Someone else changes the file after the agent read it.
+		f, err := os.OpenFile(w.Abs(c, p), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString("changed\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := gate.CheckParams{Tool: "bash", Cwd: cwd}
+	if c.Path != nil {
+		path := w.Expand(*c.Path)
+		p.Env = &gate.CallEnv{PATH: &path}
+	}
+	if c.Terminal {
+		p.Terminal = "t1"
+	}
+	switch {
+	case c.Tool != "":
+		p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))
+	case c.Argv != nil:
+		p.Argv = make([]string, len(c.Argv))
+		for i, a := range c.Argv {
+			p.Argv[i] = w.Expand(a)
+		}
+	default:
+		p.Command = w.Expand(c.Line)
+		if c.AdmitRuns {
+			p.Tool = "admit.run"
+		}
+	}
+	return p
 }
 
 // verdictOutcome reads a verdict of a gate with nobody to ask.

@@ -11,8 +11,10 @@ import (
 // (policy/facts) and admit tape replay. It is only made when the decision
 // is taped: admit check without a tape pays nothing for it.
 type factTrace struct {
-	rec  *facts.Recorder
-	base facts.Facts
+	rec     *facts.Recorder
+	base    facts.Facts
+	decided bool            // the policy judged the call
+	d       policy.Decision // the answer replay compares with (result)
 }
 
 // traceFacts points env's FS and observations through a recorder and
@@ -38,14 +40,31 @@ func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace
 }
 
 // call notes what the call carried once the gate made it ready.
-func (t *factTrace) call(c policy.Call, env *policy.Env, tracked bool) {
+func (t *factTrace) call(c policy.Call, env *policy.Env, tracked, pinned bool) {
 	if t == nil {
 		return
 	}
+	t.base.Pinned = pinned
 	t.base.Cwd, t.base.Path, t.base.PathKnown = c.Cwd, c.Path, c.Path != nil
 	t.base.Argv, t.base.Line = c.Argv, c.Command != ""
 	t.base.Background, t.base.Terminal, t.base.AdmitRuns, t.base.Tracked = c.Background, c.Terminal, c.AdmitRuns, tracked
 	t.base.Budget, t.base.InFlux = env.Budget, env.InFlux
+}
+
+// judged notes that the policy judged the call.
+func (t *factTrace) judged() {
+	if t != nil {
+		t.decided = true
+	}
+}
+
+// result notes the answer after the gate's own turns that replay takes
+// again (the one-call terminal, the file tool's binding, confined runs,
+// a tainted session).
+func (t *factTrace) result(d policy.Decision) {
+	if t != nil {
+		t.d = d
+	}
 }
 
 // amended notes a file tool's refusal of what the policy admitted.
@@ -58,10 +77,11 @@ func (t *factTrace) amended(before, after policy.Decision) {
 
 // encode is the facts of decision d, as the tape keeps them. A call
 // refused before the policy judged it keeps only where (facts.Before).
-func (t *factTrace) encode(d policy.Decision, decided bool) json.RawMessage {
+func (t *factTrace) encode() json.RawMessage {
 	if t == nil {
 		return nil
 	}
+	d, decided := t.d, t.decided
 	var f facts.Facts
 	if decided {
 		f = t.rec.Facts(t.base)

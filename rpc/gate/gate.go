@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,20 +36,24 @@ type Notifier interface {
 	StateChanged()
 }
 
-// Config holds a Gate's dependencies. New checks it.
-type Config struct {
+// config holds a Gate's dependencies, as Open assembles them; newGate
+// checks it.
+type config struct {
 	Mode, Effects, Shell string
 	Roots                *workspace.Roots
 	Resolver             *workspace.Resolver // nil: one over Roots
 	Tape                 *tape.Tape          // nil: decisions are not taped (admit check without --tape)
-	TapeErr              error               // the tape could not be opened: every decision reports it
-	Approvals            *approvals.Broker
-	Notifier             Notifier
-	Logger               *slog.Logger
-	Now                  func() time.Time
-	Home                 string
-	Bounds               policy.Bounds // for opened sessions and command-line runs
-	Policy               *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
+	// TapePath is the tape's path when it was named but could not be
+	// opened (TapeErr): still protected.
+	TapePath  string
+	TapeErr   error // the tape could not be opened: every decision reports it
+	Approvals *approvals.Broker
+	Notifier  Notifier
+	Logger    *slog.Logger
+	Now       func() time.Time
+	Home      string
+	Bounds    policy.Bounds // for opened sessions and command-line runs
+	Policy    *policy.File  // nil: read .admit/policy.json from the roots, else the built-in
 	// Trust records the policy files the person trusted; nil trusts none,
 	// so a file that would widen the gate only tightens it.
 	Trust *TrustStore
@@ -70,6 +74,8 @@ type Config struct {
 	Headless          bool
 	// OneCall: the gate lives for one call (Options.OneCall).
 	OneCall bool
+	// PersonShell is the person's $SHELL (Options.PersonShell).
+	PersonShell string
 	// Managed is the organisation's layer (managed.Load), nil for none;
 	// ManagedErr: it cannot be used, and every call is refused.
 	Managed    *managed.Layer
@@ -90,7 +96,7 @@ type Exporter interface {
 // One value serves every connection of a server; it is safe for
 // concurrent use.
 type Gate struct {
-	cfg      Config
+	cfg      config
 	commands *command.Policy
 	// personal are the person's own places (admit's folders, the editors'
 	// and agents' user settings, the trust records and rules): no tool
@@ -123,9 +129,9 @@ type Gate struct {
 	sessionSeq   int64
 }
 
-// New builds a gate from cfg, or says which setting is wrong: the mode,
+// newGate builds a gate from cfg, or says which setting is wrong: the mode,
 // effect mode and shell profile must be valid, and the roots given.
-func New(cfg Config) (*Gate, error) {
+func newGate(cfg config) (*Gate, error) {
 	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
 		return nil, err
 	}
@@ -164,6 +170,7 @@ func New(cfg Config) (*Gate, error) {
 	if cfg.Rules != nil {
 		places = append(places, command.Place{Path: filepath.Dir(cfg.Rules.Files().User), What: "the person's rules"})
 	}
+	places = append(places, tapePlaces(cfg)...)
 	g.personal = command.NewPersonal(places)
 	def := newSession(defaultSession, "default", cfg.Now())
 	def.bounds = cfg.Bounds // its retry bound; it has no step or time budget
@@ -223,174 +230,6 @@ func (g *Gate) Check(ctx context.Context, p CheckParams) (Verdict, error) {
 	return d.Verdict, nil
 }
 
-// Decide is Check returning what the acting tools need. amend, when given,
-// may refuse a decision the policy admitted, before anyone is asked and
-// before the tape: the file tools bind a change to the bytes read.
-func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision)) (*Decided, error) {
-	mode := g.Mode()
-	if mode == rule.Off {
-		return &Decided{Verdict: Verdict{ID: g.newID(), Verdict: rule.Allow, Allowed: true, Mode: mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}}, nil
-	}
-	s, err := g.session(p.Session)
-	if err != nil {
-		return nil, err
-	}
-	env, lp, err := g.env(s)
-	if env != nil && p.Shell != "" {
-		prof, perr := shell.ParseProfile(p.Shell)
-		if perr != nil {
-			return nil, &ParamError{"shell", perr.Error()}
-		}
-		if env.Profile == shell.Analyze {
-			env.Profile = prof
-		}
-	}
-	call := policy.Call{Tool: p.Tool, Args: p.Args, Command: p.Command, Argv: p.Argv, Path: p.pathList(), Background: p.Background,
-		AdmitRuns: g.admitRuns(p)}
-	trace := g.traceFacts(env, s, p) // what the decision rests on, for replay (facts.go)
-	decided := false                 // the policy judged the call
-	var d policy.Decision
-	tracked := false      // the call is a line of a terminal whose folder is tracked (terminal.go)
-	confinedOnly := false // allowed only because admit itself runs it confined
-	if g.cfg.ManagedErr != nil {
-		d = managedRefusal(g.cfg.ManagedErr, p.Tool)
-	} else if err != nil {
-		d = policy.Decision{Rule: "policy-invalid", Reason: "the workspace policy file cannot be used, so the gate stays closed: " + err.Error(), Kind: "read", Summary: p.Tool}
-	} else {
-		call.Cwd, err = g.cwd(s, p.Cwd, env.Roots)
-		if err == nil && p.Terminal != "" && slices.Contains(env.ShellTools, p.Tool) {
-			call.Cwd, err = s.terms.cwd(p.Terminal, p.Cwd != "", call.Cwd, p.DryRun)
-			call.Terminal, tracked = true, err == nil
-		}
-		var termErr *terminalError
-		var paramErr *ParamError
-		if errors.As(err, &paramErr) {
-			return nil, err
-		}
-		if errors.As(err, &termErr) {
-			d = policy.Decision{Rule: rule.DynamicWord, Reason: err.Error(), Kind: "read", Summary: p.Tool, Hint: "open a new terminal"}
-		} else if err != nil {
-			d = policy.Decision{Rule: "outside-workspace", Reason: err.Error(), Kind: "read", Summary: p.Tool}
-		} else {
-			if !p.DryRun {
-				env.Budget = s.spend(p, g.cfg.Now())
-			}
-			env.InFlux = s.inFlux(g.cfg.Now(), p.heldBy)
-			trace.call(call, env, tracked)
-			d, decided = policy.Decide(call, env), true
-			if tracked && g.cfg.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
-				d = policy.Decision{Rule: rule.DynamicWord, Kind: d.Kind, Summary: d.Summary, Hint: "stay in the terminal's folder: put the cd in a subshell, (cd sub && make), or run the editor with admit, whose server follows the terminal",
-					Reason: "the line may leave the terminal in another folder, and admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"}
-			}
-			if amend != nil && (d.Allowed || d.Ask) {
-				before := d
-				amend(&d)
-				trace.amended(before, d)
-			}
-			if d.Ask && g.confinedWithoutAsking(p, d) {
-				confinedOnly = true
-				d.Allowed, d.Ask, d.Rule = true, false, rule.RuleAllows
-				d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + d.Reason
-			}
-			if why := s.tainted(); why != "" && d.Kind == "write" && (d.Allowed || d.Ask) {
-				// An earlier run changed what it was not admitted to: a
-				// person acknowledges that before the session writes again.
-				d.Allowed, d.Ask, d.Rule = false, true, "unexpected-effect"
-				d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
-			}
-		}
-	}
-	out := &Decided{Decision: d, session: s, cwd: call.Cwd}
-	if env != nil {
-		out.roots = env.Roots
-	}
-	v := Verdict{ID: g.newID(), Mode: mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
-	if lp.path != "" {
-		v.PolicyTrust = string(lp.trust)
-	}
-	// Credentials in the clear stay off the tape and out of the export.
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: lp.hash, DecidedBy: rule.ByRule,
-		Facts: trace.encode(d, decided)}
-	if p.DryRun {
-		return g.dryRun(out, v, d, mode), nil
-	}
-	switch {
-	case d.Allowed:
-		v.Verdict, v.Allowed = rule.Allow, true
-	case d.Ask && mode == rule.Enforce:
-		ctx = waiting(ctx)
-		o := g.ask(ctx, s, p, v, d)
-		rec.AskedAt, rec.WaitedMs = o.AskedAt, o.Waited.Milliseconds()
-		v.DecidedBy = o.DecidedBy
-		if o.Allowed && d.Rule == "unexpected-effect" {
-			s.acknowledge()
-		}
-		v.Allowed = o.Allowed
-		v.Verdict = rule.VerdictOf(o.Allowed)
-		if o.DecidedBy == rule.ByHeadless {
-			v.Reason = d.Reason + "; " + o.Reason // keep the rule that asked: it says what to change
-		} else {
-			v.Rule, v.Reason = o.Rule, o.Reason
-		}
-	default:
-		v.Verdict, v.Allowed = rule.Deny, mode != rule.Enforce
-	}
-	if p.Handle && v.Verdict == rule.Allow && env != nil && slices.Contains(env.ShellTools, p.Tool) {
-		if id, err := g.issue(out, p, v.ID); err != nil {
-			g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", v.ID, "err", err)
-			if confinedOnly {
-				// Allowed only because admit would run it confined: the host
-				// may not run it as it is.
-				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.RunsCode, rule.OutcomeAsk
-				v.Reason = "the line runs code and admit could not take it to run confined (" + err.Error() + "); run it through admit run"
-			}
-			if len(d.Rejudged) > 0 {
-				// Its substitutions are admitted only because admit's runner
-				// judges their words again: the host's shell would not.
-				v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, mode != rule.Enforce, rule.DynamicWord, rule.OutcomeDeny
-				v.Reason = "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run (" + err.Error() + "); run it through admit run"
-			}
-		} else {
-			v.Handle = id
-		}
-	}
-	rec.Verdict, rec.Allowed, rec.Rule, rec.Reason, rec.Kind, rec.Targets, rec.DecidedBy = v.Verdict, v.Allowed, v.Rule, v.Reason, v.Kind, v.Targets, v.DecidedBy
-	rec.Outcome, rec.Handle = v.Outcome, v.Handle
-	if v.Verdict == rule.Deny {
-		rec.Remedy = rule.Remedy(v.Rule, d.Hint)
-	}
-	if err := g.tape(ctx, rec); err != nil {
-		if v.Handle != "" {
-			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too
-			v.Handle = ""
-		}
-		if mode == rule.Enforce {
-			v.Verdict, v.Allowed, v.Rule, v.Outcome = rule.Deny, false, rule.TapeUnwritable, rule.OutcomeDeny
-			v.Reason = "the decision could not be written to the tape, so the call may not run: " + err.Error()
-		}
-	}
-	if v.Verdict == rule.Deny {
-		v.Remedy = rule.Remedy(v.Rule, d.Hint)
-		v.ToolError = policy.ToolError(v.Rule, v.Reason, d.Hint)
-		s.refused(p)
-	}
-	if v.Verdict == rule.Allow {
-		s.forgetRefusals()
-	}
-	if v.Allowed {
-		g.observe(s, d)
-		if tracked {
-			s.terms.ran(p.Terminal, d.FinalCwdKnown, d.FinalCwd)
-		}
-		if held := backgroundHeld(p, d, env, v.Handle != ""); len(held) > 0 {
-			s.holdFlux(v.ID, held, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
-		}
-	}
-	out.Wire = g.count(&v)
-	out.Verdict, out.record = v, rec
-	return out, nil
-}
-
 // dryRun finishes a dry run's decision: what the policy says, and whether
 // the person would be asked now; nothing is asked, taped, counted or
 // observed.
@@ -417,8 +256,60 @@ func (g *Gate) dryRun(out *Decided, v Verdict, d policy.Decision, mode rule.Mode
 // admitRuns reports whether admit itself will run the line of p (admit
 // run, admit/run, or a hook whose host runs admit run --handle in its
 // place), never the host's shell.
+// callProfile is the profile of the shell that runs the call's line, as
+// far as the call says: its Shell; for VS Code's run_in_terminal, which
+// types its line into the person's terminal, and names none, the
+// interactive profile of the person's shell, or portable, never bash -c;
+// otherwise analyze.
+func (g *Gate) callProfile(p CheckParams) (shell.Profile, error) {
+	if p.HostShell != "" {
+		if _, err := shell.ParseProfile(p.HostShell); err != nil {
+			return "", &ParamError{"hostShell", err.Error()}
+		}
+	}
+	if p.Shell != "" {
+		prof, err := shell.ParseProfile(p.Shell)
+		if err != nil {
+			return "", &ParamError{"shell", err.Error()}
+		}
+		return prof, nil
+	}
+	if p.Tool == terminalTool {
+		return shell.TerminalProfile(g.cfg.PersonShell), nil
+	}
+	return shell.Analyze, nil
+}
+
+// terminalTool is VS Code's tool that types its line into a terminal.
+const terminalTool = "run_in_terminal"
+
+// hostJudge judges a line admit was to run (a handle was asked for) as
+// the host's own shell reads it (p.HostShell), for when the host runs it
+// instead: the refusal of that shell, or nil when it reads the line as
+// judged or the call names no host shell.
+func (g *Gate) hostJudge(call policy.Call, env *policy.Env, p CheckParams) *policy.Decision {
+	if p.HostShell == "" || env == nil {
+		return nil
+	}
+	prof, err := shell.ParseProfile(p.HostShell)
+	if err != nil || prof == env.Profile || env.Profile != shell.Analyze {
+		// A bad name was refused before; a stricter profile of the
+		// gate's own judged the line already.
+		return nil
+	}
+	e := *env
+	e.Profile = prof
+	call.AdmitRuns = false
+	d := policy.Decide(call, &e)
+	if d.Allowed || d.Ask {
+		return nil
+	}
+	d.Reason = "the host runs this line in its own shell if admit does not, and that shell reads it otherwise: " + d.Reason
+	return &d
+}
+
 func (g *Gate) admitRuns(p CheckParams) bool {
-	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil
+	return p.Tool == runTool || p.Handle && g.cfg.Handles != nil && !p.HostMayIgnore
 }
 
 // confinedWithoutAsking reports whether an ask about code admit cannot
@@ -434,36 +325,32 @@ func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.
-func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, v Verdict, d policy.Decision) approvals.Outcome {
+func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Outcome {
 	b := g.cfg.Approvals
 	if b == nil || g.headless() {
 		b = g.nobody
 	}
-	q := approvals.Question{ID: v.ID, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant,
+	q := approvals.Question{ID: id, Session: s.id, Tool: p.Tool, Summary: d.Summary, Reason: d.Reason, Grant: d.Grant,
 		Agent: agentOf(p.Context), Command: commandOf(p), Cwd: p.Cwd, Targets: d.Targets()}
 	if p.Tool == runTool {
 		q.Confinement = confinementWords()
 	}
-	// "Always allow" names the one command of the line that asks because
-	// admit cannot judge it (a line of several commands too), or the
-	// line's one command.
-	var always []string
-	switch {
-	case len(d.Asks) == 1 && d.Answerable:
-		always = d.Asks[0]
-	case len(d.Asks) == 0 && len(d.Argv) == 1:
-		always = d.Argv[0]
-	}
-	if g.cfg.Rules != nil && always != nil && !b.Headless() {
-		q.Rule = rules.Suggest(always)
-	}
-	o := b.Decide(ctx, q)
-	if o.Answer == approvals.AllowAlways && q.Rule != "" {
-		r, err := rules.Parse(q.Rule, rule.OutcomeAllow)
-		if err == nil {
-			r.Examples, r.Note = []string{rules.Quote(always)}, "always allowed in answer to "+v.ID
-			err = g.managedForbids(r)
+	// "Always allow" offers the rule that would answer the question, by
+	// what the command does (offer, rules.go), or says why none can.
+	offered, noRule := offer(d)
+	if g.cfg.Rules != nil && !b.Headless() {
+		if offered != nil {
+			q.Rule, q.RuleCovers, q.RuleEffects = offered.Match, offered.Explain(), offered.Effects
+		} else {
+			q.NoRule = noRule
 		}
+	}
+	shown(&q, p, d)
+	o := b.Decide(ctx, q)
+	if o.Answer == approvals.AllowAlways && q.Rule != "" && offered != nil {
+		r := *offered
+		r.Note = "always allowed in answer to " + id
+		err := g.managedForbids(r) // the organisation's deny or ask stands
 		if err == nil {
 			err = g.cfg.Rules.Add(ScopeWorkspace, r)
 		}
@@ -636,7 +523,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	}
 	e := &policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
-		Commands: g.commands, FS: g.cfg.Resolver, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
+		Commands: g.commands, FS: g.cfg.Resolver, Now: g.cfg.Now, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
 	}
 	if lp.err != nil {
@@ -715,4 +602,55 @@ func (g *Gate) ShellTool(session string) string {
 		}
 	}
 	return "bash"
+}
+
+// tapePlaces are the gate's tape and the files beside it (its head, its
+// lock, its rotated files), wherever the person put it, inside a
+// workspace too: as the path was given and as it resolves.
+func tapePlaces(cfg config) []command.Place {
+	p := cfg.TapePath
+	if cfg.Tape != nil {
+		p = cfg.Tape.Path()
+	}
+	if p == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil
+	}
+	const what = "the gate's tape (with its head, lock and rotated files)"
+	out := []command.Place{{Path: abs, What: what, Family: true}}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && dir != filepath.Dir(abs) {
+		out = append(out, command.Place{Path: filepath.Join(dir, filepath.Base(abs)), What: what, Family: true})
+	}
+	return out
+}
+
+// releasingFS is the resolver of a decision made on a connection's read
+// loop: before its first walk (the folders of a pattern, the links under
+// a folder) it releases the loop, so that the calls read after this one
+// are decided while it walks, not held behind it. A decision that walks
+// nothing stays on the loop and costs no goroutine.
+type releasingFS struct {
+	*workspace.Resolver
+	release  func() context.Context
+	released sync.Once
+}
+
+func (f *releasingFS) walks() { f.released.Do(func() { f.release() }) }
+
+func (f *releasingFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	f.walks()
+	return f.Resolver.ReadDir(dir)
+}
+
+func (f *releasingFS) LinksOutside(dir string) []string {
+	f.walks()
+	return f.Resolver.LinksOutside(dir)
+}
+
+func (f *releasingFS) SplitNames(dir string) []string {
+	f.walks()
+	return f.Resolver.SplitNames(dir)
 }

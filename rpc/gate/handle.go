@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // A host that lets a hook rewrite a call before it runs is answered, for an
@@ -37,6 +40,10 @@ type Handle struct {
 	// Tape is the tape the decision went on, so that the run's outcome
 	// goes on the same one.
 	Tape string `json:"tape,omitempty"`
+	// Approved is the question a person answered yes to for this call
+	// (the rule that asked), when one was: the run that redeems the
+	// handle is not asked the same question again.
+	Approved rule.Rule `json:"approved,omitempty"`
 }
 
 // HandleStore keeps the handles a gate gave out: in memory for the
@@ -146,8 +153,19 @@ func (s *HandleStore) put(h Handle) error {
 
 // take claims the handle: whoever takes it first has it, and nobody after.
 func (s *HandleStore) take(id string) (Handle, error) {
+	return s.takeIf(id, nil)
+}
+
+// takeIf claims the handle only if accept (nil: any) lets the caller have
+// it: a handle refused to one caller (another session) is still there for
+// the one it was given to, so an attempt by the wrong session cannot use
+// it up.
+func (s *HandleStore) takeIf(id string, accept func(Handle) error) (Handle, error) {
 	if !validHandleID(id) {
 		return Handle{}, ErrNoHandle
+	}
+	if accept == nil {
+		accept = func(Handle) error { return nil }
 	}
 	if s.dir == "" {
 		s.mu.Lock()
@@ -156,12 +174,27 @@ func (s *HandleStore) take(id string) (Handle, error) {
 		if !ok {
 			return Handle{}, ErrNoHandle
 		}
+		if err := accept(h); err != nil {
+			return Handle{}, err
+		}
 		delete(s.mem, id)
 		return h, nil
 	}
-	// A rename is the claim: of two redeemers, one renames and the other
-	// finds nothing.
+	// The file is read and judged before it is claimed; the claim (a
+	// rename: of two redeemers, one renames and the other finds nothing)
+	// must then hold the same bytes, or it is put back and refused.
 	path := filepath.Join(s.dir, id)
+	peeked, err := os.ReadFile(path)
+	if err != nil {
+		return Handle{}, ErrNoHandle
+	}
+	var h Handle
+	if err := json.Unmarshal(peeked, &h); err != nil || h.ID != id {
+		return Handle{}, fmt.Errorf("handles: %s is not a handle admit wrote", id)
+	}
+	if err := accept(h); err != nil {
+		return Handle{}, err
+	}
 	claimed := path + ".taken"
 	if err := os.Rename(path, claimed); err != nil {
 		return Handle{}, ErrNoHandle
@@ -171,15 +204,14 @@ func (s *HandleStore) take(id string) (Handle, error) {
 	if err != nil {
 		return Handle{}, fmt.Errorf("handles: %w", err)
 	}
-	var h Handle
-	if err := json.Unmarshal(data, &h); err != nil || h.ID != id {
-		return Handle{}, fmt.Errorf("handles: %s is not a handle admit wrote", id)
+	if !bytes.Equal(data, peeked) {
+		return Handle{}, fmt.Errorf("handles: %s changed while it was redeemed", id)
 	}
 	return h, nil
 }
 
 // issue gives out a handle for an allowed shell call.
-func (g *Gate) issue(d *Decided, p CheckParams, decision string) (string, error) {
+func (g *Gate) issue(d *Decided, p CheckParams, decision string, approved rule.Rule) (string, error) {
 	if g.cfg.Handles == nil {
 		return "", errors.New("this gate gives out no handles")
 	}
@@ -188,7 +220,7 @@ func (g *Gate) issue(d *Decided, p CheckParams, decision string) (string, error)
 		line = commandOf(p)
 	}
 	h := Handle{ID: newHandleID(), Session: d.session.id, Command: line, Argv: p.Argv, Cwd: d.cwd, Decision: decision,
-		Deadline: g.cfg.Now().Add(handleTTL)}
+		Deadline: g.cfg.Now().Add(handleTTL), Approved: approved}
 	if g.cfg.Tape != nil {
 		h.Tape = g.cfg.Tape.Path()
 	}
@@ -204,14 +236,19 @@ func (g *Gate) redeem(id, session string) (Handle, error) {
 	if g.cfg.Handles == nil {
 		return Handle{}, &ParamError{"handle", "this gate gives out no handles"}
 	}
-	h, err := g.cfg.Handles.take(id)
+	// The wrong session is refused before the handle is taken: it stays
+	// for the session it was given to.
+	h, err := g.cfg.Handles.takeIf(id, func(h Handle) error {
+		if session != "" && session != h.Session {
+			return fmt.Errorf("the handle was given to session %q, not %q", h.Session, session)
+		}
+		return nil
+	})
 	switch {
 	case err != nil:
 		return Handle{}, &ParamError{"handle", err.Error()}
 	case !g.cfg.Now().Before(h.Deadline):
 		return Handle{}, &ParamError{"handle", fmt.Sprintf("the handle expired at %s: the call was judged too long ago; send it again", h.Deadline.Format(time.RFC3339))}
-	case session != "" && session != h.Session:
-		return Handle{}, &ParamError{"handle", fmt.Sprintf("the handle was given to session %q, not %q", h.Session, session)}
 	case strings.TrimSpace(h.Command) == "" && len(h.Argv) == 0:
 		return Handle{}, &ParamError{"handle", "the handle names no command"}
 	}

@@ -59,14 +59,18 @@ type Options struct {
 	// OneCall: the gate decides one call and ends with it (admit hook
 	// deciding alone), so it cannot follow a terminal's folder to the
 	// next line: a terminal line that may leave it elsewhere is refused.
-	OneCall   bool
-	Bounds    policy.Bounds
-	Home      string
-	Approvals *approvals.Broker // nil: nobody to ask
-	Notifier  Notifier          // nil: nobody to tell
-	Logger    *slog.Logger
-	Now       func() time.Time
-	// Exporter is handed every taped record (Config.Exporter); nil
+	OneCall bool
+	// PersonShell is the person's shell ($SHELL), which their terminals
+	// run: a terminal's line that names no profile is judged with its
+	// interactive profile (portable when it is not bash, zsh or fish).
+	PersonShell string
+	Bounds      policy.Bounds
+	Home        string
+	Approvals   *approvals.Broker // nil: nobody to ask
+	Notifier    Notifier          // nil: nobody to tell
+	Logger      *slog.Logger
+	Now         func() time.Time
+	// Exporter is handed every taped record (config.Exporter); nil
 	// exports nothing, unless Export or the managed layer names one.
 	Exporter Exporter
 	// Export is the person's export of decisions to a collector
@@ -136,13 +140,14 @@ func Open(o Options) (*Gate, error) {
 		}
 		secrets = s
 	}
-	cfg := Config{
+	cfg := config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
 		Managed: layer, ManagedErr: layerErr, Exporter: o.Exporter,
 	}
 	if o.TapePath != "" {
+		cfg.TapePath = o.TapePath
 		opts := o.Tape
 		if opts.Logger == nil {
 			opts.Logger = o.Logger
@@ -175,7 +180,7 @@ func Open(o Options) (*Gate, error) {
 			cfg.Exporter = x
 		}
 	}
-	g, err := New(cfg)
+	g, err := newGate(cfg)
 	if err != nil && cfg.Tape != nil {
 		_ = cfg.Tape.Close()
 	}

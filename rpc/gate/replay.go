@@ -158,7 +158,7 @@ func newReplayer(o ReplayOptions) (*replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := New(Config{Mode: string(rule.Enforce), Effects: string(command.ReadOnly), Shell: "analyze", Roots: roots, Bounds: o.Bounds})
+	g, err := newGate(config{Mode: string(rule.Enforce), Effects: string(command.ReadOnly), Shell: "analyze", Roots: roots, Bounds: o.Bounds})
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +266,7 @@ func (rp *replayer) env(f *facts.Facts, r *facts.Replay) (*policy.Env, error) {
 // recorded: a one-call gate's terminal, a file tool's binding to the bytes
 // read, the person's standing yes to confined runs, a tainted session.
 func (rp *replayer) turns(d policy.Decision, f *facts.Facts, call policy.Call) policy.Decision {
-	if f.Tracked && f.OneCall && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
+	if (f.Tracked && f.OneCall || f.Pinned) && (d.Allowed || d.Ask) && (!d.FinalCwdKnown || d.FinalCwd != call.Cwd) {
 		d.Allowed, d.Ask, d.Rule = false, false, rule.DynamicWord
 		d.Reason = "the line may leave the terminal in another folder, and admit decides alone here, one call at a time"
 	}

@@ -12,7 +12,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
+	"admit/internal/sysfile"
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/workspace"
@@ -27,20 +29,35 @@ const (
 // RuleStore keeps the person's rules in files of the person's, outside
 // every workspace: one for all workspaces and one for this workspace (keyed
 // by its first root). A tool call can never write them (policy/command's
-// Protect names the folder). Each file is read again when it changed, so
-// an edit in the editor reaches the next decision.
+// Protect names the folder). A rule the store writes (Add, Remove) is in
+// force from the next decision; a file changed by anyone else (the editor,
+// another admit) is read again when it changed, looked at no more than
+// once every rulesRecheck.
 type RuleStore struct {
 	userPath, workspacePath string
 
-	// mu guards the files as last read, and the last merge of With.
-	mu     sync.Mutex
-	files  map[string]loadedRules
+	// mu guards the files as last read, when they were last looked at,
+	// and the last merge of With.
+	mu      sync.Mutex
+	files   map[string]loadedRules
+	checked time.Time // zero: look again at the next decision
+	gen     uint64    // counts the store's writes: a read begun before one is not kept
+	last    struct {
+		set *rules.Set
+		err error
+	}
 	merged struct{ person, repo, out *rules.Set }
 	scopes struct {
 		in  []*rules.Set
 		out *rules.Set
 	}
 }
+
+// rulesRecheck is how long the rules files as last looked at stand for the
+// files on disk: two stats a decision cost a tenth of the gate's time, and
+// a person's edit in the editor reaches the agent's next call well within
+// it. The store's own writes need no wait.
+const rulesRecheck = 100 * time.Millisecond
 
 // loadedRules is one rules file as last read.
 type loadedRules struct {
@@ -104,6 +121,35 @@ func (s *RuleStore) Set() (*rules.Set, error) {
 	if s == nil {
 		return nil, nil
 	}
+	now := time.Now()
+	s.mu.Lock()
+	if !s.checked.IsZero() && now.Sub(s.checked) < rulesRecheck {
+		set, err := s.last.set, s.last.err
+		s.mu.Unlock()
+		return set, err
+	}
+	gen := s.gen
+	s.mu.Unlock()
+	set, err := s.read()
+	s.mu.Lock()
+	if s.gen == gen {
+		s.last.set, s.last.err, s.checked = set, err, now
+	}
+	s.mu.Unlock()
+	return set, err
+}
+
+// invalidate makes the next decision read the files again: the store has
+// just written one.
+func (s *RuleStore) invalidate() {
+	s.mu.Lock()
+	s.checked = time.Time{}
+	s.gen++
+	s.mu.Unlock()
+}
+
+// read is the rules of both files, each read again only when it changed.
+func (s *RuleStore) read() (*rules.Set, error) {
 	var sets []*rules.Set
 	var errs []error
 	for _, scope := range []string{ScopeUser, ScopeWorkspace} {
@@ -210,13 +256,22 @@ func (s *RuleStore) Add(scope string, r rules.Rule) error {
 		return err
 	}
 	for _, old := range f.Rules {
-		if old.Match == r.Match && old.Decision == r.Decision {
+		if old.Match == r.Match && old.Decision == r.Decision && sameEffects(old.Effects, r.Effects) {
 			return nil // already kept
 		}
 	}
 	r.Source = ""
 	f.Rules = append(f.Rules, r)
 	return s.write(path, f)
+}
+
+// sameEffects reports whether two rules cover the same kinds of effect.
+func sameEffects(a, b *rules.Effects) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := a.Sorted(), b.Sorted()
+	return slices.Equal(x.Reads, y.Reads) && slices.Equal(x.Code, y.Code) && slices.Equal(x.Hosts, y.Hosts) && slices.Equal(x.Sends, y.Sends)
 }
 
 // Remove drops the rules of scope with this match and decision, from the
@@ -251,18 +306,9 @@ func (s *RuleStore) write(path string, f rules.File) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
+	err = sysfile.WriteAtomic(path, append(data, '\n'), 0o600)
+	s.invalidate()
 	if err != nil {
-		return fmt.Errorf("rules: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("rules: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("rules: %w", err)
 	}
 	return nil

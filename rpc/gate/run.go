@@ -37,16 +37,20 @@ type RunParams struct {
 // what it changed.
 type RunResult struct {
 	Verdict
-	Ran         bool         `json:"ran"`
-	ExitCode    int          `json:"exitCode"`
-	Stdout      string       `json:"stdout"`
-	Stderr      string       `json:"stderr"`
-	Truncated   bool         `json:"truncated"`
-	Effects     effects.Diff `json:"effects"`
-	Verified    bool         `json:"verified"`
-	Detail      string       `json:"detail"`
-	Unexpected  []string     `json:"unexpected,omitempty"`
-	Confinement string       `json:"confinement,omitempty"`
+	Ran        bool         `json:"ran"`
+	ExitCode   int          `json:"exitCode"`
+	Stdout     string       `json:"stdout"`
+	Stderr     string       `json:"stderr"`
+	Truncated  bool         `json:"truncated"`
+	Effects    effects.Diff `json:"effects"`
+	Verified   bool         `json:"verified"`
+	Detail     string       `json:"detail"`
+	Unexpected []string     `json:"unexpected,omitempty"`
+	// Undone are the protected paths a run of code made, removed when it
+	// ended; NotUndone those that could not be removed.
+	Undone      []string `json:"undone,omitempty"`
+	NotUndone   []string `json:"notUndone,omitempty"`
+	Confinement string   `json:"confinement,omitempty"`
 	// Walls are what each wall of the run stood behind; MissingWalls the
 	// walls it needed and ran without (only when the person accepts
 	// weaker confinement).
@@ -70,6 +74,7 @@ type RunOptions struct {
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
 	heldBy := "" // the background hold of a rewritten call, ended when its run ends
+	var approved rule.Rule
 	if p.Handle != "" {
 		if p.Command != "" || len(p.Argv) > 0 || p.Cwd != "" {
 			return RunResult{}, &ParamError{"handle", "a handle names its command and folder: give no command, argv or cwd with it"}
@@ -81,9 +86,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		// The line is judged again as admit.run, in the folder and session
 		// it was judged in: what changed since (a write, a policy) counts.
 		p = RunParams{Session: h.Session, Command: h.Command, Argv: h.Argv, Cwd: h.Cwd, TimeoutMs: p.TimeoutMs}
-		heldBy = h.Decision
+		heldBy, approved = h.Decision, h.Approved
 	}
-	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy}, nil)
+	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy, approved: approved}, nil)
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -136,8 +141,12 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		// A program that runs code (go test, npm test: asked, and allowed
 		// by a person or their rule) may write the workspace minus its
 		// protected paths, in namespaces of its own.
-		Code:         len(d.Decision.RunsCode) > 0,
-		Protected:    func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		Code:      len(d.Decision.RunsCode) > 0,
+		Protected: func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		// The person's own places (the tape, which this gate may rotate
+		// during the run) are never undone; the workspace's protected
+		// paths a run of code made are.
+		Keep:         func(path string) bool { return command.ProtectFor(path, nil, g.personal).Protected },
 		AcceptWeaker: g.cfg.AcceptWeaker,
 		Env:          o.Env,
 	})
@@ -169,9 +178,23 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	} else {
 		res.Unexpected = unexpected(res.Effects, writes)
 	}
+	// What the run made at protected paths was removed when it ended
+	// (workspace/run/undo.go): unexpected still, and said so.
+	res.Undone, res.NotUndone = r.Undone, r.NotUndone
+	for _, p := range append(slices.Clone(r.Undone), r.NotUndone...) {
+		if !slices.Contains(res.Unexpected, p) {
+			res.Unexpected = append(res.Unexpected, p)
+		}
+	}
 	if len(res.Unexpected) > 0 {
 		res.Verified = false
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
+		if len(r.Undone) > 0 {
+			res.Detail += "; made at protected paths and removed after the run: " + strings.Join(r.Undone, ", ")
+		}
+		if len(r.NotUndone) > 0 {
+			res.Detail += "; made at protected paths and NOT removed: " + strings.Join(r.NotUndone, ", ")
+		}
 		if g.Mode() == rule.Enforce {
 			s.taint(res.Detail)
 		}

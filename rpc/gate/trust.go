@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"admit/internal/sysfile"
 	"admit/policy"
 )
 
@@ -65,18 +66,7 @@ func (t *TrustStore) Trust(path, sum string) error {
 		return fmt.Errorf("trust: %w", err)
 	}
 	data, _ := json.Marshal(trustRecord{Path: path, Sum: sum})
-	tmp, err := os.CreateTemp(t.dir, ".trust-*")
-	if err != nil {
-		return fmt.Errorf("trust: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("trust: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(t.dir, sum)); err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := sysfile.WriteAtomic(filepath.Join(t.dir, sum), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	return nil

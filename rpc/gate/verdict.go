@@ -40,6 +40,10 @@ type Verdict struct {
 	// one was asked and the call is allowed: the host runs
 	// `admit run --handle HANDLE` in place of the line.
 	Handle string `json:"handle,omitempty"`
+	// Question, for a call that needed a person and had nobody to ask, is
+	// why it asks, as a person reads it: Reason adds that nobody could be
+	// asked. A host with a prompt of its own puts Question to its person.
+	Question string `json:"question,omitempty"`
 	// WouldAsk, on a dry run, says the call would be put to the person now
 	// (no grant of the session answers it).
 	WouldAsk bool `json:"wouldAsk,omitzero"`
@@ -59,6 +63,19 @@ type CheckParams struct {
 	// fish). It counts only where the gate judges as bash -c (analyze):
 	// each of those profiles refuses more than analyze does, never less.
 	Shell string `json:"shell,omitempty"`
+	// HostShell, with Handle, is the profile of the shell the host runs
+	// the line in when admit does not run it (the host asks its own
+	// person, then runs the line; no handle could be given): such a line
+	// is refused when that shell would read it otherwise than judged. An
+	// allowed line with its handle is judged as admit runs it.
+	HostShell string `json:"hostShell,omitempty"`
+	// HostMayIgnore, with Handle: the host may run the line as it is even
+	// when answered with a handle (Codex's releases before allow took
+	// updatedInput; VS Code's Local harness drops an input its schema
+	// refuses). The handle is still given, but nothing is admitted only
+	// because admit's runner would run it (code confined, words judged
+	// again once known).
+	HostMayIgnore bool `json:"hostMayIgnore,omitempty"`
 	// DryRun decides without acting on the decision: nobody is asked,
 	// nothing is taped, counted, spent or observed (the editor's tools use
 	// it to know, before they show their own confirmation, whether a call
@@ -86,10 +103,21 @@ type CheckParams struct {
 	// cd whose effect the policy cannot follow is refused. Any string the
 	// host keeps for the terminal's life.
 	Terminal string `json:"terminal,omitempty"`
+	// StayInFolder: the line is typed into a shell the host may keep
+	// from call to call, and may or may not put back in the call's folder
+	// before the next line (Cline's VS Code terminals; Windsurf's and
+	// Kiro's shells, which they do not document): as in a terminal, a cd
+	// whose effect is not certain is refused, and so is a line that may
+	// leave the shell in another folder than the call's, so that the
+	// shell is always where the next call says.
+	StayInFolder bool `json:"stayInFolder,omitempty"`
 	// heldBy names the background hold (the verdict id) the call is the
 	// run of, which its own judgment does not count as in flux: a
 	// rewritten background call redeemed by admit run.
 	heldBy string
+	// approved is the question (the rule that asked) a person answered
+	// yes to for the call whose handle this run redeems (Handle.Approved).
+	approved rule.Rule
 }
 
 // CallEnv is the part of a command's environment the gate reads. Every

@@ -27,7 +27,9 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"admit/approvals"
 	"admit/policy"
+	"admit/policy/rules"
 	"admit/rpc"
 	"admit/rpc/gate"
 	"admit/workspace"
@@ -78,10 +80,19 @@ type Question struct {
 	Confinement string   `json:"confinement,omitempty"`
 	// Rule is the rule "always allow" writes, when offered.
 	Rule *struct {
-		Match    string `json:"match"`
-		Decision string `json:"decision"`
-		Scope    string `json:"scope"`
+		Match    string         `json:"match"`
+		Decision string         `json:"decision"`
+		Scope    string         `json:"scope"`
+		Effects  *rules.Effects `json:"effects,omitempty"`
+		Covers   string         `json:"covers,omitempty"`
 	} `json:"rule,omitempty"`
+	// NoRule says why no rule is offered; Content, Diff, Protects and
+	// Fields are what is approved, shown.
+	NoRule   string            `json:"noRule,omitempty"`
+	Content  string            `json:"content,omitempty"`
+	Diff     string            `json:"diff,omitempty"`
+	Protects string            `json:"protects,omitempty"`
+	Fields   []approvals.Field `json:"fields,omitempty"`
 	// Fallback: asked with window/showMessageRequest, which carries only
 	// the message (in Summary).
 	Fallback bool `json:"-"`

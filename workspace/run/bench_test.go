@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// The overhead of Run over exec.Command of the same argv; the design's
+// The overhead of Run over exec.Command of the same argv; the
 // target is at most 2 ms (plus the fingerprint, measured in effects).
 
 func BenchmarkExecCommandTrue(b *testing.B) {

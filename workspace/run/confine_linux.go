@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
@@ -253,6 +254,10 @@ func (c *fdCache) with(path string, f func(fd int, st *unix.Stat_t) error) error
 type restriction struct {
 	ruleset *ruleset
 	filter  []unix.SockFilter
+	// memMB > 0 starts the program under that memory bound, set before
+	// its exec (startBounded); only the confiner sets it, as it lowers
+	// its own soft limit for the instant of the fork.
+	memMB int
 }
 
 // apply restricts the calling thread, which must be locked and never
@@ -315,7 +320,7 @@ func dropCapabilities() error {
 // goroutine and no other goroutine ever runs restricted. It stays until
 // done is called: the child's parent-death signal fires when the thread
 // that forked it ends, so the thread must outlive the child.
-func startOnThread(cmd interface{ Start() error }, r *restriction) (done func(), err error) {
+func startOnThread(cmd *exec.Cmd, r *restriction) (done func(), err error) {
 	errc := make(chan error, 1)
 	release := make(chan struct{})
 	go func() {
@@ -326,20 +331,65 @@ func startOnThread(cmd interface{ Start() error }, r *restriction) (done func(),
 				return
 			}
 		}
-		errc <- cmd.Start()
+		if r != nil && r.memMB > 0 {
+			errc <- startBounded(cmd, r.memMB)
+		} else {
+			errc <- cmd.Start()
+		}
 		<-release
 	}()
 	return func() { close(release) }, <-errc
 }
 
-// limitMemory caps the address space of a started program. The program is
-// already running its own code (the fork was a vfork that returned after
-// exec), so a program could allocate in its first microseconds before the
-// cap lands; that is a resource bound, not a wall, and the kernel's
-// Landlock domain does not depend on it.
-func limitMemory(pid, mb int) error {
+// The memory bound counts memory, not address space: RLIMIT_DATA (Linux
+// 4.7 and later) counts the private writable mappings (heap, brk, anonymous
+// memory), while the large PROT_NONE reservations of Go's, V8's and the
+// JVM's runtimes count for nothing until they are used. An address-space
+// limit (RLIMIT_AS) made those runtimes fail to start. An allocation past
+// the bound fails inside the program (ENOMEM: Python's MemoryError, Go's
+// "out of memory"), which ends it with its own report.
+
+// dataLimit is the RLIMIT_DATA of a bound of mb MiB.
+func dataLimit(mb int) *unix.Rlimit {
 	limit := uint64(mb) << 20
-	if err := unix.Prlimit(pid, unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit}, nil); err != nil {
+	return &unix.Rlimit{Cur: limit, Max: limit}
+}
+
+// startBounded starts cmd with the soft bound in place before its exec,
+// then fixes its hard bound. The confiner lowers its own soft limit for
+// the instant of the fork (the program inherits it, so its first
+// instruction runs bounded) and restores it at once: the confiner itself
+// stays free to allocate while it waits. The program could raise a soft
+// limit up to the hard one, so the hard one follows at once by prlimit.
+func startBounded(cmd *exec.Cmd, mb int) error {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
+		return fmt.Errorf("%w: memory limit: %v", ErrSetup, err)
+	}
+	bound := dataLimit(mb)
+	soft := unix.Rlimit{Cur: min(bound.Cur, old.Max), Max: old.Max}
+	if err := unix.Setrlimit(unix.RLIMIT_DATA, &soft); err != nil {
+		return fmt.Errorf("%w: memory limit: %v", ErrSetup, err)
+	}
+	err := cmd.Start()
+	if rerr := unix.Setrlimit(unix.RLIMIT_DATA, &old); rerr != nil && err == nil {
+		err = fmt.Errorf("%w: memory limit: restore: %v", ErrSetup, rerr)
+	}
+	if err != nil {
+		return err
+	}
+	return limitMemory(cmd.Process.Pid, mb)
+}
+
+// limitMemory bounds the memory of a program started from admit's own
+// thread. The program is already running its own code (the fork was a
+// vfork that returned after exec), so it could allocate in its first
+// microseconds before the bound lands; that is a resource bound, not a
+// wall, and the kernel's Landlock domain does not depend on it. Programs
+// that run code start in the confiner, which sets the bound before exec
+// (startBounded).
+func limitMemory(pid, mb int) error {
+	if err := unix.Prlimit(pid, unix.RLIMIT_DATA, dataLimit(mb), nil); err != nil {
 		return fmt.Errorf("%w: memory limit: %v", ErrSetup, err)
 	}
 	return nil

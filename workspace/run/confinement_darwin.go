@@ -48,6 +48,13 @@ func (x *executor) confine(s Spec) error {
 	x.temp = temp
 	x.tmpdir = resolve(temp) // the sandbox matches real paths (/var is /private/var)
 	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+	if s.Code {
+		if err := makeCacheDir(temp); err != nil {
+			return fmt.Errorf("%w: private cache folder: %v", ErrSetup, err)
+		}
+		x.caches = privateCaches(x.tmpdir, ScrubEnv(s.Env))
+		x.env = withCaches(x.env, x.caches)
+	}
 	if !ok {
 		return nil
 	}

@@ -63,18 +63,25 @@ func (x *executor) confine(s Spec) error {
 	rules := baseRules(personEnv, x.roots)
 	if s.Code {
 		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll})
+		// The person's caches are read, never written (caches.go): the
+		// run's own are in its temporary folder.
 		for _, t := range toolchainDirs(personEnv) {
-			if t.Write {
-				rules = append(rules, pathRule{Path: t.Path, Access: llAll})
-				writable = append(writable, t.Path)
-			} else {
-				rules = append(rules, pathRule{Path: t.Path, Access: llRead | llExec})
-			}
+			rules = append(rules, pathRule{Path: t.Path, Access: llRead | llExec})
 		}
+		if err := makeCacheDir(temp); err != nil {
+			return fmt.Errorf("%w: private cache folder: %v", ErrSetup, err)
+		}
+		x.caches = privateCaches(x.tmpdir, personEnv)
+		if prog, self := goCacheProgVars(personEnv); prog != nil {
+			x.caches = append(x.caches, prog...)
+			rules = append(rules, programRule(self))
+		}
+		x.env = withCaches(x.env, x.caches)
 		sv, err := surveyWorkspace(x.roots, s.Protected)
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
+		x.protectedBefore = append([]string{}, sv.protected...)
 		noEntries := sv.protected
 		if l.confiner {
 			// The protected paths are bound read-only; Landlock need

@@ -36,6 +36,13 @@ func (x *executor) confine(s Spec) error {
 	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
 	x.env = setEnv(x.env, "TEMP", x.tmpdir)
 	x.env = setEnv(x.env, "TMP", x.tmpdir)
+	if s.Code {
+		if err := makeCacheDir(temp); err != nil {
+			return fmt.Errorf("%w: private cache folder: %v", ErrSetup, err)
+		}
+		x.caches = privateCaches(x.tmpdir, ScrubEnv(s.Env))
+		x.env = withCaches(x.env, x.caches)
+	}
 	return nil
 }
 

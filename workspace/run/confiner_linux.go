@@ -159,18 +159,13 @@ func confinerMain() int {
 	// ends, the pid namespace ends with it.
 	cmd := &exec.Cmd{Path: spec.Path, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	r.memMB = spec.MemMB
 	done, err := startOnThread(cmd, r)
 	if err != nil {
 		return fail(err)
 	}
 	done()
 	pid := cmd.Process.Pid
-	if spec.MemMB > 0 {
-		if err := limitMemory(pid, spec.MemMB); err != nil {
-			unix.Kill(-1, unix.SIGKILL)
-			return fail(err)
-		}
-	}
 	go func() {
 		for s := range sigs {
 			// -1 from the namespace's init: every process of the run.

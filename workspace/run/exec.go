@@ -201,6 +201,7 @@ func (x *executor) exec(ctx context.Context, args []string) error {
 	if x.temp != "" {
 		env = setEnv(env, "TMPDIR", x.tmpdir) // a prefix assignment does not move it
 	}
+	env = withCaches(env, x.caches) // nor the private caches (caches.go)
 	return x.start(ctx, hc, path, argv, env)
 }
 

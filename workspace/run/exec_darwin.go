@@ -12,7 +12,7 @@ import (
 // launch starts bin in its own process group, under sandbox-exec with
 // the run's profile when it is confined. macOS has no parent-death
 // signal and no prlimit: a program outlives an admit that was killed,
-// and MaxMemoryMB is not applied (macOS does not enforce RLIMIT_AS
+// and MaxMemoryMB is not applied (macOS enforces no RLIMIT_DATA
 // either). The program sees its path as argv[0].
 func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []string, stdin *os.File, stdout, stderr io.Writer) (*started, error) {
 	p := &started{release: func() {}, exit: x.exitOf}

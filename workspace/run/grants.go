@@ -18,7 +18,7 @@ import (
 // toolchainDir is a folder a toolchain keeps outside the workspace.
 type toolchainDir struct {
 	Path  string
-	Write bool   // a cache (read, write, execute) rather than an install (read, execute)
+	Write bool   // a cache rather than an install; both are only read and executed (caches.go)
 	Why   string // the variable or program it was found from
 }
 

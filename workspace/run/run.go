@@ -71,7 +71,7 @@ type Spec struct {
 	Recheck        func(argv []string, dir string) error
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)
-	MaxMemoryMB    int           // RLIMIT_AS of each program; 0 means none
+	MaxMemoryMB    int           // memory (RLIMIT_DATA) of each program; 0 means none
 	// Confine confines every program of the run (see the package doc). A
 	// run that needs a wall this machine cannot give is refused, unless
 	// AcceptWeaker.
@@ -87,6 +87,10 @@ type Spec struct {
 	// Confine: the run walks the workspace and keeps what it names, as it
 	// is when the run starts, read-only.
 	Protected func(path string) bool
+	// Keep says which protected paths made during the run are not undone
+	// (the gate's own tape files, which it may rotate meanwhile); nil
+	// undoes every one (undo.go).
+	Keep func(path string) bool
 	// Network opens the network (TCP and UDP, any address) to the run, as
 	// the rule that admitted it says. Unix sockets stay closed.
 	Network bool
@@ -117,6 +121,10 @@ type Result struct {
 	Missing []string `json:"missing,omitempty"`
 	// Confiner is set when programs started in the confiner (namespaces).
 	Confiner bool `json:"confiner,omitempty"`
+	// Undone are the protected paths a run of code made, removed when it
+	// ended (undo.go); NotUndone those that could not be removed.
+	Undone    []string `json:"undone,omitempty"`
+	NotUndone []string `json:"notUndone,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -204,6 +212,14 @@ func Run(ctx context.Context, s Spec) Result {
 		return res
 	}
 	runErr := r.Run(runCtx, file)
+	if s.Code && x.confined {
+		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, x.protectedBefore)
+		res.Undone, res.NotUndone = undone, left
+		if err != nil {
+			left = append(left, err.Error())
+			res.NotUndone = left
+		}
+	}
 
 	res.Stdout, res.Stderr = x.stdout.String(), x.stderr.String()
 	res.Truncated = x.stdout.truncated() || x.stderr.truncated()
@@ -329,6 +345,16 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		if err := x.confine(s); err != nil {
 			return x, nil, err
 		}
+		if s.Code && x.protectedBefore == nil {
+			// This system's confinement walked nothing (Windows) or kept
+			// its walk to itself (macOS): what is protected now is what
+			// the run's end compares with.
+			sv, err := surveyWorkspace(x.roots, s.Protected)
+			if err != nil {
+				return x, nil, fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
+			}
+			x.protectedBefore = append([]string{}, sv.protected...)
+		}
 	}
 	return x, file, nil
 }
@@ -416,13 +442,17 @@ type executor struct {
 
 	// Set by confine (confinement.go); fixed once the run starts.
 	confined bool
-	sandbox  string   // the layer the programs run under (Result.Confinement)
-	abi      int      // Landlock ABI in use; 0 without Landlock
-	walls    []Wall   // the run's walls
-	missing  []string // walls it needed and runs without
-	temp     string   // the private temporary folder ("" when unconfined)
-	tmpdir   string   // the programs' TMPDIR: temp, or where the confiner binds it
-	confiner bool     // programs start in the confiner (Linux)
+	sandbox  string      // the layer the programs run under (Result.Confinement)
+	abi      int         // Landlock ABI in use; 0 without Landlock
+	walls    []Wall      // the run's walls
+	missing  []string    // walls it needed and runs without
+	temp     string      // the private temporary folder ("" when unconfined)
+	tmpdir   string      // the programs' TMPDIR: temp, or where the confiner binds it
+	caches   [][2]string // a run of code's private caches (caches.go), set in every program's environment
+	// protectedBefore are the protected paths of the workspace when a run
+	// of code started (undo.go).
+	protectedBefore []string
+	confiner        bool // programs start in the confiner (Linux)
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun

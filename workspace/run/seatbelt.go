@@ -325,12 +325,9 @@ func planSeatbelt(in seatbeltInputs) (plan seatbeltPlan, capped bool, err error)
 	}
 	plan.Exec = append(plan.Exec, in.Temp)
 	plan.Write = append(plan.Write, in.Temp)
+	// The person's caches are read, never written (caches.go).
 	for _, t := range toolchainDirs(in.Env) {
-		real := resolve(t.Path)
-		plan.Exec = append(plan.Exec, real)
-		if t.Write {
-			plan.Write = append(plan.Write, real)
-		}
+		plan.Exec = append(plan.Exec, resolve(t.Path))
 	}
 	sv, err := surveyWorkspace(in.Roots, in.Protected)
 	if err != nil {

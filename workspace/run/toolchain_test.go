@@ -4,6 +4,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,14 @@ func TestGoConfined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gocache := strings.TrimSpace(string(out))
+	// A copy of it (hard links, in a folder of the test's own), so that
+	// what changes in it is the run's, not another build's on this
+	// machine.
+	gocache := filepath.Join(t.TempDir(), "go-build")
+	if out, err := exec.Command("cp", "-al", strings.TrimSpace(string(out)), gocache).CombinedOutput(); err != nil {
+		t.Skipf("no copy of the build cache: %v %s", err, out)
+	}
+	before := treeState(t, gocache)
 	gomodcache := t.TempDir() // no module is downloaded: it stays empty
 	tcp := streamListener(t, "tcp", "tcp", "127.0.0.1:0")
 	outside := filepath.Join(e.outside, "written-by-test")
@@ -120,11 +128,19 @@ func TestWriteOutside(t *testing.T) {
 	if r.ExitCode != 0 || !strings.Contains(r.Stdout, "ok") {
 		t.Fatalf("go test: %+v", r)
 	}
-	// The cache is read and written under confinement: the second run of
-	// the same test is answered from it.
-	run("go test -run TestAdd ./...")
-	if r := run("go test -run TestAdd ./..."); !strings.Contains(r.Stdout, "(cached)") {
+	// The person's cache is read (admit's cache program answers from it),
+	// never written: the run's own cache is private and goes with the
+	// run. Within one run, the second go test is answered from it.
+	if r := run("go test -run TestAdd ./... && go test -run TestAdd ./..."); !strings.Contains(r.Stdout, "(cached)") {
 		t.Fatalf("go test did not use its cache: %+v", r)
+	}
+	if r := run("go test -run TestAdd ./..."); strings.Contains(r.Stdout, "(cached)") {
+		t.Fatalf("a later run was answered from an earlier run's cache: %+v", r)
+	}
+	// Not even a line that points GOCACHE back at it can write it.
+	run("GOCACHE=" + gocache + " GOCACHEPROG= go test -count=1 -run TestAdd ./...")
+	if after := treeState(t, gocache); after != before {
+		t.Fatalf("the person's build cache changed: %s", firstDiff(before, after))
 	}
 	// Tests that reach the network or write outside fail inside the run.
 	r = run("go test -count=1 -run TestDial ./...")
@@ -190,9 +206,14 @@ c.on("error", (err) => { console.error("error", err.code); process.exit(1); });
 	if !exists(filepath.Join(e.root, "coverage/out.txt")) {
 		t.Fatal("the test's output in the workspace is missing")
 	}
-	// npm wrote its log in its cache.
-	if logs, _ := filepath.Glob(filepath.Join(cache, "_logs", "*.log")); len(logs) == 0 {
-		t.Errorf("npm wrote no log in its cache %s", cache)
+	// npm wrote its log in the run's private cache, not the person's,
+	// even when the line points npm back at it.
+	r = Run(context.Background(), e.toolchainSpec("npm_config_cache="+cache+" npm test", npmEnv...))
+	if r.ExitCode != 0 {
+		t.Fatalf("npm test with the cache named: %+v", r)
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("npm wrote the person's cache %s: %v", cache, entries)
 	}
 	r = Run(context.Background(), e.toolchainSpec("npm run test:net", npmEnv...))
 	if r.ExitCode == 0 || len(tcp.leaked(t)) > 0 {
@@ -213,4 +234,37 @@ c.on("error", (err) => { console.error("error", err.code); process.exit(1); });
 	if !exists(outside) || len(tcp.leaked(t)) != 1 {
 		t.Fatal("control runs did not reach outside")
 	}
+}
+
+// treeState is the names and sizes of everything under dir, and the
+// modification times of its folders (a file's time is its inode's, which
+// a hard-linked copy shares with builds elsewhere on the machine).
+func treeState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			fmt.Fprintf(&b, "%s/ %d\n", p, info.ModTime().UnixNano())
+		} else {
+			fmt.Fprintf(&b, "%s %d\n", p, info.Size())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return al[i] + " became " + bl[i]
+		}
+	}
+	return fmt.Sprintf("%d lines became %d", len(al), len(bl))
 }

@@ -1,0 +1,105 @@
+package gate_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"admit/approvals"
+	"admit/internal/cases"
+	"admit/policy"
+	"admit/policy/rule"
+	"admit/rpc/gate"
+)
+
+// takeRule is a person who answers every question "always allow" when
+// it offers a rule, and allow once when it does not; it keeps what it
+// was asked.
+type takeRule struct {
+	mu    sync.Mutex
+	asked []approvals.Question
+}
+
+func (p *takeRule) Ask(_ context.Context, q approvals.Question) (approvals.Answer, error) {
+	p.mu.Lock()
+	p.asked = append(p.asked, q)
+	p.mu.Unlock()
+	if q.Rule != "" {
+		return approvals.AllowAlways, nil
+	}
+	return approvals.AllowOnce, nil
+}
+
+func (p *takeRule) questions() []approvals.Question {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]approvals.Question(nil), p.asked...)
+}
+
+// TestEveryAskIsAnswered walks every case of the corpus that asks a
+// person, puts it to a gate with a person who takes the offered rule,
+// and checks that the question offered a rule that, once written, lets
+// the same call run unasked, or said plainly why no rule can answer it
+// (issue 19).
+func TestEveryAskIsAnswered(t *testing.T) {
+	var mu sync.Mutex
+	offered, none := 0, map[string]int{}
+	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
+		if c.Want.Outcome != cases.Asked {
+			return
+		}
+		rulesDir := t.TempDir()
+		if err := c.WriteRules(rulesDir); err != nil {
+			t.Fatal(err)
+		}
+		person := &takeRule{}
+		b := approvals.New(person, approvals.Options{})
+		defer b.Close()
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Approvals: b, Mode: "enforce",
+			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		p := caseParams(t, g, w, c)
+		v, err := g.Check(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := person.questions()
+		if len(qs) != 1 {
+			t.Fatalf("asked %d questions, want 1 (verdict %s %s)", len(qs), v.Rule, v.Reason)
+		}
+		q := qs[0]
+		if q.Rule == "" {
+			if q.NoRule == "" {
+				t.Fatalf("no rule offered, and no reason why (%s: %s)", v.Rule, q.Reason)
+			}
+			mu.Lock()
+			none[q.NoRule]++
+			mu.Unlock()
+			return
+		}
+		if q.RuleEffects == nil || q.RuleCovers == "" {
+			t.Errorf("the offered rule %q says nothing of what it covers", q.Rule)
+		}
+		again, err := g.Check(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.Allowed || again.Rule != rule.RuleAllows || len(person.questions()) != 1 {
+			t.Errorf("after the offered rule %q was written, the same call is %s (%s), asked %d times", q.Rule, again.Rule, again.Reason, len(person.questions()))
+		}
+		mu.Lock()
+		offered++
+		mu.Unlock()
+	})
+	total := offered
+	for _, n := range none {
+		total += n
+	}
+	t.Logf("%d asks: %d offered a rule that answers them, %d said why none can", total, offered, total-offered)
+	for why, n := range none {
+		t.Logf("  %3d  %s", n, why)
+	}
+}
