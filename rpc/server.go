@@ -247,6 +247,7 @@ var methods = map[string]method{
 	"admit/addRule":        {handle: (*Server).handleAddRule, editorOnly: true},
 	"admit/removeRule":     {handle: (*Server).handleRemoveRule, editorOnly: true},
 	"admit/suggestRules":   {handle: (*Server).handleSuggestRules, editorOnly: true},
+	"admit/replay":         {handle: (*Server).handleReplay, editorOnly: true},
 	"admit/revoke":         {handle: (*Server).handleRevoke},
 	"admit/read":           {handle: (*Server).handleRead},
 	"admit/edit":           {handle: (*Server).handleEdit},

@@ -25,6 +25,7 @@ export const Methods = {
   addRule: 'admit/addRule',
   removeRule: 'admit/removeRule',
   suggestRules: 'admit/suggestRules',
+  replay: 'admit/replay',
   agents: 'admit/agents',
   connectAgent: 'admit/connectAgent',
   disconnectAgent: 'admit/disconnectAgent',

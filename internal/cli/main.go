@@ -74,6 +74,8 @@ const usage = `usage:
   admit check [flags] --tool NAME --args JSON
   admit run [flags] -c 'LINE'         check, run without a system shell, verify
   admit tape [filters] [--verify]     query the tape, or verify its hash chain
+  admit tape replay --policy FILE [--rules FILE] [--json] [TAPE...]
+                                      what a proposed policy would change in the taped calls
   admit bench [DURATION]              measure round trips and tape appends
   admit hook HOST                     answer an agent host's pre-tool hook (event on stdin):
                                       claude-code, cline, codex, copilot, cursor, gemini-cli, kiro, windsurf

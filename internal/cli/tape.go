@@ -11,6 +11,9 @@ import (
 
 // tapeCmd is `admit tape`: query the tape, or verify its chain.
 func tapeCmd(args []string, std Stdio) int {
+	if len(args) > 0 && args[0] == "replay" {
+		return replayCmd(args[1:], std) // replay.go
+	}
 	fs := flag.NewFlagSet("admit tape", flag.ContinueOnError)
 	fs.SetOutput(std.Err)
 	var p gate.TapeParams

@@ -135,6 +135,8 @@ func ruleOwner(r rules.Rule) string {
 		return "the repository's rule"
 	case "workspace":
 		return "the person's rule for this workspace"
+	case "managed":
+		return "your organisation's managed rule"
 	}
 	return "the person's rule"
 }

@@ -12,6 +12,11 @@ var catalogue = []Info{
 		Remedy:  "Nothing to do for the call; to have calls checked again, set the mode to warn or enforce (admit.mode, admit/setMode).",
 	},
 	{
+		Rule: ManagedInvalid, Stage: StagePolicyFile, Outcome: OutcomeDeny,
+		Meaning: "The organisation's managed policy (managed.json in the system folder, docs/teams.md) cannot be used: it does not parse, or the person could have written it (not owned by an administrator, or writable by others, or in a folder that is), so every call is refused until an administrator fixes it.",
+		Remedy:  "Nothing an agent can do: ask the person to have an administrator fix or remove the managed file the reason names (owned by root, mode 0644, in folders only root can write).",
+	},
+	{
 		Rule: PolicyInvalid, Stage: StagePolicyFile, Outcome: OutcomeDeny,
 		Meaning: "The workspace policy file (.admit/policy.json) cannot be used, so the gate stays closed: every call of the editor's session is refused until the file is fixed.",
 		Remedy:  "Ask the person to fix the file at the line and field the reason names (unknown fields are errors) or to remove it; an agent may not write under .admit/.",

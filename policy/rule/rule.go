@@ -31,6 +31,8 @@ const (
 	PolicyInvalid Rule = "policy-invalid"
 	// RulesInvalid: the person's rules file cannot be used.
 	RulesInvalid Rule = "rules-invalid"
+	// ManagedInvalid: the organisation's managed policy cannot be used.
+	ManagedInvalid Rule = "managed-invalid"
 )
 
 // The tool check's rules: the request, the allow list, the budget and the

@@ -42,6 +42,9 @@ type Record struct {
 	ExitCode *int            `json:"exitCode,omitempty"`
 	Verified *bool           `json:"verified,omitempty"`
 	Detail   string          `json:"detail,omitempty"`
+	// Facts are what the decision rested on besides the policy and the
+	// rules (policy/facts), for admit tape replay; bounded by MaxFacts.
+	Facts json.RawMessage `json:"facts,omitempty"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -59,6 +62,10 @@ const (
 	MaxEffects = 16 << 10 // lists of changed paths run longer
 	MaxString  = 8 << 10  // command lines, reasons, details, each target
 	MaxTargets = 256      // targets beyond this are counted, not listed
+	// MaxFacts bounds a decision's recorded facts: the answers a long
+	// line's paths and patterns got run longer than its arguments; past
+	// it replay says the facts are missing.
+	MaxFacts = 32 << 10
 )
 
 // appendBody appends r encoded as a JSON object without prev.
@@ -118,6 +125,7 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
+	b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
 	return append(b, '}')
 }
 

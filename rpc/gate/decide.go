@@ -40,6 +40,9 @@ type judging struct {
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
 	asked *approvals.Outcome
+	// trace records what the decision rests on, for replay (facts.go);
+	// nil when nothing is taped or exported.
+	trace *factTrace
 }
 
 // decided reports whether a stage has decided the call.
@@ -120,7 +123,11 @@ func (g *Gate) stagePolicyFile(j *judging) error {
 	}
 	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), Background: j.p.Background,
 		AdmitRuns: g.admitRuns(j.p)}
-	if err != nil {
+	j.trace = g.traceFacts(env, j.s, j.p)
+	switch {
+	case g.cfg.ManagedErr != nil:
+		j.d = managedRefusal(g.cfg.ManagedErr, j.p.Tool)
+	case err != nil:
 		j.refuse(rule.PolicyInvalid, "the workspace policy file cannot be used, so the gate stays closed: "+err.Error(), "")
 	}
 	return nil
@@ -158,7 +165,9 @@ func (g *Gate) stagePolicy(j *judging) error {
 		j.env.Budget = j.s.spend(j.p, g.cfg.Now())
 	}
 	j.env.InFlux = j.s.inFlux(g.cfg.Now(), j.p.heldBy)
+	j.trace.call(j.call, j.env, j.tracked, j.pinned)
 	j.d = policy.Decide(j.call, j.env)
+	j.trace.judged()
 	if j.p.Tool == runTool && len(j.d.ShellOnly) > 0 && (j.d.Allowed || j.d.Ask) {
 		j.d = shellOnlyRefusal(j.d) // shellonly.go
 	}
@@ -240,7 +249,9 @@ func (g *Gate) stageHostShell(j *judging) error {
 
 func (g *Gate) stageAmend(j *judging) error {
 	if j.amend != nil && j.admits() {
+		before := j.d
 		j.amend(&j.d)
+		j.trace.amended(before, j.d)
 	}
 	return nil
 }
@@ -262,6 +273,7 @@ func (g *Gate) stageTainted(j *judging) error {
 		j.d.Allowed, j.d.Ask, j.d.Rule = false, true, rule.UnexpectedEffect
 		j.d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
 	}
+	j.trace.result(j.d) // what replay compares with: the policy's answer and the gate's turns replay takes again
 	return nil
 }
 
@@ -302,7 +314,9 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if p.DryRun {
 		return g.dryRun(out, v, d, j.mode)
 	}
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: commandOf(p), Args: p.Args, Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule}
+	// Credentials in the clear stay off the tape and out of the export.
+	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
+		Facts: j.trace.encode()}
 	switch {
 	case j.asked != nil:
 		o := j.asked

@@ -17,9 +17,11 @@ import (
 	"time"
 
 	"admit/approvals"
+	"admit/managed"
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/policy/shell"
 	"admit/policy/tape"
 	"admit/workspace"
@@ -74,6 +76,20 @@ type config struct {
 	OneCall bool
 	// PersonShell is the person's $SHELL (Options.PersonShell).
 	PersonShell string
+	// Managed is the organisation's layer (managed.Load), nil for none;
+	// ManagedErr: it cannot be used, and every call is refused.
+	Managed    *managed.Layer
+	ManagedErr error
+	// Exporter, when set, is handed every record once it is on the tape
+	// (or, without a tape, once it is made): the export to a collector
+	// (internal/otelexport). It must not block.
+	Exporter Exporter
+}
+
+// Exporter takes the gate's records elsewhere, asynchronously: Export
+// must return at once and must not keep rec past the call.
+type Exporter interface {
+	Export(rec *tape.Record)
 }
 
 // Gate is the one door: mode, policy, approvals and the tape, in order.
@@ -108,6 +124,7 @@ type Gate struct {
 	// acceptWeaker: the person accepts weaker confinement.
 	acceptWeaker bool
 	file         loadedPolicy
+	managedMerge struct{ in, out *rules.Set } // the last merge of withManagedRules (managed.go)
 	tapeErr      string
 	sessionSeq   int64
 }
@@ -169,12 +186,19 @@ func (g *Gate) CaptureWith(w *workspace.Watcher) { g.watcher.Store(w) }
 // Roots are the workspace roots the gate decides under.
 func (g *Gate) Roots() *workspace.Roots { return g.cfg.Roots }
 
-// Close closes the tape the gate writes to.
+// Close closes the tape the gate writes to, and the export: what it
+// still holds gets a moment to go (less for a gate of one call, whose
+// process should end).
 func (g *Gate) Close() error {
-	if g.cfg.Tape != nil {
-		return g.cfg.Tape.Close()
+	wait := 2 * time.Second
+	if g.cfg.OneCall {
+		wait = 200 * time.Millisecond
 	}
-	return nil
+	xerr := g.closeExport(wait)
+	if g.cfg.Tape != nil {
+		return errors.Join(g.cfg.Tape.Close(), xerr)
+	}
+	return xerr
 }
 
 // waitKey is the context key of the function that prepares a call to wait.
@@ -326,7 +350,11 @@ func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d 
 	if o.Answer == approvals.AllowAlways && q.Rule != "" && offered != nil {
 		r := *offered
 		r.Note = "always allowed in answer to " + id
-		if err := g.cfg.Rules.Add(ScopeWorkspace, r); err != nil {
+		err := g.managedForbids(r) // the organisation's deny or ask stands
+		if err == nil {
+			err = g.cfg.Rules.Add(ScopeWorkspace, r)
+		}
+		if err != nil {
 			g.cfg.Logger.Error("the person's rule could not be kept", "rule", q.Rule, "err", err)
 		}
 		g.stateChanged()
@@ -356,8 +384,15 @@ func (g *Gate) headless() bool {
 }
 
 // tape writes the record; a failure is logged and reported in the state.
-func (g *Gate) tape(ctx context.Context, rec *tape.Record) error {
-	err := g.cfg.TapeErr
+func (g *Gate) tape(ctx context.Context, rec *tape.Record) (err error) {
+	if x := g.cfg.Exporter; x != nil {
+		defer func() {
+			if err == nil {
+				x.Export(rec) // only what is on the tape leaves the machine
+			}
+		}()
+	}
+	err = g.cfg.TapeErr
 	if g.cfg.Tape != nil {
 		if g.cfg.Tape.Sync() != tape.SyncNone {
 			ctx = waiting(ctx) // the record waits for the disk
@@ -390,7 +425,7 @@ func (g *Gate) retape(ctx context.Context, d *Decided, fill func(r *tape.Record)
 		return
 	}
 	r := *d.record
-	r.Time, r.Prev = time.Time{}, ""
+	r.Time, r.Prev, r.Facts = time.Time{}, "", nil // the facts are the decision's, on its own record
 	fill(&r)
 	_ = g.tape(ctx, &r)
 }
@@ -500,7 +535,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 	if err != nil {
 		e.RulesInvalid = err.Error()
 	}
-	e.Rules = set
+	e.Rules = g.withManagedRules(set)
 	if lp.table != nil {
 		e.Commands, e.Baseline = lp.table, lp.baseline
 	}

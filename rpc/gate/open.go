@@ -3,9 +3,11 @@ package gate
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"admit/approvals"
+	"admit/managed"
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/shell"
@@ -68,6 +70,12 @@ type Options struct {
 	Notifier    Notifier          // nil: nobody to tell
 	Logger      *slog.Logger
 	Now         func() time.Time
+	// Exporter is handed every taped record (config.Exporter); nil
+	// exports nothing, unless Export or the managed layer names one.
+	Exporter Exporter
+	// Export is the person's export of decisions to a collector
+	// (internal/otelexport); the managed layer's wins over it.
+	Export *managed.Export
 }
 
 // Open builds a gate from o: the roots, the resolver, the tape and the
@@ -77,6 +85,12 @@ func Open(o Options) (*Gate, error) {
 	roots, err := workspace.NewRoots(o.Dirs...)
 	if err != nil {
 		return nil, &ParamError{"roots", err.Error()}
+	}
+	// The organisation's layer is read first: it pins what it pins
+	// (managed.go), and one that cannot be used closes the gate.
+	layer, layerErr := managed.Load(os.Getenv)
+	if err := applyManaged(&o, layer, layerErr); err != nil {
+		return nil, err
 	}
 	if o.Mode == "" {
 		o.Mode = "enforce"
@@ -119,8 +133,8 @@ func Open(o Options) (*Gate, error) {
 		return nil, &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", o.ConfinedRuns)}
 	}
 	var secrets *command.Secrets
-	if len(o.SecretPatterns) > 0 {
-		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), o.SecretPatterns...))
+	if pats := secretPatterns(layer, o.SecretPatterns); pats != nil {
+		s, err := command.NewSecrets(pats)
 		if err != nil {
 			return nil, &ParamError{"secretPatterns", err.Error()}
 		}
@@ -130,6 +144,7 @@ func Open(o Options) (*Gate, error) {
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
 		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
+		Managed: layer, ManagedErr: layerErr, Exporter: o.Exporter,
 	}
 	if o.TapePath != "" {
 		cfg.TapePath = o.TapePath
@@ -151,6 +166,18 @@ func Open(o Options) (*Gate, error) {
 			cfg.TapeErr = err
 		default:
 			cfg.Tape = t
+		}
+	}
+	if cfg.Exporter == nil {
+		x, err := openExport(layer, o.Export, o.Logger)
+		if err != nil {
+			if cfg.Tape != nil {
+				_ = cfg.Tape.Close()
+			}
+			return nil, &ParamError{"export", err.Error()}
+		}
+		if x != nil {
+			cfg.Exporter = x
 		}
 	}
 	g, err := newGate(cfg)

@@ -371,6 +371,9 @@ func (g *Gate) AddRule(p RuleParams) error {
 		return &ParamError{field, err.Error()}
 	}
 	r.Note, r.Examples, r.NotExamples, r.Effects = p.Note, p.Examples, p.NotExamples, p.Effects
+	if err := g.managedForbids(r); err != nil {
+		return err
+	}
 	if err := g.cfg.Rules.Add(p.Scope, r); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"admit/internal/otelexport"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,12 @@ type State struct {
 	// Walls say which layers confine a run here: for a judged command and
 	// for a program that runs code, and what this machine lacks.
 	Walls *run.Machine `json:"walls,omitempty"`
+	// Managed is what the organisation's managed policy pins (managed.go),
+	// absent without one.
+	Managed *ManagedState `json:"managed,omitempty"`
+	// Export counts what went to the collector and what could not
+	// (internal/otelexport), absent without an export.
+	Export *otelexport.Stats `json:"export,omitempty"`
 }
 
 // Counts are the decisions since the server started.
@@ -91,6 +98,8 @@ func (g *Gate) State() State {
 	g.mu.Unlock()
 	slices.Sort(st.Sessions)
 	st.HooksOff = g.hooksOff()
+	st.Managed = g.managedState()
+	st.Export = g.exportStats()
 	return st
 }
 
@@ -98,6 +107,9 @@ func (g *Gate) State() State {
 // values keep the current ones.
 func (g *Gate) SetMode(mode, effects, shellProfile string) error {
 	if err := validateSettings(mode, effects, shellProfile); err != nil {
+		return err
+	}
+	if err := g.checkManaged(mode, effects, shellProfile, ""); err != nil {
 		return err
 	}
 	g.mu.Lock()
@@ -142,7 +154,14 @@ type Settings struct {
 func (g *Gate) SetSettings(st Settings) error {
 	var secrets *command.Secrets
 	if st.SecretPatterns != nil {
-		s, err := command.NewSecrets(append(command.DefaultSecretPatterns(), st.SecretPatterns...))
+		if err := checkManagedSecrets(g.cfg.Managed, st.SecretPatterns); err != nil {
+			return err
+		}
+		pats := secretPatterns(g.cfg.Managed, st.SecretPatterns)
+		if pats == nil {
+			pats = command.DefaultSecretPatterns()
+		}
+		s, err := command.NewSecrets(pats)
 		if err != nil {
 			return &ParamError{"secretPatterns", err.Error()}
 		}
@@ -152,6 +171,9 @@ func (g *Gate) SetSettings(st Settings) error {
 	case "", "ask", "allow":
 	default:
 		return &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", st.ConfinedRuns)}
+	}
+	if err := g.checkManaged("", "", "", st.ConfinedRuns); err != nil {
+		return err
 	}
 	g.mu.Lock()
 	if secrets != nil {

@@ -1,0 +1,514 @@
+// Package facts keeps what one decision rested on besides the policy and
+// the person's rules: the settings it was taken under (roots, effect mode,
+// shell profile, home, working folder, PATH), the state of the session
+// (budget, paths in flux, a taint) and every answer the file system and
+// the session's observations gave the policy. The gate records them with
+// each decision on the tape (Recorder wraps its command.FS and
+// command.Observations); admit tape replay judges the call again from
+// them (Replay answers as the FS and the observations did), never from
+// the live file system. A question the record holds no answer for is a
+// missing fact, and Replay says which.
+//
+// Start at Facts (what a record holds) and Recorder.
+package facts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"admit/policy/command"
+)
+
+// Version is the facts' format; a record of another version is replayed
+// as one without facts.
+const Version = 1
+
+// Facts are one decision's recorded facts. The json names are short: they
+// are on every line of the tape.
+type Facts struct {
+	V       int      `json:"v"`
+	Roots   []string `json:"roots"`
+	Effects string   `json:"effects"`
+	Profile string   `json:"profile"`
+	Home    string   `json:"home,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	// Argv is the call's literal words when it gave them in place of a
+	// line (the tape's command joins them, which loses their bounds);
+	// Line: the call gave its command line beside its arguments.
+	Argv       []string `json:"argv,omitempty"`
+	Line       bool     `json:"line,omitempty"`
+	Path       []string `json:"path,omitempty"`
+	PathKnown  bool     `json:"pathKnown,omitempty"` // Path was given (an empty PATH is a PATH)
+	Background bool     `json:"background,omitempty"`
+	Terminal   bool     `json:"terminal,omitempty"`
+	AdmitRuns  bool     `json:"admitRuns,omitempty"`
+	// Session is the capability set of an opened session (JSON of
+	// policy.Caps); empty for the default session, whose set the policy
+	// file makes.
+	Session         json.RawMessage `json:"session,omitempty"`
+	MaxRequestChars int64           `json:"maxRequestChars,omitempty"`
+	Budget          string          `json:"budget,omitempty"`
+	InFlux          []string        `json:"inFlux,omitempty"`
+	// Gate-level turns of the decision, taken again on replay: the
+	// person's standing yes to confined runs, a session tainted by an
+	// unexpected effect, a one-call gate's tracked terminal, and a file
+	// tool's refusal of a change not bound to the bytes read.
+	ConfinedOK bool   `json:"confinedOK,omitempty"`
+	Tainted    string `json:"tainted,omitempty"`
+	OneCall    bool   `json:"oneCall,omitempty"`
+	Tracked    bool   `json:"tracked,omitempty"`
+	Pinned     bool   `json:"pinned,omitempty"` // a shell the host keeps, whose folder is not followed
+	AmendRule  string `json:"amendRule,omitempty"`
+	AmendWhy   string `json:"amendWhy,omitempty"`
+	// Rule and Outcome are the policy's answer (after the gate's turns,
+	// before a person answered): what replay compares with.
+	Rule    string `json:"rule"`
+	Outcome string `json:"outcome"`
+	// Before says the call was refused before the policy judged it, and
+	// where: "cwd" (its working folder), "policy" (the policy file could
+	// not be used); nothing else is recorded then.
+	Before string `json:"before,omitempty"`
+
+	// The answers, keyed by the path asked about.
+	Resolve   map[string]Resolved  `json:"resolve,omitempty"`
+	Links     map[string][]string  `json:"links,omitempty"`
+	Split     map[string][]string  `json:"split,omitempty"`
+	Options   map[string][]string  `json:"options,omitempty"` // OptionNames' answers
+	GitExec   map[string]string    `json:"gitExec,omitempty"`
+	GitConfig map[string][]string  `json:"gitConfig,omitempty"`
+	ReadDir   map[string]Dir       `json:"readDir,omitempty"`
+	Remotes   map[string]*[]string `json:"remotes,omitempty"`   // nil: could not be read
+	WriteExec map[string]string    `json:"writeExec,omitempty"` // key: dir NUL hooks joined by NUL
+	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
+	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
+}
+
+// ObsAnswer is an observation's state as recorded.
+type ObsAnswer = int
+
+// Resolved is a command.Resolved, or the error resolving gave.
+type Resolved struct {
+	Path   string `json:"p,omitempty"`
+	Exists bool   `json:"e,omitempty"`
+	Dir    bool   `json:"d,omitempty"`
+	Mode   uint32 `json:"m,omitempty"`
+	Links  uint64 `json:"l,omitempty"`
+	Err    string `json:"err,omitempty"`
+}
+
+// Dir is a folder's listing, or the error reading it gave.
+type Dir struct {
+	Names []string `json:"n,omitempty"`
+	Modes []uint32 `json:"m,omitempty"` // type bits, one per name
+	Err   string   `json:"err,omitempty"`
+	// Kind classes the error, so replay returns one the policy reads
+	// the same way: "notexist", "notdir" or "" (any other).
+	Kind string `json:"k,omitempty"`
+}
+
+// Recorder is the FS and the observations one decision sees, answering
+// through the live ones and keeping every answer. It is made for one
+// decision; its methods are safe for concurrent use.
+type Recorder struct {
+	fs  command.FS
+	obs command.Observations
+
+	// mu guards f.
+	mu sync.Mutex
+	f  Facts
+}
+
+// NewRecorder wraps the live FS and observations (obs may be nil).
+func NewRecorder(fsys command.FS, obs command.Observations) *Recorder {
+	return &Recorder{fs: fsys, obs: obs}
+}
+
+// FS is the recording FS: it implements command.GitWrites (and resolves
+// in a folder) exactly when the live FS does, so the policy takes the
+// same paths through it.
+func (r *Recorder) FS() command.FS {
+	_, git := r.fs.(command.GitWrites)
+	_, in := r.fs.(resolverIn)
+	switch {
+	case git && in:
+		return recGitIn{recGit{recFS{r}}}
+	case git:
+		return recGit{recFS{r}}
+	case in:
+		return recIn{recFS{r}}
+	}
+	return recFS{r}
+}
+
+// Obs is the recording observations, or nil when there are none.
+func (r *Recorder) Obs() command.Observations {
+	if r.obs == nil {
+		return nil
+	}
+	return recObs{r}
+}
+
+// Facts returns what was recorded, with base's settings: the caller fills
+// base with what the decision was taken under.
+func (r *Recorder) Facts(base Facts) Facts {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.f
+	base.V = Version
+	base.Resolve, base.Links, base.Split, base.Options, base.GitExec, base.GitConfig = f.Resolve, f.Links, f.Split, f.Options, f.GitExec, f.GitConfig
+	base.ReadDir, base.Remotes, base.WriteExec, base.ObsFile, base.ObsDir = f.ReadDir, f.Remotes, f.WriteExec, f.ObsFile, f.ObsDir
+	return base
+}
+
+// resolverIn mirrors command's optional fast path (ResolveIn): the same
+// answer as Resolve(dir + "/" + name).
+type resolverIn interface {
+	ResolveIn(dir, name string) (command.Resolved, error)
+}
+
+type recFS struct{ r *Recorder }
+
+func (x recFS) Resolve(p string) (command.Resolved, error) {
+	res, err := x.r.fs.Resolve(p)
+	x.r.keepResolved(p, res, err)
+	return res, err
+}
+
+func (r *Recorder) keepResolved(p string, res command.Resolved, err error) {
+	rec := Resolved{Path: res.Path, Exists: res.Exists, Dir: res.Dir, Mode: uint32(res.Mode), Links: res.Links}
+	if err != nil {
+		rec = Resolved{Err: err.Error()}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f.Resolve == nil {
+		r.f.Resolve = map[string]Resolved{}
+	}
+	if _, ok := r.f.Resolve[p]; !ok {
+		r.f.Resolve[p] = rec
+	}
+}
+
+func (x recFS) LinksOutside(dir string) []string {
+	out := x.r.fs.LinksOutside(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Links = keep(x.r.f.Links, dir, out)
+	return out
+}
+
+func (x recFS) SplitNames(dir string) []string {
+	out := x.r.fs.SplitNames(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Split = keep(x.r.f.Split, dir, out)
+	return out
+}
+
+func (x recFS) OptionNames(dir string) []string {
+	out := x.r.fs.OptionNames(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Options = keep(x.r.f.Options, dir, out)
+	return out
+}
+
+func (x recFS) GitExec(dir string) string {
+	out := x.r.fs.GitExec(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.GitExec = keep(x.r.f.GitExec, dir, out)
+	return out
+}
+
+func (x recFS) GitConfigFiles(dir string) []string {
+	out := x.r.fs.GitConfigFiles(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.GitConfig = keep(x.r.f.GitConfig, dir, out)
+	return out
+}
+
+func (x recFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	ents, err := x.r.fs.ReadDir(dir)
+	d := Dir{}
+	if err != nil {
+		d.Err = err.Error()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			d.Kind = "notexist"
+		case errors.Is(err, syscall.ENOTDIR):
+			d.Kind = "notdir"
+		}
+	} else {
+		d.Names, d.Modes = make([]string, len(ents)), make([]uint32, len(ents))
+		for i, e := range ents {
+			d.Names[i], d.Modes[i] = e.Name(), uint32(e.Type())
+		}
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.ReadDir = keep(x.r.f.ReadDir, dir, d)
+	return ents, err
+}
+
+type recIn struct{ recFS }
+
+func (x recIn) ResolveIn(dir, name string) (command.Resolved, error) {
+	res, err := x.r.fs.(resolverIn).ResolveIn(dir, name)
+	x.r.keepResolved(dir+"/"+name, res, err)
+	return res, err
+}
+
+type recGit struct{ recFS }
+
+func (x recGit) GitRemotes(dir string) ([]string, bool) {
+	out, ok := x.r.fs.(command.GitWrites).GitRemotes(dir)
+	var v *[]string
+	if ok {
+		c := slices.Clone(out)
+		if c == nil {
+			c = []string{}
+		}
+		v = &c
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Remotes = keep(x.r.f.Remotes, dir, v)
+	return out, ok
+}
+
+func (x recGit) GitWriteExec(dir string, hooks []string) string {
+	out := x.r.fs.(command.GitWrites).GitWriteExec(dir, hooks)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.WriteExec = keep(x.r.f.WriteExec, writeExecKey(dir, hooks), out)
+	return out
+}
+
+type recGitIn struct{ recGit }
+
+func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
+	return recIn{x.recFS}.ResolveIn(dir, name)
+}
+
+func writeExecKey(dir string, hooks []string) string {
+	return dir + "\x00" + strings.Join(hooks, "\x00")
+}
+
+type recObs struct{ r *Recorder }
+
+func (x recObs) File(p string) command.ObsState {
+	s := x.r.obs.File(p)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.ObsFile = keep(x.r.f.ObsFile, p, int(s))
+	return s
+}
+
+func (x recObs) Dir(p string) bool {
+	s := x.r.obs.Dir(p)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.ObsDir = keep(x.r.f.ObsDir, p, s)
+	return s
+}
+
+// keep puts the first answer to k in m, made when nil.
+func keep[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	if _, ok := m[k]; !ok {
+		m[k] = v
+	}
+	return m
+}
+
+// Replay answers the policy's questions from recorded facts. A question
+// the facts hold no answer to is answered as the FS answers what it
+// cannot see (an error, nothing there, unobserved), which the policy
+// fails closed on, and named in Missing.
+type Replay struct {
+	f *Facts
+
+	// mu guards missing.
+	mu      sync.Mutex
+	missing []string
+}
+
+// NewReplay answers from f.
+func NewReplay(f *Facts) *Replay { return &Replay{f: f} }
+
+// FS is the replaying FS (with GitWrites, since the live gate's has it).
+func (r *Replay) FS() command.FS { return repFS{r} }
+
+// Obs is the replaying observations.
+func (r *Replay) Obs() command.Observations { return repObs{r} }
+
+// Missing lists the questions the facts held no answer to, in the order
+// asked, each once.
+func (r *Replay) Missing() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.missing)
+}
+
+func (r *Replay) miss(what, p string) {
+	s := what + " " + strconv.Quote(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Contains(r.missing, s) {
+		r.missing = append(r.missing, s)
+	}
+}
+
+// errMissing is a recorded answer that is not there.
+var errMissing = errors.New("not recorded: the tape holds no answer to this question")
+
+type repFS struct{ r *Replay }
+
+func (x repFS) Resolve(p string) (command.Resolved, error) {
+	v, ok := x.r.f.Resolve[p]
+	if !ok {
+		x.r.miss("resolve", p)
+		return command.Resolved{}, fmt.Errorf("%s: %w", p, errMissing)
+	}
+	if v.Err != "" {
+		return command.Resolved{}, errors.New(v.Err)
+	}
+	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links}, nil
+}
+
+func (x repFS) LinksOutside(dir string) []string {
+	v, ok := x.r.f.Links[dir]
+	if !ok {
+		// Unknown: a link leading outside is assumed, so a recursive read
+		// is refused rather than admitted on a fact nobody saw.
+		x.r.miss("links under", dir)
+		return []string{dir + "/…(not recorded)"}
+	}
+	return v
+}
+
+func (x repFS) OptionNames(dir string) []string {
+	v, ok := x.r.f.Options[dir]
+	if !ok {
+		x.r.miss("names under", dir)
+		return []string{dir + "/…(not recorded)"}
+	}
+	return v
+}
+
+func (x repFS) SplitNames(dir string) []string {
+	v, ok := x.r.f.Split[dir]
+	if !ok {
+		x.r.miss("names under", dir)
+		return []string{dir + "/…(not recorded)"}
+	}
+	return v
+}
+
+func (x repFS) GitExec(dir string) string {
+	v, ok := x.r.f.GitExec[dir]
+	if !ok {
+		x.r.miss("git configuration of", dir)
+		return "the repository's configuration (not recorded)"
+	}
+	return v
+}
+
+func (x repFS) GitConfigFiles(dir string) []string {
+	v, ok := x.r.f.GitConfig[dir]
+	if !ok {
+		x.r.miss("git configuration files of", dir)
+	}
+	return v
+}
+
+func (x repFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	v, ok := x.r.f.ReadDir[dir]
+	if !ok {
+		x.r.miss("listing of", dir)
+		return nil, fmt.Errorf("%s: %w", dir, errMissing)
+	}
+	if v.Err != "" {
+		switch v.Kind {
+		case "notexist":
+			return nil, fmt.Errorf("%s: %w", v.Err, fs.ErrNotExist)
+		case "notdir":
+			return nil, fmt.Errorf("%s: %w", v.Err, syscall.ENOTDIR)
+		}
+		return nil, errors.New(v.Err)
+	}
+	out := make([]fs.DirEntry, len(v.Names))
+	for i, n := range v.Names {
+		var m uint32
+		if i < len(v.Modes) {
+			m = v.Modes[i]
+		}
+		out[i] = dirEntry{name: n, mode: fs.FileMode(m)}
+	}
+	return out, nil
+}
+
+func (x repFS) GitRemotes(dir string) ([]string, bool) {
+	v, ok := x.r.f.Remotes[dir]
+	if !ok {
+		x.r.miss("git remotes of", dir)
+		return nil, false
+	}
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
+func (x repFS) GitWriteExec(dir string, hooks []string) string {
+	v, ok := x.r.f.WriteExec[writeExecKey(dir, hooks)]
+	if !ok {
+		x.r.miss("git hooks and settings of", dir)
+		return "the repository's hooks (not recorded)"
+	}
+	return v
+}
+
+type repObs struct{ r *Replay }
+
+func (x repObs) File(p string) command.ObsState {
+	v, ok := x.r.f.ObsFile[p]
+	if !ok {
+		x.r.miss("observation of", p)
+		return command.Unobserved
+	}
+	return command.ObsState(v)
+}
+
+func (x repObs) Dir(p string) bool {
+	v, ok := x.r.f.ObsDir[p]
+	if !ok {
+		x.r.miss("observation of folder", p)
+		return false
+	}
+	return v
+}
+
+// dirEntry is a recorded name in a listing.
+type dirEntry struct {
+	name string
+	mode fs.FileMode
+}
+
+func (d dirEntry) Name() string      { return d.name }
+func (d dirEntry) IsDir() bool       { return d.mode.IsDir() }
+func (d dirEntry) Type() fs.FileMode { return d.mode.Type() }
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	return nil, fmt.Errorf("%s: %w", d.name, errMissing)
+}

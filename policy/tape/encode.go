@@ -1,0 +1,7 @@
+package tape
+
+// Encode is r as a line of the tape holds it, bounds applied, without
+// the chain's prev: what an export sends is what the tape keeps.
+func Encode(r *Record) ([]byte, error) {
+	return appendBody(nil, r), nil
+}

@@ -1,0 +1,100 @@
+package gate
+
+import (
+	"encoding/json"
+
+	"admit/policy"
+	"admit/policy/facts"
+)
+
+// factTrace records what one decision rests on, for the tape's facts
+// (policy/facts) and admit tape replay. It is only made when the decision
+// is taped: admit check without a tape pays nothing for it.
+type factTrace struct {
+	rec     *facts.Recorder
+	base    facts.Facts
+	decided bool            // the policy judged the call
+	d       policy.Decision // the answer replay compares with (result)
+}
+
+// traceFacts points env's FS and observations through a recorder and
+// notes the settings the decision is taken under; nil when nothing is
+// taped or exported.
+func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace {
+	if env == nil || g.cfg.Tape == nil && g.cfg.Exporter == nil || p.DryRun {
+		return nil
+	}
+	t := &factTrace{rec: facts.NewRecorder(env.FS, env.Obs)}
+	env.FS = t.rec.FS()
+	if o := t.rec.Obs(); o != nil {
+		env.Obs = o
+	}
+	t.base = facts.Facts{
+		Roots: env.Roots, Effects: string(env.Effects), Profile: string(env.Profile), Home: env.Home,
+		MaxRequestChars: env.MaxRequestChars, ConfinedOK: g.allowConfinedCode.Load(), Tainted: s.tainted(), OneCall: g.cfg.OneCall,
+	}
+	if s.caps != nil {
+		t.base.Session, _ = json.Marshal(s.caps)
+	}
+	return t
+}
+
+// call notes what the call carried once the gate made it ready.
+func (t *factTrace) call(c policy.Call, env *policy.Env, tracked, pinned bool) {
+	if t == nil {
+		return
+	}
+	t.base.Pinned = pinned
+	t.base.Cwd, t.base.Path, t.base.PathKnown = c.Cwd, c.Path, c.Path != nil
+	t.base.Argv, t.base.Line = c.Argv, c.Command != ""
+	t.base.Background, t.base.Terminal, t.base.AdmitRuns, t.base.Tracked = c.Background, c.Terminal, c.AdmitRuns, tracked
+	t.base.Budget, t.base.InFlux = env.Budget, env.InFlux
+}
+
+// judged notes that the policy judged the call.
+func (t *factTrace) judged() {
+	if t != nil {
+		t.decided = true
+	}
+}
+
+// result notes the answer after the gate's own turns that replay takes
+// again (the one-call terminal, the file tool's binding, confined runs,
+// a tainted session).
+func (t *factTrace) result(d policy.Decision) {
+	if t != nil {
+		t.d = d
+	}
+}
+
+// amended notes a file tool's refusal of what the policy admitted.
+func (t *factTrace) amended(before, after policy.Decision) {
+	if t == nil || before.Rule == after.Rule && before.Allowed == after.Allowed && before.Ask == after.Ask {
+		return
+	}
+	t.base.AmendRule, t.base.AmendWhy = string(after.Rule), after.Reason
+}
+
+// encode is the facts of decision d, as the tape keeps them. A call
+// refused before the policy judged it keeps only where (facts.Before).
+func (t *factTrace) encode() json.RawMessage {
+	if t == nil {
+		return nil
+	}
+	d, decided := t.d, t.decided
+	var f facts.Facts
+	if decided {
+		f = t.rec.Facts(t.base)
+	} else {
+		f = facts.Facts{V: facts.Version, Before: "cwd"}
+		if d.Rule == "policy-invalid" {
+			f.Before = "policy"
+		}
+	}
+	f.Rule, f.Outcome = string(d.Rule), string(d.Outcome())
+	b, err := json.Marshal(&f)
+	if err != nil {
+		return nil
+	}
+	return b
+}
