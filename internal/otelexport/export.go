@@ -59,10 +59,10 @@ type Config struct {
 // Stats are the export's counts since it started.
 type Stats struct {
 	Endpoint  string `json:"endpoint,omitempty"`
-	Queued    int64  `json:"queued"`    // waiting to be sent
-	Sent      int64  `json:"sent"`      // accepted by the collector
-	Failed    int64  `json:"failed"`    // sent, and refused or unreachable after retries
-	Dropped   int64  `json:"dropped"`   // no room in the queue
+	Queued    int64  `json:"queued"`  // waiting to be sent
+	Sent      int64  `json:"sent"`    // accepted by the collector
+	Failed    int64  `json:"failed"`  // sent, and refused or unreachable after retries
+	Dropped   int64  `json:"dropped"` // no room in the queue
 	LastError string `json:"lastError,omitempty"`
 }
 

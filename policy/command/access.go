@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -67,11 +68,11 @@ func (j *judge) check(prog *Program, acs []access) {
 				}
 			}
 		}
-		j.refuse(RuleReadOnlyEffects, what+", and the effect mode is read-only", hint)
+		j.refuse(rule.ReadOnlyEffects, what+", and the effect mode is read-only", hint)
 		return
 	}
 	if prog.Write && writes == 0 {
-		j.refuse(RuleNoTarget, fmt.Sprintf("%s needs an explicit target: name the files or folders it changes", prog.Name), "")
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s needs an explicit target: name the files or folders it changes", prog.Name), "")
 		return
 	}
 	for _, a := range acs {
@@ -175,7 +176,7 @@ func specialWrite(abs string) bool {
 func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	abs := j.abs(a.word)
 	if j.c.FS == nil {
-		j.refuse(RuleOutside, fmt.Sprintf("%s: %q cannot be resolved (no file system to check it against)", prog, a.word), "")
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %q cannot be resolved (no file system to check it against)", prog, a.word), "")
 		return Resolved{}, false
 	}
 	var r Resolved
@@ -186,7 +187,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 		r, err = j.c.FS.Resolve(abs)
 	}
 	if err != nil {
-		j.refuse(RuleOutside, fmt.Sprintf("%s: %q cannot be resolved: %v", prog, a.word, err), "")
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %q cannot be resolved: %v", prog, a.word, err), "")
 		return r, false
 	}
 	if !inside(r.Path, j.c.Roots) {
@@ -194,7 +195,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 		if r.Path != path.Clean(abs) {
 			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
-		j.refuse(RuleOutside, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
 			"use paths inside the workspace")
 		return r, false
 	}
@@ -206,7 +207,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	}
 	if len(j.acc.treeChanged) > 0 {
 		if t := j.treeChangedAt(r.Path); t != nil {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("%s: %s %q is in the working tree that a git command of the same line changes (checkout, pull, stash pop, ...); what it holds, and where its links lead, is only known after that has run", prog, a.what, a.word),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s: %s %q is in the working tree that a git command of the same line changes (checkout, pull, stash pop, ...); what it holds, and where its links lead, is only known after that has run", prog, a.what, a.word),
 				"run the git command on its own, then this one")
 			return r, false
 		}
@@ -302,7 +303,7 @@ func (j *judge) path(prog string, a access) {
 		// A name find or xargs gives when it runs (xargs.go): inside the
 		// workspace, but not known, so it cannot be a change's target.
 		if a.mode == modeWrite {
-			j.refuse(RuleNoTarget, fmt.Sprintf("%s would change files named only when it runs; a change needs its targets named", prog), "list the files first, then change them by name")
+			j.refuse(rule.NoTarget, fmt.Sprintf("%s would change files named only when it runs; a change needs its targets named", prog), "list the files first, then change them by name")
 		}
 		return
 	}
@@ -329,7 +330,7 @@ func (j *judge) path(prog string, a access) {
 		}
 		if a.mode == modeRead {
 			if why := NotAFile(r); why != "" {
-				j.refuse(RuleOutside, fmt.Sprintf("%s: %s %q is %s; only regular files of the workspace are read", prog, a.what, a.word, why),
+				j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s %q is %s; only regular files of the workspace are read", prog, a.what, a.word, why),
 					"read a regular file instead")
 				return
 			}
@@ -360,7 +361,7 @@ func (j *judge) secretRead(prog, word, resolved string) {
 			continue
 		}
 		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
-			j.acc.asks(RuleSecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),
+			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),
 				"read a template of it (.env.example) instead, or ask the user for the values the task needs")
 			return
 		}
@@ -371,11 +372,11 @@ func (j *judge) secretRead(prog, word, resolved string) {
 // working folder itself, not protected, and observed.
 func (j *judge) write(prog string, a access) {
 	if a.word == "" {
-		j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s is an empty path, which names nothing", prog, a.what), "")
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s: %s is an empty path, which names nothing", prog, a.what), "")
 		return
 	}
 	if j.c.Effects != WorkspaceWrite {
-		j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s writes %q (%s), and the effect mode is read-only", prog, a.word, a.what),
+		j.refuse(rule.ReadOnlyEffects, fmt.Sprintf("%s writes %q (%s), and the effect mode is read-only", prog, a.word, a.what),
 			"ask the person for the workspace-write effect mode, or drop the "+a.what)
 		return
 	}
@@ -389,7 +390,7 @@ func (j *judge) write(prog string, a access) {
 			why = SharesInode(r)
 		}
 		if why != "" {
-			j.refuse(RuleOutside, fmt.Sprintf("%s: %s %q is not written: %s", prog, a.what, a.word, why),
+			j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s %q is not written: %s", prog, a.what, a.word, why),
 				"write a new file instead (or ask the person to break the link with cp)")
 			return
 		}
@@ -398,12 +399,12 @@ func (j *judge) write(prog string, a access) {
 	if a.target {
 		for _, root := range j.c.Roots {
 			if r.Path == root {
-				j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s %q is the workspace folder itself, which is not a change target; name the files inside it", prog, a.what, a.word), "")
+				j.refuse(rule.NoTarget, fmt.Sprintf("%s: %s %q is the workspace folder itself, which is not a change target; name the files inside it", prog, a.what, a.word), "")
 				return
 			}
 		}
 		if r.Path == j.cwd || strings.HasPrefix(j.cwd, r.Path+"/") {
-			j.refuse(RuleNoTarget, fmt.Sprintf("%s: %s %q is the working folder or contains it, which is not a change target; name the files inside it", prog, a.what, a.word), "")
+			j.refuse(rule.NoTarget, fmt.Sprintf("%s: %s %q is the working folder or contains it, which is not a change target; name the files inside it", prog, a.what, a.word), "")
 			return
 		}
 	}
@@ -412,14 +413,14 @@ func (j *judge) write(prog string, a access) {
 	// itself a link elsewhere. A refusal wins over an ask.
 	pr := j.protection(path.Clean(j.abs(a.word)), r.Path)
 	if pr.Protected && !pr.Ask {
-		j.refuse(RuleProtected, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
+		j.refuse(rule.ProtectedPath, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
 		return
 	}
 	if !j.observed(prog, a, r) {
 		return
 	}
 	if pr.Protected {
-		j.acc.asks(RuleProtected, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, pr.Why), "")
+		j.acc.asks(rule.ProtectedPath, fmt.Sprintf("%s: changing %q needs a person's approval: %s", prog, a.word, pr.Why), "")
 	}
 	j.wrote()
 	j.acc.writes = addPath(j.acc.writes, r.Path)
@@ -471,12 +472,12 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		state = obs.File(r.Path)
 	}
 	if state == Stale {
-		j.refuse(RuleStale, fmt.Sprintf("%s: %q changed since the agent read it", prog, a.word), "read it again, then retry")
+		j.refuse(rule.StaleObservation, fmt.Sprintf("%s: %q changed since the agent read it", prog, a.word), "read it again, then retry")
 		return false
 	}
 	hint := "read the file or list its folder (ls " + path.Dir(a.word) + ") first"
 	if obs == nil {
-		j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
 		return false
 	}
 	if r.Exists {
@@ -484,13 +485,13 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 			if obs.Dir(r.Path) {
 				return true
 			}
-			j.refuse(RuleUnobserved, fmt.Sprintf("%s: folder %q was not listed before removing it recursively", prog, a.word), "list it first (ls -R "+a.word+" or find "+a.word+")")
+			j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: folder %q was not listed before removing it recursively", prog, a.word), "list it first (ls -R "+a.word+" or find "+a.word+")")
 			return false
 		}
 		if state == Observed || obs.Dir(path.Dir(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
 			return true
 		}
-		j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
 		return false
 	}
 	// A new path: its nearest existing folder must have been listed.
@@ -505,7 +506,7 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		}
 		dir = path.Dir(dir)
 	}
-	j.refuse(RuleUnobserved, fmt.Sprintf("%s: %s %q is new, and its folder %q was not listed first", prog, a.what, a.word, dir), "list the folder first (ls "+path.Dir(a.word)+")")
+	j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q is new, and its folder %q was not listed first", prog, a.what, a.word, dir), "list the folder first (ls "+path.Dir(a.word)+")")
 	return false
 }
 
@@ -525,7 +526,7 @@ func (j *judge) linksOutside(prog, opt string, dirs []string) {
 			return
 		}
 		if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s follows symlinks, and %q under %q leads outside the workspace", opt, prog, links[0], d),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of %s follows symlinks, and %q under %q leads outside the workspace", opt, prog, links[0], d),
 				"leave out "+opt+" so symlinks are not followed")
 			return
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // awkDenied are the awk names that reach past the input and standard
@@ -214,11 +216,11 @@ func awkAssignment(op string) bool {
 // for NAME=value assignments and standard input.
 func (j *judge) awk(w *words) {
 	if w.first == 0 {
-		j.refuse(RuleForbiddenFlag, "awk without a program", "")
+		j.refuse(rule.ForbiddenFlag, "awk without a program", "")
 		return
 	}
 	if err := awkProgram(w.ops[0]); err != nil {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("the awk program cannot be admitted: %v", err), "print to standard output only, and let the tools read and write files")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("the awk program cannot be admitted: %v", err), "print to standard output only, and let the tools read and write files")
 		return
 	}
 	for _, o := range w.ops[1:] {

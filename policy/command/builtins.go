@@ -114,17 +114,17 @@ func (j *judge) set(args []string) {
 // of the line run, so a rule that allows it trusts the file for them too.
 func (j *judge) source(argv []string) {
 	if len(argv) < 2 {
-		j.refuse(RuleNoTarget, argv[0]+" needs a file", "")
+		j.refuse(rule.NoTarget, argv[0]+" needs a file", "")
 		return
 	}
 	file := argv[1]
 	if strings.HasPrefix(file, "-") {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q: options of %s are not accepted", argv[0], file, argv[0]), "")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %q: options of %s are not accepted", argv[0], file, argv[0]), "")
 		return
 	}
 	if !strings.Contains(file, "/") {
 		// bash looks a bare name up on PATH before the working folder.
-		j.refuse(RuleDynamicWord, fmt.Sprintf("%s %q looks the file up on PATH first, so what runs depends on the environment", argv[0], file), "name the file with a folder: "+argv[0]+" ./"+file)
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%s %q looks the file up on PATH first, so what runs depends on the environment", argv[0], file), "name the file with a folder: "+argv[0]+" ./"+file)
 		return
 	}
 	j.path(argv[0], access{word: file, what: "script", mode: modeProbe})

@@ -79,7 +79,7 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 // names no path outside the roots, and a refusal says why.
 func checkInvariants(t *testing.T, w *cases.Workspace, d command.Decision) {
 	t.Helper()
-	if d.Allowed != (d.Rule == command.RuleAllowed || d.Rule == rule.RuleAllows) {
+	if d.Allowed != (d.Rule == rule.Allowed || d.Rule == rule.RuleAllows) {
 		t.Errorf("Allowed=%v with rule %s", d.Allowed, d.Rule)
 	}
 	if d.Allowed || d.Ask {

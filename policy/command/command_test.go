@@ -12,14 +12,14 @@ import (
 // Rule shorthands for the case tables of this file. The corpus of cases
 // the policy, the gate and admit check share is internal/cases.
 const (
-	ok     = string(RuleAllowed)
-	unsup  = string(RuleUnsupported)
+	ok     = string(rule.Allowed)
+	unsup  = string(rule.UnsupportedProgram)
 	askU   = "ask:" + unsup
 	hidden = string(rule.HiddenCommand)
-	flag   = string(RuleForbiddenFlag)
-	out    = string(RuleOutside)
-	notgt  = string(RuleNoTarget)
-	prot   = string(RuleProtected)
+	flag   = string(rule.ForbiddenFlag)
+	out    = string(rule.OutsideWorkspace)
+	notgt  = string(rule.NoTarget)
+	prot   = string(rule.ProtectedPath)
 	askP   = "ask:" + prot
 	W      = true  // workspace-write
 	R      = false // read-only

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -51,7 +52,7 @@ func (p *Policy) trackCd(script *shell.Script, i int, next []string, c *Context,
 	if why != "" {
 		acc.finalKnown = false
 		if c.Terminal {
-			acc.refuse(RuleDynamicWord, fmt.Sprintf("%s: the terminal keeps the folder a cd leaves it in, and this cd's effect is not certain: %s", strings.Join(cmd.Argv, " "), why),
+			acc.refuse(rule.DynamicWord, fmt.Sprintf("%s: the terminal keeps the folder a cd leaves it in, and this cd's effect is not certain: %s", strings.Join(cmd.Argv, " "), why),
 				"run the cd as a line of its own (cd DIR), then the commands")
 		}
 		return
@@ -71,7 +72,7 @@ func (p *Policy) finalCwd(d *Decision, acc *accum, start string, c *Context) {
 		return
 	}
 	if found := c.FS.GitExec(acc.final); found != "" && !d.Ask {
-		d.Allowed, d.Ask, d.Rule = false, true, RuleGitConfigExec
+		d.Allowed, d.Ask, d.Rule = false, true, rule.GitConfigExec
 		d.Reason = fmt.Sprintf("the line leaves the terminal in %s, where a git-aware prompt runs git after every line, and git there would run a program named by its configuration, or read outside the workspace (%s)", acc.final, found)
 		d.Hint = "ask the person, or stay out of that repository's folder"
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"admit/policy/command"
+	"admit/policy/rule"
 )
 
 // The folder a line leaves the shell in is reported when every cd of it
@@ -49,7 +50,7 @@ func TestFinalCwd(t *testing.T) {
 	c.Terminal = true
 	for _, tc := range cases {
 		d := p.Evaluate(tc.line, ws, c)
-		if tc.final == "" && (d.Allowed || d.Rule != command.RuleDynamicWord) || tc.final != "" && !d.Allowed {
+		if tc.final == "" && (d.Allowed || d.Rule != rule.DynamicWord) || tc.final != "" && !d.Allowed {
 			t.Errorf("in a terminal, %s: %s %s", tc.line, d.Rule, d.Reason)
 		}
 	}

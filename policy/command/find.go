@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // predicate is one find primary: what its argument is, or why it is refused.
@@ -77,7 +79,7 @@ func (j *judge) find(prog *Program, argv []string) {
 			return
 		}
 		if follow != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find %s with %s runs a command on names found through symlinks", e.primary, follow), "leave out "+follow)
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find %s with %s runs a command on names found through symlinks", e.primary, follow), "leave out "+follow)
 			return
 		}
 		j.namesCommand("find "+e.primary, e.argv, starts)
@@ -135,13 +137,13 @@ func (j *judge) findExpression(args []string) (acs []access, follow string, exec
 		}
 		switch {
 		case !known && strings.HasPrefix(a, "-"):
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find primary %q is not in the accepted primaries", a), "use tests like -name, -path, -type, -size, -mtime and the actions -print, -print0, -ls")
 			return nil, "", nil, false
 		case !known:
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find: %q comes after the expression started; starting folders go first", a), "")
 			return nil, "", nil, false
 		case pr.Refuse != "":
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find primary %q is refused: it %s", a, pr.Refuse), "")
 			return nil, "", nil, false
 		}
 		if pr.Follow {
@@ -151,7 +153,7 @@ func (j *judge) findExpression(args []string) (acs []access, follow string, exec
 			continue
 		}
 		if i+1 >= len(args) {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find primary %q needs a value", a), "")
 			return nil, "", nil, false
 		}
 		i++
@@ -167,7 +169,7 @@ func (j *judge) test(prog *Program, argv []string) {
 	args := argv[1:]
 	if argv[0] == "[" {
 		if len(args) == 0 || args[len(args)-1] != "]" {
-			j.refuse(RuleShellSyntax, "[ needs a closing ]", "")
+			j.refuse(rule.ShellSyntax, "[ needs a closing ]", "")
 			return
 		}
 		args = args[:len(args)-1]

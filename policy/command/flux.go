@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // Calls that overlap. A line the host runs in the background (or one
@@ -51,7 +53,7 @@ func (j *judge) checkFlux(prog string, a access, abs string, r Resolved) bool {
 	if f == "" {
 		return true
 	}
-	j.refuse(RulePathInFlux, fmt.Sprintf("%s: %s %q: a background command of this session may still change %s, so what is there now is not what the command would find", prog, a.what, a.word, f),
+	j.refuse(rule.PathInFlux, fmt.Sprintf("%s: %s %q: a background command of this session may still change %s, so what is there now is not what the command would find", prog, a.what, a.word, f),
 		"wait until the background command has ended, or work on other paths meanwhile")
 	return false
 }

@@ -61,7 +61,7 @@ func TestInFlux(t *testing.T) {
 		"git status", // the background command may write the file .git/config includes
 		"ls src",     // ls is looked up in .venv/bin first, where ls may appear
 	} {
-		if d := p.Evaluate(line, ws, c); d.Allowed || d.Ask || d.Rule != command.RulePathInFlux && d.Rule != command.RuleDynamicWord {
+		if d := p.Evaluate(line, ws, c); d.Allowed || d.Ask || d.Rule != rule.PathInFlux && d.Rule != rule.DynamicWord {
 			t.Errorf("%s with docs/notes.txt, .gitconfig and .venv/bin/ls in flux: %s %s", line, d.Rule, d.Reason)
 		}
 	}

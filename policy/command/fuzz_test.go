@@ -60,7 +60,7 @@ func FuzzEvaluate(f *testing.F) {
 		if d.Allowed && !write && len(d.Writes) > 0 {
 			t.Fatalf("%q: read-only effects, yet allowed writes %q", line, d.Writes)
 		}
-		if !d.Allowed && d.Rule == RuleAllowed {
+		if !d.Allowed && d.Rule == rule.Allowed {
 			t.Fatalf("%q: refused with rule allowed", line)
 		}
 		if d.Script != nil {

@@ -226,7 +226,7 @@ func (j *judge) git(_ *Program, argv []string) {
 	}
 	ps, err := parseArgs(sub, argv[i+1:], false)
 	if err != nil {
-		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out")
+		j.refuse(rule.ForbiddenFlag, err.reason, "leave the option out")
 		return
 	}
 	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) {
@@ -264,13 +264,13 @@ func (j *judge) gitGlobals(argv []string) (int, bool) {
 		}
 		if !gitGlobalOK(a) {
 			name, _, _ := strings.Cut(a, "=")
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
 				"run git from the repository's folder (cd DIR && git ...) without "+name)
 			return 0, false
 		}
 	}
 	if i >= len(argv) {
-		j.refuse(RuleForbiddenFlag, "git needs a subcommand", "subcommands that read: "+j.gitNames())
+		j.refuse(rule.ForbiddenFlag, "git needs a subcommand", "subcommands that read: "+j.gitNames())
 		return 0, false
 	}
 	return i, true
@@ -281,7 +281,7 @@ func (j *judge) gitGlobals(argv []string) (int, bool) {
 // the same line that git may read as configuration.
 func (j *judge) gitConfig() {
 	if w := j.gitInputBefore(); w != "" {
-		j.refuse(RuleDynamicWord, fmt.Sprintf("another command of the same line writes %q before or while git runs, and git may read it as configuration (a config, attributes or hook file, or a folder that makes a repository); what git would run is only known after that write", w),
+		j.refuse(rule.DynamicWord, fmt.Sprintf("another command of the same line writes %q before or while git runs, and git may read it as configuration (a config, attributes or hook file, or a folder that makes a repository); what git would run is only known after that write", w),
 			"run the write as a command of its own, then git")
 		return
 	}
@@ -289,7 +289,7 @@ func (j *judge) gitConfig() {
 		return
 	}
 	if found := j.c.FS.GitExec(j.cwd); found != "" {
-		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration, or read outside the workspace (%s), so a person must approve git commands", found),
+		j.acc.asks(rule.GitConfigExec, fmt.Sprintf("git in this repository would run a program named by its configuration, or read outside the workspace (%s), so a person must approve git commands", found),
 			"ask the person, or read the files directly with cat and diff")
 	}
 }
@@ -321,7 +321,7 @@ func (j *judge) gitPathspecs(g *words) {
 
 func (j *judge) gitNoOperands(g *words) {
 	if len(g.ops) > 0 {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git %s %s is not a read-only use of git %s; only listing is accepted", g.prog.Name, g.ops[0], g.prog.Name), "git "+g.prog.Name+" -v")
 	}
 }
 
@@ -329,7 +329,7 @@ func (j *judge) gitNoOperands(g *words) {
 // URL. The other uses are the write table's (gitRemoteWrite).
 func (j *judge) gitRemote(g *words) {
 	if len(g.ops) > 0 && !(g.ops[0] == "get-url" && len(g.ops) == 2) {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git remote %s: get-url takes one remote's name", strings.Join(g.ops, " ")), "git remote -v")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git remote %s: get-url takes one remote's name", strings.Join(g.ops, " ")), "git remote -v")
 	}
 }
 
@@ -345,7 +345,7 @@ func (j *judge) gitSymref(g *words) {
 // other uses are the write table's (gitBranch, gitTag).
 func (j *judge) gitList(g *words) {
 	if len(g.ops) > 0 && g.ps.has("list") == nil {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git %s %q: a listing takes --list for patterns", g.prog.Name, g.ops[0]), "git "+g.prog.Name+" --list PATTERN")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git %s %q: a listing takes --list for patterns", g.prog.Name, g.ops[0]), "git "+g.prog.Name+" --list PATTERN")
 	}
 }
 
@@ -360,7 +360,7 @@ func (j *judge) gitConfigRead(g *words) {
 		return
 	}
 	if g.ps.has("scope") == nil && !plainConfigKey(&g.ps) {
-		j.refuse(RuleForbiddenFlag, "git config without --local reads the person's global and system configuration too (~/.gitconfig, /etc/gitconfig), which may hold tokens; only the repository's own is read",
+		j.refuse(rule.ForbiddenFlag, "git config without --local reads the person's global and system configuration too (~/.gitconfig, /etc/gitconfig), which may hold tokens; only the repository's own is read",
 			"add --local: git config --local --list, git config --local --get NAME")
 	}
 }
@@ -383,7 +383,7 @@ func configReads(ps *parsed) bool {
 
 func (j *judge) gitStash(g *words) {
 	if len(g.ops) == 0 || (g.ops[0] != "list" && g.ops[0] != "show") {
-		j.refuse(RuleForbiddenFlag, "git stash: the reading uses are list and show", "git stash list")
+		j.refuse(rule.ForbiddenFlag, "git stash: the reading uses are list and show", "git stash list")
 	}
 }
 
@@ -398,15 +398,15 @@ func (j *judge) gitReflog(g *words) {
 func (j *judge) gitReadWrite(g *words, why string) {
 	j.wrote()
 	if j.c.Effects != WorkspaceWrite {
-		j.refuse(RuleReadOnlyEffects, why+", and the effect mode is read-only", "ask the person for the workspace-write effect mode")
+		j.refuse(rule.ReadOnlyEffects, why+", and the effect mode is read-only", "ask the person for the workspace-write effect mode")
 		return
 	}
-	j.asksCode(RuleGitSubcommand, append([]string{"git", strings.TrimPrefix(g.prog.Name, "git ")}, g.ops...), why+", so a person decides", "")
+	j.asksCode(rule.GitSubcommand, append([]string{"git", strings.TrimPrefix(g.prog.Name, "git ")}, g.ops...), why+", so a person decides", "")
 }
 
 func (j *judge) gitWorktree(g *words) {
 	if len(g.ops) != 1 || g.ops[0] != "list" {
-		j.refuse(RuleForbiddenFlag, "git worktree: the reading use is list", "git worktree list")
+		j.refuse(rule.ForbiddenFlag, "git worktree: the reading use is list", "git worktree list")
 	}
 }
 
@@ -417,7 +417,7 @@ func (j *judge) gitRevs(g *words) {
 	ops, dash := g.ops, g.ps.dash
 	if g.prog.rules == "grep" && g.ps.has("pattern") == nil && len(ops) > 0 {
 		if dash == 0 {
-			j.refuse(RuleForbiddenFlag, "git grep needs a pattern before --", "")
+			j.refuse(rule.ForbiddenFlag, "git grep needs a pattern before --", "")
 			return
 		}
 		ops = ops[1:]

@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // git's format placeholders that verify a signature: %G? %GS %GK %GG %GF
@@ -44,7 +46,7 @@ func (j *judge) gitSignatureFormat(sub *Program, ps *parsed) bool {
 			continue
 		}
 		if ph := SignatureFormat(u.value); ph != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s=%q: the placeholder %s verifies a signature, which runs gpg (found on the command's PATH), as --show-signature does", sub.Name, u.name, u.value, ph),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s=%q: the placeholder %s verifies a signature, which runs gpg (found on the command's PATH), as --show-signature does", sub.Name, u.name, u.value, ph),
 				"leave the signature placeholders (%G?, %GS, %GK, ...) out of the format")
 			return true
 		}

@@ -175,7 +175,7 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 	args := argv[i+1:]
 	ps, err := parseArgs(w.prog, args, false)
 	if err != nil {
-		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out")
+		j.refuse(rule.ForbiddenFlag, err.reason, "leave the option out")
 		return
 	}
 	if j.refusedOption(w.prog, &ps) {
@@ -188,7 +188,7 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 			}
 			name, _, _ := strings.Cut(a, "=")
 			if hasField(w.refuse, name) || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 2 && hasField(w.refuse, a[:2])) {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s makes git run a program or read configuration the gate did not check", name, w.prog.Name), "leave out "+name)
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of %s makes git run a program or read configuration the gate did not check", name, w.prog.Name), "leave out "+name)
 				return
 			}
 		}
@@ -212,7 +212,7 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 	if e.write {
 		j.wrote()
 		if j.c.Effects != WorkspaceWrite {
-			j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s changes the repository, and the effect mode is read-only", w.prog.Name), "ask the person for the workspace-write effect mode")
+			j.refuse(rule.ReadOnlyEffects, fmt.Sprintf("%s changes the repository, and the effect mode is read-only", w.prog.Name), "ask the person for the workspace-write effect mode")
 			return
 		}
 	}
@@ -235,7 +235,7 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 	case e.network:
 		j.asksCode(rule.Network, argv, fmt.Sprintf("%s talks to a remote, so a person decides", cmd), "")
 	case e.ask != "":
-		j.asksCode(RuleGitSubcommand, argv, fmt.Sprintf("%s %s, so a person decides", cmd, e.ask), "")
+		j.asksCode(rule.GitSubcommand, argv, fmt.Sprintf("%s %s, so a person decides", cmd, e.ask), "")
 	}
 }
 
@@ -260,7 +260,7 @@ func (j *judge) gitSpecs(g *words, ops []string, write, recursive bool) {
 	for _, o := range ops {
 		if strings.HasPrefix(o, ":") {
 			if write {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s: the pathspec %q uses pathspec magic, which names paths the gate cannot resolve", g.prog.Name, o), "name the paths plainly")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s: the pathspec %q uses pathspec magic, which names paths the gate cannot resolve", g.prog.Name, o), "name the paths plainly")
 				return
 			}
 			continue
@@ -296,12 +296,12 @@ func (j *judge) gitCommit(g *words, e *gitEffect) {
 
 func (j *judge) gitRestore(g *words, e *gitEffect) {
 	if len(g.ops) == 0 && !hasName(&g.ps, "--pathspec-from-file") {
-		j.refuse(RuleNoTarget, "git restore names no path to restore", "name the files: git restore FILE")
+		j.refuse(rule.NoTarget, "git restore names no path to restore", "name the files: git restore FILE")
 		return
 	}
 	worktree := g.ps.has("worktree") != nil || g.ps.has("staged") == nil
 	if hasName(&g.ps, "--pathspec-from-file") && worktree {
-		j.refuse(RuleNoTarget, "git restore --pathspec-from-file changes files named in a file, which the gate cannot check", "name the files")
+		j.refuse(rule.NoTarget, "git restore --pathspec-from-file changes files named in a file, which the gate cannot check", "name the files")
 		return
 	}
 	e.tree = worktree
@@ -311,7 +311,7 @@ func (j *judge) gitRestore(g *words, e *gitEffect) {
 
 func (j *judge) gitRm(g *words, e *gitEffect) {
 	if hasName(&g.ps, "--pathspec-from-file") && g.ps.has("staged") == nil {
-		j.refuse(RuleNoTarget, "git rm --pathspec-from-file removes files named in a file, which the gate cannot check", "name the files")
+		j.refuse(rule.NoTarget, "git rm --pathspec-from-file removes files named in a file, which the gate cannot check", "name the files")
 		return
 	}
 	e.hooks = hooksIndex
@@ -320,7 +320,7 @@ func (j *judge) gitRm(g *words, e *gitEffect) {
 
 func (j *judge) gitMv(g *words, e *gitEffect) {
 	if len(g.ops) < 2 {
-		j.refuse(RuleNoTarget, "git mv needs a source and a destination", "")
+		j.refuse(rule.NoTarget, "git mv needs a source and a destination", "")
 		return
 	}
 	e.tree, e.hooks = true, hooksIndex
@@ -349,7 +349,7 @@ func (j *judge) gitCheckout(g *words, e *gitEffect) {
 		return
 	case dash >= 0:
 		if dash > 1 {
-			j.refuse(RuleForbiddenFlag, "git checkout takes one revision before --", "")
+			j.refuse(rule.ForbiddenFlag, "git checkout takes one revision before --", "")
 			return
 		}
 		paths = ops[dash:]
@@ -525,7 +525,7 @@ func (j *judge) gitStashWrite(g *words, e *gitEffect) {
 	case "create", "store":
 		e.ask = "makes stash entries by hand"
 	default:
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("git stash %s is not a stash subcommand the policy knows", verb), "git stash push, pop, apply, drop, list or show")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git stash %s is not a stash subcommand the policy knows", verb), "git stash push, pop, apply, drop, list or show")
 	}
 }
 
@@ -646,11 +646,11 @@ func (j *judge) treeChangedAt(p string) *relink {
 func (j *judge) gitHooks(sub string, hooks []string) {
 	gw, ok := j.c.FS.(GitWrites)
 	if !ok {
-		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("%s may run the repository's hooks, and the gate cannot check them here, so a person must approve it", sub), "")
+		j.acc.asks(rule.GitConfigExec, fmt.Sprintf("%s may run the repository's hooks, and the gate cannot check them here, so a person must approve it", sub), "")
 		return
 	}
 	if found := gw.GitWriteExec(j.cwd, hooks); found != "" {
-		j.acc.asks(RuleGitConfigExec, fmt.Sprintf("%s would run a program of the repository's (%s), so a person must approve it", sub, found),
+		j.acc.asks(rule.GitConfigExec, fmt.Sprintf("%s would run a program of the repository's (%s), so a person must approve it", sub, found),
 			"ask the person, or ask the user to run the git command themselves")
 	}
 }
@@ -669,5 +669,5 @@ func (j *judge) gitOther(argv []string, i int) {
 			return
 		}
 	}
-	j.asksCode(RuleGitSubcommand, argv, fmt.Sprintf("git %s is not a subcommand admit judges, so a person decides", argv[i]), "")
+	j.asksCode(rule.GitSubcommand, argv, fmt.Sprintf("git %s is not a subcommand admit judges, so a person decides", argv[i]), "")
 }

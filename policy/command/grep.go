@@ -1,6 +1,10 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+
+	"admit/policy/rule"
+)
 
 // grep judges grep (egrep, fgrep): its files after the pattern, the
 // current folder when it recurses without any, and -R following links.
@@ -13,7 +17,7 @@ func (j *judge) grep(w *words) {
 			rec = true
 		case "read", "skip":
 		default:
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("value %q of grep %s is not one of read, skip, recurse", u.value, u.name), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("value %q of grep %s is not one of read, skip, recurse", u.value, u.name), "")
 			return
 		}
 	}
@@ -21,7 +25,7 @@ func (j *judge) grep(w *words) {
 		// grep skips the FIFOs, sockets and devices it finds while it
 		// recurses, unless told to read them; a FIFO blocks until some
 		// process writes it.
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("grep %s %s reads FIFOs, sockets and devices, which the policy does not read (a FIFO may block forever)", u.name, u.value), "leave out "+u.name+", or give it skip")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("grep %s %s reads FIFOs, sockets and devices, which the policy does not read (a FIFO may block forever)", u.name, u.value), "leave out "+u.name+", or give it skip")
 		return
 	}
 	files := w.files()

@@ -67,11 +67,11 @@ func (j *judge) wrote() {
 func (j *judge) program(argv []string, depth int) {
 	j.depth, j.cur = depth, argv
 	if len(argv) == 0 || argv[0] == "" {
-		j.refuse(RuleEmptyCommand, "the command has no program name", "")
+		j.refuse(rule.EmptyCommand, "the command has no program name", "")
 		return
 	}
 	if depth == 0 && hasNUL(argv) {
-		j.refuse(RuleShellSyntax, "a word holds a NUL byte, which no program receives as written", "")
+		j.refuse(rule.ShellSyntax, "a word holds a NUL byte, which no program receives as written", "")
 		return
 	}
 	// The person's deny and ask rules (person.go), then what the program
@@ -91,8 +91,8 @@ func (j *judge) program(argv []string, depth int) {
 		j.unknownProgram(argv)
 		return
 	}
-	rule := prog.rule // the zero rule when it has none
-	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || rule.argv != nil) {
+	pr := prog.rule // the zero rule when it has none
+	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || pr.argv != nil) {
 		j.refuseGlobs(argv)
 		return
 	}
@@ -100,20 +100,20 @@ func (j *judge) program(argv []string, depth int) {
 		j.wrapper(prog, argv, depth)
 		return
 	}
-	if rule.argv != nil {
-		rule.argv(j, prog, argv)
+	if pr.argv != nil {
+		pr.argv(j, prog, argv)
 		return
 	}
 	ps, err := parseArgs(prog, argv[1:], false)
 	if err != nil {
-		j.refuse(RuleForbiddenFlag, err.reason, "leave the option out, or use an accepted one (see "+name+" --help)")
+		j.refuse(rule.ForbiddenFlag, err.reason, "leave the option out, or use an accepted one (see "+name+" --help)")
 		return
 	}
 	if !j.globsAreText(argv, ps) {
 		j.refuseGlobs(argv)
 		return
 	}
-	j.judgeParsed(prog, ps, rule)
+	j.judgeParsed(prog, ps, pr)
 }
 
 // globsAreText reports whether every --opt=PATTERN word of argv is an
@@ -149,7 +149,7 @@ func (j *judge) refuseGlobs(argv []string) {
 			words = append(words, strconv.Quote(argv[i]))
 		}
 	}
-	j.refuse(RuleDynamicWord, fmt.Sprintf("unquoted pattern in %s: bash would expand it against the files present when the command runs, and here it is not an option that takes text", strings.Join(words, ", ")),
+	j.refuse(rule.DynamicWord, fmt.Sprintf("unquoted pattern in %s: bash would expand it against the files present when the command runs, and here it is not an option that takes text", strings.Join(words, ", ")),
 		"quote the pattern ('--include=*.go') so the program, not the shell, matches it")
 }
 
@@ -165,24 +165,24 @@ func (j *judge) cd(args []string) {
 			continue
 		}
 		if a == "-" {
-			j.refuse(RuleDynamicWord, "cd - goes to $OLDPWD, which is only known at run time; cd to the folder by name", "")
+			j.refuse(rule.DynamicWord, "cd - goes to $OLDPWD, which is only known at run time; cd to the folder by name", "")
 			return
 		}
 		if strings.HasPrefix(a, "-") {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of cd is not accepted (only -L and -P)", a), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of cd is not accepted (only -L and -P)", a), "")
 			return
 		}
 		ops = append(ops, a)
 	}
 	if len(ops) > 1 {
-		j.refuse(RuleForbiddenFlag, "cd takes one folder", "")
+		j.refuse(rule.ForbiddenFlag, "cd takes one folder", "")
 		return
 	}
 	word := "~"
 	if len(ops) == 1 {
 		word = ops[0]
 	} else if j.c.Home == "" {
-		j.refuse(RuleOutside, "cd without a folder goes to the home directory, which is outside the workspace", "cd to a folder inside the workspace")
+		j.refuse(rule.OutsideWorkspace, "cd without a folder goes to the home directory, which is outside the workspace", "cd to a folder inside the workspace")
 		return
 	} else {
 		word = j.c.Home
@@ -194,11 +194,11 @@ func (j *judge) cd(args []string) {
 	// bash's cd is logical: "link/.." is the folder holding link, not the
 	// parent of its target. Refuse where the two readings differ.
 	if lex, ok := j.quietResolve(path.Clean(j.abs(word))); !ok || lex.Path != r.Path {
-		j.refuse(RuleOutside, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
 		return
 	}
 	if r.Exists && !r.Dir {
-		j.refuse(RuleNoTarget, fmt.Sprintf("cd %q: not a folder", word), "")
+		j.refuse(rule.NoTarget, fmt.Sprintf("cd %q: not a folder", word), "")
 		return
 	}
 	j.newCwd = r.Path
@@ -213,7 +213,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	}
 	ps, err := parseArgs(prog, argv[1:], true)
 	if err != nil {
-		j.refuse(RuleForbiddenFlag, err.reason, "")
+		j.refuse(rule.ForbiddenFlag, err.reason, "")
 		return
 	}
 	if j.refusedOption(prog, &ps) {
@@ -223,7 +223,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	var assigned []string // NAME=value words, judged once the command is (codeVar)
 	for len(rest) > 0 && strings.Contains(rest[0], "=") && !strings.HasPrefix(rest[0], "=") {
 		if !prog.Assignments {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %q sets an environment variable for the command, which the policy does not allow for %s", prog.Name, rest[0], prog.Name), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %q sets an environment variable for the command, which the policy does not allow for %s", prog.Name, rest[0], prog.Name), "")
 			return
 		}
 		if why := runsWith(rest[0]); why != "" {
@@ -238,7 +238,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		return
 	}
 	if len(rest) < prog.CommandAfter {
-		j.refuse(RuleNoTarget, fmt.Sprintf("%s needs %d operand(s) before the command", prog.Name, prog.CommandAfter), "")
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s needs %d operand(s) before the command", prog.Name, prog.CommandAfter), "")
 		return
 	}
 	rest = rest[prog.CommandAfter:]

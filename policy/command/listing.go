@@ -1,6 +1,10 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+
+	"admit/policy/rule"
+)
 
 // The programs that list folders or look at a path's metadata.
 
@@ -24,7 +28,7 @@ func (j *judge) ls(w *words) {
 func (j *judge) tree(w *words) {
 	for _, u := range w.ps.opts {
 		if u.opt != nil && u.opt.Arg != NoArg && u.attached {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of tree takes its value as the next word; write %s VALUE on its own", u.name, u.name), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of tree takes its value as the next word; write %s VALUE on its own", u.name, u.name), "")
 			return
 		}
 	}

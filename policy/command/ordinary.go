@@ -46,14 +46,14 @@ func (j *judge) ordinary(cmd *shell.Command) {
 	}
 	switch {
 	case len(cmd.Substitutions) > 0 && (len(cmd.Env) > 0 || len(cmd.Pids) > 0):
-		j.refuse(RuleDynamicWord, fmt.Sprintf("%s mixes a command substitution with assignments or a probe's pids, which the gate does not judge together", showArgv(cmd.Argv)), "split the line")
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%s mixes a command substitution with assignments or a probe's pids, which the gate does not judge together", showArgv(cmd.Argv)), "split the line")
 	case len(cmd.Pids) > 0:
 		j.killPids(cmd)
 	case len(cmd.Substitutions) > 0:
 		j.substituted(cmd)
 	case len(cmd.Env) > 0:
 		if hasNUL(cmd.Env) {
-			j.refuse(RuleShellSyntax, "an assignment holds a NUL byte, which no program receives as written", "")
+			j.refuse(rule.ShellSyntax, "an assignment holds a NUL byte, which no program receives as written", "")
 			return
 		}
 		j.redirs = cmd.Redirects
@@ -180,7 +180,7 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 				return nil, prob
 			}
 			if why := posixDiffers(cmd.Argv[0], line, inner); why != "" {
-				return nil, &shell.Problem{Rule: RuleShellSyntax, Reason: fmt.Sprintf("%s runs a line with %s, which %s reads differently from bash", cmd.Argv[0], why, cmd.Argv[0]),
+				return nil, &shell.Problem{Rule: rule.ShellSyntax, Reason: fmt.Sprintf("%s runs a line with %s, which %s reads differently from bash", cmd.Argv[0], why, cmd.Argv[0]),
 					Items: []string{why}, Hint: "run the line with bash -c, or send it as the command line itself"}
 			}
 			if depth < maxShellDepth {

@@ -120,7 +120,7 @@ func (j *judge) programOnPath(argv []string) bool {
 			r, err = j.c.FS.Resolve(dir + "/" + name)
 		}
 		if err != nil {
-			j.refuse(RuleOutside, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
+			j.refuse(rule.OutsideWorkspace, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
@@ -136,7 +136,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 		for _, d := range dirs {
 			if path.Dir(w.path) == d || w.path == d || strings.HasPrefix(d, w.path+"/") {
-				j.refuse(RuleDynamicWord, fmt.Sprintf("program %q is looked up on PATH in %q, and %q is written there before it runs, so which file runs is only known after that write", name, d, w.word),
+				j.refuse(rule.DynamicWord, fmt.Sprintf("program %q is looked up on PATH in %q, and %q is written there before it runs, so which file runs is only known after that write", name, d, w.word),
 					"run the write as a command of its own, then the program")
 				return false
 			}

@@ -14,27 +14,6 @@ import (
 	"admit/policy/shell"
 )
 
-// Rule names, as docs/rules.md lists them: aliases of the rule package's, so
-// that the judges read short names.
-const (
-	RuleAllowed         = rule.Allowed
-	RuleShellSyntax     = rule.ShellSyntax
-	RuleEmptyCommand    = rule.EmptyCommand
-	RuleUnsupported     = rule.UnsupportedProgram
-	RuleReadOnlyEffects = rule.ReadOnlyEffects
-	RuleForbiddenFlag   = rule.ForbiddenFlag
-	RuleGitSubcommand   = rule.GitSubcommand
-	RuleOutside         = rule.OutsideWorkspace
-	RuleNoTarget        = rule.NoTarget
-	RuleUnobserved      = rule.UnobservedTarget
-	RuleStale           = rule.StaleObservation
-	RuleDynamicWord     = rule.DynamicWord
-	RuleProtected       = rule.ProtectedPath
-	RuleGitConfigExec   = rule.GitConfigExec
-	RuleSecretRead      = rule.SecretRead
-	RulePathInFlux      = rule.PathInFlux
-)
-
 // maxCwds bounds how many working folders a script's later commands are
 // judged in (each cd after a ";" adds one); more is not a script a person
 // could follow either.
@@ -247,12 +226,12 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if prob != nil {
 		r := prob.Rule
 		if r == "" {
-			r = RuleShellSyntax
+			r = rule.ShellSyntax
 		}
 		return Decision{Rule: r, Reason: prob.Reason, Hint: prob.Hint}
 	}
 	if script == nil || len(script.Commands) == 0 {
-		return Decision{Rule: RuleEmptyCommand, Reason: "the command line has no command", Script: script}
+		return Decision{Rule: rule.EmptyCommand, Reason: "the command line has no command", Script: script}
 	}
 	if c.Profile != shell.Refuse {
 		if script, prob = p.unwrapShells(script, c, 0); prob != nil {
@@ -260,7 +239,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		}
 	}
 	if c.Profile == shell.Refuse && len(script.Commands) != 1 {
-		return Decision{Rule: RuleShellSyntax, Reason: "the refuse profile accepts one simple command only", Script: script}
+		return Decision{Rule: rule.ShellSyntax, Reason: "the refuse profile accepts one simple command only", Script: script}
 	}
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
@@ -309,7 +288,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			fallback = nil
 		}
 		if len(cur) > maxCwds {
-			acc.refuse(RuleShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
+			acc.refuse(rule.ShellSyntax, fmt.Sprintf("the script changes folder too often to follow (more than %d possible working folders); run fewer cd commands", maxCwds), "")
 			break
 		}
 		if !p.expand(cmd, i, cur, c, acc) {
@@ -366,17 +345,17 @@ func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, ac
 	}
 	word := cmd.Argv[cmd.Patterns[0].Index]
 	if len(cwds) != 1 || c.FS == nil || acc.walk == nil {
-		acc.refuse(RuleDynamicWord, fmt.Sprintf("the pattern %q would be expanded in a folder that depends on an earlier cd", word), "name the files instead of a pattern")
+		acc.refuse(rule.DynamicWord, fmt.Sprintf("the pattern %q would be expanded in a folder that depends on an earlier cd", word), "name the files instead of a pattern")
 		return false
 	}
 	if err := shell.ExpandPatterns(cmd, cwds[0], acc.walk); err != nil {
-		r, hint := RuleDynamicWord, "name the files instead of a pattern"
+		r, hint := rule.DynamicWord, "name the files instead of a pattern"
 		if errors.Is(err, errInFlux) {
-			r, hint = RulePathInFlux, "wait until the background command has ended, or name the files"
+			r, hint = rule.PathInFlux, "wait until the background command has ended, or name the files"
 		} else if errors.Is(err, shell.ErrUnreadable) {
 			// bash would follow a link out of the workspace, or read a
 			// folder the gate may not list: refused as a path would be.
-			r, hint = RuleOutside, "name files inside the workspace instead of a pattern that reaches through a link leading out"
+			r, hint = rule.OutsideWorkspace, "name files inside the workspace instead of a pattern that reaches through a link leading out"
 		}
 		acc.refuse(r, fmt.Sprintf("the pattern %q cannot be expanded here: %v", word, err), hint)
 		return false
@@ -394,7 +373,7 @@ func (a *accum) patternsRace() {
 	for _, i := range a.patterns {
 		for _, w := range a.writers {
 			if w != i {
-				a.refuse(RuleDynamicWord, "a pattern is expanded in a line where another command changes files, so it could match other names when it runs", "run the command with the pattern on its own line")
+				a.refuse(rule.DynamicWord, "a pattern is expanded in a line where another command changes files, so it could match other names when it runs", "run the command with the pattern on its own line")
 				return
 			}
 		}
@@ -409,7 +388,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 		c = &Context{}
 	}
 	if len(argv) == 0 || argv[0] == "" {
-		return Decision{Rule: RuleEmptyCommand, Reason: "the argv has no program"}
+		return Decision{Rule: rule.EmptyCommand, Reason: "the argv has no program"}
 	}
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, nil)
@@ -462,7 +441,7 @@ func (pa *pass) judge(cwd string, cmd int, globs []int) *judge {
 // outsideCwd refuses a command run from a folder outside the roots: even
 // a command that names no path (git status, ls) would look there.
 func outsideCwd(cwd string, c *Context, script *shell.Script) Decision {
-	return Decision{Rule: RuleOutside, Kind: "read", Script: script,
+	return Decision{Rule: rule.OutsideWorkspace, Kind: "read", Script: script,
 		Reason: fmt.Sprintf("the working folder %q is outside the workspace (%s)", cwd, strings.Join(c.Roots, ", ")),
 		Hint:   "run the command from a folder inside the workspace"}
 }
@@ -574,7 +553,7 @@ func (a *accum) decision() Decision {
 		d.Allowed, d.Rule, d.AllowedBy = true, rule.RuleAllows, a.allowedBy
 		d.Reason = "every command and redirection is allowed; what admit cannot judge, the person's rules allow (" + strings.Join(quoteAll(a.allowedBy), ", ") + ")"
 	default:
-		d.Allowed, d.Rule = true, RuleAllowed
+		d.Allowed, d.Rule = true, rule.Allowed
 		d.Reason = "every command and redirection is allowed"
 	}
 	return d

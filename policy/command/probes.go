@@ -57,23 +57,23 @@ func (j *judge) jq(_ *Program, argv []string) {
 			case "--args", "--jsonargs":
 				valuesOnly = true
 			case "-f", "--from-file":
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq reads the filter from a file, which the gate cannot read to judge it", name), "give the filter as the first operand")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of jq reads the filter from a file, which the gate cannot read to judge it", name), "give the filter as the first operand")
 				return
 			case "--rawfile", "--slurpfile":
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq reads a file named inside the command, beside its inputs", name), "give the file as an input, or read it with cat")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of jq reads a file named inside the command, beside its inputs", name), "give the file as an input, or read it with cat")
 				return
 			case "-L", "--library-path":
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq loads modules from a folder", name), "leave out "+name)
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of jq loads modules from a folder", name), "leave out "+name)
 				return
 			default:
 				if len(a) > 2 && a[1] != '-' && isJqCluster(a[1:]) {
 					continue
 				}
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq is not in the accepted options", a), "see jq --help")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of jq is not in the accepted options", a), "see jq --help")
 				return
 			}
 			if i >= len(argv) {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of jq needs its values", name), "")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of jq needs its values", name), "")
 				return
 			}
 			continue
@@ -88,7 +88,7 @@ func (j *judge) jq(_ *Program, argv []string) {
 	}
 	if haveFilter {
 		if name, why := jqFilterReads(filter); name != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("the jq filter uses %s, which %s", name, why), "filter only the inputs jq is given")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("the jq filter uses %s, which %s", name, why), "filter only the inputs jq is given")
 			return
 		}
 	}
@@ -225,7 +225,7 @@ func (j *judge) commandBuiltin(_ *Program, argv []string) {
 			i++
 			goto done
 		default:
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of command is not accepted (only -v, -V and -p)", argv[i]), "")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of command is not accepted (only -v, -V and -p)", argv[i]), "")
 			return
 		}
 	}
@@ -234,7 +234,7 @@ done:
 	if lookup {
 		for _, n := range rest {
 			if strings.Contains(n, "/") {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("command -v takes program names; %q is a path", n), "give the program's name")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("command -v takes program names; %q is a path", n), "give the program's name")
 				return
 			}
 		}

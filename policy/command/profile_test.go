@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -37,7 +38,7 @@ func TestShellProfiles(t *testing.T) {
 			}
 			continue
 		}
-		if d.Allowed || d.Rule != RuleShellSyntax || !strings.Contains(d.Reason, tt.want) || d.Hint == "" {
+		if d.Allowed || d.Rule != rule.ShellSyntax || !strings.Contains(d.Reason, tt.want) || d.Hint == "" {
 			t.Errorf("%s: %q = allowed %v, %s %q, hint %q; want shell-syntax naming %q with a hint",
 				tt.prof, tt.line, d.Allowed, d.Rule, d.Reason, d.Hint, tt.want)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // relink is a path where a command of the line puts a symlink, or a
@@ -101,13 +103,13 @@ func (j *judge) relinkedUnder(dir string) *relink {
 
 // refuseRelinked refuses an access to word that lands on a relink.
 func (j *judge) refuseRelinked(prog, what, word string, rl *relink) {
-	j.refuse(RuleDynamicWord, fmt.Sprintf("%s: %s %q is at or under %q, where %s in the same command line moves or copies a symlink or a folder; where it leads is only known after that has run", prog, what, word, rl.word, rl.by),
+	j.refuse(rule.DynamicWord, fmt.Sprintf("%s: %s %q is at or under %q, where %s in the same command line moves or copies a symlink or a folder; where it leads is only known after that has run", prog, what, word, rl.word, rl.by),
 		"run the "+rl.by+" as a command of its own, then this one")
 }
 
 // refuseRelinkedWalk refuses a walk that follows links into a relink.
 func (j *judge) refuseRelinkedWalk(prog, opt, dir string, rl *relink) {
-	j.refuse(RuleDynamicWord, fmt.Sprintf("option %q of %s follows symlinks under %q, and %s in the same command line moves or copies a symlink or a folder to %q; where it leads is only known after that has run", opt, prog, dir, rl.by, rl.word),
+	j.refuse(rule.DynamicWord, fmt.Sprintf("option %q of %s follows symlinks under %q, and %s in the same command line moves or copies a symlink or a folder to %q; where it leads is only known after that has run", opt, prog, dir, rl.by, rl.word),
 		"run the "+rl.by+" as a command of its own, then this one")
 }
 
@@ -200,7 +202,7 @@ func (j *judge) gitConfigWritten() bool {
 				if w.cmd < 0 {
 					what = "a background command of the session may still write"
 				}
-				j.refuse(RuleDynamicWord, fmt.Sprintf("%s %q, which git reads as configuration here (%s), so what git would run is only known after that write", what, w.word, f),
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s %q, which git reads as configuration here (%s), so what git would run is only known after that write", what, w.word, f),
 					"run the write as a command of its own, then git")
 				return true
 			}

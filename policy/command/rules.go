@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // A programRule is the built-in knowledge of one family of programs, the
@@ -144,7 +146,7 @@ func (j *judge) plainOperands(w *words) {
 func (j *judge) refusedOption(prog *Program, ps *parsed) bool {
 	for _, u := range ps.opts {
 		if u.opt != nil && u.opt.Refuse != "" {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s is refused: it %s", u.name, prog.Name, u.opt.Refuse), "leave out "+u.name)
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of %s is refused: it %s", u.name, prog.Name, u.opt.Refuse), "leave out "+u.name)
 			return true
 		}
 	}

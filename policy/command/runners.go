@@ -141,7 +141,7 @@ func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (run
 			case i+1 < len(argv):
 				value = argv[i+1]
 			default:
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s needs the line it runs", by, a), "")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s needs the line it runs", by, a), "")
 				return runnerInner{}, true
 			}
 			return runnerInner{line: value, at: i, by: by + " " + name}, true
@@ -150,7 +150,7 @@ func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (run
 		case hasField(sp.module, name):
 			if !attached {
 				if i+1 >= len(argv) {
-					j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s needs a module", by, a), "")
+					j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s needs a module", by, a), "")
 					return runnerInner{}, true
 				}
 				i++
@@ -168,7 +168,7 @@ func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (run
 			// --name=value: a setting with its value in the word, whatever
 			// it is, takes no other word.
 		default:
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of %s is not one admit knows, so it cannot tell where the command %s runs starts", a, by, by),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of %s is not one admit knows, so it cannot tell where the command %s runs starts", a, by, by),
 				"put the command after \"--\", or leave the option out")
 			return runnerInner{}, true
 		}
@@ -239,9 +239,9 @@ func (j *judge) runnerLine(in runnerInner) {
 		case cmd.Joiner == "|" || (k+1 < len(script.Commands) && script.Commands[k+1].Joiner == "|"):
 			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs a pipeline, which the gate judges only as a line of its own", in.by), hint)
 		case len(cmd.Patterns) > 0 || len(cmd.GlobOptions) > 0:
-			j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs a line with a pattern, expanded when it runs", in.by), hint)
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a line with a pattern, expanded when it runs", in.by), hint)
 		case len(cmd.Substitutions) > 0:
-			j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs a line with a command substitution", in.by), hint)
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a line with a command substitution", in.by), hint)
 		case cmd.Argv[0] == "cd":
 			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs cd, which changes the folder of the commands after it in a way the gate does not follow", in.by), hint)
 		case !j.printedParams(cmd.ParamNames):

@@ -3,6 +3,8 @@ package command
 import (
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
 
 // FuzzRunnerInner checks that a runner never lifts a refusal: a command
@@ -26,7 +28,7 @@ func FuzzRunnerInner(f *testing.F) {
 		}
 		c := w.context(write, "d:. d:src f:a.txt")
 		d := p.Evaluate(line, w.ws, c)
-		if d.Allowed || d.Ask || d.Rule == RuleShellSyntax || leadingAssignment(line) {
+		if d.Allowed || d.Ask || d.Rule == rule.ShellSyntax || leadingAssignment(line) {
 			// What only the shell reads (X=1 cmd, export, time) is a
 			// program's name behind a runner, asked as a program of the
 			// workspace or in no table.

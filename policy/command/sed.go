@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // sedScript checks a sed script (GNU syntax) for commands that reach
@@ -339,12 +341,12 @@ func (j *judge) sed(w *words) {
 		scripts = append(scripts, w.ops[0])
 	}
 	if len(scripts) == 0 {
-		j.refuse(RuleForbiddenFlag, "sed without a script", "")
+		j.refuse(rule.ForbiddenFlag, "sed without a script", "")
 		return
 	}
 	// Scripts given in pieces are one script, a line each.
 	if err := sedScript(strings.Join(scripts, "\n")); err != nil {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("the sed script cannot be admitted: %v", err), "print with p and change text with s///, and let the tools read or write other files")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("the sed script cannot be admitted: %v", err), "print with p and change text with s///, and let the tools read or write other files")
 		return
 	}
 	mode, what := modeRead, "operand"
@@ -352,7 +354,7 @@ func (j *judge) sed(w *words) {
 	if u := w.ps.has("inplace"); u != nil {
 		mode, what, suffix = modeWrite, "operand of "+u.name, u.value
 		if len(w.files()) == 0 {
-			j.refuse(RuleNoTarget, "sed -i names no file to edit", "")
+			j.refuse(rule.NoTarget, "sed -i names no file to edit", "")
 			return
 		}
 	}

@@ -26,7 +26,7 @@ func (j *judge) kill(argv []string) {
 		return // kill -l, -L: lists the signals
 	}
 	if len(targets) == 0 {
-		j.refuse(RuleNoTarget, "kill names no process", "")
+		j.refuse(rule.NoTarget, "kill names no process", "")
 		return
 	}
 	for _, t := range targets {
@@ -71,7 +71,7 @@ func (j *judge) killPids(cmd *shell.Command) {
 		probe := s.Argv
 		opt, ok := pidProbes[probe[0]]
 		if !ok || opt != "" && !printsPidsOnly(probe, opt) {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("kill takes pids from %s, which is not a probe that prints pids (lsof -t, pgrep, pidof)", argv[s.Index]),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("kill takes pids from %s, which is not a probe that prints pids (lsof -t, pgrep, pidof)", argv[s.Index]),
 				"find the pid with lsof -ti:PORT or pgrep, and kill $(...) of that")
 			return
 		}
@@ -82,7 +82,7 @@ func (j *judge) killPids(cmd *shell.Command) {
 			return
 		}
 		if !asked && (j.acc.ask || j.acc.code) {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("the probe %s needs a person on its own; kill takes pids only from a probe the gate allows", argv[s.Index]), "")
+			j.refuse(rule.DynamicWord, fmt.Sprintf("the probe %s needs a person on its own; kill takes pids only from a probe the gate allows", argv[s.Index]), "")
 			return
 		}
 	}

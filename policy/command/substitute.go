@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"admit/policy/rule"
 	"admit/policy/shell"
 )
 
@@ -27,12 +28,12 @@ func (j *judge) substituted(cmd *shell.Command) {
 	if !j.c.Substitutions {
 		// The parser keeps them only when asked; a caller that did not ask
 		// never gets one judged.
-		j.refuse(RuleDynamicWord, fmt.Sprintf("%q is a command substitution, whose value is only known when a shell runs it", by), "name the files, or run the line with admit run")
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%q is a command substitution, whose value is only known when a shell runs it", by), "name the files, or run the line with admit run")
 		return
 	}
 	name := cmd.Argv[0]
 	if p := j.p.progs[name]; p == nil || p.Wrapper || name == "cd" || strings.Contains(name, "/") {
-		j.refuse(RuleDynamicWord, fmt.Sprintf("%s takes words from %s, and only a program of the table that runs no other program may: the words are only known when it runs", name, by),
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes words from %s, and only a program of the table that runs no other program may: the words are only known when it runs", name, by),
 			"name the files explicitly")
 		return
 	}
@@ -41,7 +42,7 @@ func (j *judge) substituted(cmd *shell.Command) {
 	for _, s := range cmd.Substitutions {
 		inner := s.Argv
 		if !namePrinter(innerProgram(inner), inner, false) {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("%s prints what is not only names of the workspace, one a line, so its words in %s are not known", cmd.Argv[s.Index], name),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s prints what is not only names of the workspace, one a line, so its words in %s are not known", cmd.Argv[s.Index], name),
 				"use git ls-files, find (printing), grep -l or rg --files inside $(...), or name the files")
 			return
 		}
@@ -52,7 +53,7 @@ func (j *judge) substituted(cmd *shell.Command) {
 			return
 		}
 		if len(j.acc.writes) != writes || j.acc.write && slices.Contains(j.acc.writers, j.cmd) {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("%s changes files; a substitution's command only prints names", cmd.Argv[s.Index]), "run it on its own line")
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s changes files; a substitution's command only prints names", cmd.Argv[s.Index]), "run it on its own line")
 			return
 		}
 		starts = union(starts, j.walked(inner))
@@ -69,7 +70,7 @@ func (j *judge) substituted(cmd *shell.Command) {
 	if !asked && (j.acc.ask || j.acc.code) {
 		// The run judges the words again and starts the command only if
 		// that allows it: a question now would be answered for nothing.
-		j.refuse(RuleDynamicWord, fmt.Sprintf("%s with words from %s needs a person, and its words are only known when it runs", name, by), "name the files explicitly")
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%s with words from %s needs a person, and its words are only known when it runs", name, by), "name the files explicitly")
 		return
 	}
 	for _, r := range cmd.Redirects {

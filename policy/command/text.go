@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // The text tools whose operands have meanings of their own.
@@ -10,7 +12,7 @@ import (
 // printf judges printf: only -v, which assigns a shell variable, matters.
 func (j *judge) printf(prog *Program, argv []string) {
 	if len(argv) > 1 && strings.HasPrefix(argv[1], "-v") {
-		j.refuse(RuleForbiddenFlag, "option \"-v\" of printf assigns a shell variable; print to standard output instead", "")
+		j.refuse(rule.ForbiddenFlag, "option \"-v\" of printf assigns a shell variable; print to standard output instead", "")
 	}
 }
 
@@ -18,7 +20,7 @@ func (j *judge) printf(prog *Program, argv []string) {
 func (j *judge) uniq(w *words) {
 	ops := w.ops
 	if len(ops) > 2 {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("uniq takes at most an input and an output file, got extra operand %q", ops[2]), "")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("uniq takes at most an input and an output file, got extra operand %q", ops[2]), "")
 		return
 	}
 	if len(ops) > 0 {
@@ -54,7 +56,7 @@ func (j *judge) diff(w *words) {
 func (j *judge) date(w *words) {
 	for i, o := range w.ops {
 		if i > 0 || !strings.HasPrefix(o, "+") {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("date operand %q is not a +FORMAT: date takes one +FORMAT, and other operands set the system clock", o),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("date operand %q is not a +FORMAT: date takes one +FORMAT, and other operands set the system clock", o),
 				"give the format as +FORMAT and the date to show with -d")
 			return
 		}
@@ -73,7 +75,7 @@ func (j *judge) date(w *words) {
 func (j *judge) names(w *words) {
 	for _, o := range w.ops {
 		if strings.Contains(o, "/") {
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s takes program names; %q is a path", w.prog.Name, o), "give the program's name")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s takes program names; %q is a path", w.prog.Name, o), "give the program's name")
 			return
 		}
 	}
@@ -88,5 +90,5 @@ func (j *judge) noOperands(w *words) {
 	if w.prog.Name == "id" {
 		why = "looks another user up in the system's user database, outside the workspace; run id without a user"
 	}
-	j.refuse(RuleForbiddenFlag, fmt.Sprintf("%s %s, got operand %q", w.prog.Name, why, w.ops[0]), "")
+	j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s, got operand %q", w.prog.Name, why, w.ops[0]), "")
 }

@@ -168,7 +168,7 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	case toolProbe:
 		return true
 	case toolProtected:
-		j.acc.asks(RuleProtected, fmt.Sprintf("%s %s, files that make git run code, so a person must approve it", showArgv(argv), v.why), "")
+		j.acc.asks(rule.ProtectedPath, fmt.Sprintf("%s %s, files that make git run code, so a person must approve it", showArgv(argv), v.why), "")
 		return true
 	}
 	if j.installReadOnly(v, argv) || j.readOnlyLint(argv) {
@@ -189,7 +189,7 @@ func (j *judge) installReadOnly(v toolVerdict, argv []string) bool {
 		return false
 	}
 	j.wrote()
-	j.refuse(RuleReadOnlyEffects, fmt.Sprintf("%s installs into the workspace, and the effect mode is read-only", showArgv(argv)), "ask the person for the workspace-write effect mode")
+	j.refuse(rule.ReadOnlyEffects, fmt.Sprintf("%s installs into the workspace, and the effect mode is read-only", showArgv(argv)), "ask the person for the workspace-write effect mode")
 	return true
 }
 
@@ -428,7 +428,7 @@ func (j *judge) pathProgram(argv []string) {
 	name := argv[0]
 	r, ok := j.quietResolve(name)
 	if !ok {
-		j.refuse(RuleOutside, fmt.Sprintf("program %q cannot be resolved", name), "")
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("program %q cannot be resolved", name), "")
 		return
 	}
 	base := path.Base(name)
@@ -456,7 +456,7 @@ func (j *judge) pathProgram(argv []string) {
 			"")
 		return
 	}
-	j.asksCode(RuleUnsupported, argv, fmt.Sprintf("program %q is given as a path outside the workspace, so admit cannot judge what it does; a person decides", name),
+	j.asksCode(rule.UnsupportedProgram, argv, fmt.Sprintf("program %q is given as a path outside the workspace, so admit cannot judge what it does; a person decides", name),
 		"name the program by its bare name, e.g. "+path.Base(name))
 }
 
@@ -466,7 +466,7 @@ func (j *judge) unknownProgram(argv []string) {
 	if j.acc.refused {
 		return
 	}
-	j.asksCode(RuleUnsupported, argv, fmt.Sprintf("program %q is in none of admit's tables, so admit cannot judge what it does; a person decides", argv[0]),
+	j.asksCode(rule.UnsupportedProgram, argv, fmt.Sprintf("program %q is in none of admit's tables, so admit cannot judge what it does; a person decides", argv[0]),
 		"use a program the policy judges (docs/policy-programs.md), or wait for the person's answer")
 }
 
@@ -504,7 +504,7 @@ func (j *judge) argPath(argv []string, word, cand string) {
 	abs := path.Clean(j.abs(cand))
 	r, ok := j.quietResolve(cand)
 	if !ok {
-		j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %q cannot be resolved", argv[0], word), "")
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: the argument %q cannot be resolved", argv[0], word), "")
 		return
 	}
 	if !inside(r.Path, j.c.Roots) {
@@ -515,7 +515,7 @@ func (j *judge) argPath(argv []string, word, cand string) {
 		if r.Path != abs {
 			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
-		j.refuse(RuleOutside, fmt.Sprintf("%s: the argument %s names a place outside the workspace (%s)", argv[0], shown, strings.Join(j.c.Roots, ", ")),
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: the argument %s names a place outside the workspace (%s)", argv[0], shown, strings.Join(j.c.Roots, ", ")),
 			"use paths inside the workspace")
 		return
 	}
@@ -524,10 +524,10 @@ func (j *judge) argPath(argv []string, word, cand string) {
 	}
 	switch pr := j.protection(abs, r.Path); {
 	case pr.Protected && !pr.Ask:
-		j.refuse(RuleProtected, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
+		j.refuse(rule.ProtectedPath, fmt.Sprintf("%s: the argument %q names a protected path: %s", argv[0], word, pr.Why), "")
 		return
 	case pr.Protected:
-		j.acc.asks(RuleProtected, fmt.Sprintf("%s may change %q, which needs a person's approval: %s", argv[0], word, pr.Why), "")
+		j.acc.asks(rule.ProtectedPath, fmt.Sprintf("%s may change %q, which needs a person's approval: %s", argv[0], word, pr.Why), "")
 	}
 }
 

@@ -50,7 +50,7 @@ var toolRefusals = map[toolClass]struct {
 	rule      rule.Rule
 	hint, why string
 }{
-	toolOutside: {RuleOutside, "leave the caches alone; change only files inside the workspace", ""},
+	toolOutside: {rule.OutsideWorkspace, "leave the caches alone; change only files inside the workspace", ""},
 	toolHidden:  {rule.HiddenCommand, "send the script itself as the command line", "runs a script given as a string, which the gate does not judge"},
 	toolConfig:  {rule.ConfigWrite, "pass the setting to the one command that needs it, or ask the user to change the configuration", whyConfig},
 	toolGlobal: {rule.GlobalInstall, "install into the workspace (without -g or --user, into a virtual environment in the workspace), or run the tool once with npx or uvx",

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"admit/policy/rule"
 )
 
 // Commands run on names only known when the line runs: find -exec PROG
@@ -24,11 +26,11 @@ import (
 // command's folder; by names the program that runs it, for reasons.
 func (j *judge) namesCommand(by string, inner []string, starts []string) {
 	if len(inner) == 0 {
-		j.refuse(RuleNoTarget, by+" names no command to run", "")
+		j.refuse(rule.NoTarget, by+" names no command to run", "")
 		return
 	}
 	if p := j.p.progs[inner[0]]; p != nil && p.Write && !strings.Contains(inner[0], "/") {
-		j.refuse(RuleNoTarget, fmt.Sprintf("%s would run %s on names only known when it runs, and a change needs its targets named", by, inner[0]),
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s would run %s on names only known when it runs, and a change needs its targets named", by, inner[0]),
 			"list the files first, then run "+inner[0]+" on them by name")
 		return
 	}
@@ -39,7 +41,7 @@ func (j *judge) namesCommand(by string, inner []string, starts []string) {
 				continue
 			}
 			if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
-				j.refuse(RuleDynamicWord, fmt.Sprintf("%s runs %s on the names a walk of %q finds, and %q there is a symlink that leads outside the workspace, so a name could lead there", by, inner[0], d, links[0]),
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs %s on the names a walk of %q finds, and %q there is a symlink that leads outside the workspace, so a name could lead there", by, inner[0], d, links[0]),
 					"name the files explicitly")
 				return
 			}
@@ -61,7 +63,7 @@ func (j *judge) findExec(primary string, args []string) ([]string, int, bool) {
 		}
 	}
 	if end < 0 {
-		j.refuse(RuleForbiddenFlag, fmt.Sprintf("find %s needs its command ended by \";\" (or \"{} +\")", primary), "")
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find %s needs its command ended by \";\" (or \"{} +\")", primary), "")
 		return nil, 0, false
 	}
 	inner := make([]string, 0, end)
@@ -70,7 +72,7 @@ func (j *judge) findExec(primary string, args []string) ([]string, int, bool) {
 		case strings.Contains(w, "{}"):
 			inner = append(inner, runtimeName)
 		case primary == "-execdir" && pathLike(w):
-			j.refuse(RuleDynamicWord, fmt.Sprintf("find -execdir runs its command in each file's folder, so %q would name a different path for each", w),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("find -execdir runs its command in each file's folder, so %q would name a different path for each", w),
 				"use -exec, whose command runs in find's folder")
 			return nil, 0, false
 		default:
@@ -110,12 +112,12 @@ args:
 			name, value, attached := strings.Cut(a[2:], "=")
 			kind, ok := xargsOpts[name]
 			if !ok || len(name) == 1 {
-				j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "--"+name), "")
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "--"+name), "")
 				return
 			}
 			if kind == "v" && !attached {
 				if i+1 >= len(argv) {
-					j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "--"+name), "")
+					j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "--"+name), "")
 					return
 				}
 				i++
@@ -127,7 +129,7 @@ args:
 				name := string(a[k])
 				kind, ok := xargsOpts[name]
 				if !ok {
-					j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "-"+name), "")
+					j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "-"+name), "")
 					return
 				}
 				if kind == "" {
@@ -137,7 +139,7 @@ args:
 				value := a[k+1:]
 				if value == "" && kind == "v" {
 					if i+1 >= len(argv) {
-						j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "-"+name), "")
+						j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs needs a value", "-"+name), "")
 						return
 					}
 					i++
@@ -159,15 +161,15 @@ args:
 			}
 		case "d", "delimiter":
 			if o.value != `\0` && o.value != "\x00" {
-				j.refuse(RuleDynamicWord, fmt.Sprintf("xargs -d %q splits names at a character a file name may hold", o.value), "use find -print0 | xargs -0")
+				j.refuse(rule.DynamicWord, fmt.Sprintf("xargs -d %q splits names at a character a file name may hold", o.value), "use find -print0 | xargs -0")
 				return
 			}
 			null = true
 		case "a", "arg-file":
-			j.refuse(RuleDynamicWord, "xargs --arg-file reads the names from a file, which the gate cannot read to judge them", "name the files, or use find -exec")
+			j.refuse(rule.DynamicWord, "xargs --arg-file reads the names from a file, which the gate cannot read to judge them", "name the files, or use find -exec")
 			return
 		case "p", "interactive", "o", "open-tty":
-			j.refuse(RuleForbiddenFlag, fmt.Sprintf("option %q of xargs asks on the terminal", o.name), "leave it out")
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs asks on the terminal", o.name), "leave it out")
 			return
 		}
 	}
@@ -222,7 +224,7 @@ func (j *judge) walked(producer []string) []string {
 func (j *judge) namesFromWalk(null bool) bool {
 	src, _ := j.stdinOf()
 	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) {
-		j.refuse(RuleDynamicWord, "xargs reads the names it runs its command on from standard input, which here is no command of the line that prints names of the workspace",
+		j.refuse(rule.DynamicWord, "xargs reads the names it runs its command on from standard input, which here is no command of the line that prints names of the workspace",
 			"use find ... -exec PROG {} +, or find ... -print0 | xargs -0 PROG")
 		return false
 	}
@@ -233,13 +235,13 @@ func (j *judge) namesFromWalk(null bool) bool {
 		if !null {
 			sep = "one a line"
 		}
-		j.refuse(RuleDynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace %s", name, sep),
+		j.refuse(rule.DynamicWord, fmt.Sprintf("xargs takes its names from %s, whose output is not only names of the workspace %s", name, sep),
 			"use find -print0, git ls-files -z, grep -lZ or rg -l0 before xargs -0, or find -exec")
 		return false
 	}
 	if !null {
 		if odd := j.splitName(j.walked(producer)); odd != "" {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("xargs without -0 splits its input at blanks and reads quotes in it, and %q is a name it would not take whole (a file named \"a /home/u/.ssh/id_rsa\" gives a name outside the workspace)", odd),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("xargs without -0 splits its input at blanks and reads quotes in it, and %q is a name it would not take whole (a file named \"a /home/u/.ssh/id_rsa\" gives a name outside the workspace)", odd),
 				"print the names NUL-separated and use xargs -0")
 			return false
 		}
@@ -346,7 +348,7 @@ func (j *judge) namesNotOptions(inner []string, replace string) bool {
 		return true
 	}
 	if j.c.FS == nil {
-		j.refuse(RuleDynamicWord, "xargs hands its command names that could start with \"-\", and without a file system to look in the gate cannot tell", "put \"--\" before the names: xargs -0 "+inner[0]+" --")
+		j.refuse(rule.DynamicWord, "xargs hands its command names that could start with \"-\", and without a file system to look in the gate cannot tell", "put \"--\" before the names: xargs -0 "+inner[0]+" --")
 		return false
 	}
 	for _, d := range j.walked(producer) {
@@ -355,7 +357,7 @@ func (j *judge) namesNotOptions(inner []string, replace string) bool {
 			continue
 		}
 		if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
-			j.refuse(RuleDynamicWord, fmt.Sprintf("xargs hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", inner[0], innerProgram(producer), names[0], inner[0]),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("xargs hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", inner[0], innerProgram(producer), names[0], inner[0]),
 				"put \"--\" before the names (xargs -0 "+inner[0]+" --), or use find, whose names start with its folder")
 			return false
 		}

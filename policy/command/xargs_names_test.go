@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
 
 // TestXargsOptionNames: names fed to xargs from git ls-files, rg or grep
@@ -69,8 +71,8 @@ func TestXargsOptionNames(t *testing.T) {
 		if d.Allowed != tc.ok {
 			t.Errorf("%s: allowed %v (%s: %s), want %v", tc.line, d.Allowed, d.Rule, d.Reason, tc.ok)
 		}
-		if !tc.ok && d.Rule != RuleDynamicWord {
-			t.Errorf("%s: rule %s, want %s", tc.line, d.Rule, RuleDynamicWord)
+		if !tc.ok && d.Rule != rule.DynamicWord {
+			t.Errorf("%s: rule %s, want %s", tc.line, d.Rule, rule.DynamicWord)
 		}
 	}
 	// Without such names, the same line is ordinary work.
