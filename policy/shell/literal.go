@@ -245,19 +245,11 @@ func (p *Parser) killsPids(w *syntax.Word) bool {
 // and w, not its name, is one whole $(PROBE) of one simple command of
 // literal words without assignments or redirections.
 func (p *Parser) pidSubstitution(killing bool, k int, w *syntax.Word) *syntax.CallExpr {
-	if !killing || k == 0 || len(w.Parts) != 1 {
+	if !killing || k == 0 {
 		return nil
 	}
-	cs, ok := w.Parts[0].(*syntax.CmdSubst)
-	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
-		return nil
-	}
-	s := cs.Stmts[0]
-	if s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 {
-		return nil
-	}
-	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+	call := oneCommandSubstitution(w)
+	if call == nil {
 		return nil
 	}
 	p.noteShellOnly("kill of a probe's pids")

@@ -459,22 +459,10 @@ func plainParam(x *syntax.ParamExp) bool {
 // kept: backslashes inside backquotes are read twice. Nor is "$(INNER)":
 // quoted, the output is one word holding every name and its newlines.
 func (p *Parser) substitution(k int, w *syntax.Word) *syntax.CallExpr {
-	if !p.Substitutions || p.prof != Analyze || p.strict || k == 0 || len(w.Parts) != 1 {
+	if !p.Substitutions || p.prof != Analyze || p.strict || k == 0 {
 		return nil
 	}
-	cs, ok := w.Parts[0].(*syntax.CmdSubst)
-	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
-		return nil
-	}
-	s := cs.Stmts[0]
-	if s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 {
-		return nil
-	}
-	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
-		return nil
-	}
-	return call
+	return oneCommandSubstitution(w)
 }
 
 // innerWords are the literal words of a substitution's command. A word
@@ -685,4 +673,25 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// oneCommandSubstitution is the one simple command of literal words, with
+// no assignment or redirection, that w holds whole as $(COMMAND), or nil.
+func oneCommandSubstitution(w *syntax.Word) *syntax.CallExpr {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
+		return nil
+	}
+	s := cs.Stmts[0]
+	if s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 {
+		return nil
+	}
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil
+	}
+	return call
 }
