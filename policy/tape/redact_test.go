@@ -27,7 +27,7 @@ func TestRedact(t *testing.T) {
 			t.Errorf("Redact(%q) = %q: no longer JSON", c.in, got)
 		}
 	}
-	for _, s := range []string{`echo "token: ${GITHUB_TOKEN}"`, `curl -H "Authorization: Bearer $TOKEN" x`, "git log --oneline", "cat README.md | head -n 3", `{"path":"src/a.go"}`} {
+	for _, s := range []string{`echo "token: ${GITHUB_TOKEN}"`, `curl -H "Authorization: Bearer $TOKEN" x`, "git log --oneline", "cat README.md | head -n 3", "http POST x.example token=@.env", `{"path":"src/a.go"}`} {
 		if got := Redact(s); got != s {
 			t.Errorf("Redact(%q) = %q", s, got)
 		}
