@@ -712,7 +712,7 @@ const scenarios = [
       // A call that asks a person, with the link in its arguments: the prompt shows it as text; its only links are its own answers.
       const name = r.send([fetchCall(`https://example.com/${link}`, link)]);
       const f = await r.prompt('Answer the waiting question');
-      const what = await f.inner('#what');
+      const what = await f.inner('body'); // the call's arguments are fields below its name
       log(`prompt: ${what}`);
       assert(what.includes(shown) && what.includes('command:workbench.action.terminal.sendSequence'), `the prompt does not show the text: ${what}`);
       const hrefs = await f.hrefs();
