@@ -106,14 +106,16 @@ func short(path string) string {
 func forbidden(from, imp string) string {
 	under := func(p, dir string) bool { return p == module+"/"+dir || strings.HasPrefix(p, module+"/"+dir+"/") }
 	switch {
-	case strings.HasPrefix(imp, "go.lsp.dev/") && !under(from, "rpc") || strings.HasPrefix(imp, "go.lsp.dev/") && under(from, "rpc/gate"):
+	case strings.HasPrefix(imp, "go.lsp.dev/") && !under(from, "rpc"):
 		return "only rpc (and its test editor) speaks the transport"
 	case under(imp, "internal/cli") && from != module:
 		return "the commands are main's alone"
-	case under(imp, "rpc") && !under(imp, "rpc/gate") && !slices.Contains([]string{"internal/cli", "internal/bench", "rpc/rpctest"}, short(from)):
+	case under(imp, "rpc") && !slices.Contains([]string{"internal/cli", "internal/bench", "rpc/rpctest"}, short(from)):
 		return "only the commands and the test editor reach the transport"
-	case (under(from, "policy") || under(from, "workspace") || under(from, "approvals") || under(from, "hook")) && (under(imp, "rpc") || under(imp, "internal/cli")):
+	case (under(from, "policy") || under(from, "workspace") || under(from, "approvals") || under(from, "hook") || under(from, "gate") || under(from, "tape")) && (under(imp, "rpc") || under(imp, "internal/cli")):
 		return "the decision's packages never import the server"
+	case under(from, "policy") && (under(imp, "gate") || under(imp, "tape")):
+		return "the policy is pure: it never reaches the gate or the tape's files"
 	}
 	return ""
 }

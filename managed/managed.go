@@ -1,6 +1,6 @@
 // Package managed reads the organisation's policy: a file an
 // administrator installs on the machine (managed.json in a system folder,
-// Dir), which every gate reads first (rpc/gate.Open). It can pin the mode,
+// Dir), which every gate reads first (gate.Open). It can pin the mode,
 // cap the effect mode, pin the shell profile and the confined-runs
 // answer, add secret patterns and deny and ask rules, ask for the hosts'
 // hooks in their own managed places, and say where decisions are

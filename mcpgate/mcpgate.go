@@ -41,9 +41,9 @@ import (
 	"syscall"
 	"time"
 
+	"admit/gate"
 	"admit/internal/mcpwire"
 	"admit/policy"
-	"admit/rpc/gate"
 )
 
 // Door is the gate a call goes through: *rpc.Client (the editor's server

@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"admit/gate"
 	"admit/policy"
-	"admit/policy/tape"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 const waitFor = 10 * time.Second

@@ -24,8 +24,8 @@ import (
 	"sync"
 	"time"
 
+	"admit/gate"
 	"admit/internal/mcpwire"
-	"admit/rpc/gate"
 )
 
 // Door is the gate admit's tools act through: *rpc.Client (the editor's

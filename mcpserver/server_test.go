@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"admit/gate"
 	"admit/mcpserver"
 	"admit/policy"
-	"admit/rpc/gate"
 )
 
 // conn is a test client on Serve's stdio.

@@ -12,10 +12,10 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
+	"admit/gate"
 	"admit/internal/mcpwire"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // maxListing bounds a folder's listing: past it the model is told to

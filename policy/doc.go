@@ -3,7 +3,7 @@
 // decision order (check.go), the bounds (bounds.go), the workspace policy
 // file (file.go) and the refusal body handed back to a model (verdict.go).
 // The command policy for shell tools lives in policy/command and the shell
-// reduction in policy/shell; the tape in policy/tape. The words every
+// reduction in policy/shell; the tape in tape. The words every
 // decision is made of (rules, modes, verdicts, outcome classes) are the
 // typed constants of policy/rule, with the catalogue of rules.
 //

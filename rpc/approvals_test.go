@@ -10,9 +10,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 // askingPolicy makes "deploy" a tool that always needs a person.

@@ -8,8 +8,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/policy/rules"
-	"admit/rpc/gate"
 )
 
 // clientAsker puts questions to the person at the editor: with

@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // Client is a connection to a server: a local agent's through the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // decode names the field in every error, and refuses what parsers could

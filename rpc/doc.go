@@ -1,6 +1,6 @@
 // Package rpc is admit's server: JSON-RPC 2.0 with LSP framing over a
 // stream (stdio for the editor, a unix socket for the agents outside it),
-// in front of the gate (package rpc/gate). It holds the LSP lifecycle, one
+// in front of the gate (package gate). It holds the LSP lifecycle, one
 // method table with one handler per method (handle_*.go: decode the params,
 // call the gate, encode the answer), the read-loop release (release.go),
 // the outbox that carries notifications with replies (outbox.go) and the

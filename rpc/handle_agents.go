@@ -9,8 +9,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"admit/gate"
 	"admit/hook/connect"
-	"admit/rpc/gate"
 )
 
 // AgentsResult is admit/agents' answer: the binary the proposed changes

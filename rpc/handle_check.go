@@ -5,7 +5,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleCheck answers admit/check. It starts on the read loop; the gate

@@ -3,7 +3,7 @@ package rpc
 import (
 	"context"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleReplay answers admit/replay: what the workspace's policy file, or

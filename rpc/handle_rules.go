@@ -3,7 +3,7 @@ package rpc
 import (
 	"context"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleRules answers admit/rules: every rule in force and where the

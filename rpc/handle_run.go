@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleRun answers admit/run: decide, run without a system shell, verify.

@@ -3,7 +3,7 @@ package rpc
 import (
 	"context"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleOpenSession answers admit/openSession.

@@ -3,7 +3,7 @@ package rpc
 import (
 	"context"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/workspace/run"
 )
 

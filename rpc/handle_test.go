@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
 )
 

@@ -3,7 +3,7 @@ package rpc
 import (
 	"context"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // handleReviewPolicy answers admit/reviewPolicy: the policy file in force,

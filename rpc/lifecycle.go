@@ -14,10 +14,10 @@ import (
 	"go.lsp.dev/uri"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/shell"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 	"admit/workspace"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // stateInterval is the least time between two admit/didChangeState

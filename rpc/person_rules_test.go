@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
 

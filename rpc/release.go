@@ -7,7 +7,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // A call is handled on the connection's read loop until it has to wait:

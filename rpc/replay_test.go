@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
 

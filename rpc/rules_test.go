@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
 )
 

@@ -18,8 +18,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/policy"
-	"admit/rpc/gate"
 	"admit/workspace"
 )
 

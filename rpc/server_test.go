@@ -13,10 +13,10 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"admit/policy/tape"
+	"admit/gate"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
+	"admit/tape"
 	"admit/workspace"
 )
 

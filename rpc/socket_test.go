@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"admit/gate"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
 

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
 )
 

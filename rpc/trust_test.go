@@ -9,9 +9,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"admit/gate"
 	"admit/policy"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
 

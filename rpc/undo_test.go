@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/rpc/rpctest"
 )
 

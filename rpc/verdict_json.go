@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // appendVerdict appends v as JSON, byte for byte what the protocol's

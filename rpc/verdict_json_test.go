@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 
 	"go.lsp.dev/protocol"
 )

@@ -89,7 +89,7 @@ export function gateCall(tool: ToolName, input: unknown, hashOf: (path: string) 
       const expectHash = (a.expectHash as string | undefined) || hashOf(a.path);
       if (!expectHash) return { error: `admit_edit: read ${a.path} with admit_read first; an edit is bound to the bytes read. Nothing was done.` };
       const params = { path: a.path, oldText: a.oldText, newText: a.newText, replaceAll: a.replaceAll === true, expectHash };
-      // The check sees what admit/edit judges: the lengths, not the texts (server: rpc/gate/files.go).
+      // The check sees what admit/edit judges: the lengths, not the texts (server: gate/files.go).
       const args = { path: a.path, oldText: (a.oldText as string).length, newText: (a.newText as string).length, replaceAll: a.replaceAll === true, expectHash };
       return { tool, method: Methods.edit, params, check: { tool: 'admit.edit', args }, shown: { label: 'Path', text: a.path }, path: a.path };
     }

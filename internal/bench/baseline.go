@@ -31,11 +31,11 @@ type Tree struct {
 	Tests map[string]string
 }
 
-// gatePackage is where the gate's benchmark lives: rpc/gate now, rpc at
+// gatePackage is where the gate's benchmark lives: gate now, rpc at
 // the baseline (the gate moved out of rpc since).
 func gatePackage(src string) string {
 	if _, err := os.Stat(filepath.Join(src, "rpc", "gate", "bench_test.go")); err == nil {
-		return "./rpc/gate"
+		return "./gate"
 	}
 	return "./rpc"
 }
@@ -47,7 +47,7 @@ func BuildTree(name, src, out string) (*Tree, error) {
 	if err := goCmd(src, "build", "-o", t.Bin, "."); err != nil {
 		return nil, fmt.Errorf("%s: build admit: %w", name, err)
 	}
-	for fig, pkg := range map[string]string{"command": "./policy/command", "gate": gatePackage(src), "tape": "./policy/tape"} {
+	for fig, pkg := range map[string]string{"command": "./policy/command", "gate": gatePackage(src), "tape": "./tape"} {
 		bin := filepath.Join(out, fig+".test")
 		if err := goCmd(src, "test", "-c", "-o", bin, pkg); err != nil {
 			return nil, fmt.Errorf("%s: build the tests of %s: %w", name, pkg, err)

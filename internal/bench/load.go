@@ -15,10 +15,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"admit/gate"
 	"admit/policy"
-	"admit/policy/tape"
 	"admit/rpc"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // LoadResult is one measured configuration.

@@ -1,7 +1,7 @@
 // Package cases is admit's one case corpus: a workspace and the calls
 // judged in it, kept as txtar archives under testdata and walked at every
 // level that decides: the command policy (policy/command), the gate
-// (rpc/gate) and the admit check command (internal/cli). A case added to
+// (gate) and the admit check command (internal/cli). A case added to
 // an archive is checked at all three, the way mvdan/sh walks one table in
 // its parser, printer and fuzz tests.
 //

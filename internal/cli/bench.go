@@ -15,7 +15,7 @@ import (
 
 	"admit/internal/bench"
 	"admit/policy/rules"
-	"admit/policy/tape"
+	"admit/tape"
 )
 
 // benchCmd is `admit bench`: the load command. It measures admit/check

@@ -14,7 +14,7 @@ import (
 // TestCases runs every case of the corpus (internal/cases) through
 // `admit check`, flags and all, as an agent's hook would: the verdict on
 // stdout, exit 0 for an allowed call and 77 for any other. The command
-// policy (policy/command) and the gate (rpc/gate) walk the same cases.
+// policy (policy/command) and the gate (gate) walk the same cases.
 func TestCases(t *testing.T) {
 	for _, v := range []string{"ADMIT_EFFECTS", "ADMIT_MAX_STEPS", "ADMIT_MAX_RETRIES", "ADMIT_MAX_REQUEST_CHARS", "ADMIT_TIMEOUT_MS"} {
 		t.Setenv(v, "")

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"admit/gate"
 	"admit/rpc"
-	"admit/rpc/gate"
 )
 
 // dialTimeout bounds reaching the editor's server; past it, the call is

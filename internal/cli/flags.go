@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"admit/gate"
 	"admit/policy"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // list is a repeatable string flag.

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"admit/gate"
 	"admit/hook"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/rpc/gate"
 )
 
 // hookOptions are admit hook's flags.

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"admit/policy/tape"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 // TestMain lets the test binary stand in for the admit binary: with

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"admit/policy/tape"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 // The tests below drive `admit mcp` with a real MCP client: the official

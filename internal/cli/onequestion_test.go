@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"admit/policy/rule"
-	"admit/policy/tape"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 // TestOneCallOneQuestion: with the editor running, a call the hook puts

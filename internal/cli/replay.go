@@ -9,11 +9,11 @@ import (
 	"os"
 	"strings"
 
+	"admit/gate"
 	"admit/policy"
 	policycmd "admit/policy/command"
 	"admit/policy/rules"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // replayCmd is `admit tape replay --policy NEW [--rules FILE] [--json]

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"admit/rpc/gate"
+	"admit/gate"
 )
 
 // admit tape replay: calls taped by admit check, judged again under a

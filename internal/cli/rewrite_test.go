@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"admit/policy/tape"
 	"admit/rpc/rpctest"
+	"admit/tape"
 )
 
 // TestRewrittenCallRunsTheJudgedLine: Claude Code's hook answers an

@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"admit/rpc/gate"
+	"admit/gate"
 	"admit/workspace/run"
 )
 

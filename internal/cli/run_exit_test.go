@@ -3,8 +3,8 @@ package cli
 import (
 	"testing"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 	"admit/workspace/run"
 )
 

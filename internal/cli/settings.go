@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // personSettings are the person's own choices for a gate that decides

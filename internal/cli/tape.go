@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/gate"
+	"admit/tape"
 )
 
 // tapeCmd is `admit tape`: query the tape, or verify its chain.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"admit/policy/tape"
+	"admit/tape"
 )
 
 // admit tape --verify is the door a person checks the tape through: an

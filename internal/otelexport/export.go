@@ -6,12 +6,12 @@
 // attributes); an endpoint the configuration names wins over them.
 //
 // The tape stays the source of truth: the gate hands a record over only
-// once it is on the tape (rpc/gate.Exporter). Export never blocks the
+// once it is on the tape (gate.Exporter). Export never blocks the
 // decision: the record goes into a bounded queue that one goroutine
 // drains, and a record the queue has no room for is dropped and counted.
 // Sending retries with backoff (the SDK's); what could not be sent is
 // counted too, and Stats says so (admit/state). Only the tape's own
-// fields leave the machine, redacted (policy/tape.Redact), never the
+// fields leave the machine, redacted (tape.Redact), never the
 // decision's facts. See docs/teams.md.
 package otelexport
 
@@ -35,7 +35,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 
-	"admit/policy/tape"
+	"admit/tape"
 )
 
 // Config says where decisions go.

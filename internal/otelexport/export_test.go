@@ -14,10 +14,10 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 
+	"admit/gate"
 	"admit/internal/otelexport"
 	"admit/policy"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // receiver is an OTLP/HTTP logs endpoint built from the collector's own

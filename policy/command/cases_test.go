@@ -12,7 +12,7 @@ import (
 
 // TestCases judges every case of the corpus (internal/cases) with the
 // command policy alone: Evaluate or EvaluateArgv, over the workspace's
-// resolver, with the case's observations as given. The gate (rpc/gate)
+// resolver, with the case's observations as given. The gate (gate)
 // and admit check (internal/cli) walk the same cases.
 func TestCases(t *testing.T) {
 	p := command.New(nil)

@@ -1,7 +1,7 @@
 // Package rule is admit's vocabulary: the rules a verdict or a tape record
 // names, the gate's modes, verdicts, outcome classes and who decided. It
 // imports only the standard library, so every package that decides,
-// records or reports (policy, policy/command, policy/shell, policy/tape,
+// records or reports (policy, policy/command, policy/shell, tape,
 // approvals, hook, rpc) can share one spelling of each word.
 //
 // Start at [Catalogue]: every [Rule] with its one-line meaning, the remedy a

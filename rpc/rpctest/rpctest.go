@@ -28,10 +28,10 @@ import (
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rules"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/workspace"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"admit/gate"
 	"admit/rpc"
-	"admit/rpc/gate"
 	"admit/rpc/rpctest"
 )
 

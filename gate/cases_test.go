@@ -6,10 +6,10 @@ import (
 	"os"
 	"testing"
 
+	"admit/gate"
 	"admit/internal/cases"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // TestCases puts every case of the corpus (internal/cases) to the gate as

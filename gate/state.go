@@ -12,7 +12,7 @@ import (
 	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/shell"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 	"admit/workspace/run"
 )

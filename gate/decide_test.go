@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // countingAsker answers every question with answer and counts them.

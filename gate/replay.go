@@ -16,7 +16,7 @@ import (
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/policy/shell"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 )
 

@@ -1,6 +1,6 @@
 // Package gate is admit's one door: every call an agent wants to make goes
 // through Gate.Decide, which runs the mode, the policy (package policy),
-// the person's answer (package approvals) and the tape (policy/tape) in
+// the person's answer (package approvals) and the tape (tape) in
 // that order, and says allow or deny with the rule that decided. The
 // acting tools (Run, Read, Edit, Write) decide through the same door and
 // then act, confined and verified. Sessions keep what one agent task may

@@ -7,7 +7,7 @@ import (
 	"admit/policy/rule"
 
 	"admit/policy"
-	"admit/policy/tape"
+	"admit/tape"
 )
 
 // Verdict is the door's answer to one call, as docs/protocol.md has it.

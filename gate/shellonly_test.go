@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // TestShellOnly: a line judged in full whose constructs admit's runner

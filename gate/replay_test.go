@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
+	"admit/gate"
 	"admit/internal/cases"
 	"admit/policy"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // corpusTape records every case of the corpus (internal/cases) on a tape

@@ -3,6 +3,8 @@ package gate
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +25,7 @@ import (
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/policy/shell"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 )
 
@@ -154,7 +156,7 @@ func newGate(cfg config) (*Gate, error) {
 		cfg:      cfg,
 		commands: command.New(nil),
 		nobody:   approvals.New(nil, approvals.Options{Now: cfg.Now}),
-		idPrefix: strconv.FormatInt(cfg.Now().UnixMilli(), 36),
+		idPrefix: newIDPrefix(cfg.Now()),
 		mode:     rule.Mode(cfg.Mode),
 		effects:  cfg.Effects,
 		shell:    cfg.Shell,
@@ -467,6 +469,16 @@ func (g *Gate) stateChanged() {
 	if n := g.cfg.Notifier; n != nil {
 		n.StateChanged()
 	}
+}
+
+// newIDPrefix is the start of every id a gate gives: its opening time and
+// random bits, so that two gates opened in the same millisecond (a hook
+// per call, a team's machines) never give one id twice, and a replay over
+// many tapes tells their calls apart.
+func newIDPrefix(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand never fails on a supported system
+	return strconv.FormatInt(now.UnixMilli(), 36) + hex.EncodeToString(b[:])
 }
 
 func (g *Gate) newID() string {

@@ -29,7 +29,7 @@ func benchRecord() Record {
 // 1 and 64 writers on the file system of the test's temporary directory.
 // lines/s is the figure to read; lines/sync is the mean group size.
 //
-//	go test -run '^$' -bench Append -benchtime 2s ./policy/tape/
+//	go test -run '^$' -bench Append -benchtime 2s ./tape/
 func BenchmarkAppend(b *testing.B) {
 	for _, s := range []Sync{SyncAlways, SyncBatch, SyncNone} {
 		for _, writers := range []int{1, 64} {
@@ -189,7 +189,7 @@ func benchChild(spec string) int {
 // than one alone does. b.N records are shared among the processes; each
 // process's start is counted, so compare the rows with each other.
 //
-//	go test -run '^$' -bench AppendProcesses -benchtime 20000x ./policy/tape/
+//	go test -run '^$' -bench AppendProcesses -benchtime 20000x ./tape/
 func BenchmarkAppendProcesses(b *testing.B) {
 	for _, procs := range []int{1, 2, 8} {
 		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {

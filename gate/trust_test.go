@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // hostile is a workspace whose repository ships a policy file, with the

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"admit/gate"
 	"admit/managed"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // managedDir installs a managed file in a temporary "system" folder

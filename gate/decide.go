@@ -9,7 +9,7 @@ import (
 	"admit/policy"
 	"admit/policy/rule"
 	"admit/policy/shell"
-	"admit/policy/tape"
+	"admit/tape"
 )
 
 // judging is one call on its way through Decide's stages: the call, what

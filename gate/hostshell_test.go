@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"admit/gate"
 	"admit/policy"
-	"admit/rpc/gate"
 )
 
 // hostWorld is a workspace with a git repository and a link to a folder

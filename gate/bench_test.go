@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"admit/gate"
 	"admit/internal/bench"
 	"admit/policy"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/policy/tape"
-	"admit/rpc/gate"
+	"admit/tape"
 )
 
 // BenchmarkGateCheck is the door without a transport: mode, policy, tape

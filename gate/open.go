@@ -11,7 +11,7 @@ import (
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/shell"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 )
 

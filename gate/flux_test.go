@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
 	"admit/policy/rules"
-	"admit/rpc/gate"
 )
 
 // fluxWorld is a workspace with a file the agent read, a link to a file

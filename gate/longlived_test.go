@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // clock is a settable time for the gate.

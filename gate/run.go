@@ -15,7 +15,7 @@ import (
 	"admit/policy"
 	"admit/policy/command"
 	"admit/policy/rule"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 	"admit/workspace/effects"
 	"admit/workspace/run"

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"admit/gate"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // TestVerdictOutcome: the verdict says its outcome class in a field of its

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"admit/approvals"
+	"admit/gate"
 	"admit/internal/cases"
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/rpc/gate"
 )
 
 // takeRule is a person who answers every question "always allow" when

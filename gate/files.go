@@ -9,7 +9,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/rule"
-	"admit/policy/tape"
+	"admit/tape"
 	"admit/workspace"
 )
 
