@@ -387,50 +387,38 @@ func (x repFS) Resolve(p string) (command.Resolved, error) {
 	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links}, nil
 }
 
-func (x repFS) LinksOutside(dir string) []string {
-	v, ok := x.r.f.Links[dir]
+// recorded is the taped answer of m to key, or unknown (and the fact named
+// as missing) when the tape holds none. unknown is always the answer that
+// refuses or asks: a fact nobody saw never admits a call.
+func recorded[V any](r *Replay, m map[string]V, key, what, name string, unknown V) V {
+	v, ok := m[key]
 	if !ok {
-		// Unknown: a link leading outside is assumed, so a recursive read
-		// is refused rather than admitted on a fact nobody saw.
-		x.r.miss("links under", dir)
-		return []string{dir + "/…(not recorded)"}
+		r.miss(what, name)
+		return unknown
 	}
 	return v
+}
+
+// LinksOutside, unknown, assumes a link leading outside, so a recursive
+// read is refused rather than admitted on a fact nobody saw.
+func (x repFS) LinksOutside(dir string) []string {
+	return recorded(x.r, x.r.f.Links, dir, "links under", dir, []string{dir + "/…(not recorded)"})
 }
 
 func (x repFS) OptionNames(dir string) []string {
-	v, ok := x.r.f.Options[dir]
-	if !ok {
-		x.r.miss("names under", dir)
-		return []string{dir + "/…(not recorded)"}
-	}
-	return v
+	return recorded(x.r, x.r.f.Options, dir, "names under", dir, []string{dir + "/…(not recorded)"})
 }
 
 func (x repFS) SplitNames(dir string) []string {
-	v, ok := x.r.f.Split[dir]
-	if !ok {
-		x.r.miss("names under", dir)
-		return []string{dir + "/…(not recorded)"}
-	}
-	return v
+	return recorded(x.r, x.r.f.Split, dir, "names under", dir, []string{dir + "/…(not recorded)"})
 }
 
 func (x repFS) GitExec(dir string) string {
-	v, ok := x.r.f.GitExec[dir]
-	if !ok {
-		x.r.miss("git configuration of", dir)
-		return "the repository's configuration (not recorded)"
-	}
-	return v
+	return recorded(x.r, x.r.f.GitExec, dir, "git configuration of", dir, "the repository's configuration (not recorded)")
 }
 
 func (x repFS) GitConfigFiles(dir string) []string {
-	v, ok := x.r.f.GitConfig[dir]
-	if !ok {
-		x.r.miss("git configuration files of", dir)
-	}
-	return v
+	return recorded(x.r, x.r.f.GitConfig, dir, "git configuration files of", dir, nil)
 }
 
 func (x repFS) ReadDir(dir string) ([]fs.DirEntry, error) {
@@ -472,32 +460,17 @@ func (x repFS) GitRemotes(dir string) ([]string, bool) {
 }
 
 func (x repFS) GitWriteExec(dir string, hooks []string) string {
-	v, ok := x.r.f.WriteExec[writeExecKey(dir, hooks)]
-	if !ok {
-		x.r.miss("git hooks and settings of", dir)
-		return "the repository's hooks (not recorded)"
-	}
-	return v
+	return recorded(x.r, x.r.f.WriteExec, writeExecKey(dir, hooks), "git hooks and settings of", dir, "the repository's hooks (not recorded)")
 }
 
 type repObs struct{ r *Replay }
 
 func (x repObs) File(p string) command.ObsState {
-	v, ok := x.r.f.ObsFile[p]
-	if !ok {
-		x.r.miss("observation of", p)
-		return command.Unobserved
-	}
-	return command.ObsState(v)
+	return command.ObsState(recorded(x.r, x.r.f.ObsFile, p, "observation of", p, ObsAnswer(command.Unobserved)))
 }
 
 func (x repObs) Dir(p string) bool {
-	v, ok := x.r.f.ObsDir[p]
-	if !ok {
-		x.r.miss("observation of folder", p)
-		return false
-	}
-	return v
+	return recorded(x.r, x.r.f.ObsDir, p, "observation of folder", p, false)
 }
 
 // dirEntry is a recorded name in a listing.
