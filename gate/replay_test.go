@@ -3,7 +3,6 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -68,40 +67,7 @@ func recordCorpus(t *testing.T) []tapedCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cwd := w.Cwd(c)
-		if len(c.Observed)+len(c.ObservedDir)+len(c.Stale) > 0 {
-			paths := append(append([]string(nil), c.Observed...), c.Stale...)
-			if _, err := g.Observe(gate.ObserveParams{Paths: paths, Dirs: c.ObservedDir, Cwd: cwd}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, p := range c.Stale {
-			if err := os.WriteFile(w.Abs(c, p), []byte("changed\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p := gate.CheckParams{Tool: "bash", Cwd: cwd}
-		if c.Path != nil {
-			path := w.Expand(*c.Path)
-			p.Env = &gate.CallEnv{PATH: &path}
-		}
-		if c.Terminal {
-			p.Terminal = "t1"
-		}
-		switch {
-		case c.Tool != "":
-			p.Tool, p.Args = c.Tool, json.RawMessage(w.Expand(c.Args))
-		case c.Argv != nil:
-			p.Argv = make([]string, len(c.Argv))
-			for i, a := range c.Argv {
-				p.Argv[i] = w.Expand(a)
-			}
-		default:
-			p.Command = w.Expand(c.Line)
-			if c.AdmitRuns {
-				p.Tool = "admit.run"
-			}
-		}
+		p := caseParams(t, g, w, c)
 		if _, err := g.Check(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
