@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -307,4 +308,20 @@ type PinError struct {
 
 func (e *PinError) Error() string {
 	return fmt.Sprintf("%s %q is not allowed: your organisation's managed policy (%s) pins it to %q", e.Field, e.Got, e.Where, e.Pinned)
+}
+
+// maxFile bounds the managed file: a policy, not a data set.
+const maxFile = 1 << 20
+
+// readBounded reads the managed file opened from path, refusing one over
+// maxFile.
+func readBounded(f io.Reader, path string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s: over %d bytes", path, maxFile)
+	}
+	return data, nil
 }

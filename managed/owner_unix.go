@@ -4,15 +4,11 @@ package managed
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 )
-
-// maxFile bounds the managed file: a policy, not a data set.
-const maxFile = 1 << 20
 
 // readAdminFile reads path when an administrator alone can have written
 // it: the file and every folder above it (symlinks resolved) owned by
@@ -51,14 +47,7 @@ func readAdminFile(path string) ([]byte, error) {
 			break
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: over %d bytes", path, maxFile)
-	}
-	return data, nil
+	return readBounded(f, path)
 }
 
 // notAdmin says why st is not an administrator's alone, or "".

@@ -2,13 +2,7 @@
 
 package managed
 
-import (
-	"fmt"
-	"io"
-	"os"
-)
-
-const maxFile = 1 << 20
+import "os"
 
 // readAdminFile reads path. On Windows the folder under %ProgramData% is
 // writable by administrators alone by default; its ACL is not checked
@@ -19,12 +13,5 @@ func readAdminFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: over %d bytes", path, maxFile)
-	}
-	return data, nil
+	return readBounded(f, path)
 }
