@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"admit/gate"
+	"admit/internal/strictjson"
 	"admit/policy"
 	"admit/tape"
 )
@@ -171,9 +172,7 @@ func openCaps(g *gate.Gate, path string) (string, error) {
 		return "", fmt.Errorf("--caps: %w", err)
 	}
 	var p gate.OpenSessionParams
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := strictjson.Decode(data, &p); err != nil {
 		return "", fmt.Errorf("--caps %s: %w", path, err)
 	}
 	if p.Label == "" {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 
 	"admit/gate"
+	"admit/internal/strictjson"
 	"admit/policy"
 	"admit/policy/rule"
 )
@@ -52,13 +52,8 @@ func loadPersonSettings() (personSettings, string, error) {
 	if err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := strictjson.Decode(data, &s); err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode and effects)", path, err)
-	}
-	if dec.More() {
-		return s, path, fmt.Errorf("the person's settings %s: more than one JSON value", path)
 	}
 	if err := s.check(); err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
