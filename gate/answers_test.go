@@ -55,7 +55,7 @@ func TestEveryAskIsAnswered(t *testing.T) {
 		person := &takeRule{}
 		b := approvals.New(person, approvals.Options{})
 		defer b.Close()
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Approvals: b, Mode: "enforce",
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell, Mode: "enforce"}, Approvals: b,
 			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
 		if err != nil {
 			t.Fatal(err)

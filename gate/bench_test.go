@@ -69,7 +69,7 @@ func BenchmarkGateCheckRules(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", Effects: "read-only", Headless: true,
+			g, err := gate.Open(gate.Options{Dirs: []string{root}, Settings: gate.Settings{Mode: "enforce", Effects: "read-only"}, Headless: true,
 				TapePath: filepath.Join(dir, "tape.jsonl"), Tape: tape.Options{Sync: tape.SyncNone}, TapeRequired: true,
 				Bounds: policy.DefaultBounds(), Rules: store, Trust: gate.NewTrustStore(filepath.Join(dir, "trust"))})
 			if err != nil {

@@ -134,7 +134,7 @@ type Gate struct {
 // newGate builds a gate from cfg, or says which setting is wrong: the mode,
 // effect mode and shell profile must be valid, and the roots given.
 func newGate(cfg config) (*Gate, error) {
-	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
+	if err := (Settings{Mode: cfg.Mode, Effects: cfg.Effects, Shell: cfg.Shell}).Check(); err != nil {
 		return nil, err
 	}
 	if cfg.Mode == "" || cfg.Effects == "" || cfg.Shell == "" {

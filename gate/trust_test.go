@@ -55,7 +55,7 @@ func newHostile(t *testing.T, policyFile string) *hostile {
 
 func (h *hostile) open(t *testing.T, effects string) *gate.Gate {
 	t.Helper()
-	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: effects, Home: h.home,
+	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Settings: gate.Settings{Mode: "enforce", Effects: effects}, Home: h.home,
 		Bounds: policy.DefaultBounds(), Headless: true, Trust: h.trust, Rules: gate.NewRuleStore(filepath.Join(h.home, "..", "rules"), h.root)})
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +283,7 @@ func TestAgentCannotWriteThePersonsRules(t *testing.T) {
 	h := newHostile(t, "")
 	rulesDir := filepath.Join(h.root, "admit-config")
 	trustDir := filepath.Join(h.root, "admit-trust")
-	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: "workspace-write", Home: h.home,
+	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: h.home,
 		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(trustDir), Rules: gate.NewRuleStore(rulesDir, h.root)})
 	if err != nil {
 		t.Fatal(err)

@@ -65,17 +65,17 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	mode, effects, err := aloneSettings(bounds)
+	settings, err := aloneSettings(bounds)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	bounds.Effects = effects // what sessions opened here may do, too
+	bounds.Effects = settings.Effects // what sessions opened here may do, too
 	home, _ := os.UserHomeDir()
 	handles, err := localHandles()
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
+	g, err := gate.Open(gate.Options{Dirs: []string{root}, Settings: settings, TapePath: tapePath, TapeRequired: true, Handles: handles,
 		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)

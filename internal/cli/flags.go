@@ -135,7 +135,7 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 	}
 	home, _ := os.UserHomeDir()
 	g, err := gate.Open(gate.Options{
-		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell,
+		Dirs: dirs, Settings: gate.Settings{Mode: f.mode, Effects: f.effects, Shell: f.shell},
 		TapePath: f.tapePath, TapeRequired: true, Headless: true, Bounds: bounds, Home: home,
 		// One call, then the gate is gone: a terminal's next line is
 		// judged by another admit check, which cannot know where this one

@@ -141,7 +141,7 @@ func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore
 		return gate.RunResult{}, err
 	}
 	home, _ := os.UserHomeDir()
-	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
+	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Settings: gate.Settings{Mode: "enforce"}, TapePath: tapePath, TapeRequired: true,
 		Headless: true, Bounds: bounds, Home: home, Handles: handles})
 	if err != nil {
 		return gate.RunResult{}, err
