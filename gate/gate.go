@@ -327,7 +327,7 @@ func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.
-func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Outcome {
+func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Resolution {
 	b := g.cfg.Approvals
 	if b == nil || g.headless() {
 		b = g.nobody
