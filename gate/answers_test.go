@@ -39,8 +39,7 @@ func (p *takeRule) questions() []approvals.Question {
 // TestEveryAskIsAnswered walks every case of the corpus that asks a
 // person, puts it to a gate with a person who takes the offered rule,
 // and checks that the question offered a rule that, once written, lets
-// the same call run unasked, or said plainly why no rule can answer it
-// (issue 19).
+// the same call run unasked, or said plainly why no rule can answer it.
 func TestEveryAskIsAnswered(t *testing.T) {
 	var mu sync.Mutex
 	offered, none := 0, map[string]int{}

@@ -41,7 +41,7 @@ func BenchmarkGateCheck(b *testing.B) {
 }
 
 // BenchmarkGateCheckRules is a command line through the door with the
-// person's rules: none, and 200 (the bound is 1.2x), the user's
+// person's rules: none, and 200 (within 1.2x of none, the bound held), the user's
 // file and the workspace's both read, merged with the repository's, as
 // every decision does.
 func BenchmarkGateCheckRules(b *testing.B) {
