@@ -87,8 +87,8 @@ type Field struct {
 	Value string `json:"value"`
 }
 
-// Outcome is how a question was decided. Every Decide returns exactly one.
-type Outcome struct {
+// Resolution is how a question was decided. Every Decide returns exactly one.
+type Resolution struct {
 	Allowed bool
 	// Answer is the person's answer, or the answer the outcome stands for:
 	// allow-session for a grant, deny for every refusal that no person gave.
@@ -212,9 +212,9 @@ func New(asker Asker, o Options) *Broker {
 // asking the person and waiting for an answer, the deadline, the end of ctx,
 // CloseSession or Close, whichever comes first. It blocks only its own caller,
 // and returns promptly when ctx ends even if the Asker is slow to return.
-func (b *Broker) Decide(ctx context.Context, q Question) Outcome {
+func (b *Broker) Decide(ctx context.Context, q Question) Resolution {
 	start := b.now()
-	out := Outcome{Answer: Deny, AskedAt: start}
+	out := Resolution{Answer: Deny, AskedAt: start}
 
 	b.mu.Lock()
 	if b.closed {
@@ -379,7 +379,7 @@ func causeOf(ctx context.Context) rule.DecidedBy {
 }
 
 // refuse fills out as a refusal decided by by.
-func (b *Broker) refuse(out Outcome, q Question, by rule.DecidedBy) Outcome {
+func (b *Broker) refuse(out Resolution, q Question, by rule.DecidedBy) Resolution {
 	out.Allowed, out.Answer, out.DecidedBy = false, Deny, by
 	call := callName(q)
 	switch by {

@@ -147,8 +147,8 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 }
 
-func decideAsync(b *Broker, ctx context.Context, q Question) <-chan Outcome {
-	ch := make(chan Outcome, 1)
+func decideAsync(b *Broker, ctx context.Context, q Question) <-chan Resolution {
+	ch := make(chan Resolution, 1)
 	go func() { ch <- b.Decide(ctx, q) }()
 	return ch
 }
@@ -324,7 +324,7 @@ func TestCloseRefusesHundredPendingAtOnce(t *testing.T) {
 	f := newFake()
 	b := New(f, Options{})
 	const n = 100
-	outs := make([]<-chan Outcome, n)
+	outs := make([]<-chan Resolution, n)
 	for i := range n {
 		outs[i] = decideAsync(b, context.Background(), q(fmt.Sprint("p", i), fmt.Sprint("s", i%7)))
 	}
@@ -562,7 +562,7 @@ func TestCloseSession(t *testing.T) {
 	}
 
 	b.CloseSession("A")
-	for _, ch := range []<-chan Outcome{a1, a2} {
+	for _, ch := range []<-chan Resolution{a1, a2} {
 		out := recv(t, ch, "session A's outcome")
 		if out.Allowed || out.DecidedBy != rule.BySessionClosed || out.Rule != rule.ApprovalCancelled {
 			t.Errorf("outcome = %+v, want a session-closed refusal", out)
@@ -719,7 +719,7 @@ func TestDisconnectMidQuestion(t *testing.T) {
 	recv(t, f.asked, "a question")
 	recv(t, f.asked, "a question")
 	close(lost) // the editor goes away with both prompts up
-	for _, ch := range []<-chan Outcome{d1, d2} {
+	for _, ch := range []<-chan Resolution{d1, d2} {
 		out := recv(t, ch, "an outcome")
 		if out.Allowed || out.DecidedBy != rule.ByDisconnected || out.Rule != rule.NoApprover {
 			t.Errorf("outcome = %+v, want a disconnected refusal", out)

@@ -1,6 +1,6 @@
 // Package approvals holds the decisions that wait for a person: a call that a
 // rule says needs a human is put to the person at the keyboard, with a
-// deadline, and the answer comes back as exactly one Outcome.
+// deadline, and the answer comes back as exactly one Resolution.
 //
 // Start at [Broker.Decide]. A [Broker] owns every pending question and every
 // session grant; the transport that actually shows the question (the server's

@@ -7,7 +7,7 @@
  *   if (!v.allowed) return v.toolError;   // hand this back to the model; nothing ran
  *
  * Every method sends the matching `admit/*` request to the admit server (see
- * docs in the repository's DESIGN/protocol) and resolves with its result. The same
+ * the repository's docs/protocol.md) and resolves with its result. The same
  * methods are commands (`admit.check`, `admit.observe`, ...) taking the params object
  * as their single argument, for extensions that use `vscode.commands.executeCommand`.
  *

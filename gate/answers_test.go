@@ -39,8 +39,7 @@ func (p *takeRule) questions() []approvals.Question {
 // TestEveryAskIsAnswered walks every case of the corpus that asks a
 // person, puts it to a gate with a person who takes the offered rule,
 // and checks that the question offered a rule that, once written, lets
-// the same call run unasked, or said plainly why no rule can answer it
-// (issue 19).
+// the same call run unasked, or said plainly why no rule can answer it.
 func TestEveryAskIsAnswered(t *testing.T) {
 	var mu sync.Mutex
 	offered, none := 0, map[string]int{}
@@ -55,7 +54,7 @@ func TestEveryAskIsAnswered(t *testing.T) {
 		person := &takeRule{}
 		b := approvals.New(person, approvals.Options{})
 		defer b.Close()
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Approvals: b, Mode: "enforce",
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell, Mode: "enforce"}, Approvals: b,
 			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
 		if err != nil {
 			t.Fatal(err)

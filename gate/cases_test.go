@@ -23,7 +23,7 @@ func TestCases(t *testing.T) {
 		if err := c.WriteRules(rulesDir); err != nil {
 			t.Fatal(err)
 		}
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Headless: true,
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell}, Headless: true,
 			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
 		if err != nil {
 			t.Fatal(err)

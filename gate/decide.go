@@ -39,7 +39,7 @@ type judging struct {
 	handle string
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
-	asked *approvals.Outcome
+	asked *approvals.Resolution
 	// trace records what the decision rests on, for replay (facts.go);
 	// nil when nothing is taped or exported.
 	trace *factTrace
@@ -284,7 +284,7 @@ func (g *Gate) stagePerson(j *judging) error {
 	if j.p.approved != "" && j.p.approved == j.d.Rule {
 		// The person said yes to this call when the hook asked; the run
 		// that redeems its handle is the same call, asked once.
-		j.asked = &approvals.Outcome{Allowed: true, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
+		j.asked = &approvals.Resolution{Allowed: true, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
 			Reason: "a person approved this call when it was asked (decision " + j.p.heldBy + "); its handle runs it without asking again"}
 		return nil
 	}

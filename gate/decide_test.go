@@ -38,9 +38,9 @@ func TestHandleStageBeforeThePerson(t *testing.T) {
 		t.Fatal(err)
 	}
 	open := func(t *testing.T, handles *gate.HandleStore, asker *countingAsker) *gate.Gate {
-		g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: "workspace-write", Home: h.home,
+		g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write", ConfinedRuns: "allow"}, Home: h.home,
 			Bounds: policy.DefaultBounds(), Trust: h.trust, Rules: gate.NewRuleStore(filepath.Join(h.home, "..", "rules"), h.root),
-			Handles: handles, ConfinedRuns: "allow", Approvals: approvals.New(asker, approvals.Options{})})
+			Handles: handles, Approvals: approvals.New(asker, approvals.Options{})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestHandleStageBeforeThePerson(t *testing.T) {
 		asker := &countingAsker{answer: approvals.Deny}
 		dir := filepath.Join(t.TempDir(), "handles")
 		store := gate.NewHandleStore(dir)
-		g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Effects: "workspace-write", Home: h.home,
+		g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: h.home,
 			Bounds: policy.DefaultBounds(), Trust: h.trust, Rules: gate.NewRuleStore(filepath.Join(h.home, "..", "rules"), h.root),
 			Handles: store, Approvals: approvals.New(asker, approvals.Options{})})
 		if err != nil {

@@ -37,7 +37,7 @@ func fluxWorld(t *testing.T) (*gate.Gate, *clock, string) {
 		t.Fatal(err)
 	}
 	clk := &clock{now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: filepath.Join(base, "home"),
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: filepath.Join(base, "home"),
 		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(filepath.Join(base, "trust")), Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -175,8 +175,8 @@ func TestBackgroundCodeHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk := &clock{now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: filepath.Join(base, "home"),
-		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(filepath.Join(base, "trust")), Rules: store, ConfinedRuns: "allow", Now: clk.Now})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write", ConfinedRuns: "allow"}, Home: filepath.Join(base, "home"),
+		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(filepath.Join(base, "trust")), Rules: store, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

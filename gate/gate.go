@@ -134,7 +134,7 @@ type Gate struct {
 // newGate builds a gate from cfg, or says which setting is wrong: the mode,
 // effect mode and shell profile must be valid, and the roots given.
 func newGate(cfg config) (*Gate, error) {
-	if err := validateSettings(cfg.Mode, cfg.Effects, cfg.Shell); err != nil {
+	if err := (Settings{Mode: cfg.Mode, Effects: cfg.Effects, Shell: cfg.Shell}).Check(); err != nil {
 		return nil, err
 	}
 	if cfg.Mode == "" || cfg.Effects == "" || cfg.Shell == "" {
@@ -327,7 +327,7 @@ func (g *Gate) confinedWithoutAsking(p CheckParams, d policy.Decision) bool {
 }
 
 // ask puts the call to a person, or refuses it when a grant or a rule says.
-func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Outcome {
+func (g *Gate) ask(ctx context.Context, s *session, p CheckParams, id string, d policy.Decision) approvals.Resolution {
 	b := g.cfg.Approvals
 	if b == nil || g.headless() {
 		b = g.nobody

@@ -30,7 +30,7 @@ func hostWorld(t *testing.T, personShell string) (*gate.Gate, string) {
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(ws, "link")); err != nil {
 		t.Fatal(err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: filepath.Join(base, "home"),
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: filepath.Join(base, "home"),
 		Bounds: policy.DefaultBounds(), Headless: true, Trust: gate.NewTrustStore(filepath.Join(base, "trust")), PersonShell: personShell})
 	if err != nil {
 		t.Fatal(err)

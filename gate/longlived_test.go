@@ -32,7 +32,7 @@ func (c *clock) add(d time.Duration) {
 func TestLongLivedSession(t *testing.T) {
 	h := newHostile(t, "")
 	clk := &clock{now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
-	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Mode: "enforce", Home: h.home, Bounds: policy.DefaultBounds(), Headless: true, Trust: h.trust, Now: clk.Now})
+	g, err := gate.Open(gate.Options{Dirs: []string{h.root}, Settings: gate.Settings{Mode: "enforce"}, Home: h.home, Bounds: policy.DefaultBounds(), Headless: true, Trust: h.trust, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

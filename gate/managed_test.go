@@ -66,7 +66,7 @@ func checkLine(t *testing.T, g *gate.Gate, line string) gate.Verdict {
 // refuses a change to them with the reason; the state says what it pins.
 func TestManagedPins(t *testing.T) {
 	managedDir(t, `{"mode": "enforce", "effects": "read-only", "shell": "refuse", "confinedRuns": "ask", "rules": {"deny": ["git push *"]}}`)
-	g, _ := managedGate(t, gate.Options{Mode: "warn", Effects: "workspace-write", Shell: "analyze", ConfinedRuns: "allow"})
+	g, _ := managedGate(t, gate.Options{Settings: gate.Settings{Mode: "warn", Effects: "workspace-write", Shell: "analyze", ConfinedRuns: "allow"}})
 	st := g.State()
 	if st.Mode != rule.Enforce || st.Effects != "read-only" || st.Shell != "refuse" {
 		t.Fatalf("state: mode %s effects %s shell %s", st.Mode, st.Effects, st.Shell)
@@ -170,7 +170,7 @@ func TestManagedWritable(t *testing.T) {
 			if err := c.mess(dir); err != nil {
 				t.Fatal(err)
 			}
-			g, _ := managedGate(t, gate.Options{Mode: "off"})
+			g, _ := managedGate(t, gate.Options{Settings: gate.Settings{Mode: "off"}})
 			v := checkLine(t, g, "ls")
 			if v.Allowed || v.Rule != rule.ManagedInvalid || !strings.Contains(v.Reason, c.want) {
 				t.Errorf("ls: allowed %v, %s: %s", v.Allowed, v.Rule, v.Reason)

@@ -22,9 +22,9 @@ type Options struct {
 	// Dirs are the workspace folders, absolute; they become the roots,
 	// symlinks resolved. None is a gate that can write nowhere.
 	Dirs []string
-	// Mode, Effects and Shell start the gate's settings: "" is enforce,
-	// Bounds.Effects (else read-only) and analyze.
-	Mode, Effects, Shell string
+	// Settings are the person's: "" or nil is each one's default
+	// (Settings' fields say which).
+	Settings
 	// Policy replaces the workspace's .admit/policy.json when not nil.
 	Policy *policy.File
 	// TapePath is where decisions are taped; "" tapes nothing.
@@ -44,16 +44,6 @@ type Options struct {
 	// Handles keeps the handles given out for rewritten calls; nil keeps
 	// them in memory (the server's: admit run redeems through its socket).
 	Handles *HandleStore
-	// AcceptWeaker: the person accepts a confined run with fewer walls
-	// than it needs, where this machine cannot give them all.
-	AcceptWeaker bool
-	// SecretPatterns are the person's patterns of files whose reading
-	// asks, added to the built-in ones ("!PATTERN" exempts); nil is the
-	// built-in ones alone.
-	SecretPatterns []string
-	// ConfinedRuns is the person's "ask" (default) or "allow": a program
-	// that runs code runs without a question when admit runs it confined.
-	ConfinedRuns string
 	// Headless: nobody is at the keyboard; what needs a person is refused.
 	Headless bool
 	// OneCall: the gate decides one call and ends with it (admit hook
@@ -104,7 +94,7 @@ func Open(o Options) (*Gate, error) {
 	if o.Shell == "" {
 		o.Shell = string(shell.Analyze)
 	}
-	if err := validateSettings(o.Mode, o.Effects, o.Shell); err != nil {
+	if err := o.Settings.Check(); err != nil {
 		return nil, err
 	}
 	if o.Logger == nil {
@@ -127,11 +117,6 @@ func Open(o Options) (*Gate, error) {
 			o.Rules = NewRuleStore(dir, first)
 		}
 	}
-	switch o.ConfinedRuns {
-	case "", "ask", "allow":
-	default:
-		return nil, &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", o.ConfinedRuns)}
-	}
 	var secrets *command.Secrets
 	if pats := secretPatterns(layer, o.SecretPatterns); pats != nil {
 		s, err := command.NewSecrets(pats)
@@ -143,7 +128,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeaker, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
 		Managed: layer, ManagedErr: layerErr, Exporter: o.Exporter,
 	}
 	if o.TapePath != "" {

@@ -62,7 +62,7 @@ func recordCorpus(t *testing.T) []tapedCase {
 		// The records as the tape would hold them, without the tape's
 		// files (a disk shared by many tests is slow to sync).
 		sink := &recordSink{}
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Effects: c.Effects, Shell: c.Shell, Headless: true, Exporter: sink,
+		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell}, Headless: true, Exporter: sink,
 			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: store})
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"admit/internal/strictjson"
 	"admit/internal/sysfile"
 	"admit/policy/rule"
 	"admit/policy/rules"
@@ -238,9 +238,7 @@ func (s *RuleStore) file(scope string) (string, rules.File, error) {
 	case err != nil:
 		return "", f, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return "", f, fmt.Errorf("rules %s: %w (fix the file before adding to it)", path, err)
 	}
 	return path, f, nil

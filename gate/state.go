@@ -106,37 +106,23 @@ func (g *Gate) State() State {
 // SetMode changes the mode, the effect mode or the shell profile; empty
 // values keep the current ones.
 func (g *Gate) SetMode(mode, effects, shellProfile string) error {
-	if err := validateSettings(mode, effects, shellProfile); err != nil {
-		return err
-	}
-	if err := g.checkManaged(mode, effects, shellProfile, ""); err != nil {
-		return err
-	}
-	g.mu.Lock()
-	if mode != "" {
-		g.mode = rule.Mode(mode)
-	}
-	if effects != "" {
-		g.effects = effects
-	}
-	if shellProfile != "" {
-		g.shell = shellProfile
-	}
-	list := make([]*session, 0, len(g.sessions))
-	for _, s := range g.sessions {
-		list = append(list, s)
-	}
-	g.mu.Unlock()
-	for _, s := range list {
-		s.forgetRefusals()
-	}
-	g.stateChanged()
-	return nil
+	return g.SetSettings(Settings{Mode: mode, Effects: effects, Shell: shellProfile})
 }
 
-// Settings are the person's settings a running gate takes at once, besides
-// the mode: each nil (or "") keeps what is in force.
+// Settings are what a person configures a gate with, wherever they come
+// from: the editor's initializationOptions and didChangeConfiguration
+// (rpc; the json names are docs/protocol.md's), the person's settings file
+// for a gate deciding alone (internal/cli), a command's flags. Open takes
+// them in Options, each "" or nil its default; a running gate takes them at
+// once (SetSettings), each "" or nil keeping what is in force.
 type Settings struct {
+	// Mode is off, warn or enforce (Open's default: enforce).
+	Mode string `json:"mode,omitempty"`
+	// Effects is read-only or workspace-write (Open's default:
+	// Bounds.Effects, else read-only).
+	Effects string `json:"effects,omitempty"`
+	// Shell is the profile a line is judged with (Open's default: analyze).
+	Shell string `json:"shell,omitempty"`
 	// SecretPatterns are the person's patterns of files whose reading
 	// asks, added to the built-in ones ("!PATTERN" exempts).
 	SecretPatterns []string `json:"secretPatterns,omitempty"`
@@ -145,13 +131,43 @@ type Settings struct {
 	// it confined).
 	ConfinedRuns string `json:"confinedRuns,omitempty"`
 	// AcceptWeakerConfinement runs a confined command even where this
-	// machine lacks a wall it needs.
+	// machine lacks a wall it needs. A pointer, so that a change of
+	// settings can turn it off again.
 	AcceptWeakerConfinement *bool `json:"acceptWeakerConfinement,omitempty"`
+}
+
+// Check refuses a value no gate takes, as a *ParamError naming its field;
+// empty values are not checked.
+func (st Settings) Check() error {
+	if st.Mode != "" {
+		if _, err := rule.ParseMode(st.Mode); err != nil {
+			return &ParamError{"mode", err.Error()}
+		}
+	}
+	if st.Effects != "" {
+		if err := policy.CheckEffects("effects", st.Effects); err != nil {
+			return &ParamError{"effects", err.Error()}
+		}
+	}
+	if st.Shell != "" {
+		if _, err := shell.ParseProfile(st.Shell); err != nil {
+			return &ParamError{"shell", err.Error()}
+		}
+	}
+	switch st.ConfinedRuns {
+	case "", "ask", "allow":
+	default:
+		return &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", st.ConfinedRuns)}
+	}
+	return nil
 }
 
 // SetSettings applies the person's settings; a bad one is a ParamError
 // naming it, and nothing is applied then.
 func (g *Gate) SetSettings(st Settings) error {
+	if err := st.Check(); err != nil {
+		return err
+	}
 	var secrets *command.Secrets
 	if st.SecretPatterns != nil {
 		if err := checkManagedSecrets(g.cfg.Managed, st.SecretPatterns); err != nil {
@@ -167,47 +183,37 @@ func (g *Gate) SetSettings(st Settings) error {
 		}
 		secrets = s
 	}
-	switch st.ConfinedRuns {
-	case "", "ask", "allow":
-	default:
-		return &ParamError{"confinedRuns", fmt.Sprintf("must be ask or allow, got %q", st.ConfinedRuns)}
-	}
-	if err := g.checkManaged("", "", "", st.ConfinedRuns); err != nil {
+	if err := g.checkManaged(st.Mode, st.Effects, st.Shell, st.ConfinedRuns); err != nil {
 		return err
 	}
 	g.mu.Lock()
+	if st.Mode != "" {
+		g.mode = rule.Mode(st.Mode)
+	}
+	if st.Effects != "" {
+		g.effects = st.Effects
+	}
+	if st.Shell != "" {
+		g.shell = st.Shell
+	}
 	if secrets != nil {
 		g.secrets = secrets
 	}
 	if st.AcceptWeakerConfinement != nil {
 		g.acceptWeaker = *st.AcceptWeakerConfinement
 	}
+	list := make([]*session, 0, len(g.sessions))
+	for _, s := range g.sessions {
+		list = append(list, s)
+	}
 	g.mu.Unlock()
 	if st.ConfinedRuns != "" {
 		g.allowConfinedCode.Store(st.ConfinedRuns == "allow")
 	}
+	for _, s := range list {
+		s.forgetRefusals()
+	}
 	g.stateChanged()
-	return nil
-}
-
-// validateSettings checks a mode, effect mode and shell profile; empty
-// values are not checked.
-func validateSettings(mode, effects, shellProfile string) error {
-	if mode != "" {
-		if _, err := rule.ParseMode(mode); err != nil {
-			return &ParamError{"mode", err.Error()}
-		}
-	}
-	if effects != "" {
-		if err := policy.CheckEffects("effects", effects); err != nil {
-			return &ParamError{"effects", err.Error()}
-		}
-	}
-	if shellProfile != "" {
-		if _, err := shell.ParseProfile(shellProfile); err != nil {
-			return &ParamError{"shell", err.Error()}
-		}
-	}
 	return nil
 }
 

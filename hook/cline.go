@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"admit/internal/strictjson"
 )
 
 // cline is Cline's PreToolUse hook: an executable file named PreToolUse
@@ -179,7 +181,7 @@ func clineJSON(raw json.RawMessage, flat bool) any {
 		return nil
 	}
 	t := strings.TrimSpace(s)
-	if (strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{")) && strictJSON([]byte(t)) == nil {
+	if (strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{")) && strictjson.Check([]byte(t)) == nil {
 		var v any
 		if json.Unmarshal([]byte(t), &v) == nil {
 			return v

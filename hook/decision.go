@@ -7,40 +7,27 @@ import (
 	"admit/policy/rule"
 )
 
-// Outcome is what the gate decided for a call: the three outcomes of the
-// design, in the field of the verdict that carries them.
-type Outcome string
-
-const (
-	// Allowed: the call runs, by a rule or because a person approved it.
-	Allowed Outcome = "allowed"
-	// Asked: a person must decide, and none has. A host with its own
-	// prompt (Claude Code, Gemini CLI, Copilot, Cursor) asks its user; a
-	// host without one (Codex's PreToolUse, Windsurf, Kiro, Cline) can
-	// only refuse, so the command asks in the editor before it answers
-	// and passes Asked only when nobody could be asked.
-	Asked Outcome = "asked"
-	// Denied: the call is refused.
-	Denied Outcome = "denied"
-)
-
-// Decision is the gate's verdict as an adapter needs it. Its fields carry
-// the wire's strings (the values of rule.Verdict, rule.Mode and rule.Rule),
-// as the verdict the adapter read holds them.
-type Decision struct {
-	// Outcome is allowed, asked or denied. Empty: taken from Verdict and
-	// Allowed (allow and allowed is Allowed, anything else Denied), as
-	// before the gate said its outcome itself.
-	Outcome Outcome
-	Verdict string // "allow" or "deny"
-	Allowed bool   // what the agent must do: true when allowed, or in warn mode
-	Mode    string // "off", "warn" or "enforce"
-	Rule    string
-	Reason  string
+// Verdict is the gate's answer about one call (gate.Verdict), with what
+// only the hook knows: that admit decided alone, and the line to run in
+// place of the call. Its values are the gate's own (policy/rule's types),
+// carried to each host's answer as they are.
+type Verdict struct {
+	Verdict rule.Verdict // allow or deny
+	Allowed bool         // what the agent must do: true when allowed, or in warn mode
+	Mode    rule.Mode
+	Rule    rule.Rule
+	// Outcome is the policy's answer class (allow, ask, deny); "" from a
+	// server that does not say, read from Verdict and Allowed.
+	Outcome   rule.Outcome
+	DecidedBy rule.DecidedBy
+	Reason    string
+	// Question, for a call that needed a person and had nobody to ask in
+	// the editor (Outcome ask, DecidedBy headless), is why it asks, as a
+	// person reads it: a host with a prompt of its own asks its person
+	// that, and refuses where it has none.
+	Question string
 	// ToolError is, on a refusal, the text the model reads.
 	ToolError string
-	// DecidedBy is who decided ("rule", "person", "grant", "timeout", ...).
-	DecidedBy string
 	// Alone, when set, says the gate decided without the editor's server
 	// and why (no server was reachable); it is put in front of the reason.
 	Alone string
@@ -89,71 +76,75 @@ func (r resolved) word() string {
 	return "deny"
 }
 
-// resolve reduces a decision to the host's answer. Anything it cannot
-// read as allowed is refused: an unknown outcome, or one the other fields
+// resolve reduces a verdict to the host's answer. Anything it cannot read
+// as allowed is refused: an unknown outcome, or one the other fields
 // contradict (allowed with allowed false).
-func resolve(d Decision) resolved {
+func resolve(v Verdict) resolved {
 	prefix := ""
-	if d.Alone != "" {
-		prefix = "admit decided alone (" + d.Alone + "): "
+	if v.Alone != "" {
+		prefix = "admit decided alone (" + v.Alone + "): "
 	}
-	r := resolved{rule: d.Rule}
-	refusal := func() string {
-		if d.ToolError != "" {
-			return d.ToolError
-		}
-		return policy.ToolError(rule.Rule(d.Rule), d.Reason, "")
-	}
-	if rule.Rule(d.Rule) == rule.CapsOff || rule.Mode(d.Mode) == rule.Off {
+	r := resolved{rule: string(v.Rule)}
+	if v.Rule == rule.CapsOff || v.Mode == rule.Off {
 		return r // kindDefer
 	}
-	outcome := d.Outcome
-	if outcome == "" {
-		if rule.Verdict(d.Verdict) == rule.Allow && d.Allowed {
-			outcome = Allowed
-		} else {
-			outcome = Denied
+	// asksHost: a person must decide and nobody could be asked in the
+	// editor; the host's own person is asked that question.
+	asksHost := v.Outcome == rule.OutcomeAsk && v.DecidedBy == rule.ByHeadless
+	reason := v.Reason
+	if asksHost && v.Question != "" {
+		reason = v.Question
+	}
+	refusal := func() string {
+		if v.ToolError != "" {
+			return v.ToolError
 		}
+		return policy.ToolError(v.Rule, reason, "")
 	}
 	switch {
-	case outcome == Allowed && d.Allowed && rule.Verdict(d.Verdict) != rule.Deny:
-		r.kind, r.reason = kindAllow, prefix+"admit: allowed ("+d.Rule+")"
-	case (outcome == Denied || outcome == Asked) && d.Allowed && rule.Mode(d.Mode) == rule.Warn:
+	case v.Outcome != "" && v.Outcome != rule.OutcomeAllow && v.Outcome != rule.OutcomeAsk && v.Outcome != rule.OutcomeDeny:
+		// an outcome admit does not know: the default below refuses it
+	case v.Verdict == rule.Allow && v.Allowed && !asksHost && v.Outcome != rule.OutcomeDeny:
+		r.kind, r.reason = kindAllow, prefix+"admit: allowed ("+string(v.Rule)+")"
+		return r
+	case v.Verdict == rule.Deny && v.Allowed && v.Mode == rule.Warn:
 		r.kind = kindWarn
-		r.reason = prefix + "admit (warn mode) would refuse this call, rule " + d.Rule + ": " + d.Reason
-	case outcome == Asked && !d.Allowed:
+		r.reason = prefix + "admit (warn mode) would refuse this call, rule " + string(v.Rule) + ": " + reason
+		return r
+	case v.Verdict == rule.Deny && !v.Allowed && asksHost:
 		r.kind = kindAsk
-		r.reason = prefix + "admit: a person must approve this call (rule " + d.Rule + "): " + d.Reason
-		if d.ToolError != "" {
-			r.refusal = prefix + d.ToolError
+		r.reason = prefix + "admit: a person must approve this call (rule " + string(v.Rule) + "): " + reason
+		if v.ToolError != "" {
+			r.refusal = prefix + v.ToolError
 		} else {
-			r.refusal = prefix + policy.ToolError(rule.Rule(d.Rule), "this call needs a person's approval and nobody could be asked in the editor: "+d.Reason, "Ask the person to open the editor with admit running, or to allow it in .admit/policy.json.")
+			r.refusal = prefix + policy.ToolError(v.Rule, "this call needs a person's approval and nobody could be asked in the editor: "+reason, "Ask the person to open the editor with admit running, or to allow it in .admit/policy.json.")
 		}
-	case outcome == Denied && !d.Allowed:
+		return r
+	case v.Verdict != rule.Allow && !v.Allowed:
 		r.kind, r.reason = kindDeny, prefix+refusal()
-	default:
-		r.kind = kindDeny
-		r.rule = string(rule.HookFailed)
-		r.reason = prefix + failureBody(fmt.Sprintf("the decision is inconsistent (outcome %q, verdict %q, allowed %v, mode %q)", d.Outcome, d.Verdict, d.Allowed, d.Mode))
+		return r
 	}
+	r.kind = kindDeny
+	r.rule = string(rule.HookFailed)
+	r.reason = prefix + failureBody(fmt.Sprintf("the decision is inconsistent (outcome %q, verdict %q, allowed %v, mode %q)", v.Outcome, v.Verdict, v.Allowed, v.Mode))
 	return r
 }
 
-// Strictest is the decision that stands for several calls made by one
+// Strictest is the verdict that stands for several calls made by one
 // tool use: the first that refuses, else the first that asks, else the
 // first warning, else the first allow. A rewrite never stands for several
 // calls, so it is dropped. Zero decisions are refused.
-func Strictest(ds ...Decision) Decision {
-	if len(ds) == 0 {
-		return Decision{Outcome: Denied, Rule: string(rule.HookFailed), ToolError: failureBody("no decision was made")}
+func Strictest(vs ...Verdict) Verdict {
+	if len(vs) == 0 {
+		return Verdict{Outcome: rule.OutcomeDeny, Rule: rule.HookFailed, ToolError: failureBody("no decision was made")}
 	}
-	best, bestKind := ds[0], resolve(ds[0]).kind
-	for _, d := range ds[1:] {
-		if k := resolve(d).kind; k > bestKind {
-			best, bestKind = d, k
+	best, bestKind := vs[0], resolve(vs[0]).kind
+	for _, v := range vs[1:] {
+		if k := resolve(v).kind; k > bestKind {
+			best, bestKind = v, k
 		}
 	}
-	if len(ds) > 1 {
+	if len(vs) > 1 {
 		best.Rewrite = ""
 	}
 	return best

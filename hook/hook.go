@@ -8,8 +8,8 @@
 //	a, ok := hook.Lookup(name)          // unknown name: exit 2, nothing else to say
 //	ev, err := a.Parse(stdin, event)    // err: print a.Failure(ev, err.Error())
 //	calls, err := a.Map(ev)             // err: print a.Failure(ev, err.Error())
-//	d := hook.Strictest(decide(calls)...) // the gate, one decision per call
-//	print a.Answer(ev, d)               // or a.Failure(ev, why) on any error
+//	v := hook.Strictest(decide(calls)...) // the gate, one verdict per call
+//	print a.Answer(ev, v)               // or a.Failure(ev, why) on any error
 //
 // Printing a Reply means writing Stdout, writing Stderr and exiting with
 // Exit. The package is pure: no I/O, no clock, no connection.
@@ -254,7 +254,7 @@ func (a *Adapter) Map(ev Event) ([]Call, error) {
 }
 
 // CanRewrite says whether an allowed call of ev may be answered with a
-// replacement command line (Decision.Rewrite), which the host then runs
+// replacement command line (Verdict.Rewrite), which the host then runs
 // instead of the agent's: true only for a shell call in a host that
 // replaces the tool's input before it runs (Claude Code's and VS Code's
 // updatedInput, the Copilot CLI's modifiedArgs, Gemini CLI's
@@ -271,11 +271,11 @@ func (a *Adapter) CanAsk(ev Event) bool {
 	return a.impl.ask(ev)
 }
 
-// Answer formats the gate's decision as ev's host reads it. A Decision
+// Answer formats the gate's verdict as ev's host reads it. A Verdict
 // that carries a Rewrite the host cannot use, or that is not an allowed
 // shell call, is refused as a failure: a handle handed out for nothing
 // would be taped as a rewrite that never happened.
-func (a *Adapter) Answer(ev Event, d Decision) Reply {
+func (a *Adapter) Answer(ev Event, d Verdict) Reply {
 	r := resolve(d)
 	if r.kind == kindAllow && consentTools[ev.Tool] && d.Rewrite == "" {
 		// Approving this tool is the person's own consent (to leave plan

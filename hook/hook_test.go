@@ -82,15 +82,15 @@ func TestMapGolden(t *testing.T) {
 
 // The decisions every answer golden shows, each as the gate gives it.
 var (
-	allowD = Decision{Outcome: Allowed, Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "allowed", DecidedBy: "rule"}
-	askedD = Decision{Outcome: Asked, Verdict: "deny", Mode: "enforce", Rule: "needs-human", DecidedBy: "headless",
+	allowD = Verdict{Outcome: "allow", Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "allowed", DecidedBy: "rule"}
+	askedD = Verdict{Outcome: "ask", Verdict: "deny", Mode: "enforce", Rule: "needs-human", DecidedBy: "headless",
 		Reason:    `"WebFetch" always requires a person to approve it`,
 		ToolError: policy.ToolError("needs-human", `"WebFetch" always requires a person to approve it, and nobody could be asked`, "")}
-	warnD = Decision{Outcome: Denied, Verdict: "deny", Allowed: true, Mode: "warn", Rule: "outside-workspace", Reason: "/etc/shadow is outside the workspace"}
-	denyD = Decision{Outcome: Denied, Verdict: "deny", Mode: "enforce", Rule: "outside-workspace", Reason: "/etc/shadow is outside the workspace",
+	warnD = Verdict{Outcome: "deny", Verdict: "deny", Allowed: true, Mode: "warn", Rule: "outside-workspace", Reason: "/etc/shadow is outside the workspace"}
+	denyD = Verdict{Outcome: "deny", Verdict: "deny", Mode: "enforce", Rule: "outside-workspace", Reason: "/etc/shadow is outside the workspace",
 		ToolError: policy.ToolError("outside-workspace", "/etc/shadow is outside the workspace", "")}
-	offD     = Decision{Verdict: "allow", Allowed: true, Mode: "off", Rule: "caps-off"}
-	rewriteD = Decision{Outcome: Allowed, Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "allowed", DecidedBy: "rule",
+	offD     = Verdict{Verdict: "allow", Allowed: true, Mode: "off", Rule: "caps-off"}
+	rewriteD = Verdict{Outcome: "allow", Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "allowed", DecidedBy: "rule",
 		Rewrite: "'/opt/admit/bin/admit' run --handle h-0123abcd"}
 )
 
@@ -128,7 +128,7 @@ func TestAnswerGolden(t *testing.T) {
 				fmt.Fprintf(&out, "== %s (%s%s, can ask: %v, can rewrite: %v)\n", fx.name, ev.Name, map[bool]string{true: ", " + ev.Shape}[ev.Shape != ""], a.CanAsk(ev), a.CanRewrite(ev))
 				for _, c := range []struct {
 					label string
-					d     Decision
+					d     Verdict
 				}{{"allowed", allowD}, {"asked", askedD}, {"warn", warnD}, {"denied", denyD}, {"off", offD}} {
 					r := a.Answer(ev, c.d)
 					printReply(&out, c.label, r, hostReads(ev, r))
@@ -171,7 +171,7 @@ func TestAnswersAsMeant(t *testing.T) {
 			if name == "codex" && !ev.Permission {
 				want["allowed"], want["off"] = []string{hostNone}, []string{hostNone}
 			}
-			for label, d := range map[string]Decision{"allowed": allowD, "denied": denyD, "off": offD, "warn": warnD, "asked": askedD} {
+			for label, d := range map[string]Verdict{"allowed": allowD, "denied": denyD, "off": offD, "warn": warnD, "asked": askedD} {
 				r := a.Answer(ev, d)
 				if got := hostReads(ev, r); !contains(want[label], got) {
 					t.Errorf("%s %s: %s is read as %s, want one of %v\n%s%s", name, fx.name, label, got, want[label], r.Stdout, r.Stderr)
@@ -341,7 +341,7 @@ func TestRewrite(t *testing.T) {
 	// a shell call, a rewrite is a failure: the call is refused.
 	for _, tc := range []struct {
 		host, data string
-		d          Decision
+		d          Verdict
 	}{
 		{"codex", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`, rewriteD},
 		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}`, rewriteD},
@@ -351,8 +351,8 @@ func TestRewrite(t *testing.T) {
 		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/a"}}`, rewriteD},
 		{"claude-code", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`, rewriteD},
 		{"copilot", `{"toolName":"powershell","toolArgs":{"command":"ls"}}`, rewriteD},
-		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, Decision{Outcome: Denied, Verdict: "deny", Rule: "x", Rewrite: "admit run --handle h"}},
-		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, Decision{Outcome: Allowed, Verdict: "allow", Allowed: true, Rule: "allowed", Rewrite: "  "}},
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, Verdict{Outcome: "deny", Verdict: "deny", Rule: "x", Rewrite: "admit run --handle h"}},
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, Verdict{Outcome: "allow", Verdict: "allow", Allowed: true, Rule: "allowed", Rewrite: "  "}},
 	} {
 		a, _ := Lookup(tc.host)
 		ev, err := a.Parse([]byte(tc.data), "")
@@ -369,23 +369,23 @@ func TestRewrite(t *testing.T) {
 func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		d      Decision
+		d      Verdict
 		want   kind
 		reason string
 	}{
 		{"allowed", allowD, kindAllow, "admit: allowed (allowed)"},
-		{"legacy allowed", Decision{Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "human-approved"}, kindAllow, "admit: allowed (human-approved)"},
+		{"legacy allowed", Verdict{Verdict: "allow", Allowed: true, Mode: "enforce", Rule: "human-approved"}, kindAllow, "admit: allowed (human-approved)"},
 		{"refused", denyD, kindDeny, "REFUSED by admit"},
-		{"legacy refused without body", Decision{Verdict: "deny", Mode: "enforce", Rule: "x", Reason: "because"}, kindDeny, `"reason":"because"`},
-		{"legacy warn", Decision{Verdict: "deny", Allowed: true, Mode: "warn", Rule: "dynamic-word", Reason: "r"}, kindWarn, "(warn mode) would refuse this call, rule dynamic-word: r"},
+		{"legacy refused without body", Verdict{Verdict: "deny", Mode: "enforce", Rule: "x", Reason: "because"}, kindDeny, `"reason":"because"`},
+		{"legacy warn", Verdict{Verdict: "deny", Allowed: true, Mode: "warn", Rule: "dynamic-word", Reason: "r"}, kindWarn, "(warn mode) would refuse this call, rule dynamic-word: r"},
 		{"asked", askedD, kindAsk, "a person must approve this call (rule needs-human)"},
 		{"off", offD, kindDefer, ""},
-		{"alone", Decision{Verdict: "deny", Mode: "enforce", Rule: "x", ToolError: "{}", Alone: "no admit server is reachable at /s"}, kindDeny, "admit decided alone (no admit server is reachable at /s): {}"},
-		{"zero value", Decision{}, kindDeny, "REFUSED"},
-		{"allowed but not", Decision{Outcome: Allowed, Verdict: "allow", Allowed: false, Mode: "enforce"}, kindDeny, "inconsistent"},
-		{"allowed with deny verdict", Decision{Outcome: Allowed, Verdict: "deny", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
-		{"unknown outcome", Decision{Outcome: "maybe", Verdict: "allow", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
-		{"denied yet allowed in enforce", Decision{Outcome: Denied, Verdict: "deny", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
+		{"alone", Verdict{Verdict: "deny", Mode: "enforce", Rule: "x", ToolError: "{}", Alone: "no admit server is reachable at /s"}, kindDeny, "admit decided alone (no admit server is reachable at /s): {}"},
+		{"zero value", Verdict{}, kindDeny, "REFUSED"},
+		{"allowed but not", Verdict{Outcome: "allow", Verdict: "allow", Allowed: false, Mode: "enforce"}, kindDeny, "inconsistent"},
+		{"allowed with deny verdict", Verdict{Outcome: "allow", Verdict: "deny", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
+		{"unknown outcome", Verdict{Outcome: "maybe", Verdict: "allow", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
+		{"denied yet allowed in enforce", Verdict{Outcome: "deny", Verdict: "deny", Allowed: true, Mode: "enforce"}, kindDeny, "inconsistent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := resolve(tc.d)
@@ -404,14 +404,14 @@ func TestStrictest(t *testing.T) {
 	rw.Rewrite = "admit run --handle h"
 	for _, tc := range []struct {
 		name string
-		ds   []Decision
+		ds   []Verdict
 		want kind
 	}{
 		{"none", nil, kindDeny},
-		{"one", []Decision{allowD}, kindAllow},
-		{"a deny wins", []Decision{allowD, denyD, askedD}, kindDeny},
-		{"an ask beats an allow", []Decision{allowD, askedD}, kindAsk},
-		{"a warning beats an allow", []Decision{allowD, warnD}, kindWarn},
+		{"one", []Verdict{allowD}, kindAllow},
+		{"a deny wins", []Verdict{allowD, denyD, askedD}, kindDeny},
+		{"an ask beats an allow", []Verdict{allowD, askedD}, kindAsk},
+		{"a warning beats an allow", []Verdict{allowD, warnD}, kindWarn},
 	} {
 		if got := resolve(Strictest(tc.ds...)).kind; got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
@@ -492,7 +492,7 @@ func TestClineCommandsApart(t *testing.T) {
 	if len(calls) != 2 || calls[0].Command != `echo \` || calls[1].Command != "rm -rf ~" {
 		t.Fatalf("calls %+v", calls)
 	}
-	ds := []Decision{allowD, denyD}
+	ds := []Verdict{allowD, denyD}
 	if r := a.Answer(ev, Strictest(ds...)); hostReads(ev, r) != hostDeny || !strings.Contains(string(r.Stdout), "start a new task") {
 		t.Errorf("one refused command must refuse the call and say what to do: %s", r.Stdout)
 	}

@@ -3,11 +3,9 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"admit/internal/strictjson"
 )
 
 // object is a JSON object decoded one level deep, keys exactly as sent:
@@ -28,33 +26,17 @@ func parseObject(data []byte, what string) (object, error) {
 	if len(data) > MaxEventBytes {
 		return nil, fmt.Errorf("hook: %s is %d bytes, over the %d byte bound", what, len(data), MaxEventBytes)
 	}
-	if err := strictJSON(trimmed); err != nil {
-		return nil, fmt.Errorf("hook: %s is not one valid JSON object: %v", what, err)
-	}
 	if trimmed[0] != '{' {
+		if err := strictjson.Check(trimmed); err != nil {
+			return nil, fmt.Errorf("hook: %s is not one valid JSON object: %v", what, err)
+		}
 		return nil, fmt.Errorf("hook: %s is a JSON %s, not an object", what, jsonKind(trimmed))
 	}
 	var o object
-	if err := json.Unmarshal(trimmed, &o); err != nil {
-		return nil, fmt.Errorf("hook: %s: %v", what, err)
+	if err := strictjson.Decode(trimmed, &o); err != nil {
+		return nil, fmt.Errorf("hook: %s is not one valid JSON object: %v", what, err)
 	}
 	return o, nil
-}
-
-// strictJSON checks that data is exactly one JSON value under the rules of
-// parseObject.
-func strictJSON(data []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.ReadValue(); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return errors.New("it ends before the value does (truncated)")
-		}
-		return err
-	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }
 
 func jsonKind(raw []byte) string {

@@ -14,8 +14,6 @@
 package managed
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +24,7 @@ import (
 	"slices"
 	"strings"
 
+	"admit/internal/strictjson"
 	"admit/policy/rule"
 	"admit/policy/rules"
 )
@@ -148,14 +147,9 @@ func LoadDirs(dirs ...string) (*Layer, error) {
 
 // Parse reads a managed file's content; path names it in errors.
 func Parse(path string, data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var f File
-	if err := dec.Decode(&f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: more than one JSON value", path)
 	}
 	if f.Mode != "" {
 		if _, err := rule.ParseMode(f.Mode); err != nil {

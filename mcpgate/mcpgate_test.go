@@ -292,7 +292,7 @@ func workspaceDir(t testing.TB) string {
 
 func localDoor(t testing.TB, ws string) Door {
 	t.Helper()
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true,
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true,
 		Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(t.TempDir(), ws)})
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +445,7 @@ func TestGatewayChildExits(t *testing.T) {
 func tapedDoor(t *testing.T, ws string) (Door, string) {
 	t.Helper()
 	tp := filepath.Join(t.TempDir(), "tape.jsonl")
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: "workspace-write", Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true, TapePath: tp, TapeRequired: true})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: "workspace-write"}, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true, TapePath: tp, TapeRequired: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func start(t *testing.T, effects string) (*conn, string) {
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("a note\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Mode: "enforce", Effects: effects, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: effects}, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

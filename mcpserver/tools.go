@@ -10,10 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"admit/gate"
 	"admit/internal/mcpwire"
+	"admit/internal/strictjson"
 	"admit/policy"
 	"admit/policy/rule"
 )
@@ -180,11 +179,10 @@ func (s *server) toolCall(ctx context.Context, m *mcpwire.Message) []byte {
 // decode reads a tool's arguments strictly: a misspelt or unknown
 // argument is an error naming it, not a silent default.
 func decode(name string, raw json.RawMessage, v any) *result {
-	if err := jsonv2.Unmarshal(raw, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		var se *jsonv2.SemanticError
+	if err := strictjson.Decode(raw, v); err != nil {
 		msg := err.Error()
-		if errors.As(err, &se) && se.JSONPointer != "" {
-			msg = fmt.Sprintf("argument %s: %v", strings.TrimPrefix(string(se.JSONPointer), "/"), se.Err)
+		if e := (*strictjson.Error)(nil); errors.As(err, &e) && e.Field != "" {
+			msg = "argument " + msg
 		}
 		r := failure(fmt.Sprintf("%s: bad arguments (%s); nothing was done. The tool's inputSchema lists what it takes.", name, msg))
 		return &r

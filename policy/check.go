@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -10,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
+	"admit/internal/strictjson"
 	"admit/policy/command"
 	"admit/policy/rule"
 	"admit/policy/rules"
@@ -175,67 +173,14 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	// encoding/json/v2 semantics refuse a repeated key and invalid UTF-8 in
-	// the same pass as the decode: parsers differ on which of two equal
-	// keys wins, so the gate and the tool could read different paths.
+	// Strictly (strictjson): a repeated key and invalid UTF-8 are refused
+	// in the same pass as the decode, since parsers differ on which of two
+	// equal keys wins, and the gate and the tool could read different paths.
 	var m map[string]any
-	if err := jsonv2.Unmarshal(raw, &m); err != nil {
-		if k := duplicateKey(raw); k != "" {
-			return nil, fmt.Errorf("args name the key %q twice; the gate and the tool could read different values", k)
-		}
-		return nil, fmt.Errorf("args must be a JSON object: %v", err)
+	if err := strictjson.Decode(raw, &m); err != nil {
+		return nil, fmt.Errorf("args must be one JSON object, each key once: %v", err)
 	}
 	return m, nil
-}
-
-// duplicateKey returns a key that an object of raw (at any depth) holds
-// twice, or "". raw is valid JSON.
-func duplicateKey(raw []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	type frame struct {
-		obj  bool
-		seen map[string]bool
-		key  bool // the next string token of an object is a key
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				if top != nil && top.obj {
-					top.key = true
-				}
-				stack = append(stack, &frame{obj: t == '{', seen: map[string]bool{}, key: true})
-			default:
-				stack = stack[:len(stack)-1]
-			}
-		case string:
-			if top != nil && top.obj && top.key {
-				if top.seen[t] {
-					return t
-				}
-				top.seen[t] = true
-				top.key = false
-				continue
-			}
-			if top != nil && top.obj {
-				top.key = true
-			}
-		default:
-			if top != nil && top.obj {
-				top.key = true
-			}
-		}
-	}
 }
 
 // decideCommand runs the command policy on a shell tool's command line,

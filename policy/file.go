@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
+	"admit/internal/strictjson"
 	"admit/policy/rules"
 )
 
@@ -54,29 +53,16 @@ func (e *FileError) Unwrap() error { return e.Err }
 // ParseFile decodes and validates a policy file. Unknown fields are errors,
 // so a misspelt key does not silently leave a tool ungated.
 func ParseFile(path string, data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var f File
 	fail := func(off int64, field string, err error) error {
 		return &FileError{Path: path, Line: lineAt(data, off), Field: field, Err: err}
 	}
-	if err := dec.Decode(&f); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			return nil, fail(syn.Offset, "", err)
-		case errors.As(err, &typ):
-			return nil, fail(typ.Offset, typ.Field, fmt.Errorf("must be %s, got JSON %s", typ.Type, typ.Value))
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return nil, fail(fieldOffset(data, field), field, errors.New("unknown field"))
-		default:
-			return nil, fail(dec.InputOffset(), "", err)
+	if err := strictjson.Decode(data, &f); err != nil {
+		var e *strictjson.Error
+		if !errors.As(err, &e) {
+			return nil, fail(0, "", err)
 		}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fail(dec.InputOffset(), "", errors.New("unexpected data after the policy object"))
+		return nil, fail(e.Offset, e.Field, errors.New(e.Msg))
 	}
 	for _, l := range []struct {
 		name string

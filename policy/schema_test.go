@@ -71,7 +71,7 @@ func TestPathsUnderAnyName(t *testing.T) {
 	env.Caps = caps
 	for _, c := range []struct{ note, tool, args, want string }{
 		// the schema's names
-		{"repo_path outside (the issue's example)", "git_status", `{"repo_path":"/etc"}`, "outside-workspace"},
+		{"repo_path outside", "git_status", `{"repo_path":"/etc"}`, "outside-workspace"},
 		{"repo_path through a symlink out", "git_status", `{"repo_path":"out-link"}`, "outside-workspace"},
 		{"repo_path inside", "git_status", `{"repo_path":"src"}`, "allowed"},
 		{"a path named by its description, through a link", "open_notes", `{"location":"out-link/secret"}`, "outside-workspace"},

@@ -10,7 +10,7 @@ import (
 	"admit/rpc/rpctest"
 )
 
-// The attacks of issue 13 through the editor's server (rpctest's fake
+// Attacks on the gate through the editor's server (rpctest's fake
 // editor, which answers "deny" to every question it is asked): each
 // ends in a refusal or a question. Nothing here runs a command.
 

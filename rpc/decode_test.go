@@ -22,7 +22,7 @@ func TestDecodeNamesTheField(t *testing.T) {
 		{`{"tool":"Read","argv":[1]}`, "argv.0", "must be string, got JSON number"},
 		{`{"tool":["Read"]}`, "tool", "must be string, got JSON array"},
 		{`{"tool":true}`, "tool", "must be string, got JSON bool"},
-		{`{"tool":"Read"} {}`, "params", "invalid character"},
+		{`{"tool":"Read"} {}`, "params", "more after the JSON value"},
 		{`{"tool":"Re` + "\xff" + `ad"}`, "tool", "invalid UTF-8"},
 	}
 	for _, c := range cases {

@@ -21,27 +21,17 @@ import (
 	"admit/workspace"
 )
 
-// InitOptions are the initializationOptions docs/protocol.md names; all optional.
+// InitOptions are the initializationOptions docs/protocol.md names; all
+// optional. The gate's settings are gate.Settings, inline; the rest is
+// the server's (the tape, the approvals' timeout, the policy file).
 type InitOptions struct {
-	Mode              string          `json:"mode,omitempty"`
-	Effects           string          `json:"effects,omitempty"`
-	Shell             string          `json:"shell,omitempty"`
+	gate.Settings
 	Policy            json.RawMessage `json:"policy,omitempty"`
 	Tape              string          `json:"tape,omitempty"`
 	Sync              string          `json:"sync,omitempty"`
 	TapeRotateBytes   int64           `json:"tapeRotateBytes,omitempty"` // rotate the tape past this size; the chain goes on across files
 	ApprovalTimeoutMs int64           `json:"approvalTimeoutMs,omitempty"`
 	Headless          bool            `json:"headless,omitempty"`
-	// AcceptWeakerConfinement is the person's setting: run a confined
-	// command even where this machine lacks a wall it needs.
-	// A pointer, so that a change of settings can turn it off again.
-	AcceptWeakerConfinement *bool `json:"acceptWeakerConfinement,omitempty"`
-	// SecretPatterns are the person's patterns of files whose reading
-	// asks, added to the built-in ones; "!PATTERN" exempts.
-	SecretPatterns []string `json:"secretPatterns,omitempty"`
-	// ConfinedRuns is "ask" (default) or "allow": the person's answer to
-	// programs that run code when admit runs them confined.
-	ConfinedRuns string `json:"confinedRuns,omitempty"`
 }
 
 // Initialize makes the workspace folders (or rootUri) the write roots, and
@@ -97,10 +87,12 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		asker = &clientAsker{s: s, approve: approve}
 	}
 	b := approvals.New(asker, approvals.Options{Timeout: time.Duration(o.ApprovalTimeoutMs) * time.Millisecond, Now: s.cfg.Now, Logger: s.log, OnChange: st.changed})
+	settings := o.Settings
+	settings.Mode = orDefault(settings.Mode, "warn") // the editor's default
 	g, err := gate.Open(gate.Options{
-		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
+		Dirs: dirs, Settings: settings, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {
@@ -343,11 +335,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 		return prefixed("settings.", err)
 	}
 	h := s.getHost()
-	if err := h.gate.SetMode(o.Mode, o.Effects, o.Shell); err != nil {
-		return err
-	}
-	st := gate.Settings{SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, AcceptWeakerConfinement: o.AcceptWeakerConfinement}
-	if err := h.gate.SetSettings(st); err != nil {
+	if err := h.gate.SetSettings(o.Settings); err != nil {
 		return err
 	}
 	if o.ApprovalTimeoutMs > 0 {

@@ -13,7 +13,7 @@ import (
 )
 
 // The person's rules and the command policy's three answers, through the
-// real server (issue 14).
+// real server.
 
 // noQuestion fails when the server asked a question: a question comes
 // before the verdict it decides, so after the verdict none is on its way.

@@ -3,7 +3,6 @@ package rpc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -12,13 +11,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"admit/approvals"
 	"admit/gate"
+	"admit/internal/strictjson"
 	"admit/policy"
 	"admit/workspace"
 )
@@ -302,63 +300,24 @@ func (l *lossWatch) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// decode reads params into v with encoding/json/v2 semantics: a
-// misspelt field is an error rather than a silent default (a "sesion"
-// would be the default session), and so are a field given twice, a name
-// in the wrong case and invalid UTF-8, where parsers could disagree.
-// Errors name the field.
+// decode reads params into v strictly (strictjson): a misspelt field is
+// an error rather than a silent default (a "sesion" would be the default
+// session), and so are a field given twice, a name in the wrong case and
+// invalid UTF-8, where parsers could disagree. Errors name the field.
 func decode(raw []byte, v any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
-	err := jsonv2.Unmarshal(raw, v, jsonv2.RejectUnknownMembers(true))
-	if err == nil {
-		return nil
-	}
-	var se *jsonv2.SemanticError
-	var syn *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &se):
-		field := fieldOf(se.JSONPointer)
-		switch {
-		case errors.Is(se.Err, jsonv2.ErrUnknownName):
-			return &gate.ParamError{Field: field, Msg: "unknown field"}
-		case se.GoType != nil && se.JSONKind != 0:
-			return &gate.ParamError{Field: field, Msg: fmt.Sprintf("must be %s, got JSON %s", se.GoType, kindName(se.JSONKind))}
+	err := strictjson.Decode(raw, v)
+	var e *strictjson.Error
+	if errors.As(err, &e) {
+		field := e.Field
+		if field == "" {
+			field = "params"
 		}
-		return &gate.ParamError{Field: field, Msg: se.Error()}
-	case errors.As(err, &syn):
-		if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
-			return &gate.ParamError{Field: fieldOf(syn.JSONPointer), Msg: "given twice; parsers disagree on which one counts"}
-		}
-		return &gate.ParamError{Field: fieldOf(syn.JSONPointer), Msg: syn.Error()}
+		return &gate.ParamError{Field: field, Msg: e.Msg}
 	}
-	return &gate.ParamError{Field: "params", Msg: err.Error()}
-}
-
-// fieldOf names a field by its JSON pointer, dotted: "/bounds/steps" is
-// "bounds.steps".
-func fieldOf(p jsontext.Pointer) string {
-	var names []string
-	for name := range p.Tokens() {
-		names = append(names, name)
-	}
-	if len(names) == 0 {
-		return "params"
-	}
-	return strings.Join(names, ".")
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	}
-	return k.String()
+	return err
 }
 
 // codec marshals payloads with the protocol package's LSP-aware encoder and

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -15,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"admit/internal/strictjson"
 	"admit/internal/sysfile"
 )
 
@@ -250,13 +250,8 @@ func (s *seal) decode(b []byte, file string) (anchor, error) {
 		Key     string `json:"key"`
 		MAC     string `json:"mac"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
+	if err := strictjson.Decode(b, &h); err != nil {
 		return anchor{}, fmt.Errorf("not a head: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return anchor{}, errors.New("not a head: more after the object")
 	}
 	switch {
 	case h.V == nil || *h.V != headVersion:

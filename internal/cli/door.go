@@ -61,26 +61,55 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and no tape: %w", alone, err)
 	}
-	bounds, err := boundsFromEnv()
-	if err != nil {
-		return nil, "", fmt.Errorf("%s, and %w", alone, err)
-	}
-	mode, effects, err := aloneSettings(bounds)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s, and %w", alone, err)
-	}
-	bounds.Effects = effects // what sessions opened here may do, too
-	home, _ := os.UserHomeDir()
-	handles, err := localHandles()
-	if err != nil {
-		return nil, "", fmt.Errorf("%s, and %w", alone, err)
-	}
-	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
+	g, err := openAlone(aloneGate{dirs: []string{root}, tapePath: tapePath, handleFiles: true, oneCall: o.oneCall})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}
 	return g, alone, nil
+}
+
+// aloneGate is what a gate deciding alone is opened on.
+type aloneGate struct {
+	dirs []string // the workspace folders, absolute
+	// settings are the command line's; nil is the person's settings file
+	// (aloneSettings).
+	settings *gate.Settings
+	tapePath string // "" tapes nothing
+	// handleFiles keeps the handles given out as files, for admit run
+	// --handle in another process to redeem; else they stay in memory.
+	handleFiles bool
+	oneCall     bool // the gate decides one call and ends (gate.Options.OneCall)
+}
+
+// openAlone opens a gate that decides with nobody to ask (what needs a
+// person is refused): the one way admit check, admit run, admit run
+// --handle and a hook or admit mcp with no editor's server to reach build
+// one. Bounds come from ADMIT_*, the tape must open, the person's home
+// and shell count. A gate that cannot open is an error of
+// gate.Open's, or of the settings or bounds it would open with.
+func openAlone(a aloneGate) (*gate.Gate, error) {
+	bounds, err := boundsFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	var settings gate.Settings
+	if a.settings != nil {
+		settings = *a.settings
+	} else if settings, err = aloneSettings(bounds); err != nil {
+		return nil, err
+	}
+	if settings.Effects != "" {
+		bounds.Effects = settings.Effects // what sessions opened here may do, too
+	}
+	var handles *gate.HandleStore
+	if a.handleFiles {
+		if handles, err = localHandles(); err != nil {
+			return nil, err
+		}
+	}
+	home, _ := os.UserHomeDir()
+	return gate.Open(gate.Options{Dirs: a.dirs, Settings: settings, TapePath: a.tapePath, TapeRequired: true, Handles: handles,
+		Headless: true, OneCall: a.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
 }
 
 // workspaceRoot is the folder a local decision takes as its root: the

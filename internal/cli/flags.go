@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"admit/gate"
+	"admit/internal/strictjson"
 	"admit/policy"
 	"admit/tape"
 )
@@ -110,15 +111,12 @@ type configError struct{ error }
 
 func (e configError) Unwrap() error { return e.error }
 
-// localGate builds the gate admit check and admit run decide with: no
-// client to ask (what needs a person is refused), the workspace policy
-// file from the roots, bounds from ADMIT_*. It returns the session the
-// call goes in ("" for the default one).
+// localGate builds the gate admit check and admit run decide with
+// (openAlone), in the settings the flags name, on the roots they name,
+// deciding one call: a terminal's next line is judged by another admit
+// check, which cannot know where this one left the terminal (--terminal).
+// It returns the session the call goes in ("" for the default one).
 func (f *gateFlags) localGate() (*gate.Gate, string, error) {
-	bounds, err := boundsFromEnv()
-	if err != nil {
-		return nil, "", configError{err}
-	}
 	dirs := []string(f.roots)
 	if len(dirs) == 0 {
 		wd, err := os.Getwd()
@@ -132,15 +130,7 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 			dirs[i] = abs
 		}
 	}
-	home, _ := os.UserHomeDir()
-	g, err := gate.Open(gate.Options{
-		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell,
-		TapePath: f.tapePath, TapeRequired: true, Headless: true, Bounds: bounds, Home: home,
-		// One call, then the gate is gone: a terminal's next line is
-		// judged by another admit check, which cannot know where this one
-		// left the terminal (--terminal).
-		OneCall: true, PersonShell: os.Getenv("SHELL"),
-	})
+	g, err := openAlone(aloneGate{dirs: dirs, settings: &gate.Settings{Mode: f.mode, Effects: f.effects, Shell: f.shell}, tapePath: f.tapePath, oneCall: true})
 	if err != nil {
 		var pe *gate.ParamError
 		if errors.As(err, &pe) && pe.Field == "roots" {
@@ -171,9 +161,7 @@ func openCaps(g *gate.Gate, path string) (string, error) {
 		return "", fmt.Errorf("--caps: %w", err)
 	}
 	var p gate.OpenSessionParams
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := strictjson.Decode(data, &p); err != nil {
 		return "", fmt.Errorf("--caps %s: %w", path, err)
 	}
 	if p.Label == "" {

@@ -13,7 +13,6 @@ import (
 
 	"admit/gate"
 	"admit/hook"
-	"admit/policy/rule"
 	"admit/policy/rules"
 )
 
@@ -109,7 +108,7 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 	if err != nil {
 		return a.Failure(ev, err.Error())
 	}
-	ds := make([]hook.Decision, 0, len(calls))
+	ds := make([]hook.Verdict, 0, len(calls))
 	for _, call := range calls {
 		named := call.Cwd != ""
 		if !named {
@@ -141,13 +140,13 @@ func runHook(ctx context.Context, o hookOptions, stdin io.Reader) hook.Reply {
 // host's environment, where the admit extension puts ADMIT_SOCKET: the
 // editor's server then judges the call from its own workspace, not from
 // the home folder.
-func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, rewrite bool) (hook.Decision, error) {
+func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, rewrite bool) (hook.Verdict, error) {
 	d, alone, err := openDoor(ctx, doorOptions{cwd: call.Cwd, socket: o.socket, tapePath: o.tapePath, oneCall: true})
 	if err != nil {
 		if !cwdNamed {
 			err = fmt.Errorf("%w (the event names no folder, so the hook looked for a workspace around its working folder %s; an editor whose admit extension is running gives its hooks ADMIT_SOCKET, the way to its server)", err, call.Cwd)
 		}
-		return hook.Decision{}, err
+		return hook.Verdict{}, err
 	}
 	if !cwdNamed && alone == "" {
 		call.Cwd = "" // the server's own working folder, its first root
@@ -187,28 +186,20 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, re
 	}
 	v, err := d.Check(ctx, p)
 	if err != nil {
-		return hook.Decision{}, err
+		return hook.Verdict{}, err
 	}
-	hd := hookDecision(v, alone)
+	hd := hookVerdict(v, alone)
 	if v.Handle != "" && self != "" {
 		hd.Rewrite = rules.Quote([]string{self, "run", "--handle", v.Handle})
 	}
 	return hd, nil
 }
 
-func hookDecision(v gate.Verdict, alone string) hook.Decision {
-	d := hook.Decision{Verdict: string(v.Verdict), Allowed: v.Allowed, Mode: string(v.Mode), Rule: string(v.Rule), Reason: v.Reason,
-		ToolError: v.ToolError, DecidedBy: string(v.DecidedBy), Alone: alone}
-	if v.Outcome == rule.OutcomeAsk && v.DecidedBy == rule.ByHeadless {
-		// Nobody could be asked here (no editor is running), but the host
-		// may have a person at its own prompt: the adapter hands it the
-		// question where the host can ask, and refuses it where it cannot.
-		// The person reads why it asks (the verdict's question), not the
-		// refusal a model would have read.
-		d.Outcome = hook.Asked
-		if v.Question != "" {
-			d.Reason = v.Question
-		}
-	}
-	return d
+// hookVerdict is the gate's verdict as the hook's adapters read it: the
+// same values, with why admit decided alone. A call nobody could be asked
+// about in the editor (outcome ask, decided by headless) is the host's
+// own person's to answer where the host can ask (hook.Verdict.Question).
+func hookVerdict(v gate.Verdict, alone string) hook.Verdict {
+	return hook.Verdict{Verdict: v.Verdict, Allowed: v.Allowed, Mode: v.Mode, Rule: v.Rule, Outcome: v.Outcome, DecidedBy: v.DecidedBy,
+		Reason: v.Reason, Question: v.Question, ToolError: v.ToolError, Alone: alone}
 }

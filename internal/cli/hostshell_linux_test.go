@@ -18,7 +18,7 @@ import (
 	"admit/rpc/rpctest"
 )
 
-// The attacks of issue 18 through the door they came in by: the hook of
+// Attacks through the door they come in by: the hook of
 // a host that runs the line in its own shell. Each line the hook lets
 // through is then typed into that shell, a real interactive one in a
 // pseudo-terminal where the host types into a terminal, and a marker

@@ -17,7 +17,7 @@ import (
 // to the person and the person allows is answered with a handle; when the
 // host's shell runs admit run --handle, the run is the same call and is
 // not asked again. The tape holds one approval, and the run's record
-// says whose answer it carried (issue 19).
+// says whose answer it carried.
 func TestOneCallOneQuestion(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 to run the approved script with")

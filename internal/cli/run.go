@@ -136,13 +136,9 @@ func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore
 	if err != nil {
 		return gate.RunResult{}, err
 	}
-	bounds, err := boundsFromEnv()
-	if err != nil {
-		return gate.RunResult{}, err
-	}
-	home, _ := os.UserHomeDir()
-	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
-		Headless: true, Bounds: bounds, Home: home, Handles: handles})
+	// The gate the hook decided alone with: the person's settings, the
+	// handle files.
+	g, err := openAlone(aloneGate{dirs: []string{workspaceRoot(h.Cwd)}, tapePath: tapePath, handleFiles: true})
 	if err != nil {
 		return gate.RunResult{}, err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,21 +9,16 @@ import (
 	"path/filepath"
 
 	"admit/gate"
+	"admit/internal/strictjson"
+	"admit/internal/sysfile"
 	"admit/policy"
-	"admit/policy/rule"
 )
 
-// personSettings are the person's own choices for a gate that decides
-// without the editor (a hook or admit mcp with no server to reach):
-// $XDG_CONFIG_HOME/admit/settings.json, beside the person's rules,
-// outside every workspace. The editor's gate takes its mode and effect
-// mode from the editor's settings instead.
-type personSettings struct {
-	// Mode is enforce (the default), warn or off.
-	Mode string `json:"mode,omitempty"`
-	// Effects is read-only (the default) or workspace-write.
-	Effects string `json:"effects,omitempty"`
-}
+// The person's settings file, $XDG_CONFIG_HOME/admit/settings.json, beside
+// the person's rules and outside every workspace, holds the settings
+// (gate.Settings, by their json names) of a gate that decides without the
+// editor: a hook or admit mcp with no server to reach. The editor's gate
+// takes its settings from the editor's instead.
 
 // settingsPath is the person's settings file.
 func settingsPath() (string, error) {
@@ -39,8 +33,8 @@ func settingsPath() (string, error) {
 // file that does not parse, or holds a key or a value admit does not
 // know, is an error naming the file, the field and the value: a gate that
 // guessed would decide under settings the person did not choose.
-func loadPersonSettings() (personSettings, string, error) {
-	var s personSettings
+func loadPersonSettings() (gate.Settings, string, error) {
+	var s gate.Settings
 	path, err := settingsPath()
 	if err != nil {
 		return s, "", err
@@ -52,58 +46,35 @@ func loadPersonSettings() (personSettings, string, error) {
 	if err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode and effects)", path, err)
+	if err := strictjson.Decode(data, &s); err != nil {
+		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode, effects, shell, secretPatterns, confinedRuns and acceptWeakerConfinement)", path, err)
 	}
-	if dec.More() {
-		return s, path, fmt.Errorf("the person's settings %s: more than one JSON value", path)
-	}
-	if err := s.check(); err != nil {
+	if err := s.Check(); err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
 	}
 	return s, path, nil
 }
 
-func (s personSettings) check() error {
-	if s.Mode != "" {
-		if _, err := rule.ParseMode(s.Mode); err != nil {
-			return fmt.Errorf("mode: %v", err)
-		}
-	}
-	if s.Effects != "" {
-		if err := policy.CheckEffects("effects", s.Effects); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// aloneSettings are the mode and effect mode of a gate deciding alone:
-// the person's settings file, with ADMIT_EFFECTS (set in a host's
-// configuration for that host alone) over its effects.
-func aloneSettings(bounds policy.Bounds) (mode, effects string, err error) {
+// aloneSettings are the settings of a gate deciding alone: the person's
+// settings file, in enforce and read-only unless it says otherwise, with
+// ADMIT_EFFECTS (set in a host's configuration for that host alone) over
+// its effects.
+func aloneSettings(bounds policy.Bounds) (gate.Settings, error) {
 	s, _, err := loadPersonSettings()
 	if err != nil {
-		return "", "", err
+		return s, err
 	}
-	mode, effects = "enforce", "read-only"
-	if s.Mode != "" {
-		mode = s.Mode
-	}
-	if s.Effects != "" {
-		effects = s.Effects
-	}
+	s.Mode = orDefault(s.Mode, "enforce")
+	s.Effects = orDefault(s.Effects, "read-only")
 	if os.Getenv("ADMIT_EFFECTS") != "" {
-		effects = bounds.Effects
+		s.Effects = bounds.Effects
 	}
-	return mode, effects, nil
+	return s, nil
 }
 
 // savePersonSettings writes the settings file, keeping what o leaves
-// unset as the file has it.
-func savePersonSettings(o personSettings) (string, personSettings, error) {
+// unset (admit connect sets the mode and the effects) as the file has it.
+func savePersonSettings(o gate.Settings) (string, gate.Settings, error) {
 	cur, path, err := loadPersonSettings()
 	if err != nil {
 		return path, cur, err
@@ -114,24 +85,12 @@ func savePersonSettings(o personSettings) (string, personSettings, error) {
 	if o.Effects != "" {
 		cur.Effects = o.Effects
 	}
-	if err := cur.check(); err != nil {
+	if err := cur.Check(); err != nil {
 		return path, cur, err
 	}
 	data, _ := json.MarshalIndent(cur, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return path, cur, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings.json.*")
-	if err != nil {
-		return path, cur, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return path, cur, err
-	}
-	if err := tmp.Close(); err != nil {
-		return path, cur, err
-	}
-	return path, cur, os.Rename(tmp.Name(), path)
+	return path, cur, sysfile.WriteAtomic(path, append(data, '\n'), 0o600)
 }

@@ -23,7 +23,7 @@ func offered(t *testing.T, p *Policy, w *workspace, c *Context, line string) (ru
 // "always allow" offers, once written, answers the same call and its
 // family, and none of the siblings a person did not approve: uploads,
 // other hosts, code loaded by an option or fetched from elsewhere, other
-// scripts, other targets, another remote command (issue 19).
+// scripts, other targets, another remote command.
 func TestAnswersCoverWhatWasApproved(t *testing.T) {
 	w := newWorkspace(t)
 	p := New(nil)

@@ -236,12 +236,12 @@ func TestParseTable(t *testing.T) {
 		{`{"yq": {"operands": "maybe"}}`, `programs.yq.operands: "maybe"`},
 		{`{"yq": {"options": {"-r": "path"}}}`, `programs.yq.options["-r"]: "path"`},
 		{`{"yq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
-		{`{"yq": {"optoins": {}}}`, `programs.yq: json: unknown field "optoins"`},
+		{`{"yq": {"optoins": {}}}`, `programs.yq.optoins: unknown field`},
 		{`{"git": {"operands": "read"}}`, `programs.git: git has built-in rules`},
 		{`{"jq": {"operands": "read"}}`, `programs.jq: jq has built-in rules`},
 		{`{"/bin/x": {}}`, `programs./bin/x: "/bin/x" is not a program name`},
 		{`{"yq": {"commandAfter": 2}}`, `programs.yq: commandAfter and assignments need`},
-		{`[1]`, `programs: json`},
+		{`[1]`, `programs: must be an object, got JSON array`},
 	}
 	for _, b := range bad {
 		_, err := ParseTable([]byte(b.json))

@@ -43,7 +43,7 @@ var rulesLines = append([]string{"npm test", "go test ./...", "make build", "npm
 
 // BenchmarkEvaluateRules compares a decision with 200 person rules loaded
 // to one without: go test -bench EvaluateRules ./policy/command prints
-// both (the issue's bound: within 1.2x).
+// both (the bound held: within 1.2x).
 func BenchmarkEvaluateRules(b *testing.B) {
 	w := newWorkspace(b)
 	p := New(nil)

@@ -10,7 +10,7 @@ import (
 	"admit/policy/rules"
 )
 
-// The session harness (issue 19): the corpus's command lines
+// The session harness: the corpus's command lines
 // (internal/cases) as one agent's session, in order, put to the policy
 // with a person who answers "always" to the first questions that offer
 // a rule. It reports the share of the session interrupted (a question

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"admit/internal/strictjson"
 )
 
 // programJSON is one entry of the "programs" section of .admit/policy.json.
@@ -61,8 +63,8 @@ type programJSON struct {
 // removed. Errors name the field and the value.
 func ParseTable(data []byte) (*Table, error) {
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("programs: %w", err)
+	if err := strictjson.Decode(data, &raw); err != nil {
+		return nil, strictjson.Within("programs", err)
 	}
 	t := DefaultTable().clone()
 	names := make([]string, 0, len(raw))
@@ -84,10 +86,8 @@ func ParseTable(data []byte) (*Table, error) {
 			return nil, fmt.Errorf("%s: %s has built-in rules and cannot be redefined; null removes it", field, name)
 		}
 		var pj programJSON
-		dec := json.NewDecoder(bytes.NewReader(msg))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&pj); err != nil {
-			return nil, fmt.Errorf("%s: %w", field, err)
+		if err := strictjson.Decode(msg, &pj); err != nil {
+			return nil, strictjson.Within(field, err)
 		}
 		p, err := pj.program(name, field)
 		if err != nil {

@@ -18,12 +18,12 @@
 package rules
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"admit/internal/strictjson"
 	"admit/policy/rule"
 	"admit/policy/shell"
 )
@@ -420,9 +420,7 @@ type File struct {
 // allowAllow false refuses allow rules (a repository may only tighten).
 func Load(data []byte, source string, allowAllow bool) (*Set, error) {
 	var f File
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return f.Set(source, allowAllow)

@@ -70,7 +70,7 @@ type Spec struct {
 	// concurrently for the parts of a pipeline.
 	Recheck        func(argv []string, dir string) error
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
-	MaxOutputBytes int           // per stream; 0 means 64 KiB (the seed's default)
+	MaxOutputBytes int           // per stream; 0 means 64 KiB (defaultMaxOutput)
 	MaxMemoryMB    int           // memory (RLIMIT_DATA) of each program; 0 means none
 	// Confine confines every program of the run (see the package doc). A
 	// run that needs a wall this machine cannot give is refused, unless
@@ -169,7 +169,7 @@ type CancelSignal struct{ Signal syscall.Signal }
 
 func (c CancelSignal) Error() string { return "cancelled by " + signalName(c.Signal) }
 
-// defaultMaxOutput is the seed's maxOutputBytes default.
+// defaultMaxOutput is the output bound per stream when none is given.
 const defaultMaxOutput = 64 * 1024
 
 // Run interprets s.Line (or s.Argv) and reports how it ended. It never
