@@ -19,6 +19,7 @@ import (
 
 	"admit/approvals"
 	"admit/gate"
+	"admit/managed"
 	"admit/policy"
 	"admit/workspace"
 )
@@ -49,6 +50,9 @@ type ServerConfig struct {
 	TrustDir string
 	// RulesDir holds the person's rules; "" is gate.DefaultRulesDir.
 	RulesDir string
+	// Export is the person's export of decisions (their settings file);
+	// the managed layer's wins over it.
+	Export *managed.Export
 }
 
 // Server is one connection's server. It holds no global state: every

@@ -65,7 +65,7 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
-	mode, effects, err := aloneSettings(bounds)
+	mode, effects, export, err := aloneSettings(bounds)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
@@ -76,7 +76,7 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
 	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
+		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home, Export: export})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}

@@ -132,9 +132,13 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 			dirs[i] = abs
 		}
 	}
+	export, err := personExport()
+	if err != nil {
+		return nil, "", configError{err}
+	}
 	home, _ := os.UserHomeDir()
 	g, err := gate.Open(gate.Options{
-		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell,
+		Dirs: dirs, Mode: f.mode, Effects: f.effects, Shell: f.shell, Export: export,
 		TapePath: f.tapePath, TapeRequired: true, Headless: true, Bounds: bounds, Home: home,
 		// One call, then the gate is gone: a terminal's next line is
 		// judged by another admit check, which cannot know where this one

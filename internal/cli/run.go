@@ -140,9 +140,13 @@ func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore
 	if err != nil {
 		return gate.RunResult{}, err
 	}
+	export, err := personExport()
+	if err != nil {
+		return gate.RunResult{}, err
+	}
 	home, _ := os.UserHomeDir()
 	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
-		Headless: true, Bounds: bounds, Home: home, Handles: handles})
+		Headless: true, Bounds: bounds, Home: home, Handles: handles, Export: export})
 	if err != nil {
 		return gate.RunResult{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"admit/gate"
+	"admit/managed"
 	"admit/policy"
 	"admit/policy/rule"
 )
@@ -24,6 +25,11 @@ type personSettings struct {
 	Mode string `json:"mode,omitempty"`
 	// Effects is read-only (the default) or workspace-write.
 	Effects string `json:"effects,omitempty"`
+	// Export sends every gate's decisions to the person's collector
+	// (docs/teams.md); the managed layer's export wins over it. It lives
+	// here, outside every workspace, so no repository can point it
+	// elsewhere.
+	Export *managed.Export `json:"export,omitempty"`
 }
 
 // settingsPath is the person's settings file.
@@ -55,7 +61,7 @@ func loadPersonSettings() (personSettings, string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode and effects)", path, err)
+		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode, effects and export)", path, err)
 	}
 	if dec.More() {
 		return s, path, fmt.Errorf("the person's settings %s: more than one JSON value", path)
@@ -77,16 +83,24 @@ func (s personSettings) check() error {
 			return err
 		}
 	}
-	return nil
+	return s.Export.Check()
+}
+
+// personExport is the export the person's settings file asks for, or
+// nil. Every gate of the person's reads it: the editor's server, a hook
+// deciding alone, admit check and admit run.
+func personExport() (*managed.Export, error) {
+	s, _, err := loadPersonSettings()
+	return s.Export, err
 }
 
 // aloneSettings are the mode and effect mode of a gate deciding alone:
 // the person's settings file, with ADMIT_EFFECTS (set in a host's
-// configuration for that host alone) over its effects.
-func aloneSettings(bounds policy.Bounds) (mode, effects string, err error) {
+// configuration for that host alone) over its effects, and its export.
+func aloneSettings(bounds policy.Bounds) (mode, effects string, export *managed.Export, err error) {
 	s, _, err := loadPersonSettings()
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
 	mode, effects = "enforce", "read-only"
 	if s.Mode != "" {
@@ -98,7 +112,7 @@ func aloneSettings(bounds policy.Bounds) (mode, effects string, err error) {
 	if os.Getenv("ADMIT_EFFECTS") != "" {
 		effects = bounds.Effects
 	}
-	return mode, effects, nil
+	return mode, effects, s.Export, nil
 }
 
 // savePersonSettings writes the settings file, keeping what o leaves
