@@ -795,6 +795,9 @@ const scenarios = [
       await diff.first().waitFor({ timeout: LONG });
       await waitFor('the diff showing the file', async () => (await diff.first().innerText()).includes('deploy'));
       await r.page.locator('.tab', { hasText: 'built-in policy' }).first().waitFor({ timeout: LONG });
+      // Beside it, what trusting the file would have done to the calls on the tape (admit/replay).
+      const replay = await r.webviewText('h1:has-text("what this change would have done")');
+      assert(/Before trusting the workspace policy file/.test(replay) && /Would now run/.test(replay) && /deploy/.test(replay), `the replay page: ${replay}`);
       const focused = await r.page.evaluate(() => document.activeElement?.textContent?.trim());
       assert(focused === 'Keep untrusted', `the default button is ${focused}`);
       await r.shot('8-review');

@@ -231,7 +231,7 @@ export async function showReplay(server: AdmitServer, panel: PagePanel, params: 
   } catch (e) {
     html = replayFailedPage(subject, rpcCode(e) === methodNotFound ? missingMethod(Methods.replay, 'the replay') : rpcMessage(e), nonce());
   }
-  panel.show('admit: replay', html, true);
+  panel.show('admit: replay', html, true, true); // beside what the person judges (the diff, the report)
 }
 
 export async function filterDecisions(view: vscode.TreeView<DecisionsNode>, provider: DecisionsProvider): Promise<void> {
