@@ -165,6 +165,8 @@ service:
 			break
 		}
 		if time.Now().After(deadline) {
+			_ = c.cmd.Process.Kill()
+			<-exited
 			t.Fatal("the collector did not listen within 60 s")
 		}
 		time.Sleep(20 * time.Millisecond)
