@@ -12,7 +12,7 @@ import { methodNotFound, missingMethod, rpcCode, rpcMessage } from './rpcError';
 import { addRule, pickScope, type RulesProvider } from './rules';
 import type { AdmitServer } from './server';
 import { pinOf } from './managed';
-import { renderReplay, replayFailedPage, replayReportOf, type ReplaySubject } from './replay';
+import { renderReplay, replayFailedPage, replayReportOf, replaySummary, type ReplaySubject } from './replay';
 import { oneLine, pickText, plain } from './text';
 
 export const modeItems: { value: AdmitMode; description: string }[] = [
@@ -223,15 +223,20 @@ export class CampaignReport {
  * page, beside the question the person then answers. A replay that cannot be made says
  * why; the person still decides.
  */
-export async function showReplay(server: AdmitServer, panel: PagePanel, params: Record<string, unknown>, subject: ReplaySubject): Promise<void> {
+export async function showReplay(server: AdmitServer, panel: PagePanel, params: Record<string, unknown>, subject: ReplaySubject): Promise<string[]> {
   let html: string;
+  let summary: string[];
   try {
     const r = replayReportOf(await server.request<unknown>(Methods.replay, params));
     html = r ? renderReplay(subject, r, nonce()) : replayFailedPage(subject, 'the server sent no report', nonce());
+    summary = r ? replaySummary(r) : [];
   } catch (e) {
-    html = replayFailedPage(subject, rpcCode(e) === methodNotFound ? missingMethod(Methods.replay, 'the replay') : rpcMessage(e), nonce());
+    const why = rpcCode(e) === methodNotFound ? missingMethod(Methods.replay, 'the replay') : rpcMessage(e);
+    html = replayFailedPage(subject, why, nonce());
+    summary = [plain(`The calls on the tape could not be judged again: ${why}`)];
   }
   panel.show('admit: replay', html, true, true); // beside what the person judges (the diff, the report)
+  return summary;
 }
 
 export async function filterDecisions(view: vscode.TreeView<DecisionsNode>, provider: DecisionsProvider): Promise<void> {

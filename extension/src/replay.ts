@@ -4,7 +4,7 @@
 // asked and would now run, by rule, with examples. Pure: a ReplayReport in, a webview
 // page out; every text from the tape (commands, folders, reasons) is drawn literal.
 import { page } from './html';
-import { htmlText } from './text';
+import { htmlText, plain } from './text';
 
 /** One replayed call (gate.ReplayCall). */
 export interface ReplayCall {
@@ -132,6 +132,27 @@ export function renderReplay(subject: ReplaySubject, r: ReplayReport, nonce: str
     out.push('<h2>Facts missing</h2>', `<ul>${r.missing.map((c) => `<li>${callHtml(c)}</li>`).join('')}</ul>`);
   }
   return page('admit: replay', out.join('\n'), nonce);
+}
+
+/**
+ * replaySummary is the replay in a few plain lines, for the question asked beside the
+ * page (a modal dialog, which stops the person from scrolling the page): the counts,
+ * then each change with its first example.
+ */
+export function replaySummary(r: ReplayReport, most = 4): string[] {
+  const lines = [
+    `On the tape, ${r.replayed} call${r.replayed === 1 ? '' : 's'} judged again: ${r.changed} would change, ${r.unchanged} would not` +
+      (r.noFacts ? `, ${r.noFacts} taped without facts` : '') + (r.missingFacts ? `, ${r.missingFacts} lacked a fact (judged as unknown)` : '') + '.',
+  ];
+  const order = { looser: 0, tighter: 1, same: 2 };
+  const changes = [...r.changes].sort((a, b) => order[direction(a)] - order[direction(b)] || b.count - a.count);
+  for (const c of changes.slice(0, most)) {
+    const ex = c.examples[0];
+    const what = ex ? ` (${ex.command || s(ex.tool)})` : '';
+    lines.push(`• ${c.count} that ${words[c.from] ?? c.from} (${c.fromRule}) ${nowWords[c.to] ?? c.to} (${c.toRule})${what}`);
+  }
+  if (changes.length > most) lines.push(`• and ${changes.length - most} more kinds of change: see the replay page`);
+  return lines.map(plain);
 }
 
 /** replayFailedPage says the replay could not be made; the person still decides. */

@@ -9,7 +9,7 @@ import type { ReplaySubject } from './replay';
 import { plain } from './text';
 
 /** Replay shows what a proposed change would have done to the tape's calls (commands.showReplay). */
-export type Replay = (params: Record<string, unknown>, subject: ReplaySubject) => Promise<void>;
+export type Replay = (params: Record<string, unknown>, subject: ReplaySubject) => Promise<string[]>;
 
 /** How often the review is shown again when the file changes under it, before it gives up. */
 const maxRounds = 5;
@@ -43,8 +43,9 @@ export async function reviewPolicy(server: AdmitServer, docs: DocumentStore, rep
     }
     if (r.trust === 'untrusted' && typeof r.content !== 'string') continue; // it changed while it was read: read it again
     // What trusting it would have done to the calls on the tape, shown before the question.
-    if (r.trust === 'untrusted' && replay) await replay({ policy: 'workspace' }, { what: `trusting the workspace policy file ${r.path}` });
+    const replayed = r.trust === 'untrusted' && replay ? await replay({ policy: 'workspace' }, { what: `trusting the workspace policy file ${r.path}` }) : [];
     const d = reviewDialog(r);
+    if (replayed.length) d.detail += `\n\nWhat trusting it would have done (the replay page is open beside):\n${replayed.join('\n')}`;
     const choice = await vscode.window.showWarningMessage(d.message, { modal: true, detail: d.detail }, ...d.buttons);
     if (r.trust === 'trusted') {
       if (choice === reviewButtons.distrust) await distrustPolicy(server);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { direction, renderReplay, replayFailedPage, replayReportOf } from '../src/replay';
-import { assertInertHtml, hostile, pageText } from './hostile';
+import { direction, renderReplay, replayFailedPage, replayReportOf, replaySummary } from '../src/replay';
+import { assertInertHtml, assertPlain, hostile, pageText } from './hostile';
 
 const N = 'bm9uY2Vub25jZW5vbmNl';
 
@@ -26,6 +26,15 @@ test('the replay page: counts, what would loosen first, then what would tighten,
   assert.match(text, /ran allowed\s*would now be asked human-approval\s*git push/);
   assert.match(text, /Facts missing\s*ls.*stat \/w\/x/s);
   assert.doesNotMatch(html, /<a /, 'the page is read-only: the question is asked beside it');
+});
+
+test('the replay in a few plain lines, for the question beside the page', () => {
+  assert.deepEqual(replaySummary(replayReportOf(report('npm test'))!), [
+    'On the tape, 9 calls judged again: 3 would change, 6 would not, 1 taped without facts, 1 lacked a fact (judged as unknown).',
+    '• 2 that was refused (not-in-allow-list) would now run (allowed) (npm test)',
+    '• 1 that ran (allowed) would now be asked (human-approval) (git push)',
+  ]);
+  for (const h of hostile) for (const l of replaySummary(replayReportOf(report(h))!)) assertPlain(l, [], 'replay summary');
 });
 
 test('no change, a report of another shape, and a replay that failed', () => {
@@ -72,6 +81,7 @@ test('the replay is shown before the person is asked to trust a workspace policy
   const docs = { put: (name: string) => ({ scheme: 'admit', path: name }) };
   const panel = new PagePanel('admit.replay', []);
   const replay = (p: Record<string, unknown>, s: { what: string }) => showReplay(server as never, panel, p, s);
+  vscode.created.messages.length = 0;
   vscode.answers.warning = (message) => {
     events.push(`asked: ${message}`);
     return undefined; // keep it untrusted
@@ -83,6 +93,10 @@ test('the replay is shown before the person is asked to trust a workspace policy
   const page = vscode.created.panels.find((p) => p.viewType === 'admit.replay')!;
   assert.match(pageText(page.webview.html), /Before trusting the workspace policy file \/w\/\.admit\/policy\.json.*3 would change/s);
   assert.ok(!events.includes('admit/trustPolicy'), 'kept untrusted');
+  const question = vscode.created.messages.find((m) => m.message.startsWith('admit: trust the workspace policy file'))!;
+  const detail = (question.items[0] as { detail: string }).detail;
+  assert.match(detail, /What trusting it would have done \(the replay page is open beside\):\nOn the tape, 9 calls judged again: 3 would change/);
+  assert.match(detail, /• 2 that was refused \(not-in-allow-list\) would now run \(allowed\) \(npm test\)/);
 
   events.length = 0;
   vscode.answers.quickPick = () => {
