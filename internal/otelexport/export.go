@@ -298,7 +298,9 @@ func (e *Exporter) run() {
 
 // send hands the batch to the exporter, again with backoff while it
 // fails (200 ms doubling to 5 s, with jitter), until cfg.Retry has passed
-// or Close gives up; then its records count as failed.
+// or Close gives up; then its records count as failed. Once Close is
+// called a batch gets one more try, not a backoff: a gate of one call
+// (a hook) must not end later because the collector is down.
 func (e *Exporter) send() {
 	recs := e.batch.recs
 	e.batch.recs = nil
@@ -320,7 +322,7 @@ func (e *Exporter) send() {
 		msg := err.Error()
 		e.lastErr.Store(&msg)
 		pause := wait/2 + rand.N(wait/2+1)
-		if e.abort.Err() != nil || time.Now().Add(pause).After(deadline) {
+		if e.abort.Err() != nil || e.stopping() || time.Now().Add(pause).After(deadline) {
 			e.pending.Add(-n)
 			e.failed.Add(n)
 			e.cfg.Logger.Warn("decisions not exported", "records", n, "err", err)
@@ -330,8 +332,19 @@ func (e *Exporter) send() {
 		select {
 		case <-time.After(pause):
 		case <-e.abort.Done():
+		case <-e.stop:
 		}
 		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// stopping says whether Close was called.
+func (e *Exporter) stopping() bool {
+	select {
+	case <-e.stop:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -166,6 +166,31 @@ func TestExportCountsWhatCouldNotBeSent(t *testing.T) {
 	}
 }
 
+// TestExportCloseTriesOnce: what is still queued when the export closes
+// gets one try each, no backoff, however long Close may wait: a hook's
+// process ends as soon with the collector down as with it up.
+func TestExportCloseTriesOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	x, err := otelexport.New(otelexport.Config{Endpoint: "http://" + addr, Linger: time.Hour, Retry: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		x.Export(&tape.Record{ID: id, Tool: "bash"})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	x.Close(ctx)
+	if st := x.Stats(); st.Failed != 3 || st.Retries != 0 || st.Queued != 0 || st.Dropped != 0 {
+		t.Errorf("after Close: %+v", st)
+	}
+}
+
 // TestExportSettingsFromEnvironment: the standard batch variables set
 // the bounds; a value that is not a number is refused, naming it.
 func TestExportSettingsFromEnvironment(t *testing.T) {
