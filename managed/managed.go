@@ -181,10 +181,27 @@ func Parse(path string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("%s: rules: %w (the managed layer may deny and ask, never allow)", path, err)
 		}
 	}
-	if f.Export != nil && f.Export.Endpoint != "" && !strings.HasPrefix(f.Export.Endpoint, "http://") && !strings.HasPrefix(f.Export.Endpoint, "https://") {
-		return nil, fmt.Errorf("%s: export.endpoint: must be an http:// or https:// URL, got %q", path, f.Export.Endpoint)
+	if err := f.Export.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &f, nil
+}
+
+// Check says what is wrong with an export's settings, naming the field;
+// nil is no export, which is fine.
+func (x *Export) Check() error {
+	if x == nil {
+		return nil
+	}
+	if x.Endpoint != "" && !strings.HasPrefix(x.Endpoint, "http://") && !strings.HasPrefix(x.Endpoint, "https://") {
+		return fmt.Errorf("export.endpoint: must be an http:// or https:// URL, got %q", x.Endpoint)
+	}
+	for k := range x.Headers {
+		if k == "" || strings.ContainsAny(k, " \t\r\n:") {
+			return fmt.Errorf("export.headers: %q is no header name", k)
+		}
+	}
+	return nil
 }
 
 // with is l with f (read from path) merged in: the stricter of each pin.

@@ -17,6 +17,7 @@ import (
 	"admit/approvals"
 	"admit/gate"
 	"admit/internal/strictjson"
+	"admit/managed"
 	"admit/policy"
 	"admit/workspace"
 )
@@ -47,6 +48,9 @@ type ServerConfig struct {
 	TrustDir string
 	// RulesDir holds the person's rules; "" is gate.DefaultRulesDir.
 	RulesDir string
+	// Export is the person's export of decisions (their settings file);
+	// the managed layer's wins over it.
+	Export *managed.Export
 }
 
 // Server is one connection's server. It holds no global state: every

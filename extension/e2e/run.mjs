@@ -793,8 +793,12 @@ const scenarios = [
       await dialog.filter({ hasText: 'grants the tool "deploy"' }).waitFor({ timeout: LONG });
       const diff = r.page.locator('.monaco-diff-editor');
       await diff.first().waitFor({ timeout: LONG });
-      await waitFor('the diff showing the file', async () => (await diff.first().innerText()).includes('deploy'));
-      await r.page.locator('.tab', { hasText: 'built-in policy' }).first().waitFor({ timeout: LONG });
+      // The diff of this file (the replay page beside it may make VS Code draw it inline, the added lines further down).
+      await r.page.locator('.tab', { hasText: /built-in policy.*\.admit\/policy\.json/ }).first().waitFor({ timeout: LONG });
+      // Beside it, what trusting the file would have done to the calls on the tape (admit/replay), and in the question its summary.
+      const replay = await r.webviewText('h1:has-text("what this change would have done")');
+      assert(/Before trusting the workspace policy file/.test(replay) && /1 would change/.test(replay) && /deploy/.test(replay), `the replay page: ${replay}`);
+      await dialog.filter({ hasText: 'What trusting it would have done' }).filter({ hasText: 'judged again' }).waitFor({ timeout: LONG });
       const focused = await r.page.evaluate(() => document.activeElement?.textContent?.trim());
       assert(focused === 'Keep untrusted', `the default button is ${focused}`);
       await r.shot('8-review');

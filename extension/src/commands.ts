@@ -11,6 +11,8 @@ import { groupWouldDeny, renderReport, type ReportGroup, type Suggestions } from
 import { methodNotFound, missingMethod, rpcCode, rpcMessage } from './rpcError';
 import { addRule, pickScope, type RulesProvider } from './rules';
 import type { AdmitServer } from './server';
+import { pinOf } from './managed';
+import { renderReplay, replayFailedPage, replayReportOf, replaySummary, type ReplaySubject } from './replay';
 import { oneLine, pickText, plain } from './text';
 
 export const modeItems: { value: AdmitMode; description: string }[] = [
@@ -23,10 +25,20 @@ export const effectsItems: { value: AdmitEffects; description: string }[] = [
   { value: 'workspace-write', description: 'Agents may change files inside the workspace folders.' },
 ];
 
-/** A quick pick row for one value: marked when it is in force, and when it is the person's own setting. */
-export function choiceItem<T extends string>(m: { value: T; description: string }, current: T, mine: T): vscode.QuickPickItem & { value: T } {
-  const marks = [m.value === current ? '$(check) current' : '', m.value === mine && mine !== current ? 'your setting' : ''].filter(Boolean);
+/** A quick pick row for one value: marked when it is in force, when it is the person's own setting, and when the organisation pins it. */
+export function choiceItem<T extends string>(m: { value: T; description: string }, current: T, mine: T, pinned?: string): vscode.QuickPickItem & { value: T } {
+  const marks = [
+    m.value === current ? '$(check) current' : '',
+    m.value === mine && mine !== current ? 'your setting' : '',
+    pinned === m.value ? '$(organization) managed by your organisation' : '',
+  ].filter(Boolean);
   return { label: m.value, description: marks.join(' · '), detail: m.description, value: m.value };
+}
+
+/** pinnedRefusal is what choosing another value than the organisation's pin says, or undefined when the choice stands. */
+export function pinnedRefusal(key: 'mode' | 'effects', pinned: string | undefined, chosen: string): string | undefined {
+  if (!pinned || pinned === chosen) return undefined;
+  return plain(`admit: the ${key} is managed by your organisation (${pinned}); your settings cannot change it.`);
 }
 
 /**
@@ -43,18 +55,30 @@ export async function selectMode(server: AdmitServer): Promise<void> {
   const curMode = server.state?.mode ?? s.mode;
   const curEffects = server.state?.effects ?? s.effects;
   const restricted = s.restricted ? ' (Restricted Mode: enforce and read-only until you trust this workspace)' : '';
+  const pinMode = pinOf(server.state, 'mode');
+  const pinEffects = pinOf(server.state, 'effects');
   const mode = await vscode.window.showQuickPick(
-    modeItems.map((m) => choiceItem(m, curMode, mineMode)),
+    modeItems.map((m) => choiceItem(m, curMode, mineMode, pinMode)),
     { title: `admit: mode, in your user settings${restricted}`, placeHolder: `Mode (now ${curMode})` },
   );
   if (!mode) return;
+  const modeRefused = pinnedRefusal('mode', pinMode, mode.value);
+  if (modeRefused) {
+    void vscode.window.showInformationMessage(modeRefused);
+    return;
+  }
   let effects: AdmitEffects = mineEffects;
   if (mode.value !== 'off') {
     const e = await vscode.window.showQuickPick(
-      effectsItems.map((m) => choiceItem(m, curEffects, mineEffects)),
+      effectsItems.map((m) => choiceItem(m, curEffects, mineEffects, pinEffects)),
       { title: `admit: effects, in your user settings${restricted}`, placeHolder: `Effects (now ${curEffects})` },
     );
     if (!e) return;
+    const effectsRefused = pinnedRefusal('effects', pinEffects, e.value);
+    if (effectsRefused) {
+      void vscode.window.showInformationMessage(effectsRefused);
+      return;
+    }
     effects = e.value;
   }
   try {
@@ -135,6 +159,7 @@ export class CampaignReport {
     private readonly server: AdmitServer,
     private readonly rules: RulesProvider,
     private readonly panel: PagePanel,
+    private readonly replayPanel: PagePanel,
   ) {}
 
   async open(): Promise<void> {
@@ -176,6 +201,8 @@ export class CampaignReport {
     if (this.added.has(index as number)) return;
     const decision = (['allow', 'ask', 'deny'] as const).find((x) => x === s.decision);
     if (!decision) return;
+    // What the rule would have done to the calls on the tape, before it is taken.
+    await showReplay(this.server, this.replayPanel, { addRule: { match: s.match, decision, scope: 'user' } }, { what: `adding the rule ${decision} ${s.match}` });
     const scope = await pickScope('admit: add the proposed rule', plain(`${decision} ${s.match}`));
     if (!scope) return;
     const r = await addRule((m, p) => this.server.request(m, p), s.effects ? { match: s.match, decision, scope, effects: s.effects } : { match: s.match, decision, scope });
@@ -188,6 +215,28 @@ export class CampaignReport {
     this.panel.update(this.html());
     void vscode.window.showInformationMessage(plain(`admit: added the rule ${decision} ${s.match} (${scope === 'user' ? 'every workspace' : 'this workspace'}).`));
   }
+}
+
+/**
+ * showReplay asks the server what a proposed change (a workspace policy to trust, a rule
+ * to take) would have done to the calls on the tape (admit/replay) and shows it as a
+ * page, beside the question the person then answers. A replay that cannot be made says
+ * why; the person still decides.
+ */
+export async function showReplay(server: AdmitServer, panel: PagePanel, params: Record<string, unknown>, subject: ReplaySubject): Promise<string[]> {
+  let html: string;
+  let summary: string[];
+  try {
+    const r = replayReportOf(await server.request<unknown>(Methods.replay, params));
+    html = r ? renderReplay(subject, r, nonce()) : replayFailedPage(subject, 'the server sent no report', nonce());
+    summary = r ? replaySummary(r) : [];
+  } catch (e) {
+    const why = rpcCode(e) === methodNotFound ? missingMethod(Methods.replay, 'the replay') : rpcMessage(e);
+    html = replayFailedPage(subject, why, nonce());
+    summary = [plain(`The calls on the tape could not be judged again: ${why}`)];
+  }
+  panel.show('admit: replay', html, true, true); // beside what the person judges (the diff, the report)
+  return summary;
 }
 
 export async function filterDecisions(view: vscode.TreeView<DecisionsNode>, provider: DecisionsProvider): Promise<void> {

@@ -9,16 +9,18 @@ import { hooksOffNotice, hooksOffOf, useHooksOffWhere } from './agents';
 import { agentsGroup } from './agentsView';
 import { makeApi } from './api';
 import { answerCommand, ApprovalQueue, lateNotice } from './approvals';
-import { CampaignReport, filterDecisions, selectMode, setFilter, showDecision, showTape } from './commands';
+import { CampaignReport, filterDecisions, selectMode, setFilter, showDecision, showReplay, showTape } from './commands';
 import { AgentConnections } from './connect';
 import { DecisionsProvider, DecisionStore } from './decisions';
 import { DocumentStore, scheme } from './documents';
 import { install, installedBinary, installFolder, type InstallResult } from './install';
 import { isProbeAgent, LmTools, toolsAgent } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
+import { managedNotices } from './managed';
 import { PagePanel } from './pages';
 import { ApprovalPrompts } from './prompts';
 import type { AdmitApi, Decision } from './protocol';
+import type { ReplaySubject } from './replay';
 import { addSuggestedCommand } from './report';
 import { addRuleCommand, openRulesFile, removeRuleCommand, RulesProvider, type RuleNode } from './rules';
 import { AdmitServer, ServerUnavailableError, settings } from './server';
@@ -68,7 +70,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   };
   const decisionPanel = new PagePanel('admit.decision', []);
   const reportPanel = new PagePanel('admit.report', [addSuggestedCommand]);
-  const report = new CampaignReport(server, rules, reportPanel);
+  const replayPanel = new PagePanel('admit.replay', []);
+  const report = new CampaignReport(server, rules, reportPanel, replayPanel);
+  const replay = (params: Record<string, unknown>, subject: ReplaySubject) => showReplay(server, replayPanel, params, subject);
 
   server.onDidDecide((d: Decision) => {
     provider.add(d);
@@ -152,6 +156,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   // Hooks switched off: the repository's files (the server's state) and chat.useHooks.
   const readUseHooks = () => status.setUseHooksOff(useHooksOffWhere(vscode.workspace.getConfiguration('chat').inspect('useHooks')));
   readUseHooks();
+  // The person's own settings that the organisation's managed layer overrides: said once each.
+  const managedTold = new Set<string>();
+  server.onDidChangeState((st) => {
+    const mine = vscode.workspace.getConfiguration('admit');
+    const own = (key: string) => mine.inspect<string>(key)?.globalValue;
+    for (const m of managedNotices(st, { mode: own('mode'), effects: own('effects'), shell: own('shell'), confinedRuns: own('confinedRuns') })) {
+      if (managedTold.has(m)) continue;
+      managedTold.add(m);
+      void vscode.window.showInformationMessage(m);
+    }
+  });
   let hooksOffTold = '';
   let lastSocket: string | undefined;
   server.onDidChangeState((st) => {
@@ -175,7 +190,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
 
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown);
   context.subscriptions.push(
-    output, status, server, docs, provider, view, rules, rulesView, prompts, decisionPanel, reportPanel, tools,
+    output, status, server, docs, provider, view, rules, rulesView, prompts, decisionPanel, reportPanel, replayPanel, tools,
     server.interceptApprovals(tools.interceptor),
     ...(mcp ? [mcp.disposable] : []),
     vscode.window.onDidChangeWindowState((w) => w.focused && resurvey()),
@@ -196,7 +211,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
     reg('admit.showDecision', (d: Decision) => showDecision(server, decisionPanel, d)),
     reg('admit.filterDecisions', () => filterDecisions(view, provider)),
     reg('admit.clearDecisionFilter', () => setFilter(view, provider, undefined)),
-    reg('admit.reviewPolicy', () => reviewPolicy(server, docs)),
+    reg('admit.reviewPolicy', () => reviewPolicy(server, docs, replay)),
     reg('admit.distrustPolicy', () => distrustPolicy(server)),
     reg(answerCommand, (token: unknown, answer: unknown) => prompts.answer(token, answer)),
     reg('admit.dismissApproval', () => prompts.dismiss()),

@@ -11,10 +11,11 @@ export class PagePanel implements vscode.Disposable {
     private readonly commands: readonly string[],
   ) {}
 
-  /** show draws html in the panel (made when needed) and brings it forward. */
-  show(title: string, html: string, preserveFocus = false): void {
+  /** show draws html in the panel (made when needed, beside the active editor if asked) and brings it forward. */
+  show(title: string, html: string, preserveFocus = false, beside = false): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(this.viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
+      const viewColumn = beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+      this.panel = vscode.window.createWebviewPanel(this.viewType, title, { viewColumn, preserveFocus }, {
         enableScripts: false,
         enableCommandUris: this.commands.length ? [...this.commands] : false,
         enableFindWidget: true,

@@ -2,6 +2,7 @@
 // server pushes with admit/didChangeState. No policy here: the extension draws.
 import * as vscode from 'vscode';
 import { agentsTooltip, hooksOffOf, hooksOffTooltip, type AgentRow, type HooksOffInput } from './agents';
+import { exportTooltip, managedStatus, managedTooltip } from './managed';
 import { trustOf, trustStatus, trustTooltip } from './policyTrust';
 import type { AdmitMode, AdmitState, Decision } from './protocol';
 import { mdCode, mdText, plain, trustedCommands } from './text';
@@ -37,6 +38,7 @@ export function statusText(input: StatusInput): string {
         if (trust) parts.push(trust);
       }
       if (s.tapeError) parts.push('$(error) tape unwritable');
+      parts.push(...managedStatus(s));
       if (hooksOff(input)) parts.push('$(warning) hooks off');
       const pending = s.counts?.pending ?? 0;
       if (pending > 0) parts.push(`${count(pending)} pending`);
@@ -98,6 +100,10 @@ export function statusTooltip(input: StatusInput): Tooltip {
         }
       }
       if (s.tapeError) lines.push('', `**The tape cannot be written**: ${mdText(s.tapeError)}`);
+      const managed = managedTooltip(s);
+      if (managed) lines.push('', managed);
+      const exported = exportTooltip(s);
+      if (exported) lines.push('', exported);
       const off = hooksOff(input);
       if (off) lines.push('', hooksOffTooltip(off)!);
       if (input.agents) {

@@ -5,7 +5,11 @@ import { isChangedSinceShown, reviewButtons, reviewDialog, reviewTitle } from '.
 import { Methods, type AdmitState, type PolicyReview } from './protocol';
 import { invalidParams, methodNotFound, missingMethod, rpcCode, rpcMessage } from './rpcError';
 import type { AdmitServer } from './server';
+import type { ReplaySubject } from './replay';
 import { plain } from './text';
+
+/** Replay shows what a proposed change would have done to the tape's calls (commands.showReplay). */
+export type Replay = (params: Record<string, unknown>, subject: ReplaySubject) => Promise<string[]>;
 
 /** How often the review is shown again when the file changes under it, before it gives up. */
 const maxRounds = 5;
@@ -17,7 +21,7 @@ const maxRounds = 5;
  * and a modal question whose default is to keep it untrusted. Trust is recorded for
  * the exact version shown; if the file changed in between, the review is shown again.
  */
-export async function reviewPolicy(server: AdmitServer, docs: DocumentStore): Promise<void> {
+export async function reviewPolicy(server: AdmitServer, docs: DocumentStore, replay?: Replay): Promise<void> {
   for (let round = 0; round < maxRounds; round++) {
     let r: PolicyReview;
     try {
@@ -38,7 +42,10 @@ export async function reviewPolicy(server: AdmitServer, docs: DocumentStore): Pr
       return;
     }
     if (r.trust === 'untrusted' && typeof r.content !== 'string') continue; // it changed while it was read: read it again
+    // What trusting it would have done to the calls on the tape, shown before the question.
+    const replayed = r.trust === 'untrusted' && replay ? await replay({ policy: 'workspace' }, { what: `trusting the workspace policy file ${r.path}` }) : [];
     const d = reviewDialog(r);
+    if (replayed.length) d.detail += `\n\nWhat trusting it would have done (the replay page is open beside):\n${replayed.join('\n')}`;
     const choice = await vscode.window.showWarningMessage(d.message, { modal: true, detail: d.detail }, ...d.buttons);
     if (r.trust === 'trusted') {
       if (choice === reviewButtons.distrust) await distrustPolicy(server);

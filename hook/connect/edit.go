@@ -171,6 +171,9 @@ func (f *fileSpec) open(src []byte) (*doc, error) {
 // to date, pointing at t; everything else stays as it was. It changes one
 // thing at a time, parsing again after each, until nothing is left to do.
 func (f *fileSpec) connect(host string, src []byte, t target) ([]byte, error) {
+	if f.shape == shapeTOMLBlock {
+		return f.tomlConnect(src, t)
+	}
 	if f.shape == shapeScript {
 		if len(src) > 0 {
 			if _, ok := parseScript(src, host); !ok {
@@ -292,6 +295,9 @@ func (f *fileSpec) removeUnit(d *doc, arr *node, r unitRef, keep int, host, ev s
 // first (the hooks member, an event, a group), so that undoing a connect
 // gives back the bytes the connect started from.
 func (f *fileSpec) disconnect(host string, src []byte) ([]byte, bool, error) {
+	if f.shape == shapeTOMLBlock {
+		return f.tomlDisconnect(src)
+	}
 	if f.shape == shapeScript {
 		if len(src) == 0 {
 			return src, true, nil
@@ -361,6 +367,9 @@ func (f *fileSpec) skeletonOnly(root *node) bool {
 // inspect lists admit's entries for host in src, per event; an error when
 // src does not parse.
 func (f *fileSpec) inspect(host string, src []byte) (map[string][]invocation, error) {
+	if f.shape == shapeTOMLBlock {
+		return f.tomlInspect(host, src)
+	}
 	found := map[string][]invocation{}
 	if f.shape == shapeScript {
 		if len(src) > 0 {

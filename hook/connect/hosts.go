@@ -38,6 +38,13 @@ type Host struct {
 	// trust): a few words and the whole reason, or "" when it will.
 	inert   func(sys System, o Options, files []File) (string, string)
 	windows bool // admit can write this host's configuration on Windows
+	// managed is the host's own managed place, per system, where an
+	// administrator's hooks live and no repository or person can switch
+	// them off: the files (their absolute paths, one per file spec) and
+	// how they differ from the person's files. Nil: the host has none.
+	managed func(goos string, files []*fileSpec) []*fileSpec
+	// ManagedNote is what the host's managed place does, for messages.
+	ManagedNote string
 }
 
 // Env reads an environment variable ("" when unset).
@@ -56,6 +63,10 @@ const (
 	shapeList
 	// script: the file is an executable named after the event (Cline).
 	shapeScript
+	// TOML block: admit's [[hooks.EVENT]] tables between two marker
+	// comments at the end of a TOML file shared with other settings
+	// (Codex's requirements.toml; tomlblock.go).
+	shapeTOMLBlock
 )
 
 // fileSpec is one file of a host's configuration.
@@ -205,6 +216,20 @@ func claudeHost() *Host {
 		off: func(_ System, _ string, files []File) string {
 			return settingOff(files[0], false, true, "disableAllHooks")
 		},
+		// Managed settings outrank every other file, and with
+		// allowManagedHooksOnly (set in a file admit creates) Claude Code
+		// runs no hook but the managed ones.
+		managed: func(goos string, files []*fileSpec) []*fileSpec {
+			out := placed(files, map[string][]string{
+				"linux":  {"/etc/claude-code/managed-settings.json"},
+				"darwin": {"/Library/Application Support/ClaudeCode/managed-settings.json"},
+			}[goos]...)
+			for _, f := range out {
+				f.skeleton = obj{{"allowManagedHooksOnly", true}}
+			}
+			return out
+		},
+		ManagedNote: "managed settings, which no user or project setting overrides",
 	}
 }
 
@@ -274,6 +299,14 @@ func copilotHost() *Host {
 			}
 			return settingOff(File{Path: p, Data: data}, false, true, "disableAllHooks")
 		},
+		managed: func(goos string, files []*fileSpec) []*fileSpec {
+			return placed(files, map[string][]string{
+				"linux":   {"/etc/github-copilot/policy.d/admit.json", "/etc/github-copilot/policy.d/admit-permission.json"},
+				"darwin":  {"/etc/github-copilot/policy.d/admit.json", "/etc/github-copilot/policy.d/admit-permission.json"},
+				"windows": {`C:\ProgramData\GitHub\Copilot\policy.d\admit.json`, `C:\ProgramData\GitHub\Copilot\policy.d\admit-permission.json`},
+			}[goos]...)
+		},
+		ManagedNote: "policy hooks, which load first, run whatever the folder's trust, and which disableAllHooks does not switch off (the files must be root's, not group- or world-writable)",
 	}
 }
 
@@ -300,6 +333,19 @@ func codexHost() *Host {
 			}
 			return "", ""
 		},
+		// requirements.toml's hooks are managed: trusted by policy, with
+		// no /hooks step, and no user hook browser can disable them.
+		managed: func(goos string, files []*fileSpec) []*fileSpec {
+			out := placed(files, map[string][]string{
+				"linux":  {"/etc/codex/requirements.toml"},
+				"darwin": {"/etc/codex/requirements.toml"},
+			}[goos]...)
+			for _, f := range out {
+				f.shape = shapeTOMLBlock
+			}
+			return out
+		},
+		ManagedNote: "requirements.toml's managed hooks, trusted by policy (set allow_managed_hooks_only = true there to run no other hook)",
 	}
 }
 
@@ -319,6 +365,14 @@ func cursorHost() *Host {
 			command: commandKey("command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under(".cursor")}, programs: []string{"cursor", "cursor-agent"}},
+		managed: func(goos string, files []*fileSpec) []*fileSpec {
+			return placed(files, map[string][]string{
+				"linux":   {"/etc/cursor/hooks.json"},
+				"darwin":  {"/Library/Application Support/Cursor/hooks.json"},
+				"windows": {`C:\ProgramData\Cursor\hooks.json`},
+			}[goos]...)
+		},
+		ManagedNote: "enterprise hooks, which outrank team, project and user hooks",
 	}
 }
 
@@ -340,6 +394,14 @@ func windsurfHost() *Host {
 			command: commandKey("command"),
 		}},
 		detect: detectSpec{dirs: []func(string, Env) string{under(".codeium", "windsurf")}, programs: []string{"windsurf"}},
+		managed: func(goos string, files []*fileSpec) []*fileSpec {
+			return placed(files, map[string][]string{
+				"linux":   {"/etc/windsurf/hooks.json"},
+				"darwin":  {"/Library/Application Support/Windsurf/hooks.json"},
+				"windows": {`C:\ProgramData\Windsurf\hooks.json`},
+			}[goos]...)
+		},
+		ManagedNote: "system hooks, merged before the user's and the workspace's",
 	}
 }
 
@@ -424,6 +486,44 @@ func Lookup(name string) (*Host, bool) {
 		}
 	}
 	return nil, false
+}
+
+// placed is files moved to paths (one each, in order), or nil when paths
+// does not name one for each.
+func placed(files []*fileSpec, paths ...string) []*fileSpec {
+	if len(paths) != len(files) {
+		return nil
+	}
+	out := make([]*fileSpec, len(files))
+	for i, f := range files {
+		c := *f
+		p := paths[i]
+		c.path = func(string, Env) string { return p }
+		out[i] = &c
+	}
+	return out
+}
+
+// Managed is h writing into its own managed place on goos instead of the
+// person's files, with root standing for the system's root folder (""
+// is the real one; tests give a temporary folder), or nil when admit
+// knows no such place for h there. A repository's settings do not
+// switch the hooks of that place off, and they need no trust step.
+func (h *Host) Managed(goos, root string) *Host {
+	if h.managed == nil {
+		return nil
+	}
+	files := h.managed(goos, h.files)
+	if files == nil {
+		return nil
+	}
+	m := *h
+	m.files, m.off, m.inert, m.Notes = files, nil, nil, nil
+	for _, f := range files {
+		p := f.path("", nil)
+		f.path = func(string, Env) string { return filepath.Join(root, p) }
+	}
+	return &m
 }
 
 // Paths are the files of h's configuration for home.

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,6 +18,7 @@ import (
 
 	"admit/gate"
 	"admit/hook/connect"
+	"admit/managed"
 )
 
 // connectOptions are admit connect's and admit disconnect's flags.
@@ -87,6 +91,10 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 			return exitOK
 		}
 	}
+	if o.hosts, err = managedHosts(o.hosts, opts, std); err != nil {
+		fmt.Fprintf(std.Err, "admit %s: %v\n", verb, err)
+		return exitConfig
+	}
 	ask := !o.yes && !o.dryRun && isTerminal(std.In)
 	in := bufio.NewReader(std.In)
 	code := exitOK
@@ -141,6 +149,9 @@ func agentsCmd(verb string, args []string, std Stdio) int {
 		}
 		r, err := do(sys, sys, opts, h, c.Sum)
 		if err != nil {
+			if errors.Is(err, fs.ErrPermission) {
+				err = fmt.Errorf("%w (a host's managed place is the administrator's: run admit %s as root, or as an administrator)", err, verb)
+			}
 			fmt.Fprintf(std.Err, "%s: %v\n", title, err)
 			code = exitConfig
 			continue
@@ -316,6 +327,49 @@ func connectPlace() connect.Place {
 		}
 	}
 	return p
+}
+
+// SystemRootEnv names a folder that stands for the system's root folder
+// when admit connect writes into the hosts' managed places: for tests.
+const SystemRootEnv = "ADMIT_SYSTEM_ROOT"
+
+// managedHosts is hosts with each one the managed layer's "hooks" names
+// moved to the host's own managed place (connect.Host.Managed), where a
+// repository's settings cannot switch the hook off; it says so for each,
+// and says where a host has no such place (its person's files are used).
+func managedHosts(hosts []*connect.Host, opts connect.Options, std Stdio) ([]*connect.Host, error) {
+	layer, err := managed.Load(os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("the managed policy: %w", err)
+	}
+	if layer == nil || len(layer.Hooks) == 0 {
+		return hosts, nil
+	}
+	goos := opts.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	root := os.Getenv(SystemRootEnv)
+	if root != "" && !filepath.IsAbs(root) {
+		return nil, fmt.Errorf("%s=%q: not an absolute folder", SystemRootEnv, root)
+	}
+	out := make([]*connect.Host, 0, len(hosts))
+	for _, h := range hosts {
+		if !slices.Contains(layer.Hooks, h.Name) && !slices.Contains(layer.Hooks, "*") {
+			out = append(out, h)
+			continue
+		}
+		m := h.Managed(goos, root)
+		if m == nil {
+			fmt.Fprintf(std.Out, "%s: your organisation's managed policy (%s) asks for the hook in %s's managed place, but %s has none admit knows on %s: its user configuration is used, which a repository's settings may switch off\n",
+				h.Agent, layer.Where(), h.Agent, h.Agent, goos)
+			out = append(out, h)
+			continue
+		}
+		fmt.Fprintf(std.Out, "%s: your organisation's managed policy (%s) puts the hook in %s's managed place: %s\n", h.Agent, layer.Where(), h.Agent, h.ManagedNote)
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // isTerminal says whether r is a terminal a person can answer on.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"admit/gate"
+	"admit/managed"
 	"admit/rpc"
 )
 
@@ -93,9 +94,14 @@ func openAlone(a aloneGate) (*gate.Gate, error) {
 		return nil, err
 	}
 	var settings gate.Settings
+	var export *managed.Export
 	if a.settings != nil {
 		settings = *a.settings
-	} else if settings, err = aloneSettings(bounds); err != nil {
+		export, err = personExport()
+	} else {
+		settings, export, err = aloneSettings(bounds)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if settings.Effects != "" {
@@ -109,7 +115,7 @@ func openAlone(a aloneGate) (*gate.Gate, error) {
 	}
 	home, _ := os.UserHomeDir()
 	return gate.Open(gate.Options{Dirs: a.dirs, Settings: settings, TapePath: a.tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: a.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
+		Headless: true, OneCall: a.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home, Export: export})
 }
 
 // workspaceRoot is the folder a local decision takes as its root: the

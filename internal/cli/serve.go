@@ -31,8 +31,13 @@ func serve(args []string, std Stdio) int {
 		fmt.Fprintln(std.Err, "admit:", err)
 		return exitConfig
 	}
+	export, err := personExport()
+	if err != nil {
+		fmt.Fprintln(std.Err, "admit:", err)
+		return exitConfig
+	}
 	home, _ := os.UserHomeDir()
-	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket})
+	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket, Export: export})
 }
 
 // newLogger logs to stderr, with debug records when ADMIT_TRACE is set.

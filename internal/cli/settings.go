@@ -11,6 +11,7 @@ import (
 	"admit/gate"
 	"admit/internal/strictjson"
 	"admit/internal/sysfile"
+	"admit/managed"
 	"admit/policy"
 )
 
@@ -19,6 +20,23 @@ import (
 // (gate.Settings, by their json names) of a gate that decides without the
 // editor: a hook or admit mcp with no server to reach. The editor's gate
 // takes its settings from the editor's instead.
+
+// personSettings is the file: a gate's settings, and the person's export.
+type personSettings struct {
+	gate.Settings
+	// Export sends every gate's decisions to the person's collector
+	// (docs/teams.md); the managed layer's export wins over it. It lives
+	// here, outside every workspace, and never in the editor's settings,
+	// so no repository can point it elsewhere.
+	Export *managed.Export `json:"export,omitempty"`
+}
+
+func (s personSettings) check() error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	return s.Export.Check()
+}
 
 // settingsPath is the person's settings file.
 func settingsPath() (string, error) {
@@ -33,8 +51,8 @@ func settingsPath() (string, error) {
 // file that does not parse, or holds a key or a value admit does not
 // know, is an error naming the file, the field and the value: a gate that
 // guessed would decide under settings the person did not choose.
-func loadPersonSettings() (gate.Settings, string, error) {
-	var s gate.Settings
+func loadPersonSettings() (personSettings, string, error) {
+	var s personSettings
 	path, err := settingsPath()
 	if err != nil {
 		return s, "", err
@@ -47,9 +65,9 @@ func loadPersonSettings() (gate.Settings, string, error) {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
 	}
 	if err := strictjson.Decode(data, &s); err != nil {
-		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode, effects, shell, secretPatterns, confinedRuns and acceptWeakerConfinement)", path, err)
+		return s, path, fmt.Errorf("the person's settings %s: %v (the keys are mode, effects, shell, secretPatterns, confinedRuns, acceptWeakerConfinement and export)", path, err)
 	}
-	if err := s.Check(); err != nil {
+	if err := s.check(); err != nil {
 		return s, path, fmt.Errorf("the person's settings %s: %w", path, err)
 	}
 	return s, path, nil
@@ -58,23 +76,31 @@ func loadPersonSettings() (gate.Settings, string, error) {
 // aloneSettings are the settings of a gate deciding alone: the person's
 // settings file, in enforce and read-only unless it says otherwise, with
 // ADMIT_EFFECTS (set in a host's configuration for that host alone) over
-// its effects.
-func aloneSettings(bounds policy.Bounds) (gate.Settings, error) {
+// its effects, and the person's export.
+func aloneSettings(bounds policy.Bounds) (gate.Settings, *managed.Export, error) {
 	s, _, err := loadPersonSettings()
 	if err != nil {
-		return s, err
+		return s.Settings, nil, err
 	}
 	s.Mode = orDefault(s.Mode, "enforce")
 	s.Effects = orDefault(s.Effects, "read-only")
 	if os.Getenv("ADMIT_EFFECTS") != "" {
 		s.Effects = bounds.Effects
 	}
-	return s, nil
+	return s.Settings, s.Export, nil
+}
+
+// personExport is the export the person's settings file asks for, or
+// nil. Every gate of the person's reads it: the editor's server, a hook
+// deciding alone, admit check and admit run.
+func personExport() (*managed.Export, error) {
+	s, _, err := loadPersonSettings()
+	return s.Export, err
 }
 
 // savePersonSettings writes the settings file, keeping what o leaves
 // unset (admit connect sets the mode and the effects) as the file has it.
-func savePersonSettings(o gate.Settings) (string, gate.Settings, error) {
+func savePersonSettings(o gate.Settings) (string, personSettings, error) {
 	cur, path, err := loadPersonSettings()
 	if err != nil {
 		return path, cur, err
@@ -85,7 +111,7 @@ func savePersonSettings(o gate.Settings) (string, gate.Settings, error) {
 	if o.Effects != "" {
 		cur.Effects = o.Effects
 	}
-	if err := cur.Check(); err != nil {
+	if err := cur.check(); err != nil {
 		return path, cur, err
 	}
 	data, _ := json.MarshalIndent(cur, "", "  ")

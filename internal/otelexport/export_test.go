@@ -2,106 +2,18 @@ package otelexport_test
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 
 	"admit/gate"
 	"admit/internal/otelexport"
 	"admit/policy"
 	"admit/tape"
 )
-
-// receiver is an OTLP/HTTP logs endpoint built from the collector's own
-// pdata packages (plogotlp): what a collector's OTLP receiver decodes.
-// A real collector binary is too heavy to build on this machine's test
-// runs (docs/teams.md says so). It can be stopped and started on the
-// same address.
-type receiver struct {
-	addr string
-	mu   sync.Mutex
-	ids  map[string]int
-	body strings.Builder
-	srv  *http.Server
-}
-
-func (r *receiver) start(t *testing.T) {
-	t.Helper()
-	addr := r.addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	var l net.Listener
-	var err error
-	for range 50 { // the port may linger a moment after a stop
-		if l, err = net.Listen("tcp", addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.addr = l.Addr().String()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/logs", func(w http.ResponseWriter, q *http.Request) {
-		data, _ := io.ReadAll(q.Body)
-		req := plogotlp.NewExportRequest()
-		if err := req.UnmarshalProto(data); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.mu.Lock()
-		rls := req.Logs().ResourceLogs()
-		for i := 0; i < rls.Len(); i++ {
-			sls := rls.At(i).ScopeLogs()
-			for j := 0; j < sls.Len(); j++ {
-				lrs := sls.At(j).LogRecords()
-				for k := 0; k < lrs.Len(); k++ {
-					lr := lrs.At(k)
-					if v, ok := lr.Attributes().Get("admit.id"); ok {
-						r.ids[v.Str()]++
-					}
-					r.body.WriteString(lr.Body().AsString())
-					r.body.WriteString(attrsText(lr.Attributes().AsRaw()))
-				}
-			}
-		}
-		r.mu.Unlock()
-		out, _ := plogotlp.NewExportResponse().MarshalProto()
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(out)
-	})
-	mux.HandleFunc("/v1/metrics", func(w http.ResponseWriter, q *http.Request) {
-		io.Copy(io.Discard, q.Body)
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	})
-	r.srv = &http.Server{Handler: mux}
-	go r.srv.Serve(l)
-}
-
-func (r *receiver) stop() { r.srv.Close() }
-
-func attrsText(m map[string]any) string {
-	var b strings.Builder
-	for k, v := range m {
-		b.WriteString(k)
-		b.WriteString("=")
-		if s, ok := v.(string); ok {
-			b.WriteString(s)
-		}
-		b.WriteString(" ")
-	}
-	return b.String()
-}
 
 const secretFile, secretToken = "SECRETVALUE-12345", "tokSECRET999888"
 
@@ -123,14 +35,18 @@ func exportGate(t testing.TB, x gate.Exporter) (*gate.Gate, string) {
 
 var lines = []string{"cat a.txt", "cat .env", "curl -H 'Authorization: Bearer " + secretToken + "' https://example.com", "ls", "rm a.txt"}
 
-// TestExportAcrossOutage: a few hundred decisions, the receiver stopped
-// part way and started again: every decision is on the tape, every one
-// the receiver got is one of them (none twice), what was not sent is
-// counted, and no secret value is on the tape or in the export.
+// TestExportAcrossOutage: a few hundred decisions through the gate, the
+// real collector stopped a third of the way and started again a third
+// later: every decision is on the tape, and every one reached the
+// collector's file exactly once (the batch that failed while it was down
+// was sent again), with the counts in the gate's state, and no secret
+// value on the tape or in the collector's files.
 func TestExportAcrossOutage(t *testing.T) {
-	r := &receiver{ids: map[string]int{}}
-	r.start(t)
-	x, err := otelexport.New(otelexport.Config{Endpoint: "http://" + r.addr, Retry: time.Second, Metrics: true})
+	c := newCollector(t)
+	c.start(t)
+	defer c.stop(t)
+	x, err := otelexport.New(otelexport.Config{Endpoint: "http://" + c.addr, Batch: 32, Linger: 20 * time.Millisecond,
+		Retry: 2 * time.Minute, Metrics: true, MetricInterval: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,26 +55,34 @@ func TestExportAcrossOutage(t *testing.T) {
 	for i := range n {
 		switch i {
 		case 100:
-			// Let the first hundred go, then take the collector away.
-			waitFor(t, func() bool { return x.Stats().Sent+x.Stats().Failed >= 100 })
-			r.stop()
+			// The first hundred are at the collector; then it goes away.
+			waitFor(t, func() bool { return x.Stats().Sent >= 100 })
+			c.stop(t)
 		case 200:
-			waitFor(t, func() bool { return x.Stats().Failed >= 1 })
-			r.start(t)
+			// A batch failed and is being retried: the collector comes back.
+			waitFor(t, func() bool { return x.Stats().Retries >= 1 })
+			if st := g.State().Export; st == nil || st.LastError == "" || st.Queued == 0 {
+				t.Errorf("while the collector is down the state shows %+v", st)
+			}
+			c.start(t)
 		}
 		if _, err := g.Check(context.Background(), gate.CheckParams{Tool: "bash", Command: lines[i%len(lines)], Context: []byte(`{"agent":"test-agent"}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	waitFor(t, func() bool { return x.Stats().Sent >= n })
+	time.Sleep(300 * time.Millisecond) // a metrics interval or two
 	if err := g.Close(); err != nil {
-		t.Logf("close: %v", err)
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	x.Close(ctx)
-	r.stop()
+	if err := x.Close(ctx); err != nil {
+		t.Errorf("closing the export: %v", err)
+	}
+	c.stop(t) // flushes the files
 	st := x.Stats()
-	t.Logf("export: %+v, receiver got %d", st, len(r.ids))
+	t.Logf("export: %+v", st)
 
 	recs, err := tape.Query(tp, tape.Filter{})
 	if err != nil {
@@ -171,31 +95,127 @@ func TestExportAcrossOutage(t *testing.T) {
 	if len(recs) != n || len(onTape) != n {
 		t.Fatalf("tape: %d records, %d ids; want %d", len(recs), len(onTape), n)
 	}
-	for id, c := range r.ids {
-		if !onTape[id] || c != 1 {
-			t.Errorf("exported %s %d times; on the tape: %v", id, c, onTape[id])
+	ids, raw := c.exported(t)
+	for id := range onTape {
+		if ids[id] != 1 {
+			t.Errorf("decision %s is %d times in the collector's files", id, ids[id])
 		}
 	}
-	if st.Sent != int64(len(r.ids)) || st.Sent+st.Failed+st.Dropped != n || st.Failed == 0 || st.Sent < 200 {
-		t.Errorf("counts: %+v, receiver %d", st, len(r.ids))
+	if len(ids) != n {
+		t.Errorf("the collector's files hold %d decisions, the tape %d", len(ids), n)
+	}
+	if st.Sent != n || st.Failed != 0 || st.Dropped != 0 || st.Queued != 0 || st.Retries == 0 {
+		t.Errorf("counts: %+v", st)
 	}
 	data, _ := os.ReadFile(tp)
 	for _, s := range []string{secretFile, secretToken} {
 		if strings.Contains(string(data), s) {
 			t.Errorf("the tape holds %q", s)
 		}
-		if strings.Contains(r.body.String(), s) {
-			t.Errorf("the export holds %q", s)
+		if strings.Contains(raw, s) {
+			t.Errorf("the collector's files hold %q", s)
 		}
 	}
-	if !strings.Contains(r.body.String(), "admit.rule=") || !strings.Contains(r.body.String(), "test-agent") {
-		t.Errorf("the export lacks the record's fields: %.300s", r.body.String())
+	for _, want := range []string{`"admit.rule"`, `"admit.outcome"`, "test-agent", "admit.decision"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the exported records lack %s: %.300s", want, raw)
+		}
+	}
+	var metrics string
+	for _, p := range c.metrics {
+		data, _ := os.ReadFile(p)
+		metrics += string(data)
+	}
+	if !strings.Contains(metrics, `"admit.decisions"`) || !strings.Contains(metrics, "test-agent") {
+		t.Errorf("the collector's metrics lack admit.decisions by agent: %.300s", metrics)
+	}
+}
+
+// TestExportCountsWhatCouldNotBeSent: with nothing listening, a batch
+// is retried until its bound and then counted as failed, and a queue
+// with no room drops and counts; the gate's state shows both, and every
+// decision is still on the tape.
+func TestExportCountsWhatCouldNotBeSent(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	x, err := otelexport.New(otelexport.Config{Endpoint: "http://" + addr, Queue: 4, Batch: 2, Linger: time.Millisecond, Retry: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, tp := exportGate(t, x)
+	const n = 40
+	for i := range n {
+		if _, err := g.Check(context.Background(), gate.CheckParams{Tool: "bash", Command: lines[i%len(lines)]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { st := x.Stats(); return st.Queued == 0 && st.Failed > 0 })
+	st := g.State().Export
+	if st == nil || st.Sent != 0 || st.Failed == 0 || st.Dropped == 0 || st.Failed+st.Dropped != n || st.Retries == 0 || st.LastError == "" {
+		t.Errorf("state's export: %+v", st)
+	}
+	g.Close()
+	x.Close(context.Background())
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil || len(recs) != n {
+		t.Fatalf("tape: %d records, %v; want %d", len(recs), err, n)
+	}
+}
+
+// TestExportCloseTriesOnce: what is still queued when the export closes
+// gets one try each, no backoff, however long Close may wait: a hook's
+// process ends as soon with the collector down as with it up.
+func TestExportCloseTriesOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	x, err := otelexport.New(otelexport.Config{Endpoint: "http://" + addr, Linger: time.Hour, Retry: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		x.Export(&tape.Record{ID: id, Tool: "bash"})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	x.Close(ctx)
+	if st := x.Stats(); st.Failed != 3 || st.Retries != 0 || st.Queued != 0 || st.Dropped != 0 {
+		t.Errorf("after Close: %+v", st)
+	}
+}
+
+// TestExportSettingsFromEnvironment: the standard batch variables set
+// the bounds; a value that is not a number is refused, naming it.
+func TestExportSettingsFromEnvironment(t *testing.T) {
+	t.Setenv("OTEL_BLRP_MAX_QUEUE_SIZE", "three")
+	if _, err := otelexport.New(otelexport.Config{Endpoint: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "OTEL_BLRP_MAX_QUEUE_SIZE") || !strings.Contains(err.Error(), `"three"`) {
+		t.Errorf("a queue size of three: %v", err)
+	}
+	t.Setenv("OTEL_BLRP_MAX_QUEUE_SIZE", "2")
+	x, err := otelexport.New(otelexport.Config{Endpoint: "http://127.0.0.1:1", Retry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close(context.Background())
+	rec := tape.Record{ID: "r", Tool: "bash"}
+	for range 50 {
+		x.Export(&rec)
+	}
+	if st := x.Stats(); st.Dropped == 0 || st.Queued > 2+2 {
+		t.Errorf("a queue of 2 took 50: %+v", st)
 	}
 }
 
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(120 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")
@@ -204,32 +224,35 @@ func waitFor(t *testing.T, ok func() bool) {
 	}
 }
 
-// BenchmarkCheckExport is a decision with no export, with the collector
-// up, and with it down (nothing listens): the decision does not wait for
-// the export.
+// BenchmarkCheckExport is a decision through the gate with no export,
+// exporting to the real collector, and with the collector down (nothing
+// listens, every batch retried): the decision does not wait for the
+// export, so the three are alike.
 func BenchmarkCheckExport(b *testing.B) {
 	for _, c := range []string{"none", "up", "down"} {
 		b.Run(c, func(b *testing.B) {
 			var x *otelexport.Exporter
+			var err error
 			switch c {
 			case "up":
-				r := &receiver{ids: map[string]int{}}
-				r.start(&testing.T{})
-				defer r.stop()
-				x, _ = otelexport.New(otelexport.Config{Endpoint: "http://" + r.addr, Queue: 1 << 16})
+				col := newCollector(b)
+				col.start(b)
+				defer col.stop(b)
+				x, err = otelexport.New(otelexport.Config{Endpoint: "http://" + col.addr, Queue: 1 << 16})
 			case "down":
 				l, _ := net.Listen("tcp", "127.0.0.1:0")
 				addr := l.Addr().String()
 				l.Close()
-				x, _ = otelexport.New(otelexport.Config{Endpoint: "http://" + addr, Queue: 1 << 16})
+				x, err = otelexport.New(otelexport.Config{Endpoint: "http://" + addr, Queue: 1 << 16})
+			}
+			if err != nil {
+				b.Fatal(err)
 			}
 			var ex gate.Exporter
 			if x != nil {
 				ex = x
-				defer x.Close(context.Background())
 			}
 			g, _ := exportGate(b, ex)
-			defer g.Close()
 			p := gate.CheckParams{Tool: "bash", Command: "cat a.txt"}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -237,6 +260,16 @@ func BenchmarkCheckExport(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			if x != nil {
+				st := x.Stats()
+				b.ReportMetric(float64(st.Sent), "sent")
+				b.ReportMetric(float64(st.Retries), "retries")
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				x.Close(ctx)
+				cancel()
+			}
+			g.Close()
 		})
 	}
 }
