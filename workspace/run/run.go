@@ -87,6 +87,14 @@ type Spec struct {
 	// Confine: the run walks the workspace and keeps what it names, as it
 	// is when the run starts, read-only.
 	Protected func(path string) bool
+	// RootFolders and RootFiles are the protected names a root may not
+	// have yet (the gate passes policy/command's RootNames), which a run
+	// of code must not make there: on Linux, under the confiner, each
+	// folder that does not exist is made empty before the run and bound
+	// read-only in it (placeholders_linux.go); on macOS the profile denies
+	// making any of them (seatbelt.go). Elsewhere, and at any depth, what
+	// a run makes at a protected path is undone when it ends (undo.go).
+	RootFolders, RootFiles []string
 	// Keep says which protected paths made during the run are not undone
 	// (the gate's own tape files, which it may rotate meanwhile); nil
 	// undoes every one (undo.go).
