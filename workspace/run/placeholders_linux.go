@@ -24,7 +24,11 @@ import (
 // placeholder is an empty folder admit made at a root for one run.
 type placeholder struct {
 	root, name string
-	dev, ino   uint64
+	// dev, ino and ctime tell it from a folder the person made again in
+	// its place (an inode number is soon given again; the change time
+	// with it is not, and nothing the run can do changes it).
+	dev, ino uint64
+	ctime    unix.Timespec
 }
 
 func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
@@ -56,7 +60,7 @@ func makePlaceholders(roots, names, existing []string) (made []placeholder, bind
 					removePlaceholders(made)
 					return nil, nil, fmt.Errorf("stat the placeholder %s: %w", p, err)
 				}
-				made = append(made, placeholder{root: root, name: name, dev: st.Dev, ino: st.Ino})
+				made = append(made, placeholder{root: root, name: name, dev: st.Dev, ino: st.Ino, ctime: st.Ctim})
 				bind = append(bind, p)
 			case errors.Is(err, unix.EEXIST):
 				bind = append(bind, p) // made since the survey: protected all the same
@@ -94,7 +98,7 @@ func removePlaceholders(made []placeholder) (left []string) {
 		}
 		var st unix.Stat_t
 		if err := unix.Fstatat(fd, p.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil ||
-			st.Dev != p.dev || st.Ino != p.ino || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			st.Dev != p.dev || st.Ino != p.ino || st.Ctim != p.ctime || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			if err == nil {
 				left = append(left, p.path())
 			}
