@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // sysRun is what a run keeps for macOS's confinement: the profile's file
@@ -61,6 +62,7 @@ func (x *executor) confine(s Spec) error {
 	plan, capped, err := planSeatbelt(seatbeltInputs{
 		Roots: x.roots, Writes: x.writes, Code: s.Code, Temp: x.tmpdir,
 		Env: ScrubEnv(s.Env), Protected: s.Protected, Network: s.Network,
+		RootNames: slices.Concat(s.RootFolders, s.RootFiles),
 	})
 	if err != nil {
 		return err
