@@ -19,13 +19,21 @@ type sysRun struct {
 	placeholders []placeholder
 }
 
-// cleanup closes the ruleset and removes the placeholders.
+// cleanup closes the ruleset and removes the placeholders (a run that
+// ended early: endPlaceholders did not).
 func (s *sysRun) cleanup() {
 	if s.restrict != nil && s.restrict.ruleset != nil {
 		s.restrict.ruleset.close()
 	}
-	removePlaceholders(s.placeholders)
+	s.endPlaceholders()
+}
+
+// endPlaceholders removes the run's placeholders and returns those whose
+// place holds something else now (placeholders_linux.go).
+func (s *sysRun) endPlaceholders() (replaced []string) {
+	_, replaced = removePlaceholders(s.placeholders)
 	s.placeholders = nil
+	return replaced
 }
 
 // confine lays out the run's confinement: which walls it gets, the private

@@ -18,17 +18,37 @@ import (
 // an empty folder that cannot gain an entry, be removed, or be replaced
 // (a rename onto a mount point is refused). When the run has ended, each
 // is removed if it is still the folder admit made and still empty; one
-// the person (or their editor) wrote into meanwhile is theirs and stays
-// (docs/confinement.md, "Protected paths a run cannot make").
+// the person (or their editor) wrote into meanwhile is theirs and stays;
+// where something else stands in its place, it is undone as made by the
+// run (docs/confinement.md, "Protected paths a run cannot make").
 
 // placeholder is an empty folder admit made at a root for one run.
 type placeholder struct {
 	root, name string
-	// dev, ino and ctime tell it from a folder the person made again in
-	// its place (an inode number is soon given again; the change time
-	// with it is not, and nothing the run can do changes it).
-	dev, ino uint64
-	ctime    unix.Timespec
+	id         folderID
+}
+
+// folderID tells a folder from one made again in its place: an inode
+// number is soon given again, its birth time with it is not (where the
+// file system keeps one), and neither changes as entries are made in it.
+type folderID struct {
+	devMajor, devMinor uint32
+	ino                uint64
+	birth              unix.StatxTimestamp // zero where the file system has none
+	dir                bool
+}
+
+// idAt is the identity of name in the folder fd, not following a link.
+func idAt(fd int, name string) (folderID, error) {
+	var st unix.Statx_t
+	if err := unix.Statx(fd, name, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_TYPE|unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
+		return folderID{}, err
+	}
+	id := folderID{devMajor: st.Dev_major, devMinor: st.Dev_minor, ino: st.Ino, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.birth = st.Btime
+	}
+	return id, nil
 }
 
 func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
@@ -54,13 +74,13 @@ func makePlaceholders(roots, names, existing []string) (made []placeholder, bind
 			}
 			switch err := unix.Mkdirat(fd, name, 0o777); {
 			case err == nil:
-				var st unix.Stat_t
-				if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				id, err := idAt(fd, name)
+				if err != nil {
 					unix.Close(fd)
 					removePlaceholders(made)
 					return nil, nil, fmt.Errorf("stat the placeholder %s: %w", p, err)
 				}
-				made = append(made, placeholder{root: root, name: name, dev: st.Dev, ino: st.Ino, ctime: st.Ctim})
+				made = append(made, placeholder{root: root, name: name, id: id})
 				bind = append(bind, p)
 			case errors.Is(err, unix.EEXIST):
 				bind = append(bind, p) // made since the survey: protected all the same
@@ -77,9 +97,12 @@ func makePlaceholders(roots, names, existing []string) (made []placeholder, bind
 }
 
 // removePlaceholders removes each placeholder that is still the folder
-// admit made and still empty (rmdir refuses one that is not); it returns
-// the paths it left, which the person wrote into or replaced.
-func removePlaceholders(made []placeholder) (left []string) {
+// admit made and still empty (rmdir refuses one that is not). It returns
+// those it kept, which the person wrote into (the run could not), and
+// the paths where another file stands now: the placeholder was removed
+// or moved from outside the run (git clean, by the person), which
+// detaches it inside the run too, so what stands there may be the run's.
+func removePlaceholders(made []placeholder) (kept, replaced []string) {
 	fds := map[string]int{}
 	defer func() {
 		for _, fd := range fds {
@@ -91,22 +114,19 @@ func removePlaceholders(made []placeholder) (left []string) {
 		if !ok {
 			var err error
 			if fd, err = unix.Open(p.root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err != nil {
-				left = append(left, p.path())
+				kept = append(kept, p.path())
 				continue
 			}
 			fds[p.root] = fd
 		}
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, p.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil ||
-			st.Dev != p.dev || st.Ino != p.ino || st.Ctim != p.ctime || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			if err == nil {
-				left = append(left, p.path())
-			}
-			continue
-		}
-		if unix.Unlinkat(fd, p.name, unix.AT_REMOVEDIR) != nil {
-			left = append(left, p.path())
+		switch id, err := idAt(fd, p.name); {
+		case err != nil:
+			// Gone: nothing stands there.
+		case id != p.id:
+			replaced = append(replaced, p.path())
+		case unix.Unlinkat(fd, p.name, unix.AT_REMOVEDIR) != nil:
+			kept = append(kept, p.path())
 		}
 	}
-	return left
+	return kept, replaced
 }

@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -221,7 +222,13 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 	runErr := r.Run(runCtx, file)
 	if s.Code && x.confined {
-		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, x.protectedBefore)
+		// A placeholder something else replaced (from outside the run) is
+		// not what was there when the run started.
+		before := x.protectedBefore
+		if replaced := x.endPlaceholders(); len(replaced) > 0 {
+			before = slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(replaced, p) })
+		}
+		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, before)
 		res.Undone, res.NotUndone = undone, left
 		if err != nil {
 			left = append(left, err.Error())
