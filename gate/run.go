@@ -131,6 +131,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	for _, s := range d.Decision.Rejudged {
 		expect.Rejudged(s.Cmd, s.Argv, s.Fits)
 	}
+	rootFolders, rootFiles := command.RootNames()
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
 		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv, d.Decision.Rejudged, g.rejudge(s, heldBy))),
@@ -143,6 +144,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		// protected paths, in namespaces of its own.
 		Code:      len(d.Decision.RunsCode) > 0,
 		Protected: func(path string) bool { return command.ProtectFor(path, d.roots, g.personal).Protected },
+		// The protected names a root may not have yet, which the run
+		// must not make (workspace/run: read-only empties inside it).
+		RootFolders: rootFolders, RootFiles: rootFiles,
 		// The person's own places (the tape, which this gate may rotate
 		// during the run) are never undone; the workspace's protected
 		// paths a run of code made are.

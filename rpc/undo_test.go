@@ -14,11 +14,14 @@ import (
 
 // TestCodeRunLeavesNoNewProtectedPath: a program that runs code (make,
 // allowed by the person's rule) makes protected paths that did not exist
-// before: .vscode/tasks.json in the root, sub/.admit/policy.json and a
-// nested repository's hook, and a .envrc link. The run reports them as
+// before: sub/.admit/policy.json and a nested repository's hook, deeper
+// than the read-only empties admit makes, and a .envrc link in the root
+// (a file's name: no empty stands there). The run reports them as
 // unexpected and they are gone when admit/run answers; the build's own
-// output stays. The person's npm cache (named in the run's environment)
-// is not written: the run had its own.
+// output stays. .vscode/tasks.json in the root is never made at all (the
+// write fails in the run: .vscode is an empty read-only folder there),
+// so it is neither there nor undone. The person's npm cache (named in
+// the run's environment) is not written: the run had its own.
 func TestCodeRunLeavesNoNewProtectedPath(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
@@ -29,7 +32,7 @@ func TestCodeRunLeavesNoNewProtectedPath(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(ws, "vendor", "lib"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, "Makefile"), []byte(`plant:
 	echo built > out.txt
-	mkdir -p .vscode && echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json
+	-mkdir -p .vscode && echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json
 	mkdir -p sub/.admit && echo '{"allow":["*"]}' > sub/.admit/policy.json
 	mkdir -p vendor/lib/.git/hooks && echo 'touch /tmp/pwned' > vendor/lib/.git/hooks/pre-commit
 	ln -s /etc/passwd .envrc
@@ -46,7 +49,10 @@ func TestCodeRunLeavesNoNewProtectedPath(t *testing.T) {
 	if !r.Ran || r.ExitCode != 0 {
 		t.Fatalf("make plant: %+v", r)
 	}
-	for _, p := range []string{".vscode", "sub/.admit", "vendor/lib/.git", ".envrc"} {
+	if _, err := os.Lstat(filepath.Join(ws, ".vscode")); err == nil || slices.Contains(r.Undone, filepath.Join(ws, ".vscode")) {
+		t.Errorf(".vscode was made: undone %v (stderr %s)", r.Undone, r.Stderr)
+	}
+	for _, p := range []string{"sub/.admit", "vendor/lib/.git", ".envrc"} {
 		abs := filepath.Join(ws, p)
 		if _, err := os.Lstat(abs); err == nil {
 			t.Errorf("%s is still there", p)

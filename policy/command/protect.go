@@ -370,3 +370,32 @@ func simpleLower(r rune) rune {
 	}
 	return unicode.ToLower(low)
 }
+
+// RootNames are the protected names a workspace root may not have yet,
+// for a run of code to be kept from making them (workspace/run): folders
+// (a protected folder, or one that holds a protected place: ".github" for
+// ".github/workflows") and files, each a single name without a pattern.
+// Left out of folders, and so kept only by undoing them after the run:
+// ".mvn", whose mere presence moves Maven's project root (an empty one is
+// not nothing), and "site-packages" and "dist-packages", protected only
+// inside a Python prefix.
+func RootNames() (folders, files []string) {
+	seen := map[string]bool{}
+	for _, g := range guards().all {
+		name := g.path[0]
+		folder := g.dir || len(g.path) > 1
+		if strings.Contains(name, "*") || seen[name] || folder && notPlaceholder[name] {
+			continue
+		}
+		seen[name] = true
+		if folder {
+			folders = append(folders, name)
+		} else {
+			files = append(files, name)
+		}
+	}
+	return folders, files
+}
+
+// notPlaceholder are the folders RootNames leaves out.
+var notPlaceholder = map[string]bool{".mvn": true, "site-packages": true, "dist-packages": true}

@@ -3,6 +3,7 @@ package command
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -359,4 +360,39 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestRootNames: every name RootNames gives is protected at a root, none
+// is a pattern, and the folders whose empty presence means something
+// are left out.
+func TestRootNames(t *testing.T) {
+	roots := []string{"/w"}
+	folders, files := RootNames()
+	for _, n := range []string{".vscode", ".git", ".admit", ".github", ".devcontainer", ".cargo"} {
+		if !slices.Contains(folders, n) {
+			t.Errorf("folder %s missing: %v", n, folders)
+		}
+	}
+	for _, n := range []string{".envrc", ".npmrc", ".mcp.json"} {
+		if !slices.Contains(files, n) {
+			t.Errorf("file %s missing: %v", n, files)
+		}
+	}
+	for _, n := range append(slices.Clone(folders), files...) {
+		if strings.ContainsAny(n, "*/") || !Protect("/w/"+n, roots).Protected {
+			t.Errorf("%q: not a protected name", n)
+		}
+	}
+	// A protected folder's children are protected; a folder that holds
+	// a protected place is kept whole when it exists, and so is made.
+	for _, p := range []string{".vscode/tasks.json", ".git/hooks/pre-commit", ".github/workflows", ".admit/policy.json"} {
+		if n, _, _ := strings.Cut(p, "/"); !slices.Contains(folders, n) || !Protect("/w/"+p, roots).Protected {
+			t.Errorf("%s: not kept by the folder %s", p, n)
+		}
+	}
+	for _, n := range []string{".mvn", "site-packages", "dist-packages"} {
+		if slices.Contains(folders, n) {
+			t.Errorf("%s: an empty one means something, or nothing at a root", n)
+		}
+	}
 }

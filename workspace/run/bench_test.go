@@ -75,7 +75,8 @@ func BenchmarkRunCatConfined(b *testing.B) {
 // through Run confined, alternately, and reports both and the difference
 // per run: the price of the walls. "judged" starts the program from
 // admit's restricted thread (Landlock and seccomp); "code" starts it in
-// the confiner (namespaces, read-only mounts, the workspace survey).
+// the confiner (namespaces, read-only mounts, the workspace survey, the
+// empty protected folders); "code-without-empties" the same without them.
 func BenchmarkConfinedOverhead(b *testing.B) {
 	goBin, _ := exec.LookPath("go")
 	trueBin, _ := exec.LookPath("true")
@@ -87,7 +88,7 @@ func BenchmarkConfinedOverhead(b *testing.B) {
 		{"true", trueBin, nil},
 		{"go-version", goBin, []string{"version"}},
 	} {
-		for _, lc := range []layoutCase{{name: "judged"}, {name: "code", code: true, confiner: true}} {
+		for _, lc := range []layoutCase{{name: "judged"}, {name: "code", code: true, confiner: true}, {name: "code-without-empties", code: true, confiner: true}} {
 			b.Run(prog.name+"/"+lc.name, func(b *testing.B) {
 				if prog.bin == "" {
 					b.Skip("not installed")
@@ -105,6 +106,10 @@ func BenchmarkConfinedOverhead(b *testing.B) {
 					b.Fatal(err)
 				}
 				s := e.confined(lc, "")
+				if lc.name == "code-without-empties" {
+					// What the empty protected folders cost (placeholders_linux.go).
+					s.RootFolders = nil
+				}
 				s.Argv = append([]string{name}, prog.args...)
 				s.Timeout = time.Minute
 				var bare, confined time.Duration

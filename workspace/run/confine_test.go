@@ -84,6 +84,7 @@ func (e *env) confined(lc layoutCase, line string) Spec {
 	s.AcceptWeaker = lc.noNS
 	if lc.code {
 		s.Protected = protect(s.Roots)
+		s.RootFolders, s.RootFiles = command.RootNames()
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // sysRun is what a run keeps for macOS's confinement: the profile's file
@@ -14,6 +15,9 @@ type sysRun struct {
 	profile    string
 	params     []string
 }
+
+// endPlaceholders: macOS's profile denies the names; nothing is made.
+func (s *sysRun) endPlaceholders() []string { return nil }
 
 func (s *sysRun) cleanup() {
 	if s.profileDir != "" {
@@ -61,6 +65,7 @@ func (x *executor) confine(s Spec) error {
 	plan, capped, err := planSeatbelt(seatbeltInputs{
 		Roots: x.roots, Writes: x.writes, Code: s.Code, Temp: x.tmpdir,
 		Env: ScrubEnv(s.Env), Protected: s.Protected, Network: s.Network,
+		RootNames: slices.Concat(s.RootFolders, s.RootFiles),
 	})
 	if err != nil {
 		return err

@@ -14,13 +14,26 @@ type sysRun struct {
 	linkBindsCapped bool
 	spec            confinerSpec // the confiner's spec, less the program (confiner)
 	restrict        *restriction // the starting thread's restriction (not confiner)
+	// placeholders are the empty protected folders made for the run
+	// (placeholders_linux.go), removed when it ends.
+	placeholders []placeholder
 }
 
-// cleanup closes the ruleset.
+// cleanup closes the ruleset and removes the placeholders (a run that
+// ended early: endPlaceholders did not).
 func (s *sysRun) cleanup() {
 	if s.restrict != nil && s.restrict.ruleset != nil {
 		s.restrict.ruleset.close()
 	}
+	s.endPlaceholders()
+}
+
+// endPlaceholders removes the run's placeholders and returns those whose
+// place holds something else now (placeholders_linux.go).
+func (s *sysRun) endPlaceholders() (replaced []string) {
+	_, replaced = removePlaceholders(s.placeholders)
+	s.placeholders = nil
+	return replaced
 }
 
 // confine lays out the run's confinement: which walls it gets, the private
@@ -88,6 +101,15 @@ func (x *executor) confine(s Spec) error {
 			// only keep the hard-linked and special files.
 			noEntries = nil
 			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
+			// The protected folders not there yet are made empty and
+			// bound read-only too: the run cannot make them.
+			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			x.placeholders = made
+			readOnly = append(readOnly, bind...)
+			x.protectedBefore = append(x.protectedBefore, bind...)
 			if x.linkBindsCapped = sv.linkBindsCapped; x.linkBindsCapped {
 				// Contents stay Landlock's; the metadata of the links past
 				// the cap is not kept: the wall says so.

@@ -10,6 +10,9 @@ type sysRun struct{}
 
 func (s *sysRun) cleanup() {}
 
+// endPlaceholders: there are none on Windows.
+func (s *sysRun) endPlaceholders() []string { return nil }
+
 // windowsNote says why a run on Windows is not confined, for the state
 // and the refusal.
 const windowsNote = "admit has no sandbox for a run on Windows yet (no AppContainer or restricted token): every wall is missing"

@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,6 +88,14 @@ type Spec struct {
 	// Confine: the run walks the workspace and keeps what it names, as it
 	// is when the run starts, read-only.
 	Protected func(path string) bool
+	// RootFolders and RootFiles are the protected names a root may not
+	// have yet (the gate passes policy/command's RootNames), which a run
+	// of code must not make there: on Linux, under the confiner, each
+	// folder that does not exist is made empty before the run and bound
+	// read-only in it (placeholders_linux.go); on macOS the profile denies
+	// making any of them (seatbelt.go). Elsewhere, and at any depth, what
+	// a run makes at a protected path is undone when it ends (undo.go).
+	RootFolders, RootFiles []string
 	// Keep says which protected paths made during the run are not undone
 	// (the gate's own tape files, which it may rotate meanwhile); nil
 	// undoes every one (undo.go).
@@ -213,7 +222,13 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 	runErr := r.Run(runCtx, file)
 	if s.Code && x.confined {
-		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, x.protectedBefore)
+		// A placeholder something else replaced (from outside the run) is
+		// not what was there when the run started.
+		before := x.protectedBefore
+		if replaced := x.endPlaceholders(); len(replaced) > 0 {
+			before = slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(replaced, p) })
+		}
+		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, before)
 		res.Undone, res.NotUndone = undone, left
 		if err != nil {
 			left = append(left, err.Error())

@@ -118,7 +118,13 @@ type seatbeltPlan struct {
 	// The folders above each one, up to its Write folder, are not
 	// renamed, removed or changed either, so a kept path cannot be moved
 	// from under its name and written elsewhere.
-	Keep    []string
+	Keep []string
+	// Absent are the protected names a root must not gain (root/NAME,
+	// for each name of Spec.RootFolders and RootFiles): never made
+	// beneath Write, in any case of their ASCII letters (APFS compares
+	// names without case, and a name not made yet has no real spelling
+	// to match).
+	Absent  []string
 	Network bool // TCP and UDP, any address; the resolver's socket
 }
 
@@ -202,6 +208,13 @@ func (p seatbeltPlan) profile() (text string, params []string) {
 				not = append(not, fmt.Sprintf("(require-not (literal (param %q)))", param("P", a)))
 			}
 		}
+		for _, a := range p.Absent {
+			if within(a, []string{w}) && a != w {
+				if re, ok := absentRegex(a); ok {
+					not = append(not, fmt.Sprintf("(require-not (regex #\"%s$\")) (require-not (regex #\"%s/\"))", re, re))
+				}
+			}
+		}
 		wp := param("P", w)
 		if len(not) == 0 {
 			line("(allow file-read* file-test-existence file-write* (subpath (param %q)))", wp)
@@ -224,6 +237,36 @@ func (p seatbeltPlan) profile() (text string, params []string) {
 		line("; no network, no socket")
 	}
 	return b.String(), params
+}
+
+// absentRegex is a regular expression for the path p (root/NAME) that
+// names no folder of the root's, only how deep it is: each of the root's
+// folders is "/[^/]+", so no file name reaches the profile's text. The
+// name is matched without the case of its ASCII letters; a name of other
+// characters than letters, digits, '.', '_' and '-' is not matched (false).
+func absentRegex(p string) (string, bool) {
+	root, name := filepath.Dir(p), filepath.Base(p)
+	var b strings.Builder
+	b.WriteString("^")
+	if root != "/" {
+		b.WriteString(strings.Repeat("/[^/]+", strings.Count(root, "/")))
+	}
+	b.WriteString("/")
+	for _, c := range name {
+		switch {
+		case 'a' <= c && c <= 'z':
+			fmt.Fprintf(&b, "[%c%c]", c, c-'a'+'A')
+		case 'A' <= c && c <= 'Z':
+			fmt.Fprintf(&b, "[%c%c]", c-'A'+'a', c)
+		case '0' <= c && c <= '9', c == '_', c == '-':
+			b.WriteRune(c)
+		case c == '.':
+			b.WriteString("[.]")
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // keptAncestors are the folders between each kept path and the Write
@@ -280,6 +323,9 @@ type seatbeltInputs struct {
 	Temp      string
 	Env       []string // the person's environment, scrubbed
 	Protected func(string) bool
+	// RootNames are the protected names a root must not gain
+	// (Spec.RootFolders and RootFiles).
+	RootNames []string
 	Network   bool
 }
 
@@ -340,6 +386,11 @@ func planSeatbelt(in seatbeltInputs) (plan seatbeltPlan, capped bool, err error)
 	// maxLinkBinds; FIFOs, sockets and devices are named one by one. The
 	// hard links are kept while their parameters fit maxParamBytes.
 	plan.Keep = append(plan.Keep, sv.protected...)
+	for _, root := range in.Roots {
+		for _, name := range in.RootNames {
+			plan.Absent = append(plan.Absent, filepath.Join(root, name))
+		}
+	}
 	for _, s := range sv.special {
 		if !within(s, sv.linkBinds) && linkCount(s) <= 1 {
 			plan.Keep = append(plan.Keep, s)

@@ -184,6 +184,55 @@ func TestSeatbeltProfileKeep(t *testing.T) {
 	}
 }
 
+// TestSeatbeltProfileAbsent: the protected names a root does not have
+// are never made, in any case of their letters, nor anything beneath
+// them; the same names deeper, and longer names, are the run's. The
+// expressions name only the root's depth, never its folders.
+func TestSeatbeltProfileAbsent(t *testing.T) {
+	plan := seatbeltPlan{
+		Write:  []string{"/Users/p/ws", "/tmp/run"},
+		Absent: []string{"/Users/p/ws/.vscode", "/Users/p/ws/.envrc", "/Users/p/ws/rust-toolchain.toml"},
+	}
+	text, _ := plan.profile()
+	i := strings.Index(text, "(allow file-write* (require-all (subpath (param ")
+	if i < 0 {
+		t.Fatalf("no write rule with exceptions:\n%s", text)
+	}
+	rule := text[i:]
+	rule = rule[:strings.Index(rule, "\n(")+1]
+	if strings.Contains(text, "Users") || strings.Contains(text, "/p/") {
+		t.Errorf("a folder's name is in the profile's text:\n%s", text)
+	}
+	var res []*regexp.Regexp
+	for _, m := range regexp.MustCompile(`\(require-not \(regex #"([^"]*)"\)\)`).FindAllStringSubmatch(rule, -1) {
+		res = append(res, regexp.MustCompile(m[1]))
+	}
+	if len(res) != 2*len(plan.Absent) {
+		t.Fatalf("%d expressions for %d names:\n%s", len(res), len(plan.Absent), rule)
+	}
+	denied := func(p string) bool {
+		for _, re := range res {
+			if re.MatchString(p) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []string{"/Users/p/ws/.vscode", "/Users/p/ws/.VSCode/tasks.json", "/Users/p/ws/.envrc", "/Users/p/ws/.ENVRC", "/Users/p/ws/Rust-Toolchain.TOML"} {
+		if !denied(p) {
+			t.Errorf("%s may be made", p)
+		}
+	}
+	for _, p := range []string{"/Users/p/ws/sub/.vscode", "/Users/p/ws/.vscodex", "/Users/p/ws/x.envrc", "/Users/p/ws/rust-toolchainxtoml", "/Users/p/ws/app"} {
+		if denied(p) {
+			t.Errorf("%s is refused", p)
+		}
+	}
+	if strings.Count(text, "(regex ") != len(res) {
+		t.Errorf("another rule than the workspace's carries the names:\n%s", text)
+	}
+}
+
 func TestSeatbeltProfileNetwork(t *testing.T) {
 	closed, _ := seatbeltPlan{Write: []string{"/ws"}}.profile()
 	open, _ := seatbeltPlan{Write: []string{"/ws"}, Network: true}.profile()
@@ -344,9 +393,12 @@ func TestPlanSeatbelt(t *testing.T) {
 	env := ScrubEnv([]string{"PATH=/usr/bin:/bin:" + filepath.Join(root, "bin"), "HOME=" + home, "GOCACHE=" + cache})
 	protected := func(p string) bool { return filepath.Base(p) == ".git" }
 
-	code, capped, err := planSeatbelt(seatbeltInputs{Roots: []string{root}, Temp: temp, Env: env, Code: true, Protected: protected})
+	code, capped, err := planSeatbelt(seatbeltInputs{Roots: []string{root}, Temp: temp, Env: env, Code: true, Protected: protected, RootNames: []string{".vscode", ".envrc"}})
 	if err != nil || capped {
 		t.Fatalf("plan: %v %v", err, capped)
+	}
+	if want := []string{filepath.Join(root, ".vscode"), filepath.Join(root, ".envrc")}; !slices.Equal(code.Absent, want) {
+		t.Errorf("absent %q, want %q", code.Absent, want)
 	}
 	for _, want := range []struct {
 		what  string

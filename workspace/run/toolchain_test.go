@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"admit/policy/command"
 )
 
 // Real toolchains run confined as a program that runs code: they pass,
@@ -48,6 +50,7 @@ func (e *env) toolchainSpec(line string, extraEnv ...string) Spec {
 	s := e.spec(line)
 	s.Confine, s.Code = true, true
 	s.Protected = protect(s.Roots)
+	s.RootFolders, s.RootFiles = command.RootNames()
 	s.Timeout = 5 * time.Minute
 	s.Env = append(s.Env, extraEnv...)
 	return s
@@ -233,6 +236,38 @@ c.on("error", (err) => { console.error("error", err.code); process.exit(1); });
 	}
 	if !exists(outside) || len(tcp.leaked(t)) != 1 {
 		t.Fatal("control runs did not reach outside")
+	}
+}
+
+// TestCargoConfined: a confined cargo build, with the empty protected
+// folders in the root (.cargo among them) and the person's CARGO_HOME
+// read only, compiles into the workspace's target folder (the
+// workspace's, as any file the agent writes) and leaves CARGO_HOME as it
+// was.
+func TestCargoConfined(t *testing.T) {
+	e, _ := toolchainEnv(t, "cargo")
+	rustup := os.Getenv("RUSTUP_HOME")
+	if rustup == "" {
+		home, _ := os.UserHomeDir()
+		rustup = filepath.Join(home, ".rustup")
+	}
+	cargoHome := filepath.Join(e.outside, "cargo-home")
+	for _, d := range []string{"registry/index", "registry/cache", "git"} {
+		os.MkdirAll(filepath.Join(cargoHome, d), 0o755)
+	}
+	e.file(t, "Cargo.toml", "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+	e.file(t, "src/main.rs", "fn main() { println!(\"tiny ok\"); }\n")
+	before := treeState(t, cargoHome)
+	cargoEnv := []string{"CARGO_HOME=" + cargoHome, "RUSTUP_HOME=" + rustup}
+	r := Run(context.Background(), e.toolchainSpec("cargo run --offline", cargoEnv...))
+	if r.Err != nil || r.ExitCode != 0 || !strings.Contains(r.Stdout, "tiny ok") {
+		t.Fatalf("cargo run: %+v", r)
+	}
+	if !exists(filepath.Join(e.root, "target", "debug", "tiny")) {
+		t.Error("the build's output is not in the workspace's target folder")
+	}
+	if after := treeState(t, cargoHome); after != before {
+		t.Errorf("cargo wrote the person's CARGO_HOME: %s", firstDiff(before, after))
 	}
 }
 

@@ -7,16 +7,18 @@ import (
 )
 
 // A program that runs code may write the workspace minus its protected
-// paths, and a protected path that exists is kept read-only. One that
-// does not exist yet cannot be kept from being made: Landlock grants a
-// folder with everything beneath it, so the right to make entries in the
-// root (go build -o app) is the right to make .vscode/ there, or
-// sub/.admit/ in any folder, and a read-only mount needs a place on the
-// person's disk to mount on. So the run's end undoes it: the workspace is
-// walked again, and every protected path that was not there when the run
-// started is removed (with all beneath it) before the result is returned,
-// and named in Result.Undone (docs/confinement.md, "Protected paths made
-// during a run").
+// paths, and a protected path that exists is kept read-only. At a root,
+// the protected folders that do not exist yet are read-only empties in
+// the run (placeholders_linux.go; on macOS the profile denies every
+// protected name at a root). The rest cannot be kept from being made:
+// Landlock grants a folder with everything beneath it, so the right to
+// make entries in a folder (go build -o app) is the right to make
+// .envrc there, or sub/.admit/ in any folder, and a read-only mount needs
+// a place on the person's disk to mount on. So the run's end undoes it:
+// the workspace is walked again, and every protected path that was not
+// there when the run started is removed (with all beneath it) before the
+// result is returned, and named in Result.Undone (docs/confinement.md,
+// "Protected paths a run cannot make").
 
 // undoProtected removes the protected paths under roots that are not in
 // before, except those keep says the gate itself may have made meanwhile

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"admit/gate"
+	"admit/workspace/run"
+)
+
+// TestRunCannotMakeProtectedPaths: through admit run, a program that runs
+// code (make, allowed by the person's rule) tries to make protected paths
+// the workspace does not have: .vscode/tasks.json, .github/workflows, a
+// repository (git init, and .git/hooks by hand), and removes the empty
+// .devcontainer it finds. Each fails inside the run (the protected
+// folders are read-only empties there), so no marker of success appears
+// and nothing of them is left. sub/.admit/policy.json, deeper than admit
+// makes empties, is made and removed when the run ends, and reported.
+// Meanwhile the person writes .vscode/settings.json: the run sees it,
+// read-only, and it stays theirs; the other empties admit made are gone.
+func TestRunCannotMakeProtectedPaths(t *testing.T) {
+	for _, tool := range []string{"make", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip(tool + " is not installed")
+		}
+	}
+	if !run.Probe().Namespaces {
+		t.Skip("no namespaces here: the confiner cannot start")
+	}
+	ws := testWorkspace(t)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
+	must(os.WriteFile(filepath.Join(ws, "Makefile"), []byte(`plant:
+	touch ready
+	while ! test -e go; do sleep 0.01; done
+	cat .vscode/settings.json > seen.txt
+	-echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && touch made-tasks
+	-mkdir -p .github/workflows && touch made-workflows
+	-git init -q . && touch made-git
+	-mkdir -p .git/hooks && echo 'touch /tmp/pwned' > .git/hooks/pre-commit && touch made-hook
+	-rmdir .devcontainer && touch made-rmdir
+	-mkdir elsewhere && mv -T elsewhere .idea && touch made-rename
+	mkdir -p sub/.admit && echo '{"allow":["*"]}' > sub/.admit/policy.json && touch made-deep
+`), 0o644))
+	cfg := t.TempDir()
+	must(os.MkdirAll(filepath.Join(cfg, "admit"), 0o700))
+	must(os.WriteFile(filepath.Join(cfg, "admit", "rules.json"), []byte(`{"allow":["make *"]}`), 0o600))
+
+	cmd := admitCmd(t, []string{"XDG_CONFIG_HOME=" + cfg, "ADMIT_EFFECTS=workspace-write"}, "run", "--root", ws, "-c", "make plant")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	must(cmd.Start())
+	// The person, while the run goes on, saves a setting of their own.
+	ready := filepath.Join(ws, "ready")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the run never started: %s %s", out.String(), errb.String())
+		}
+	}
+	mine := `{"editor.tabSize": 2}`
+	must(os.WriteFile(filepath.Join(ws, ".vscode", "settings.json"), []byte(mine), 0o644))
+	must(os.WriteFile(filepath.Join(ws, "go"), nil, 0o644))
+	err := cmd.Wait()
+	var res gate.RunResult
+	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
+		t.Fatalf("admit run: %v %v\n%s\n%s", err, jerr, out.String(), errb.String())
+	}
+	if !res.Ran || res.ExitCode != 0 {
+		t.Fatalf("make plant: %+v", res)
+	}
+
+	for _, marker := range []string{"made-tasks", "made-workflows", "made-git", "made-hook", "made-rmdir", "made-rename"} {
+		if _, err := os.Lstat(filepath.Join(ws, marker)); err == nil {
+			t.Errorf("%s: the run made what it must not (stderr %s)", marker, res.Stderr)
+		}
+	}
+	for _, gone := range []string{".github", ".git", ".devcontainer", ".idea", "sub/.admit"} {
+		if _, err := os.Lstat(filepath.Join(ws, gone)); err == nil {
+			t.Errorf("%s is there after the run", gone)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "made-deep")); err != nil {
+		t.Errorf("the deep write did not run: %s", res.Stderr)
+	}
+	if want := []string{filepath.Join(ws, "sub", ".admit")}; !slices.Equal(res.Undone, want) {
+		t.Errorf("undone %v, want %v", res.Undone, want)
+	}
+	if !slices.Contains(res.Unexpected, filepath.Join(ws, "sub", ".admit")) {
+		t.Errorf("unexpected %v", res.Unexpected)
+	}
+	if data, err := os.ReadFile(filepath.Join(ws, "seen.txt")); err != nil || string(data) != mine {
+		t.Errorf("inside the run .vscode/settings.json read %q (%v)", data, err)
+	}
+	if data, err := os.ReadFile(filepath.Join(ws, ".vscode", "settings.json")); err != nil || string(data) != mine {
+		t.Errorf("the person's setting after the run: %q (%v)", data, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(ws, ".vscode")); len(entries) != 1 {
+		t.Errorf(".vscode holds %v", entries)
+	}
+	// Every other empty admit made for the run is gone: the root holds
+	// what the test and the run made, and nothing else.
+	var names []string
+	entries, _ := os.ReadDir(ws)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{".vscode", "Makefile", "a.txt", "b.txt", "elsewhere", "go", "made-deep", "ready", "seen.txt", "src", "sub"}
+	if !slices.Equal(names, want) {
+		t.Errorf("the root holds %v, want %v", names, want)
+	}
+}

@@ -1,0 +1,199 @@
+package run
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"admit/policy/command"
+)
+
+// TestRootFoldersCannotBeMade: a run of code cannot make a protected
+// folder the root does not have, cannot remove or replace the empty one
+// it sees there, and still makes entries of its own in the root; after
+// each run the root holds none of the empties. Without namespaces there
+// are no empties: what the run makes is undone when it ends.
+func TestRootFoldersCannotBeMade(t *testing.T) {
+	for _, lc := range layouts[1:] {
+		t.Run(lc.name, func(t *testing.T) {
+			requireConfinement(t, lc)
+			lc.use(t)
+			e := newEnv(t)
+			if err := os.Mkdir(filepath.Join(e.root, "src"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			run := func(line string) Result { return Run(context.Background(), e.confined(lc, line)) }
+			for _, line := range []string{
+				"mkdir -p .vscode/x",
+				"mkdir -p .github/workflows",
+				"mkdir .admit/x",
+				"rmdir .devcontainer",
+				"mv -T src .claude",
+			} {
+				if !lc.confiner && line != "mkdir -p .vscode/x" {
+					continue // what Landlock alone lets the run make is undone, below
+				}
+				r := run(line)
+				switch {
+				case lc.confiner && r.ExitCode == 0:
+					t.Errorf("%s ran: %+v", line, r)
+				case !lc.confiner && line == "mkdir -p .vscode/x" && !slices.Equal(r.Undone, []string{filepath.Join(e.root, ".vscode")}):
+					t.Errorf("%s without namespaces: undone %v", line, r.Undone)
+				}
+				if entries := names(t, e.root); !slices.Equal(entries, []string{"src"}) {
+					t.Fatalf("after %s the root holds %v", line, entries)
+				}
+			}
+			if r := run("touch out.bin"); r.ExitCode != 0 || !exists(filepath.Join(e.root, "out.bin")) {
+				t.Errorf("a new entry in the root (confiner %v): %+v", lc.confiner, r)
+			}
+		})
+	}
+}
+
+// TestPlaceholdersNeverFollowLinks: a name the workspace made a link
+// (to a folder that does not exist, outside) is not made through the
+// link, and is kept read-only like any protected path that appeared.
+func TestPlaceholdersNeverFollowLinks(t *testing.T) {
+	e := newEnv(t)
+	target := filepath.Join(e.outside, "target")
+	if err := os.Symlink(target, filepath.Join(e.root, ".vscode")); err != nil {
+		t.Fatal(err)
+	}
+	made, bind, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer removePlaceholders(made)
+	if exists(target) {
+		t.Fatal("the placeholder was made through the link")
+	}
+	if len(made) != 1 || made[0].name != ".github" {
+		t.Errorf("made %+v", made)
+	}
+	if want := []string{filepath.Join(e.root, ".vscode"), filepath.Join(e.root, ".github")}; !slices.Equal(bind, want) {
+		t.Errorf("bind %v, want %v", bind, want)
+	}
+}
+
+// TestPlaceholdersLeaveThePersons: after the run an empty admit made is
+// removed; one the person wrote into stays; one removed and made again
+// is not admit's (it is told apart by its birth time, though its inode
+// number may be the same) and is left for the undo to judge; what
+// existed before is never one.
+func TestPlaceholdersLeaveThePersons(t *testing.T) {
+	e := newEnv(t)
+	if err := os.Mkdir(filepath.Join(e.root, ".idea"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	existing := []string{filepath.Join(e.root, ".idea")}
+	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github", ".zed", ".idea"}, existing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 3 {
+		t.Fatalf("made %+v", made)
+	}
+	// The person saves a setting into .vscode, and makes .zed again.
+	if err := os.WriteFile(filepath.Join(e.root, ".vscode", "settings.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zed := filepath.Join(e.root, ".zed")
+	if err := os.Remove(zed); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(zed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kept, replaced := removePlaceholders(made)
+	if want := []string{filepath.Join(e.root, ".vscode")}; !slices.Equal(kept, want) {
+		t.Errorf("kept %v, want %v", kept, want)
+	}
+	if want := []string{zed}; !slices.Equal(replaced, want) && !(noBirthTime(t, e.root) && len(replaced) == 0) {
+		t.Errorf("replaced %v, want %v", replaced, want)
+	}
+	if got := names(t, e.root); !slices.Equal(got, []string{".idea", ".vscode", ".zed"}) && !noBirthTime(t, e.root) {
+		t.Errorf("the root holds %v", got)
+	}
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// TestPlaceholderRemovedFromOutside: the person removes an empty while
+// the run goes on (git clean -fd), which detaches it inside the run too;
+// what the run then makes in its place is undone when it ends.
+func TestPlaceholderRemovedFromOutside(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	e.file(t, "Makefile", "plant:\n\ttouch ready\n\twhile ! test -e go; do sleep 0.01; done\n\tmkdir .zed && touch .zed/settings.json\n")
+	zed := filepath.Join(e.root, ".zed")
+	done := make(chan Result, 1)
+	go func() { done <- Run(context.Background(), e.confined(lc, "make plant")) }()
+	for !exists(filepath.Join(e.root, "ready")) {
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended first: %+v", r)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := os.Remove(zed); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.ExitCode != 0 {
+		t.Fatalf("make plant: %+v", r)
+	}
+	if exists(zed) || !slices.Equal(r.Undone, []string{zed}) {
+		t.Errorf("what the run made at .zed: there %v, undone %v", exists(zed), r.Undone)
+	}
+}
+
+// noBirthTime: the file system under dir keeps no birth time, so a
+// folder made again with the same inode number cannot be told apart.
+func noBirthTime(t *testing.T, dir string) bool {
+	t.Helper()
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, dir, 0, unix.STATX_BTIME, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Mask&unix.STATX_BTIME == 0
+}
+
+// BenchmarkPlaceholders is what the empties cost a run of code on the
+// file system of TMPDIR: every protected folder a root can have, made
+// and removed (a root without any of them).
+func BenchmarkPlaceholders(b *testing.B) {
+	root := b.TempDir()
+	folders, _ := command.RootNames()
+	for b.Loop() {
+		made, _, err := makePlaceholders([]string{root}, folders, nil)
+		if err != nil || len(made) != len(folders) {
+			b.Fatalf("%v: %d made", err, len(made))
+		}
+		removePlaceholders(made)
+	}
+}
