@@ -172,11 +172,37 @@ export function answerForLabel(v: ApprovalView, choice: string | undefined): App
 export const answerCommand = 'admit.answerApproval';
 
 /**
+ * The prompt page's one script, the extension's own: it swaps in the body of the next
+ * question (or of the idle page) the extension posts, so a kept panel shows a question
+ * in a few milliseconds instead of drawing a new page, and says when it has (shown,
+ * after the next frame is drawn). It handles no click: the answers stay command links.
+ * The body it is given is HTML the extension built with text.ts's escapes; the page's
+ * policy runs no other script, inline handlers included.
+ */
+export const promptScript = `(function () {
+  const api = acquireVsCodeApi();
+  window.addEventListener('message', (e) => {
+    const m = e.data;
+    if (!m || m.type !== 'show' || typeof m.html !== 'string') return;
+    document.body.innerHTML = m.html;
+    document.title = String(m.title || '');
+    window.scrollTo(0, 0);
+    requestAnimationFrame(() => api.postMessage({ type: 'shown', seq: m.seq }));
+  });
+  api.postMessage({ type: 'ready' });
+})();`;
+
+/**
  * approvalHtml is the prompt as a webview page: the question, every detail, and one
  * link per answer, Deny first. The links run admit.answerApproval with the prompt's
  * token (a number the extension chose), so a click on a stale page is recognised.
  */
 export function approvalHtml(v: ApprovalView, token: number, nonce: string): string {
+  return page(`admit: ${headline(v)}`, approvalBody(v, token), nonce, promptScript);
+}
+
+/** approvalBody is the body of the prompt's page (approvalHtml), what a kept panel is posted. */
+export function approvalBody(v: ApprovalView, token: number): string {
   const code = (s: string) => `<code>${htmlText(s)}</code>`;
   const targets = v.targets.length
     ? `<ul>${v.targets.slice(0, maxTargets).map((t) => `<li>${code(t)}</li>`).join('')}</ul>${v.targets.length > maxTargets ? `<p class="muted">and ${v.targets.length - maxTargets} more</p>` : ''}`
@@ -208,12 +234,15 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
       .join('')}</div>`,
     `<p class="muted">Closing this tab, or Escape, denies at once.${v.waiting ? ` ${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.` : ''}</p>`,
   ].filter(Boolean);
-  return page(`admit: ${headline(v)}`, body.join('\n'), nonce);
+  return body.join('\n');
 }
 
-/** idleHtml is the panel between questions: it offers no answer, so nothing on it looks live. */
+/** idleBody is the panel between questions: it offers no answer, so nothing on it looks live. */
+export const idleBody = `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`;
+
+/** idleHtml is the idle panel as a whole page. */
 export function idleHtml(nonce: string): string {
-  return page('admit: no question', `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`, nonce);
+  return page('admit: no question', idleBody, nonce, promptScript);
 }
 
 /** diffHtml marks a unified diff's added and removed lines. */

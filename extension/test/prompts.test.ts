@@ -27,13 +27,15 @@ function click(prompts: ApprovalPrompts, panel: MockWebviewPanel, answer: string
   prompts.answer(token, a);
 }
 
-test('the panel runs no script, enables only the answer command, opens beside without taking focus', async () => {
+test('the panel runs only its own script, enables only the answer command, opens beside without taking focus', async () => {
   const { prompts, q } = setup();
   const a = q.ask(ask('1'));
   await tick();
   const [panel] = created.panels;
   assert.equal(panel.viewType, approvalViewType);
-  assert.equal(panel.options.enableScripts, false);
+  assert.equal(panel.options.enableScripts, true);
+  assert.equal(panel.options.retainContextWhenHidden, true, 'a kept panel behind another tab still takes a post');
+  assert.equal([...panel.webview.html.matchAll(/<script/g)].length, 1);
   assert.deepEqual(panel.options.enableCommandUris, ['admit.answerApproval']);
   assert.deepEqual(panel.options.localResourceRoots, []);
   assert.deepEqual(panel.showOptions, { viewColumn: -2, preserveFocus: true });
@@ -46,6 +48,8 @@ test('the panel runs no script, enables only the answer command, opens beside wi
   await tick();
   assert.equal(created.panels.length, 1, 'the next question is drawn into the same panel');
   assert.match(panel.webview.html, /deploy 2/);
+  assert.equal(panel.webview.drawn, 1, 'posted to the kept page, never drawn as a new page');
+  assert.ok(panel.webview.posted.some((m) => JSON.stringify(m).includes('deploy 2')));
   prompts.dismiss();
   assert.equal(await b, 'deny');
   await tick(300);
@@ -113,6 +117,36 @@ test('a click on a page that is no longer current is told, and changes nothing',
   prompts.answer('1', 'allow-once');
   prompts.answer(999, 'allow-once');
   assert.ok(created.messages.some((m) => /already ended/.test(m.message)));
+});
+
+test('the time a question takes to appear is logged, once, when the page says it is on screen', async () => {
+  const { prompts, q, logs } = setup();
+  const a = q.ask(ask('1'));
+  await tick(5);
+  assert.equal(logs.filter((l) => /^question on screen \d+ ms after it came \(drawn as a new page\)$/.test(l)).length, 1, logs.join('\n'));
+  click(prompts, created.panels[0], 'allow-once');
+  await a;
+  const b = q.ask(ask('2'));
+  await tick(5);
+  assert.equal(logs.filter((l) => /^question on screen \d+ ms after it came \(posted to the kept page\)$/.test(l)).length, 1, logs.join('\n'));
+  prompts.dismiss();
+  await b;
+});
+
+test('a page that does not take a post is drawn whole', async () => {
+  const { q, prompts } = setup();
+  const a = q.ask(ask('1'));
+  await tick(5);
+  const [panel] = created.panels;
+  click(prompts, panel, 'deny');
+  await a;
+  panel.webview.postMessage = () => Promise.resolve(false);
+  const b = q.ask(ask('2'));
+  await tick(5);
+  assert.match(panel.webview.html, /deploy 2/);
+  assert.ok(panel.webview.drawn >= 2);
+  prompts.dismiss();
+  await b;
 });
 
 test('the status bar\'s click reveals the question with focus', async () => {
