@@ -42,6 +42,8 @@ export interface ApprovalView {
   content?: string;
   diff?: string;
   protects?: string;
+  /** The whole file as the call leaves it and the path it is for: the change one click away in the diff editor. */
+  proposed?: { text: string; path: string };
   fields: CallField[];
   timeoutMs?: number;
   /** How many more questions wait after this one. */
@@ -125,6 +127,7 @@ export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
     content: typeof p.content === 'string' ? p.content : undefined,
     diff: str(p.diff),
     protects: str(p.protects),
+    proposed: typeof p.proposed === 'string' && str(p.proposedFor) ? { text: p.proposed, path: p.proposedFor as string } : undefined,
     fields: validFields(p.fields),
     timeoutMs: typeof p.timeoutMs === 'number' && p.timeoutMs > 0 ? p.timeoutMs : undefined,
     waiting,
@@ -171,6 +174,9 @@ export function answerForLabel(v: ApprovalView, choice: string | undefined): App
 /** The command the prompt's links run, with [token, answer]. */
 export const answerCommand = 'admit.answerApproval';
 
+/** The command the prompt's "open in the diff editor" link runs, with [token]. */
+export const diffCommand = 'admit.showApprovalDiff';
+
 /**
  * The prompt page's one script, the extension's own: it swaps in the body of the next
  * question (or of the idle page) the extension posts, so a kept panel shows a question
@@ -214,6 +220,7 @@ export function approvalBody(v: ApprovalView, token: number): string {
     targets && `<h2>Paths</h2>${targets}`,
     v.protects ? `<h2>What this file can do</h2><p id="protects" class="warn">${htmlText(v.protects)}</p>` : '',
     v.fields.length ? `<h2>Arguments</h2>${dl(v.fields.map((f) => [f.name, `<pre class="field">${htmlBlock(f.value)}</pre>`]))}` : '',
+    v.proposed ? `<p><a id="open-diff" href="${commandHref(diffCommand, [token])}">Open the change in the diff editor</a> <span class="muted">(the file now, beside the file as this call leaves it)</span></p>` : '',
     v.diff ? `<h2>The change</h2><pre id="diff">${diffHtml(v.diff)}</pre>` : v.content !== undefined ? `<h2>The content it writes</h2><pre id="content">${htmlBlock(v.content)}</pre>` : '',
     dl([
       ['Tool', code(v.tool)],

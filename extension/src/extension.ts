@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { hooksOffNotice, hooksOffOf, useHooksOffWhere } from './agents';
 import { agentsGroup } from './agentsView';
 import { makeApi } from './api';
-import { answerCommand, ApprovalQueue, lateNotice } from './approvals';
+import { answerCommand, ApprovalQueue, diffCommand, lateNotice } from './approvals';
 import { CampaignReport, filterDecisions, selectMode, setFilter, showDecision, showTape } from './commands';
 import { AgentConnections } from './connect';
 import { DecisionsProvider, DecisionStore } from './decisions';
@@ -17,7 +17,7 @@ import { install, installedBinary, installFolder, type InstallResult } from './i
 import { isProbeAgent, LmTools, toolsAgent } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
 import { PagePanel } from './pages';
-import { ApprovalPrompts } from './prompts';
+import { ApprovalPrompts, openProposedDiff } from './prompts';
 import type { AdmitApi, Decision } from './protocol';
 import { addSuggestedCommand } from './report';
 import { addRuleCommand, openRulesFile, removeRuleCommand, RulesProvider, type RuleNode } from './rules';
@@ -33,8 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   const output = vscode.window.createOutputChannel('admit');
   const log = (line: string) => output.appendLine(`[client ${new Date().toISOString()}] ${line}`);
   const status = new StatusBar();
-  const prompts = new ApprovalPrompts(log);
   const docs = new DocumentStore();
+  const prompts = new ApprovalPrompts(log, (v) => openProposedDiff(docs, v));
   const provider = new DecisionsProvider(new DecisionStore(500));
   const view = vscode.window.createTreeView('admit.decisions', { treeDataProvider: provider });
 
@@ -200,6 +200,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
     reg('admit.distrustPolicy', () => distrustPolicy(server)),
     reg(answerCommand, (token: unknown, answer: unknown) => prompts.answer(token, answer)),
     reg('admit.dismissApproval', () => prompts.dismiss()),
+    reg(diffCommand, (token: unknown) => prompts.showDiff(token)),
     reg('admit.showApproval', () => {
       if (!prompts.reveal() && approvals.pending === 0) void selectMode(server);
     }),

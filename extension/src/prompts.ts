@@ -16,13 +16,36 @@
 // admit.answerApproval, the only command the panel enables, carrying a token the
 // extension chose, so a click on a page that is no longer current is recognised and told.
 import { randomBytes } from 'crypto';
+import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerCommand, answerForLabel, approvalBody, approvalHtml, idleBody, idleHtml, modalPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
+import { answerCommand, answerForLabel, diffCommand, approvalBody, approvalHtml, idleBody, idleHtml, modalPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
+import type { DocumentStore } from './documents';
 import type { ApprovalAnswer } from './protocol';
 
 /** nonce is a fresh value for a page's Content-Security-Policy. */
 export function nonce(): string {
   return randomBytes(18).toString('base64');
+}
+
+/**
+ * openProposedDiff shows a question's change in VS Code's diff editor: the file as it is
+ * now (or an empty document, for a new file) beside the file as the call leaves it, a
+ * read-only document of the admit: scheme that is never written anywhere.
+ */
+export async function openProposedDiff(docs: DocumentStore, v: ApprovalView): Promise<void> {
+  if (!v.proposed) return;
+  const p = path.isAbsolute(v.proposed.path) ? v.proposed.path : v.cwd ? path.join(v.cwd, v.proposed.path) : undefined;
+  const name = path.basename(v.proposed.path) || 'file';
+  let before: vscode.Uri | undefined = p ? vscode.Uri.file(p) : undefined;
+  if (before) {
+    try {
+      await vscode.workspace.fs.stat(before);
+    } catch {
+      before = undefined; // a new file
+    }
+  }
+  const after = docs.put(name, v.proposed.text);
+  await vscode.commands.executeCommand('vscode.diff', before ?? docs.put(name, ''), after, `${name}: now ↔ as the call leaves it (admit, not written)`, { preview: true });
 }
 
 const answers = new Set<ApprovalAnswer>(['allow-once', 'allow-session', 'allow-always', 'deny']);
@@ -58,6 +81,8 @@ export class ApprovalPrompts implements vscode.Disposable {
   private seq = 0;
   /** The resolvers of recent pages, by token: a click on an older page still reaches its question (and is told it came late). */
   private readonly tokens = new Map<number, (a: ApprovalAnswer | undefined) => void>();
+  /** The views of recent pages, by token: what their "open in the diff editor" link shows. */
+  private readonly views = new Map<number, ApprovalView>();
   private closeTimer: NodeJS.Timeout | undefined;
   private closingOnPurpose = false;
   /** The question shown was ended by Escape: its panel goes at once. */
@@ -65,6 +90,8 @@ export class ApprovalPrompts implements vscode.Disposable {
 
   constructor(
     private readonly log: (line: string) => void,
+    /** Opens a question's change in the diff editor. */
+    private readonly openDiff: (v: ApprovalView) => PromiseLike<unknown> = () => Promise.resolve(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -84,7 +111,7 @@ export class ApprovalPrompts implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(approvalViewType, 'admit: a question', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       // The page's own script only swaps in the next body (approvals.ts promptScript).
       enableScripts: true,
-      enableCommandUris: [answerCommand],
+      enableCommandUris: [answerCommand, diffCommand],
       enableFindWidget: false,
       localResourceRoots: [],
       // A kept panel behind another tab still takes the next question's post.
@@ -148,6 +175,8 @@ export class ApprovalPrompts implements vscode.Disposable {
     const answer = new Promise<ApprovalAnswer | undefined>((r) => (resolve = r));
     this.tokens.set(token, resolve);
     for (const k of this.tokens.keys()) if (this.tokens.size > 20) this.tokens.delete(k);
+    this.views.set(token, v);
+    for (const k of this.views.keys()) if (this.views.size > 20) this.views.delete(k);
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.closeTimer = undefined;
     this.cameAt = this.now();
@@ -210,6 +239,16 @@ export class ApprovalPrompts implements vscode.Disposable {
       return;
     }
     r(answer as ApprovalAnswer);
+  }
+
+  /** showDiff is a click on a page's "open in the diff editor" (admit.showApprovalDiff [token]): the change, the question stays open. */
+  showDiff(token: unknown): void {
+    const v = typeof token === 'number' ? this.views.get(token) : undefined;
+    if (!v?.proposed) {
+      this.log(`ignored a diff link that no prompt of admit made: ${JSON.stringify(token)?.slice(0, 200)}`);
+      return;
+    }
+    Promise.resolve(this.openDiff(v)).then(undefined, (e: unknown) => this.log(`the diff editor did not open: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** dismiss is Escape in the prompt: deny at once. */

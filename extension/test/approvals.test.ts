@@ -128,6 +128,13 @@ test('the page shows what is approved: a write\'s content, an edit\'s diff, what
   assert.ok(pageText(approvalHtml(offered, 1, nonce)).includes('reaches localhost:3000 only'));
 });
 
+test('the page offers the diff editor only for a call whose whole file admit worked out', () => {
+  const edit = (over: Partial<ApproveParams>) => approvalHtml(approvalView(rich({ command: undefined, tool: 'Edit', diff: '--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y\n', ...over })), 3, nonce);
+  assert.ok(links(edit({ proposed: 'y\n', proposedFor: '/w/a.txt' })).some((l) => decodeURIComponent(l) === 'command:admit.showApprovalDiff?[3]'));
+  assert.ok(!links(edit({})).some((l) => l.includes('showApprovalDiff')));
+  assert.ok(!links(edit({ proposed: 'y\n' })).some((l) => l.includes('showApprovalDiff')), 'a file with no path is no diff');
+});
+
 test('the page draws every text from the agent inert', () => {
   for (const h of hostile) {
     const p = (x: string) => rich({ command: x, agent: x, session: x, reason: x, cwd: x, targets: [x, x], confinement: x, tool: x, rule: { match: x.trim() ? x : 'x', decision: 'allow', scope: 'workspace', covers: x }, content: x, diff: `--- f\n+++ f\n@@ -1 +1 @@\n-${x.replace(/\n/g, ' ')}\n+${x.replace(/\n/g, ' ')}`, protects: x, fields: [{ name: x, value: x }] });

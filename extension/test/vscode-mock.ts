@@ -136,6 +136,13 @@ export const commands = {
   },
 };
 export const workspace = {
+  /** The real file system, as the extension sees its files. */
+  fs: {
+    stat: async (u: { fsPath: string }) => {
+      const st = await (await import('node:fs/promises')).stat(u.fsPath);
+      return { type: st.isDirectory() ? 2 : 1, size: st.size, ctime: st.ctimeMs, mtime: st.mtimeMs };
+    },
+  },
   getConfiguration(section: string) {
     return {
       inspect: (key: string) => settings.get(`${section}.${key}`),
