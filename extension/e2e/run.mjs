@@ -1057,6 +1057,36 @@ const scenarios = [
       await r.shot('12-after');
     },
   },
+  {
+    id: 13,
+    name: "an edit's change one click away in VS Code's diff editor: the file now beside the file as the edit leaves it; the question stays, Deny leaves the file as it was",
+    opts: { settings: { ...enforce, 'admit.effects': 'workspace-write' }, policy: { needsHuman: ['Edit'] }, files: { 'notes.txt': 'one\ntwo\nthree\n' } },
+    async run(r) {
+      await r.waitStatus(/admit: enforce · workspace-write/);
+      await r.fixtureReady();
+      const file = path.join(r.ws, 'notes.txt');
+      const call = (tool, args) => ({ method: 'check', params: { tool, args, context: { agent: 'e2e-fixture' } } });
+      const [read] = await r.result(r.send([call('Read', { file_path: file })]));
+      assert(read.ok && read.value.allowed === true, `read: ${JSON.stringify(read)}`);
+      const name = r.send([call('Edit', { file_path: file, old_string: 'two', new_string: 'TWO' })]);
+      const f = await r.prompt('+TWO');
+      await f.click('#open-diff');
+      const diff = r.page.locator('.monaco-diff-editor').first();
+      await diff.waitFor({ timeout: LONG });
+      await r.page.locator('.tab', { hasText: 'notes.txt: now' }).first().waitFor({ timeout: LONG });
+      await waitFor('both sides of the diff', async () => {
+        const before = await diff.locator('.editor.original').innerText();
+        const after = await diff.locator('.editor.modified').innerText();
+        return /\btwo\b/.test(before) && /\bTWO\b/.test(after) && !/\bTWO\b/.test(before);
+      });
+      await r.shot('13-diff-editor');
+      // The question is still open beside its change; Deny refuses it and the file stays as it was.
+      await f.click('#answer-deny');
+      const [res] = await r.result(name);
+      assert(res.ok && res.value.allowed === false && res.value.rule === 'human-denied', `edit: ${JSON.stringify(res.value)}`);
+      assert(fs.readFileSync(file, 'utf8') === 'one\ntwo\nthree\n', 'the file changed');
+    },
+  },
 ];
 
 async function main() {

@@ -34,7 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   const log = (line: string) => output.appendLine(`[client ${new Date().toISOString()}] ${line}`);
   const status = new StatusBar();
   const docs = new DocumentStore();
-  const prompts = new ApprovalPrompts(log, (v) => openProposedDiff(docs, v));
+  const prompts = new ApprovalPrompts(log, (v, column) => openProposedDiff(docs, v, column));
   const provider = new DecisionsProvider(new DecisionStore(500));
   const view = vscode.window.createTreeView('admit.decisions', { treeDataProvider: provider });
 

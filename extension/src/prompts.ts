@@ -32,7 +32,7 @@ export function nonce(): string {
  * now (or an empty document, for a new file) beside the file as the call leaves it, a
  * read-only document of the admit: scheme that is never written anywhere.
  */
-export async function openProposedDiff(docs: DocumentStore, v: ApprovalView): Promise<void> {
+export async function openProposedDiff(docs: DocumentStore, v: ApprovalView, besidePrompt?: vscode.ViewColumn): Promise<void> {
   if (!v.proposed) return;
   const p = path.isAbsolute(v.proposed.path) ? v.proposed.path : v.cwd ? path.join(v.cwd, v.proposed.path) : undefined;
   const name = path.basename(v.proposed.path) || 'file';
@@ -45,7 +45,9 @@ export async function openProposedDiff(docs: DocumentStore, v: ApprovalView): Pr
     }
   }
   const after = docs.put(name, v.proposed.text);
-  await vscode.commands.executeCommand('vscode.diff', before ?? docs.put(name, ''), after, `${name}: now ↔ as the call leaves it (admit, not written)`, { preview: true });
+  // In another group than the prompt's, so the question stays in sight beside its change.
+  const viewColumn = besidePrompt === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+  await vscode.commands.executeCommand('vscode.diff', before ?? docs.put(name, ''), after, `${name}: now ↔ as the call leaves it (admit, not written)`, { preview: true, viewColumn });
 }
 
 const answers = new Set<ApprovalAnswer>(['allow-once', 'allow-session', 'allow-always', 'deny']);
@@ -91,7 +93,7 @@ export class ApprovalPrompts implements vscode.Disposable {
   constructor(
     private readonly log: (line: string) => void,
     /** Opens a question's change in the diff editor. */
-    private readonly openDiff: (v: ApprovalView) => PromiseLike<unknown> = () => Promise.resolve(),
+    private readonly openDiff: (v: ApprovalView, promptColumn?: vscode.ViewColumn) => PromiseLike<unknown> = () => Promise.resolve(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -248,7 +250,7 @@ export class ApprovalPrompts implements vscode.Disposable {
       this.log(`ignored a diff link that no prompt of admit made: ${JSON.stringify(token)?.slice(0, 200)}`);
       return;
     }
-    Promise.resolve(this.openDiff(v)).then(undefined, (e: unknown) => this.log(`the diff editor did not open: ${e instanceof Error ? e.message : String(e)}`));
+    Promise.resolve(this.openDiff(v, this.panel?.viewColumn)).then(undefined, (e: unknown) => this.log(`the diff editor did not open: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** dismiss is Escape in the prompt: deny at once. */
