@@ -17,7 +17,7 @@ import (
 func TestQuestionShowsWhatIsApproved(t *testing.T) {
 	ws := workspaceDir(t)
 	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Answer: rpctest.Always("deny"),
-		Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "policy": map[string]any{"allow": []string{"Read", "Write", "Edit", "MultiEdit"}, "needsHuman": []string{"Write", "Edit", "MultiEdit"}}}})
+		Init: map[string]any{"mode": "enforce", "effects": "workspace-write", "policy": map[string]any{"allow": []string{"Read", "Write", "Edit", "MultiEdit", "admit.edit"}, "needsHuman": []string{"Write", "Edit", "MultiEdit", "admit.edit"}}}})
 
 	must(t, os.MkdirAll(filepath.Join(ws, ".vscode"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, ".vscode", "tasks.json"), []byte("{}\n"), 0o644))
@@ -46,6 +46,13 @@ func TestQuestionShowsWhatIsApproved(t *testing.T) {
 	q = rpctest.Within(t, e.Asked, "the question about the edits")
 	if q.Proposed != "1\ntwo\nthrEE\n" {
 		t.Fatalf("multi-edit: %q", q.Proposed)
+	}
+
+	// admit's own edit tool (the editor's language-model tool), in its own words.
+	e.Check(map[string]any{"tool": "admit.edit", "args": map[string]any{"path": notes, "oldText": "three", "newText": "3"}})
+	q = rpctest.Within(t, e.Asked, "the question about admit.edit")
+	if q.Proposed != "one\ntwo\n3\n" || !strings.Contains(q.Diff, "+3") {
+		t.Fatalf("admit.edit: %+v", q)
 	}
 
 	for name, args := range map[string]map[string]any{

@@ -1060,15 +1060,16 @@ const scenarios = [
   {
     id: 13,
     name: "an edit's change one click away in VS Code's diff editor: the file now beside the file as the edit leaves it; the question stays, Deny leaves the file as it was",
-    opts: { settings: { ...enforce, 'admit.effects': 'workspace-write' }, policy: { needsHuman: ['Edit'] }, files: { 'notes.txt': 'one\ntwo\nthree\n' } },
+    opts: { settings: { ...enforce, 'admit.effects': 'workspace-write' }, policy: { needsHuman: ['admit.edit'] }, files: { 'notes.txt': 'one\ntwo\nthree\n' } },
     async run(r) {
       await r.waitStatus(/admit: enforce · workspace-write/);
       await r.fixtureReady();
       const file = path.join(r.ws, 'notes.txt');
       const call = (tool, args) => ({ method: 'check', params: { tool, args, context: { agent: 'e2e-fixture' } } });
-      const [read] = await r.result(r.send([call('Read', { file_path: file })]));
+      // The tools the editor's session grants: admit's own read and edit.
+      const [read] = await r.result(r.send([call('admit.read', { path: file })]));
       assert(read.ok && read.value.allowed === true, `read: ${JSON.stringify(read)}`);
-      const name = r.send([call('Edit', { file_path: file, old_string: 'two', new_string: 'TWO' })]);
+      const name = r.send([call('admit.edit', { path: file, oldText: 'two', newText: 'TWO' })]);
       const f = await r.prompt('+TWO');
       await f.click('#open-diff');
       const diff = r.page.locator('.monaco-diff-editor').first();
