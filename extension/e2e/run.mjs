@@ -584,8 +584,16 @@ const scenarios = [
       assert(res.ok && res.value.rule === 'human-denied' && took < 15_000, `escape: ${JSON.stringify(res.value)} after ${took} ms`);
       // Escape ends the question and takes its panel down: no live-looking buttons stay.
       await waitFor('the panel closed after Escape', async () => (await r.page.locator('.tab', { hasText: 'admit:' }).count()) === 0);
+      // The next question gets a new panel again (not the session's first webview): its time to appear, a figure.
+      t0 = Date.now();
+      name = r.send([fetchCall('https://example.com/again')]);
+      f = await r.prompt('https://example.com/again', 20);
+      log(`time to appear: a new panel again ${Date.now() - (r.callAt(name) ?? t0)} ms from the call; the extension: ${r.onScreen().at(-1)}`);
+      await f.click('#answer-deny');
+      [res] = await r.result(name);
+      assert(res.ok && res.value.rule === 'human-denied', `again: ${JSON.stringify(res.value)}`);
       const recs = r.tapeRecords().filter((x) => x.tool === 'WebFetch');
-      assert(recs.length === 4 && recs.shift().rule === 'human-approved' && recs.every((x) => x.rule === 'human-denied' && x.decidedBy === 'person' && x.allowed === false), `tape ${JSON.stringify(recs)}`);
+      assert(recs.length === 5 && recs.shift().rule === 'human-approved' && recs.every((x) => x.rule === 'human-denied' && x.decidedBy === 'person' && x.allowed === false), `tape ${JSON.stringify(recs)}`);
     },
   },
   {
