@@ -74,8 +74,8 @@ export class ApprovalPrompts implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   /** The panel's page has run its script: the next body is posted to it, not drawn as a new page. */
   private pageReady = false;
-  /** The last thing drawn, as a body and as a whole page: what a page that lost a post is drawn again with. */
-  private last: { seq: number; title: string; body: string; html: () => string } | undefined;
+  /** The last thing drawn, as a whole page: what a page that lost a post is drawn again with. */
+  private last: { seq: number; html: () => string } | undefined;
   /** When the question on the panel came (ms since the epoch), for the log's time to appear; 0 once logged. */
   private cameAt = 0;
   private posts = 0;
@@ -155,7 +155,7 @@ export class ApprovalPrompts implements vscode.Disposable {
     const panel = this.panel;
     if (!panel) return;
     panel.title = title;
-    const last = { seq: ++this.posts, title, body, html };
+    const last = { seq: ++this.posts, html };
     this.last = last;
     if (!this.pageReady) {
       panel.webview.html = html();
