@@ -68,6 +68,11 @@ type Question struct {
 	// protected file it changes can do (a task that runs on folder open).
 	// For the prompt: what is approved, shown.
 	Content, Diff, Protects string
+	// Proposed is the whole file as the call would leave it (a write's
+	// content, an edit applied to the file as it is now), and ProposedFor
+	// the path as the call names it: for the editor's diff view of the
+	// change. "" when the file is too large or an edit would not apply.
+	Proposed, ProposedFor string
 	// Fields are a structured call's arguments as name and value, one a
 	// line, for the prompt to show readably (WebFetch's url and prompt,
 	// an MCP tool's arguments).

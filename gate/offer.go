@@ -3,12 +3,15 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 
 	"admit/approvals"
+	"admit/internal/sysfile"
 	"admit/policy"
 	"admit/policy/rule"
 	"admit/policy/rules"
@@ -97,24 +100,36 @@ func shown(q *approvals.Question, p CheckParams, d policy.Decision) {
 		return "", false
 	}
 	target, _ := str("file_path", "filePath", "path", "notebook_path")
+	var edits []textEdit
 	if content, ok := str("content", "contents", "text", "new_source"); ok && d.Kind == "write" {
 		q.Content = clip(content)
+		if len(content) <= maxProposed {
+			q.Proposed, q.ProposedFor = content, target
+		}
 	}
 	if oldText, ok := str("old_string", "oldText", "old_str"); ok {
 		newText, _ := str("new_string", "newText", "new_str")
-		q.Diff = clip(unifiedDiff(target, oldText, newText))
+		var all, allToo bool
+		_ = json.Unmarshal(args["replace_all"], &all) // absent: false
+		_ = json.Unmarshal(args["replaceAll"], &allToo)
+		all = all || allToo
+		edits = []textEdit{{Old: oldText, New: newText, All: all}}
 	}
 	if raw, ok := args["edits"]; ok { // MultiEdit: every edit, in turn
-		var edits []struct {
-			Old string `json:"old_string"`
-			New string `json:"new_string"`
+		if json.Unmarshal(raw, &edits) != nil {
+			edits = nil
 		}
-		if json.Unmarshal(raw, &edits) == nil {
-			var b strings.Builder
-			for _, e := range edits {
-				b.WriteString(unifiedDiff(target, e.Old, e.New))
+	}
+	if len(edits) > 0 {
+		var b strings.Builder
+		for _, e := range edits {
+			b.WriteString(unifiedDiff(target, e.Old, e.New))
+		}
+		q.Diff = clip(b.String())
+		if len(d.Writes) == 1 {
+			if after, ok := applyEdits(d.Writes[0], edits); ok {
+				q.Proposed, q.ProposedFor = after, target
 			}
-			q.Diff = clip(b.String())
 		}
 	}
 	for _, t := range append([]string{target}, d.Writes...) {
@@ -126,6 +141,53 @@ func shown(q *approvals.Question, p CheckParams, d policy.Decision) {
 	if q.Content == "" && q.Diff == "" && !slices.Contains([]string{"bash", "Bash", "shell", "run_in_terminal"}, p.Tool) {
 		q.Fields = fields(args)
 	}
+}
+
+// maxProposed bounds the whole file a question carries for the editor's
+// diff view: a larger one is shown only as the inline start and diff.
+const maxProposed = 1 << 20
+
+// textEdit is one replacement of an edit tool (Edit, MultiEdit's edits).
+type textEdit struct {
+	Old string `json:"old_string"`
+	New string `json:"new_string"`
+	All bool   `json:"replace_all"`
+}
+
+// applyEdits is the file at path as the edits would leave it, done as
+// the edit tools do them (each old text must be there, once unless it
+// replaces all), or false when the file is no regular file of at most
+// maxProposed bytes or an edit would fail: the person then sees the
+// inline diff only, never a guess.
+func applyEdits(path string, edits []textEdit) (string, bool) {
+	f, err := sysfile.OpenNoFollow(path, os.O_RDONLY|sysfile.NonBlock, 0) // a FIFO never holds the question up
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxProposed {
+		return "", false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxProposed+1))
+	if err != nil || len(data) > maxProposed {
+		return "", false
+	}
+	text := string(data)
+	for _, e := range edits {
+		n := strings.Count(text, e.Old)
+		if e.Old == "" || n == 0 || n > 1 && !e.All {
+			return "", false
+		}
+		if e.All {
+			text = strings.ReplaceAll(text, e.Old, e.New)
+		} else {
+			text = strings.Replace(text, e.Old, e.New, 1)
+		}
+		if len(text) > maxProposed {
+			return "", false
+		}
+	}
+	return text, true
 }
 
 // fields are a structured call's arguments, one a line: a string as it

@@ -21,6 +21,7 @@ func TestShellOnly(t *testing.T) {
 	}{
 		{`for f in a.go; do wc -l "$f"; done`, true},
 		{"if test -f a.go; then wc -l a.go; fi", true},
+		{"time wc -l a.go", true},
 		{"sh -c 'wc -l a.go'", true},
 		{"git log -1 --format=\"$(cat <<'EOF'\n%s\nEOF\n)\"", true},
 		{"CI=true wc -l a.go", false},

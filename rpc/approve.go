@@ -38,10 +38,14 @@ type approveParams struct {
 	NoRule string `json:"noRule,omitempty"`
 	// What is approved, shown: a write's content, an edit's diff, what
 	// the protected file can do, a structured call's arguments.
-	Content  string            `json:"content,omitempty"`
-	Diff     string            `json:"diff,omitempty"`
-	Protects string            `json:"protects,omitempty"`
-	Fields   []approvals.Field `json:"fields,omitempty"`
+	Content  string `json:"content,omitempty"`
+	Diff     string `json:"diff,omitempty"`
+	Protects string `json:"protects,omitempty"`
+	// Proposed is the whole file as the call leaves it, for the
+	// editor's diff view of proposedFor against the file on disk.
+	Proposed    string            `json:"proposed,omitempty"`
+	ProposedFor string            `json:"proposedFor,omitempty"`
+	Fields      []approvals.Field `json:"fields,omitempty"`
 }
 
 // offeredRule is the rule an "always allow" answer writes.
@@ -77,7 +81,7 @@ func (a *clientAsker) Ask(ctx context.Context, q approvals.Question) (approvals.
 		// protocol.Call sends $/cancelRequest for the question when ctx ends.
 		p := approveParams{ID: q.ID, Session: q.Session, Tool: q.Tool, Summary: q.Summary, Reason: q.Reason, TimeoutMs: timeoutMs,
 			Agent: q.Agent, Command: q.Command, Cwd: q.Cwd, Targets: q.Targets, Confinement: q.Confinement,
-			NoRule: q.NoRule, Content: q.Content, Diff: q.Diff, Protects: q.Protects, Fields: q.Fields}
+			NoRule: q.NoRule, Content: q.Content, Diff: q.Diff, Protects: q.Protects, Proposed: q.Proposed, ProposedFor: q.ProposedFor, Fields: q.Fields}
 		if q.Rule != "" {
 			p.Rule = &offeredRule{Match: q.Rule, Decision: "allow", Scope: gate.ScopeWorkspace, Effects: q.RuleEffects, Covers: q.RuleCovers}
 		}

@@ -42,6 +42,8 @@ export interface ApprovalView {
   content?: string;
   diff?: string;
   protects?: string;
+  /** The whole file as the call leaves it and the path it is for: the change one click away in the diff editor. */
+  proposed?: { text: string; path: string };
   fields: CallField[];
   timeoutMs?: number;
   /** How many more questions wait after this one. */
@@ -125,6 +127,7 @@ export function approvalView(p: ApproveParams, waiting = 0): ApprovalView {
     content: typeof p.content === 'string' ? p.content : undefined,
     diff: str(p.diff),
     protects: str(p.protects),
+    proposed: typeof p.proposed === 'string' && str(p.proposedFor) ? { text: p.proposed, path: p.proposedFor as string } : undefined,
     fields: validFields(p.fields),
     timeoutMs: typeof p.timeoutMs === 'number' && p.timeoutMs > 0 ? p.timeoutMs : undefined,
     waiting,
@@ -171,12 +174,41 @@ export function answerForLabel(v: ApprovalView, choice: string | undefined): App
 /** The command the prompt's links run, with [token, answer]. */
 export const answerCommand = 'admit.answerApproval';
 
+/** The command the prompt's "open in the diff editor" link runs, with [token]. */
+export const diffCommand = 'admit.showApprovalDiff';
+
+/**
+ * The prompt page's one script, the extension's own: it swaps in the body of the next
+ * question (or of the idle page) the extension posts, so a kept panel shows a question
+ * in a few milliseconds instead of drawing a new page, and says when it has (shown,
+ * after the next frame is drawn). It handles no click: the answers stay command links.
+ * The body it is given is HTML the extension built with text.ts's escapes; the page's
+ * policy runs no other script, inline handlers included.
+ */
+export const promptScript = `(function () {
+  const api = acquireVsCodeApi();
+  window.addEventListener('message', (e) => {
+    const m = e.data;
+    if (!m || m.type !== 'show' || typeof m.html !== 'string') return;
+    document.body.innerHTML = m.html;
+    document.title = String(m.title || '');
+    window.scrollTo(0, 0);
+    requestAnimationFrame(() => api.postMessage({ type: 'shown', seq: m.seq }));
+  });
+  api.postMessage({ type: 'ready' });
+})();`;
+
 /**
  * approvalHtml is the prompt as a webview page: the question, every detail, and one
  * link per answer, Deny first. The links run admit.answerApproval with the prompt's
  * token (a number the extension chose), so a click on a stale page is recognised.
  */
 export function approvalHtml(v: ApprovalView, token: number, nonce: string): string {
+  return page(`admit: ${headline(v)}`, approvalBody(v, token), nonce, promptScript);
+}
+
+/** approvalBody is the body of the prompt's page (approvalHtml), what a kept panel is posted. */
+export function approvalBody(v: ApprovalView, token: number): string {
   const code = (s: string) => `<code>${htmlText(s)}</code>`;
   const targets = v.targets.length
     ? `<ul>${v.targets.slice(0, maxTargets).map((t) => `<li>${code(t)}</li>`).join('')}</ul>${v.targets.length > maxTargets ? `<p class="muted">and ${v.targets.length - maxTargets} more</p>` : ''}`
@@ -188,6 +220,7 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
     targets && `<h2>Paths</h2>${targets}`,
     v.protects ? `<h2>What this file can do</h2><p id="protects" class="warn">${htmlText(v.protects)}</p>` : '',
     v.fields.length ? `<h2>Arguments</h2>${dl(v.fields.map((f) => [f.name, `<pre class="field">${htmlBlock(f.value)}</pre>`]))}` : '',
+    v.proposed ? `<p><a id="open-diff" href="${commandHref(diffCommand, [token])}">Open the change in the diff editor</a> <span class="muted">(the file now, beside the file as this call leaves it)</span></p>` : '',
     v.diff ? `<h2>The change</h2><pre id="diff">${diffHtml(v.diff)}</pre>` : v.content !== undefined ? `<h2>The content it writes</h2><pre id="content">${htmlBlock(v.content)}</pre>` : '',
     dl([
       ['Tool', code(v.tool)],
@@ -208,12 +241,15 @@ export function approvalHtml(v: ApprovalView, token: number, nonce: string): str
       .join('')}</div>`,
     `<p class="muted">Closing this tab, or Escape, denies at once.${v.waiting ? ` ${v.waiting} more question${v.waiting === 1 ? '' : 's'} waiting.` : ''}</p>`,
   ].filter(Boolean);
-  return page(`admit: ${headline(v)}`, body.join('\n'), nonce);
+  return body.join('\n');
 }
 
-/** idleHtml is the panel between questions: it offers no answer, so nothing on it looks live. */
+/** idleBody is the panel between questions: it offers no answer, so nothing on it looks live. */
+export const idleBody = `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`;
+
+/** idleHtml is the idle panel as a whole page. */
 export function idleHtml(nonce: string): string {
-  return page('admit: no question', `<h1>No question</h1><p class="muted">Your answer was sent. The next question admit asks shows here; this panel closes by itself.</p>`, nonce);
+  return page('admit: no question', idleBody, nonce, promptScript);
 }
 
 /** diffHtml marks a unified diff's added and removed lines. */

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { hooksOffNotice, hooksOffOf, useHooksOffWhere } from './agents';
 import { agentsGroup } from './agentsView';
 import { makeApi } from './api';
-import { answerCommand, ApprovalQueue, lateNotice } from './approvals';
+import { answerCommand, ApprovalQueue, diffCommand, lateNotice } from './approvals';
 import { CampaignReport, filterDecisions, selectMode, setFilter, showDecision, showReplay, showTape } from './commands';
 import { AgentConnections } from './connect';
 import { DecisionsProvider, DecisionStore } from './decisions';
@@ -18,7 +18,7 @@ import { isProbeAgent, LmTools, toolsAgent } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
 import { managedNotices } from './managed';
 import { PagePanel } from './pages';
-import { ApprovalPrompts } from './prompts';
+import { ApprovalPrompts, openProposedDiff } from './prompts';
 import type { AdmitApi, Decision } from './protocol';
 import type { ReplaySubject } from './replay';
 import { addSuggestedCommand } from './report';
@@ -35,8 +35,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
   const output = vscode.window.createOutputChannel('admit');
   const log = (line: string) => output.appendLine(`[client ${new Date().toISOString()}] ${line}`);
   const status = new StatusBar();
-  const prompts = new ApprovalPrompts(log);
   const docs = new DocumentStore();
+  const prompts = new ApprovalPrompts(log, (v, column) => openProposedDiff(docs, v, column));
   const provider = new DecisionsProvider(new DecisionStore(500));
   const view = vscode.window.createTreeView('admit.decisions', { treeDataProvider: provider });
 
@@ -215,6 +215,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
     reg('admit.distrustPolicy', () => distrustPolicy(server)),
     reg(answerCommand, (token: unknown, answer: unknown) => prompts.answer(token, answer)),
     reg('admit.dismissApproval', () => prompts.dismiss()),
+    reg(diffCommand, (token: unknown) => prompts.showDiff(token)),
     reg('admit.showApproval', () => {
       if (!prompts.reveal() && approvals.pending === 0) void selectMode(server);
     }),

@@ -1,19 +1,21 @@
 // The frame of every page the extension draws in a webview (the approval prompt, a
 // decision's page, the campaign report). Pure: HTML strings in and out.
 //
-// A page holds text from agents and repositories, so it runs nothing: no script at all
-// (script-src 'none'), nothing loaded from anywhere (default-src 'none'), its one style
+// A page holds text from agents and repositories, so it runs nothing of theirs: no
+// script but the extension's own one, allowed by the nonce (the approval prompt's, which
+// only swaps in the next question's body, already escaped), else none at all
+// (script-src 'none'); nothing loaded from anywhere (default-src 'none'); its one style
 // element allowed by a nonce. Its only links are the extension's own commands
 // (commandHref), which the panel enables by name (enableCommandUris), so a link the
 // text might spell could not run anything even if it became an element.
 import { htmlText } from './text';
 
-/** The policy of every page: no script, no load, no form, no frame; the page's own style by nonce. */
-export function csp(nonce: string): string {
+/** The policy of every page: no load, no form, no frame; the page's own style, and its own script when it has one, by nonce; else no script. */
+export function csp(nonce: string, script = false): string {
   if (!/^[A-Za-z0-9+/=]{16,}$/.test(nonce)) throw new Error('csp: the nonce must be 16 or more base64 characters');
   return [
     "default-src 'none'",
-    "script-src 'none'",
+    script ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
     `style-src 'nonce-${nonce}'`,
     "img-src 'none'",
     "font-src 'none'",
@@ -56,20 +58,22 @@ del { text-decoration: none; background: var(--vscode-diffEditor-removedTextBack
 
 /**
  * page is a whole HTML document: title (plain text, escaped here) and body (HTML the
- * caller built with the escapes of text.ts).
+ * caller built with the escapes of text.ts), and the extension's own script when given
+ * (a constant of the extension, never text from a call).
  */
-export function page(title: string, body: string, nonce: string): string {
+export function page(title: string, body: string, nonce: string, script?: string): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp(nonce)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${csp(nonce, script !== undefined)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${htmlText(title)}</title>`,
     `<style nonce="${nonce}">${style}</style>`,
     '</head>',
     `<body>${body}</body>`,
+    script !== undefined ? `<script nonce="${nonce}">${script}</script>` : '',
     '</html>',
   ].join('\n');
 }

@@ -89,6 +89,10 @@ export interface ApproveParams {
   diff?: string;
   /** What the protected file the call changes can do. */
   protects?: string;
+  /** The whole file as the call leaves it (a write's content, an edit applied), for the diff editor. */
+  proposed?: string;
+  /** The path the call names, the file proposed is for. */
+  proposedFor?: string;
   /** A structured call's arguments, readable. */
   fields?: CallField[];
 }

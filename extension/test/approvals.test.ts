@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  allowedAnswer, answerForLabel, ApprovalQueue, approvalHtml, approvalView, headline, lateNotice, modalPrompt,
+  allowedAnswer, answerForLabel, ApprovalQueue, approvalBody, approvalHtml, approvalView, headline, lateNotice, modalPrompt, promptScript,
   type Prompter, type SettleReason, type Timers,
 } from '../src/approvals';
 import type { ApprovalAnswer, ApproveParams } from '../src/protocol';
+import { page } from '../src/html';
 import { plain } from '../src/text';
 import { assertInertHtml, assertPlain, commandLink, hostile, links, notificationLink, pageText } from './hostile';
 
@@ -102,7 +103,12 @@ test('the page: the whole command, every detail, one link per answer (Deny first
     assert.ok(text.includes(want), `${want} in the page`);
   }
   assert.deepEqual(links(html).map((l) => decodeURIComponent(l.replace(/^command:admit\.answerApproval\?/, ''))), ['[7,"deny"]', '[7,"allow-once"]', '[7,"allow-session"]', '[7,"allow-always"]']);
-  assert.doesNotMatch(html, /<script/);
+  // Its one script is the extension's own, allowed by the page's nonce and nothing else.
+  assert.equal([...html.matchAll(/<script/g)].length, 1);
+  assert.ok(html.includes(`<script nonce="${nonce}">${promptScript}</script>`));
+  assert.match(html, new RegExp(`script-src 'nonce-${nonce}';`));
+  assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+  assert.doesNotMatch(approvalBody(approvalView(rich()), 7), /<script/, 'the body a kept panel is posted holds no script');
 });
 
 test('the page shows what is approved: a write\'s content, an edit\'s diff, what a protected file can do, the arguments as fields, the rule\'s limits or why none', () => {
@@ -122,10 +128,19 @@ test('the page shows what is approved: a write\'s content, an edit\'s diff, what
   assert.ok(pageText(approvalHtml(offered, 1, nonce)).includes('reaches localhost:3000 only'));
 });
 
+test('the page offers the diff editor only for a call whose whole file admit worked out', () => {
+  const edit = (over: Partial<ApproveParams>) => approvalHtml(approvalView(rich({ command: undefined, tool: 'Edit', diff: '--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y\n', ...over })), 3, nonce);
+  assert.ok(links(edit({ proposed: 'y\n', proposedFor: '/w/a.txt' })).some((l) => decodeURIComponent(l) === 'command:admit.showApprovalDiff?[3]'));
+  assert.ok(!links(edit({})).some((l) => l.includes('showApprovalDiff')));
+  assert.ok(!links(edit({ proposed: 'y\n' })).some((l) => l.includes('showApprovalDiff')), 'a file with no path is no diff');
+});
+
 test('the page draws every text from the agent inert', () => {
   for (const h of hostile) {
     const p = (x: string) => rich({ command: x, agent: x, session: x, reason: x, cwd: x, targets: [x, x], confinement: x, tool: x, rule: { match: x.trim() ? x : 'x', decision: 'allow', scope: 'workspace', covers: x }, content: x, diff: `--- f\n+++ f\n@@ -1 +1 @@\n-${x.replace(/\n/g, ' ')}\n+${x.replace(/\n/g, ' ')}`, protects: x, fields: [{ name: x, value: x }] });
-    assertInertHtml(approvalHtml(approvalView(p(h)), 1, nonce), approvalHtml(approvalView(p('x')), 1, nonce), [h], `prompt page with ${JSON.stringify(h)}`);
+    // The body (what a kept panel is posted, and the page's body) in a page with no script of its own.
+    const inert = (x: string) => page('admit', approvalBody(approvalView(p(x)), 1), nonce);
+    assertInertHtml(inert(h), inert('x'), [h], `prompt page with ${JSON.stringify(h)}`);
   }
 });
 

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApprovalQueue } from '../src/approvals';
-import { ApprovalPrompts, approvalViewType } from '../src/prompts';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DocumentStore } from '../src/documents';
+import { ApprovalPrompts, approvalViewType, openProposedDiff } from '../src/prompts';
 import type { ApproveParams } from '../src/protocol';
 import { links } from './hostile';
-import { created, type MockWebviewPanel } from './vscode-mock';
+import { created, executed, type MockWebviewPanel } from './vscode-mock';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 const ask = (id: string, over: Partial<ApproveParams> = {}): ApproveParams => ({ id, tool: 'deploy', summary: `deploy ${id}`, reason: 'needs a person', ...over });
@@ -27,14 +31,16 @@ function click(prompts: ApprovalPrompts, panel: MockWebviewPanel, answer: string
   prompts.answer(token, a);
 }
 
-test('the panel runs no script, enables only the answer command, opens beside without taking focus', async () => {
+test('the panel runs only its own script, enables only the answer command, opens beside without taking focus', async () => {
   const { prompts, q } = setup();
   const a = q.ask(ask('1'));
   await tick();
   const [panel] = created.panels;
   assert.equal(panel.viewType, approvalViewType);
-  assert.equal(panel.options.enableScripts, false);
-  assert.deepEqual(panel.options.enableCommandUris, ['admit.answerApproval']);
+  assert.equal(panel.options.enableScripts, true);
+  assert.equal(panel.options.retainContextWhenHidden, true, 'a kept panel behind another tab still takes a post');
+  assert.equal([...panel.webview.html.matchAll(/<script/g)].length, 1);
+  assert.deepEqual(panel.options.enableCommandUris, ['admit.answerApproval', 'admit.showApprovalDiff']);
   assert.deepEqual(panel.options.localResourceRoots, []);
   assert.deepEqual(panel.showOptions, { viewColumn: -2, preserveFocus: true });
   click(prompts, panel, 'allow-once');
@@ -46,6 +52,8 @@ test('the panel runs no script, enables only the answer command, opens beside wi
   await tick();
   assert.equal(created.panels.length, 1, 'the next question is drawn into the same panel');
   assert.match(panel.webview.html, /deploy 2/);
+  assert.equal(panel.webview.drawn, 1, 'posted to the kept page, never drawn as a new page');
+  assert.ok(panel.webview.posted.some((m) => JSON.stringify(m).includes('deploy 2')));
   prompts.dismiss();
   assert.equal(await b, 'deny');
   await tick(300);
@@ -113,6 +121,85 @@ test('a click on a page that is no longer current is told, and changes nothing',
   prompts.answer('1', 'allow-once');
   prompts.answer(999, 'allow-once');
   assert.ok(created.messages.some((m) => /already ended/.test(m.message)));
+});
+
+test('the time a question takes to appear is logged, once, when the page says it is on screen', async () => {
+  const { prompts, q, logs } = setup();
+  const a = q.ask(ask('1'));
+  await tick(5);
+  assert.equal(logs.filter((l) => /^question on screen \d+ ms after it came \(drawn as a new page\)$/.test(l)).length, 1, logs.join('\n'));
+  click(prompts, created.panels[0], 'allow-once');
+  await a;
+  const b = q.ask(ask('2'));
+  await tick(5);
+  assert.equal(logs.filter((l) => /^question on screen \d+ ms after it came \(posted to the kept page\)$/.test(l)).length, 1, logs.join('\n'));
+  prompts.dismiss();
+  await b;
+});
+
+test('a page that does not take a post is drawn whole', async () => {
+  const { q, prompts } = setup();
+  const a = q.ask(ask('1'));
+  await tick(5);
+  const [panel] = created.panels;
+  click(prompts, panel, 'deny');
+  await a;
+  panel.webview.postMessage = () => Promise.resolve(false);
+  const b = q.ask(ask('2'));
+  await tick(5);
+  assert.match(panel.webview.html, /deploy 2/);
+  assert.ok(panel.webview.drawn >= 2);
+  prompts.dismiss();
+  await b;
+});
+
+test('a write\'s or an edit\'s change is one click away in the diff editor: the file now beside the file as the call leaves it', async () => {
+  const logs: string[] = [];
+  const opened: string[] = [];
+  const prompts = new ApprovalPrompts((l) => logs.push(l), async (v) => void opened.push(v.proposed?.text ?? ''));
+  created.panels.length = 0;
+  const q = new ApprovalQueue({ prompt: prompts.prompter, modal: () => false });
+  const a = q.ask(ask('1', { tool: 'Edit', diff: '--- a\n+++ a\n@@\n-x\n+y\n', proposed: 'y\n', proposedFor: '/w/a.txt' }));
+  await tick();
+  const [panel] = created.panels;
+  const href = links(panel.webview.html).find((l) => l.startsWith('command:admit.showApprovalDiff?'));
+  assert.ok(href, 'a link to the diff editor');
+  const [token] = JSON.parse(decodeURIComponent(href.replace(/^command:admit\.showApprovalDiff\?/, '')));
+  prompts.showDiff(token);
+  await tick();
+  assert.deepEqual(opened, ['y\n']);
+  prompts.showDiff(12345);
+  assert.ok(logs.some((l) => /ignored a diff link/.test(l)));
+  assert.equal(q.pending, 1, 'the question stays open');
+  prompts.dismiss();
+  assert.equal(await a, 'deny');
+  // No proposed file: no link.
+  const b = q.ask(ask('2', { tool: 'Edit', diff: '--- a\n+++ a\n@@\n-x\n+y\n' }));
+  await tick(200);
+  assert.ok(!links(created.panels.at(-1)!.webview.html).some((l) => l.startsWith('command:admit.showApprovalDiff')));
+  prompts.dismiss();
+  await b;
+});
+
+test('the diff editor compares the file on disk with the proposed text, or an empty document for a new file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-diff-'));
+  const file = path.join(dir, 'a.txt');
+  fs.writeFileSync(file, 'x\n');
+  const docs = new DocumentStore();
+  const view = (p: string) => ({ proposed: { text: 'y\n', path: p } }) as Parameters<typeof openProposedDiff>[1];
+  executed.length = 0;
+  await openProposedDiff(docs, view(file));
+  const [left, right, title] = executed.at(-1)!.args as [{ scheme: string; fsPath: string }, { scheme: string; path: string }, string];
+  assert.equal(executed.at(-1)!.command, 'vscode.diff');
+  assert.deepEqual([left.scheme, left.fsPath], ['file', file]);
+  assert.equal(right.scheme, 'admit');
+  assert.equal(docs.provideTextDocumentContent(right as never), 'y\n');
+  assert.match(title, /a\.txt/);
+  await openProposedDiff(docs, view(path.join(dir, 'new.txt')));
+  const [newLeft] = executed.at(-1)!.args as [{ scheme: string; path: string }];
+  assert.equal(newLeft.scheme, 'admit');
+  assert.equal(docs.provideTextDocumentContent(newLeft as never), '');
+  fs.rmSync(dir, { recursive: true });
 });
 
 test('the status bar\'s click reveals the question with focus', async () => {

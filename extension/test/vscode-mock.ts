@@ -65,7 +65,8 @@ export interface MockWebviewPanel {
   title: string;
   options: Record<string, unknown>;
   showOptions: unknown;
-  webview: { html: string };
+  /** The page: html as drawn (a posted body swapped in, as the page's script does), how often it was drawn whole, what was posted. */
+  webview: { html: string; drawn: number; posted: unknown[]; postMessage(m: unknown): Promise<boolean>; onDidReceiveMessage(l: (m: unknown) => void): { dispose(): void } };
   viewColumn?: number;
   disposed: boolean;
   revealed: { column?: number; preserveFocus?: boolean }[];
@@ -135,6 +136,13 @@ export const commands = {
   },
 };
 export const workspace = {
+  /** The real file system, as the extension sees its files. */
+  fs: {
+    stat: async (u: { fsPath: string }) => {
+      const st = await (await import('node:fs/promises')).stat(u.fsPath);
+      return { type: st.isDirectory() ? 2 : 1, size: st.size, ctime: st.ctimeMs, mtime: st.mtimeMs };
+    },
+  },
   getConfiguration(section: string) {
     return {
       inspect: (key: string) => settings.get(`${section}.${key}`),
@@ -150,8 +158,32 @@ export const Uri = { file: (p: string) => ({ scheme: 'file', fsPath: p, path: p 
 export const window = {
   createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: Record<string, unknown>): MockWebviewPanel {
     const listeners: (() => void)[] = [];
+    const fromPage: ((m: unknown) => void)[] = [];
+    let html = '';
+    // The page: drawn whole, it says it is ready (its script is up, when it has one); a posted body replaces its body.
+    const webview: MockWebviewPanel['webview'] = {
+      get html() { return html; },
+      set html(h: string) {
+        html = h;
+        webview.drawn++;
+        if (options.enableScripts) setTimeout(() => { if (html === h && !panel.disposed) for (const l of fromPage) l({ type: 'ready' }); }, 0);
+      },
+      drawn: 0,
+      posted: [],
+      postMessage(m: unknown) {
+        if (panel.disposed) return Promise.resolve(false);
+        webview.posted.push(m);
+        const msg = m as { type?: string; html?: string; seq?: number };
+        if (msg.type === 'show' && typeof msg.html === 'string') {
+          html = html.replace(/<body>[\s\S]*<\/body>/, () => `<body>${msg.html}</body>`);
+          setTimeout(() => { for (const l of fromPage) l({ type: 'shown', seq: msg.seq }); }, 0);
+        }
+        return Promise.resolve(true);
+      },
+      onDidReceiveMessage(l) { fromPage.push(l); return { dispose() {} }; },
+    };
     const panel: MockWebviewPanel = {
-      viewType, title, options, showOptions, webview: { html: '' }, viewColumn: 2, disposed: false, revealed: [],
+      viewType, title, options, showOptions, webview, viewColumn: 2, disposed: false, revealed: [],
       reveal(column, preserveFocus) { panel.revealed.push({ column, preserveFocus }); },
       onDidDispose(l) { listeners.push(l); return { dispose() {} }; },
       dispose() {

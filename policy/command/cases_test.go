@@ -6,6 +6,7 @@ import (
 	"admit/internal/cases"
 	"admit/policy/command"
 	"admit/policy/rule"
+	"admit/policy/rules"
 	"admit/policy/shell"
 	"admit/workspace"
 )
@@ -36,6 +37,13 @@ func TestCases(t *testing.T) {
 // evaluate puts one case to the policy.
 func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case) command.Decision {
 	t.Helper()
+	return evaluateUnder(t, p, w, c, nil)
+}
+
+// evaluateUnder puts one case to the policy with the person's rules
+// answers wrote (nil: none) beside the case's own.
+func evaluateUnder(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case, answers *rules.Set) command.Decision {
+	t.Helper()
 	roots, err := workspace.NewRoots(w.Roots...)
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +69,12 @@ func evaluate(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases.Case
 	set, err := w.RuleSet(c)
 	if err != nil {
 		t.Skipf("the theme's policy file cannot be used (%v): the gate's to judge", err)
+	}
+	switch {
+	case answers != nil && set != nil:
+		set = rules.Merge(set, answers)
+	case answers != nil:
+		set = answers
 	}
 	ctx := &command.Context{Roots: roots.List(), Effects: command.Effects(c.Effects), Profile: shell.Profile(c.Shell),
 		Home: w.Home, FS: fs, Obs: obs, Rules: set, Path: w.PathList(c), Terminal: c.Terminal,

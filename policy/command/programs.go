@@ -463,6 +463,15 @@ func DefaultTable() *Table {
 				{Names: "--help --version"},
 			},
 		},
+		// time (the program, as a runner's inner command sees it; the
+		// shell's keyword is the parser's): what it runs, timed.
+		{
+			Name: "time", Wrapper: true,
+			Options: []Option{
+				{Names: "-p --portability -v --verbose -q --quiet"}, {Names: "-f --format", Arg: TextArg}, {Names: "--help -V --version"},
+				{Names: "-o --output -a --append", Arg: OptionalArg, Refuse: "writes its report to a file; redirect its output instead"},
+			},
+		},
 		{Name: "nice", Wrapper: true, Digits: true, Options: []Option{{Names: "-n --adjustment", Arg: TextArg}, {Names: "--help --version"}}},
 		{
 			Name: "env", Wrapper: true, Assignments: true,

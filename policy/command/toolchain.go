@@ -386,7 +386,7 @@ func innerProgram(argv []string) string {
 	for len(argv) > 0 {
 		name := path.Base(argv[0])
 		switch name {
-		case "timeout", "nice", "env", "command", "nohup", "stdbuf", "ionice", "sudo", "doas":
+		case "timeout", "time", "nice", "env", "command", "nohup", "stdbuf", "ionice", "sudo", "doas":
 		default:
 			return name
 		}

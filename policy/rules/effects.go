@@ -190,6 +190,34 @@ type Scan struct {
 var codeOptions = []string{"--node-options", "--require", "--import", "--loader", "--experimental-loader", "--preload",
 	"--init-file", "--rcfile", "--script-shell", "--shell", "--exec", "--toolexec", "--overlay", "--call", "--setup-file", "--plugin"}
 
+// nodeTuning are node's options that only set how the runtime runs
+// (memory, warnings, stack traces, module resolution of the program's
+// own files): no module, file, port or program of their own.
+var nodeTuning = []string{"--max-old-space-size", "--max-semi-space-size", "--stack-size", "--stack-trace-limit", "--enable-source-maps",
+	"--no-warnings", "--no-deprecation", "--trace-warnings", "--trace-deprecation", "--throw-deprecation", "--pending-deprecation",
+	"--trace-uncaught", "--trace-exit", "--unhandled-rejections", "--experimental-vm-modules", "--experimental-specifier-resolution",
+	"--no-experimental-fetch", "--experimental-global-webcrypto", "--dns-result-order", "--use-openssl-ca", "--use-bundled-ca",
+	"--max-http-header-size", "--preserve-symlinks", "--preserve-symlinks-main", "--no-addons", "--zero-fill-buffers", "--frozen-intrinsics",
+	"--disable-proto", "--input-type", "--abort-on-uncaught-exception", "--no-force-async-hooks-checks", "--experimental-strip-types",
+	"--experimental-detect-module", "--no-experimental-detect-module", "--experimental-require-module", "--no-experimental-require-module",
+	"--tls-min-v1.2", "--tls-min-v1.3", "--trace-sigint", "--title", "--force-context-aware",
+	"--test-concurrency", "--test-timeout"}
+
+// NodeOptionsTuneOnly reports whether a value of node's options
+// (NODE_OPTIONS, npm's --node-options) only tunes the runtime: every
+// word one of nodeTuning's, so it loads no code. Any other word (a
+// loader, an inspector port, an option admit does not know) is judged as
+// loading code.
+func NodeOptionsTuneOnly(value string) bool {
+	for _, w := range strings.Fields(value) {
+		n, _, _ := strings.Cut(w, "=")
+		if !slices.Contains(nodeTuning, n) {
+			return false
+		}
+	}
+	return true
+}
+
 // codeVariables are assignments (env NAME=value, a wrapper's) that load
 // code.
 var codeVariables = []string{"NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "PYTHONPATH",
@@ -415,12 +443,22 @@ func ScanArgv(argv []string) Scan {
 			}
 		}
 	}
-	for _, a := range args {
-		name, _, _ := strings.Cut(a, "=")
+	for k, a := range args {
+		name, value, attached := strings.Cut(a, "=")
+		if name == "--node-options" {
+			// Judged as the code it loads: a runtime setting loads none.
+			if !attached && k+1 < len(args) {
+				value = args[k+1]
+			}
+			if !NodeOptionsTuneOnly(value) {
+				s.Code = Add(s.Code, CodeOptions)
+			}
+			continue
+		}
 		if strings.HasPrefix(a, "-") && slices.Contains(codeOptions, "--"+strings.TrimLeft(name, "-")) {
 			s.Code = Add(s.Code, CodeOptions)
 		}
-		if i := strings.IndexByte(a, '='); i > 0 && slices.Contains(codeVariables, a[:i]) {
+		if attached && name != "" && slices.Contains(codeVariables, name) && !(name == "NODE_OPTIONS" && NodeOptionsTuneOnly(value)) {
 			s.Code = Add(s.Code, CodeOptions)
 		}
 	}

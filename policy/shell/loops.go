@@ -14,7 +14,8 @@ import (
 //     pathname expansion leave the value as it is) replaced by it;
 //   - while/until COND; do BODY; done: COND, then BODY, each once (a cd
 //     in either is refused: how many times it runs is not known);
-//   - if COND; then A; elif C2; then B; else C; fi: every part, in order.
+//   - if COND; then A; elif C2; then B; else C; fi: every part, in order;
+//   - time PIPELINE (bash's keyword): the pipeline.
 //
 // The joiners keep what the command policy needs from them: the body of
 // a for or a while follows its condition with "&&", and an else branch
@@ -59,6 +60,15 @@ func (p *Parser) loop(c syntax.Command, joiner string, sub bool) bool {
 		}
 		p.loopGrew(start, c)
 		p.noteShellOnly(name)
+		return true
+	case *syntax.TimeClause:
+		// time PIPELINE: the pipeline, timed; it runs what the pipeline
+		// runs. A bare time times nothing.
+		if c.Stmt == nil {
+			return false
+		}
+		p.stmt(c.Stmt, joiner, sub)
+		p.noteShellOnly("time keyword")
 		return true
 	case *syntax.IfClause:
 		start := len(p.cmds)

@@ -220,7 +220,9 @@ var cases = []parseCase{
 	{note: "local", line: `local a`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "readonly", line: `readonly a`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "typeset", line: `typeset a`, in: inAnalyze, rule: rule.ShellSyntax},
-	{note: "time", line: `time ls`, in: inBoth, rule: rule.ShellSyntax, has: w("time clause")},
+	{note: "time", line: `time ls`, in: inRefuse, rule: rule.ShellSyntax, has: w("time clause")},
+	{note: "time is the pipeline it times", line: `time -p ls | wc -l`, in: inAnalyze, argv: [][]string{{"ls"}, {"wc", "-l"}}},
+	{note: "bare time", line: `time`, in: inAnalyze, rule: rule.ShellSyntax, has: w("time clause")},
 	{note: "coproc", line: `coproc ls`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "prefix assignment in refuse", line: `PAGER=sh git log`, in: inRefuse, rule: rule.ShellSyntax},
 	{note: "assignment with a pattern", line: `X=* ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`unquoted * in its value`)},
@@ -232,7 +234,7 @@ var cases = []parseCase{
 	{note: "append assignment", line: `A+=1 ls`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "array assignment", line: `arr=(a b)`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "negation in refuse", line: `! ls`, in: inRefuse, rule: rule.ShellSyntax, has: w(`negation "!"`)},
-	{note: "mixed problems: shell-syntax wins, all named", line: `cat $x; time ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`parameter expansion "$x", time clause`)},
+	{note: "mixed problems: shell-syntax wins, all named", line: `cat $x; coproc ls`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`parameter expansion "$x", coproc clause`)},
 
 	// Parse errors carry mvdan's message.
 	{note: "unterminated quote", line: `ls "abc`, in: inAnalyze, rule: rule.ShellSyntax, has: w("the line does not parse: 1:4:")},

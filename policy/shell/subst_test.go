@@ -37,28 +37,28 @@ func TestSubstitutions(t *testing.T) {
 		}
 	}
 	refused := map[string]rule.Rule{
-		"$(git ls-files) x":                      rule.DynamicWord, // the program's name
-		"wc -l src/$(ls)":                        rule.DynamicWord, // part of a word
-		`wc -l "$(git ls-files)"`:                rule.DynamicWord, // one word of every name
-		"wc -l `git ls-files`":                   rule.DynamicWord,
-		"wc -l $(git ls-files | head)":           rule.DynamicWord,
-		"wc -l $(git ls-files; ls)":              rule.DynamicWord,
-		"wc -l $(git ls-files 2>/dev/null)":      rule.DynamicWord,
-		"wc -l $(X=1 git ls-files)":              rule.DynamicWord,
-		"wc -l $(git ls-files $(echo x))":        rule.DynamicWord,
-		"wc -l $(git ls-files $HOME)":            rule.DynamicWord,
-		"wc -l $(git ls-files *.go)":             rule.DynamicWord,
-		"wc -l *.go $(git ls-files)":             rule.DynamicWord,
-		"wc -l $(<file)":                         rule.DynamicWord,
-		"wc -l $(if true; then ls; fi)":          rule.DynamicWord,
-		"wc -l $(git ls-files &)":                rule.DynamicWord,
-		"wc -l > $(git ls-files)":                rule.DynamicWord, // a redirection's target
-		"wc -l $(git ls-files) && time rm $(ls)": rule.ShellSyntax,
-		"wc -l $(git ls-files)$(git ls-files)":   rule.DynamicWord,
-		"wc -l x$(git ls-files)":                 rule.DynamicWord,
-		"wc -l ${x:-$(git ls-files)}":            rule.DynamicWord,
-		"wc -l $(git ls-files -- ~user/x)":       rule.DynamicWord,
-		"wc -l $(git ls-files) <<< $(rm -rf x)":  rule.DynamicWord,
+		"$(git ls-files) x":                        rule.DynamicWord, // the program's name
+		"wc -l src/$(ls)":                          rule.DynamicWord, // part of a word
+		`wc -l "$(git ls-files)"`:                  rule.DynamicWord, // one word of every name
+		"wc -l `git ls-files`":                     rule.DynamicWord,
+		"wc -l $(git ls-files | head)":             rule.DynamicWord,
+		"wc -l $(git ls-files; ls)":                rule.DynamicWord,
+		"wc -l $(git ls-files 2>/dev/null)":        rule.DynamicWord,
+		"wc -l $(X=1 git ls-files)":                rule.DynamicWord,
+		"wc -l $(git ls-files $(echo x))":          rule.DynamicWord,
+		"wc -l $(git ls-files $HOME)":              rule.DynamicWord,
+		"wc -l $(git ls-files *.go)":               rule.DynamicWord,
+		"wc -l *.go $(git ls-files)":               rule.DynamicWord,
+		"wc -l $(<file)":                           rule.DynamicWord,
+		"wc -l $(if true; then ls; fi)":            rule.DynamicWord,
+		"wc -l $(git ls-files &)":                  rule.DynamicWord,
+		"wc -l > $(git ls-files)":                  rule.DynamicWord, // a redirection's target
+		"wc -l $(git ls-files) && coproc rm $(ls)": rule.ShellSyntax,
+		"wc -l $(git ls-files)$(git ls-files)":     rule.DynamicWord,
+		"wc -l x$(git ls-files)":                   rule.DynamicWord,
+		"wc -l ${x:-$(git ls-files)}":              rule.DynamicWord,
+		"wc -l $(git ls-files -- ~user/x)":         rule.DynamicWord,
+		"wc -l $(git ls-files) <<< $(rm -rf x)":    rule.DynamicWord,
 	}
 	for line, want := range refused {
 		if _, prob := p.Parse(line, Analyze); prob == nil || prob.Rule != want {

@@ -88,11 +88,14 @@ type Question struct {
 	} `json:"rule,omitempty"`
 	// NoRule says why no rule is offered; Content, Diff, Protects and
 	// Fields are what is approved, shown.
-	NoRule   string            `json:"noRule,omitempty"`
-	Content  string            `json:"content,omitempty"`
-	Diff     string            `json:"diff,omitempty"`
-	Protects string            `json:"protects,omitempty"`
-	Fields   []approvals.Field `json:"fields,omitempty"`
+	NoRule   string `json:"noRule,omitempty"`
+	Content  string `json:"content,omitempty"`
+	Diff     string `json:"diff,omitempty"`
+	Protects string `json:"protects,omitempty"`
+	// Proposed is the whole file the call leaves, for the diff view.
+	Proposed    string            `json:"proposed,omitempty"`
+	ProposedFor string            `json:"proposedFor,omitempty"`
+	Fields      []approvals.Field `json:"fields,omitempty"`
 	// Fallback: asked with window/showMessageRequest, which carries only
 	// the message (in Summary).
 	Fallback bool `json:"-"`
