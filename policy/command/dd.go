@@ -55,7 +55,7 @@ func (j *judge) dd(w *words) {
 // ddFlags are the values conv=, iflag= and oflag= take (GNU coreutils);
 // none opens another file or runs anything.
 var ddFlags = map[string]map[string]bool{
-	"conv": setOf("ascii ebcdic ibm block unblock lcase ucase sparse swab sync excl nocreat notrunc noerror fdatasync fsync"),
+	"conv":  setOf("ascii ebcdic ibm block unblock lcase ucase sparse swab sync excl nocreat notrunc noerror fdatasync fsync"),
 	"iflag": setOf("append direct directory dsync sync fullblock nonblock noatime nocache noctty nofollow count_bytes skip_bytes binary text"),
 	"oflag": setOf("append direct directory dsync sync nonblock noatime nocache noctty nofollow seek_bytes binary text"),
 }
