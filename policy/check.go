@@ -28,6 +28,9 @@ type Call struct {
 	// Path is the PATH the command runs with, split at ":" (nil: not
 	// known); see command.Context.Path.
 	Path []string
+	// SecretValues name the variables of the command's environment whose
+	// values are credentials (command.Context.SecretValues).
+	SecretValues []string
 	// Background: the host runs the command in the background (also
 	// read from a shell tool's args: run_in_background, isBackground).
 	Background bool
@@ -274,7 +277,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Now: e.Now, Obs: e.Obs, Personal: e.Personal,
-		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
+		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, SecretValues: c.SecretValues, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
 		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {

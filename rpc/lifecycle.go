@@ -100,7 +100,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Mode: orDefault(o.Mode, "warn"), Effects: o.Effects, Shell: o.Shell, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, SecretPatterns: o.SecretPatterns, ConfinedRuns: o.ConfinedRuns, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, SecretValues: s.cfg.SecretValues, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now,
 	})
 	if err != nil {

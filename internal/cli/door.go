@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"admit/gate"
+	policycmd "admit/policy/command"
 	"admit/rpc"
 )
 
@@ -76,7 +77,10 @@ func openDoor(ctx context.Context, o doorOptions) (d door, alone string, err err
 		return nil, "", fmt.Errorf("%s, and %w", alone, err)
 	}
 	g, err := gate.Open(gate.Options{Dirs: []string{root}, Mode: mode, Effects: effects, TapePath: tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home})
+		Headless: true, OneCall: o.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home,
+		// The host started this process with its environment, which the
+		// line runs with: the names whose values are credentials.
+		SecretValues: policycmd.SecretValueNames(os.Environ())})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s, and the local gate cannot start: %w", alone, err)
 	}

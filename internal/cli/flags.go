@@ -12,6 +12,7 @@ import (
 
 	"admit/gate"
 	"admit/policy"
+	policycmd "admit/policy/command"
 	"admit/tape"
 )
 
@@ -140,6 +141,9 @@ func (f *gateFlags) localGate() (*gate.Gate, string, error) {
 		// judged by another admit check, which cannot know where this one
 		// left the terminal (--terminal).
 		OneCall: true, PersonShell: os.Getenv("SHELL"),
+		// The line would run with this process's environment: the names
+		// of its variables whose values are credentials.
+		SecretValues: policycmd.SecretValueNames(os.Environ()),
 	})
 	if err != nil {
 		var pe *gate.ParamError

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"admit/gate"
+	policycmd "admit/policy/command"
 	"admit/workspace/run"
 )
 
@@ -142,7 +143,7 @@ func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore
 	}
 	home, _ := os.UserHomeDir()
 	g, err := gate.Open(gate.Options{Dirs: []string{workspaceRoot(h.Cwd)}, Mode: "enforce", TapePath: tapePath, TapeRequired: true,
-		Headless: true, Bounds: bounds, Home: home, Handles: handles})
+		Headless: true, Bounds: bounds, Home: home, Handles: handles, SecretValues: policycmd.SecretValueNames(os.Environ())})
 	if err != nil {
 		return gate.RunResult{}, err
 	}
