@@ -26,7 +26,7 @@ export type AdmitMode = 'off' | 'warn' | 'enforce';
 /** What an agent's calls may change. */
 export type AdmitEffects = 'read-only' | 'workspace-write';
 /** How shell command lines are judged: as `bash -c` reads them, plain argv only, or as the interactive shell of a terminal reads them. */
-export type AdmitShell = 'analyze' | 'refuse' | 'bash-interactive' | 'zsh' | 'fish';
+export type AdmitShell = 'analyze' | 'refuse' | 'bash-interactive' | 'zsh' | 'fish' | 'portable';
 
 /** A VS Code style event: call it with a listener, dispose the result to stop. */
 export interface AdmitEvent<T> {

@@ -121,8 +121,12 @@ func (g *Gate) stagePolicyFile(j *judging) error {
 			env.Profile = prof
 		}
 	}
-	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), Background: j.p.Background,
-		AdmitRuns: g.admitRuns(j.p)}
+	secretValues, verr := j.p.secretValues(g.cfg.SecretValues)
+	if verr != nil {
+		return verr
+	}
+	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), SecretValues: secretValues,
+		Background: j.p.Background, AdmitRuns: g.admitRuns(j.p)}
 	j.trace = g.traceFacts(env, j.s, j.p)
 	switch {
 	case g.cfg.ManagedErr != nil:

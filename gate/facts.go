@@ -45,7 +45,7 @@ func (t *factTrace) call(c policy.Call, env *policy.Env, tracked, pinned bool) {
 		return
 	}
 	t.base.Pinned = pinned
-	t.base.Cwd, t.base.Path, t.base.PathKnown = c.Cwd, c.Path, c.Path != nil
+	t.base.Cwd, t.base.Path, t.base.PathKnown, t.base.SecretValues = c.Cwd, c.Path, c.Path != nil, c.SecretValues
 	t.base.Argv, t.base.Line = c.Argv, c.Command != ""
 	t.base.Background, t.base.Terminal, t.base.AdmitRuns, t.base.Tracked = c.Background, c.Terminal, c.AdmitRuns, tracked
 	t.base.Budget, t.base.InFlux = env.Budget, env.InFlux

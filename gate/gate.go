@@ -78,6 +78,9 @@ type config struct {
 	OneCall bool
 	// PersonShell is the person's $SHELL (Options.PersonShell).
 	PersonShell string
+	// SecretValues name the variables of the gate's own environment whose
+	// values are credentials (Options.SecretValues).
+	SecretValues []string
 	// Managed is the organisation's layer (managed.Load), nil for none;
 	// ManagedErr: it cannot be used, and every call is refused.
 	Managed    *managed.Layer

@@ -54,12 +54,18 @@ type Options struct {
 	// run: a terminal's line that names no profile is judged with its
 	// interactive profile (portable when it is not bash, zsh or fish).
 	PersonShell string
-	Bounds      policy.Bounds
-	Home        string
-	Approvals   *approvals.Broker // nil: nobody to ask
-	Notifier    Notifier          // nil: nobody to tell
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// SecretValues name the variables of the environment this gate's
+	// calls run with, when they carry none of their own (the editor's,
+	// which its terminals inherit; a hook's or admit check's own), whose
+	// values are credentials: command.SecretValueNames(os.Environ()).
+	// Only the names: the values stay in the process that has them.
+	SecretValues []string
+	Bounds       policy.Bounds
+	Home         string
+	Approvals    *approvals.Broker // nil: nobody to ask
+	Notifier     Notifier          // nil: nobody to tell
+	Logger       *slog.Logger
+	Now          func() time.Time
 	// Exporter is handed every taped record (config.Exporter); nil
 	// exports nothing, unless Export or the managed layer names one.
 	Exporter Exporter
@@ -128,7 +134,7 @@ func Open(o Options) (*Gate, error) {
 	cfg := config{
 		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
-		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell,
+		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell, SecretValues: o.SecretValues,
 		Managed: layer, ManagedErr: layerErr, Exporter: o.Exporter,
 	}
 	if o.TapePath != "" {

@@ -201,7 +201,8 @@ func (rp *replayer) one(rec *tape.Record) (ReplayCall, bool) {
 		c.To, c.ToRule, c.Reason = rule.OutcomeDeny, "policy-invalid", err.Error()
 		return c, true
 	}
-	call := policy.Call{Tool: rec.Tool, Args: rec.Args, Argv: f.Argv, Cwd: f.Cwd, Background: f.Background, Terminal: f.Terminal, AdmitRuns: f.AdmitRuns}
+	call := policy.Call{Tool: rec.Tool, Args: rec.Args, Argv: f.Argv, Cwd: f.Cwd, Background: f.Background, Terminal: f.Terminal, AdmitRuns: f.AdmitRuns,
+		SecretValues: f.SecretValues}
 	if f.Line {
 		call.Command = rec.Command
 	}

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -130,6 +132,40 @@ type CallEnv struct {
 	// (or to nothing) is asked as a workspace program; absent, names are
 	// the policy table's programs.
 	PATH *string `json:"PATH,omitempty"`
+	// SecretValues name the variables whose values are credentials by
+	// their shape (command.SecretValueNames of the environment): printed
+	// or sent, each is refused as a secret (secret-env). The caller names
+	// them; no value crosses, nor is taped.
+	SecretValues []string `json:"secretValues,omitempty"`
+}
+
+// secretValues are the names the call gives (each checked to be a
+// variable's name) with those of the gate's own environment
+// (Options.SecretValues), which the editor's terminals and a hook's host
+// run with: the union, so neither can take a name away.
+func (p *CheckParams) secretValues(own []string) ([]string, error) {
+	if p.Env == nil || len(p.Env.SecretValues) == 0 {
+		return own, nil
+	}
+	for _, n := range p.Env.SecretValues {
+		if !envName(n) {
+			return nil, &ParamError{"env.secretValues", fmt.Sprintf("%q is not a variable's name (letters, digits and _, not starting with a digit)", n)}
+		}
+	}
+	out := append(slices.Clone(own), p.Env.SecretValues...)
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// envName reports whether s is a shell variable's name.
+func envName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // pathList is the PATH of the call's environment split into folders, or

@@ -26,6 +26,9 @@ type Call struct {
 	// Path is the PATH the command runs with, split at ":" (nil: not
 	// known); see command.Context.Path.
 	Path []string
+	// SecretValues name the variables of the command's environment whose
+	// values are credentials (command.Context.SecretValues).
+	SecretValues []string
 	// Background: the host runs the command in the background (also
 	// read from a shell tool's args: run_in_background, isBackground).
 	Background bool
@@ -141,6 +144,9 @@ func Decide(c Call, e *Env) Decision {
 		if d.Allowed || d.Ask {
 			d = decideGlobs(d, pa.globs, c.Cwd, e)
 		}
+		if (d.Allowed || d.Ask) && readsMatches[tool] {
+			d = decideGlobReads(d, tool, pa.globs, c.Cwd, e)
+		}
 	}
 	if !d.Allowed && !d.Ask {
 		return d
@@ -216,7 +222,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 		return refuse(d, rule.RulesInvalid, "the person's rules cannot be used, so no command line runs until they are fixed: "+e.RulesInvalid, "Ask the person to fix their rules file (admit: Rules in the editor).")
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Now: e.Now, Obs: e.Obs, Personal: e.Personal,
-		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
+		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, SecretValues: c.SecretValues, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
 		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
@@ -484,6 +490,17 @@ var pathListKeys = map[string]bool{"paths": true, "files": true, "filepaths": tr
 // includePattern, Grep's glob); "pattern" is one for the glob tools.
 var globKeys = map[string]bool{"include": true, "includes": true, "includepattern": true, "filepattern": true, "glob": true}
 
+// readsMatches are the tools that read every file their patterns match
+// (Gemini CLI's read_many_files, whose "paths" are patterns too, and
+// Qwen Code's, which keeps its name): each such file is judged as a read.
+// A search tool's pattern (Grep's glob) only narrows the search of its
+// folder, which is judged as the folder.
+var readsMatches = map[string]bool{"read_many_files": true}
+
+// patternLists are, per tool, the path lists whose strings are patterns
+// as well: each is judged both as the path it names and as a pattern.
+var patternLists = map[string]string{"read_many_files": "paths"}
+
 // listingTools list a folder's names without reading the files in it.
 var listingTools = map[string]bool{"LS": true, "list_dir": true, "list_directory": true}
 
@@ -593,6 +610,9 @@ func pathArgs(args map[string]any, tool string, r argRules) argPaths {
 								}
 							case ok:
 								addPath(k, s)
+								if patternLists[tool] == n && strings.TrimSpace(s) != "" {
+									out.globs = append(out.globs, s)
+								}
 							}
 						}
 					} else {
@@ -663,6 +683,66 @@ func decideGlobs(d Decision, globs []string, cwd string, e *Env) Decision {
 			}
 		}
 	}
+	return d
+}
+
+// decideGlobReads judges, for a tool that reads every file its patterns
+// match (readsMatches), each file they match as a read of it (decidePaths:
+// inside the workspace, a regular file, a secret asks), after decideGlobs
+// refused the patterns that climb or lead out. Patterns are walked from
+// the call's folder, the folders its paths name and every root (the tool
+// walks each workspace folder); one that names a folder reads every file
+// under it, and one that names a file (no pattern characters) reads it.
+// Exclusions ("exclude") only narrow what the tool reads, so the gate
+// judges the files without them: more, never fewer.
+func decideGlobReads(d Decision, tool string, globs []string, cwd string, e *Env) Decision {
+	w := &globWalk{e: e}
+	found := map[string]bool{}
+	for _, g := range globs {
+		for _, alt := range braceAlternatives(g, 0) {
+			alt = strings.ReplaceAll(alt, "\\", "/")
+			bases, pat := append(globBases(cwd, d.Listed), e.Roots...), alt
+			if strings.HasPrefix(alt, "/") {
+				start, rest, err := globStart(alt, e)
+				if err != nil {
+					return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q cannot be walked: %v", g, err), "")
+				}
+				bases, pat = []string{start}, rest
+			}
+			for _, base := range slices.Compact(bases) {
+				p := pat
+				if r, err := e.FS.Resolve(filepath.Join(base, pat)); err == nil && r.Exists {
+					if !r.Dir {
+						found[filepath.Join(base, pat)] = true // the pattern names this file (or matches its own name)
+						continue
+					}
+					p = pat + "/**"
+				}
+				if why := w.files(strings.Split(p, "/"), base, found); why != "" {
+					if w.flux {
+						return refuse(d, rule.PathInFlux, fmt.Sprintf("glob pattern %q %s", g, why), "Wait until the background command has ended, or work on other paths meanwhile.")
+					}
+					return refuse(d, rule.OutsideWorkspace, fmt.Sprintf("glob pattern %q %s", g, why), "Use a pattern that matches files inside the workspace, or narrow it to a folder.")
+				}
+			}
+		}
+	}
+	files := make([]string, 0, len(found))
+	for f := range found {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	fd := decidePaths(Decision{Kind: d.Kind, Summary: d.Summary}, tool, files, cwd, e)
+	switch {
+	case !fd.Allowed && !fd.Ask:
+		fd.Reason = "a file its patterns match: " + fd.Reason
+		return fd
+	case fd.Ask && !d.Ask:
+		fd.Reason = "a file its patterns match: " + fd.Reason
+		fd.Reads, fd.Listed = append(d.Reads, fd.Reads...), d.Listed
+		return fd
+	}
+	d.Reads = append(d.Reads, fd.Reads...)
 	return d
 }
 

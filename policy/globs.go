@@ -22,6 +22,9 @@ const (
 	// maxGlobStarDirs bounds the folders a "**" is walked from: each is
 	// walked whole (FS.LinksOutside, with its own bound).
 	maxGlobStarDirs = 16
+	// maxGlobFiles bounds the files the patterns of a tool that reads
+	// what they match may name: each is judged as a read.
+	maxGlobFiles = 10_000
 )
 
 // globWalk walks glob patterns against the workspace through the FS, as
@@ -34,6 +37,9 @@ type globWalk struct {
 	// maxGlobEntries (tests lower them).
 	maxReads, maxEntries int
 	flux                 bool // the refusal is of a folder in flux
+	// listed keeps the folders read, so a folder that a "**" and the
+	// component after it both look in is read (and counted) once.
+	listed map[string][]fs.DirEntry
 }
 
 // errGlobBound is the walk past its bounds.
@@ -51,6 +57,9 @@ func (w *globWalk) read(dir string) ([]fs.DirEntry, error) {
 	}
 	if maxEntries <= 0 {
 		maxEntries = maxGlobEntries
+	}
+	if ents, ok := w.listed[dir]; ok {
+		return ents, nil
 	}
 	if w.reads >= maxReads {
 		return nil, errGlobBound
@@ -75,7 +84,123 @@ func (w *globWalk) read(dir string) ([]fs.DirEntry, error) {
 	if w.entries > maxEntries {
 		return nil, errGlobBound
 	}
+	if w.listed == nil {
+		w.listed = map[string][]fs.DirEntry{}
+	}
+	w.listed[dir] = ents
 	return ents, nil
+}
+
+// readFailure says why a folder the walk looks in stops the judgement,
+// or "" for one that is not there (nothing is read from it).
+func (w *globWalk) readFailure(dir string, err error) string {
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return ""
+	case errors.Is(err, errGlobBound):
+		return "would read more folders or names than the gate walks for one call; give the tool a narrower path or pattern"
+	case errors.Is(err, errGlobFlux):
+		w.flux = true
+		return "looks in " + dir + ", where " + strings.TrimPrefix(err.Error(), errGlobFlux.Error()+": ")
+	}
+	return fmt.Sprintf("looks in %q, which cannot be read: %v", dir, err)
+}
+
+// files adds to found the files the pattern's components comps match
+// from dir, as a tool that reads every file its patterns match expands
+// them (Gemini CLI's read_many_files: node-glob with dot and nocase,
+// following links): a "**" is every folder below, links to folders
+// inside the workspace included (each folder once), and a name that
+// matches and is a link leading outside is refused, as reach refuses it.
+// Only files are added; a folder the last component matches is not read
+// (the tool asks for files). It says why the walk stops, or "".
+func (w *globWalk) files(comps []string, dir string, found map[string]bool) string {
+	for len(comps) > 0 && (comps[0] == "" || comps[0] == ".") {
+		comps = comps[1:]
+	}
+	if len(comps) == 0 {
+		return ""
+	}
+	if comps[0] == "**" {
+		rest := comps[1:]
+		if strings.Trim(strings.Join(rest, "/"), "/.") == "" {
+			rest = []string{"*"} // a trailing "**" is every file below
+		}
+		return w.below(dir, map[string]bool{}, func(d string) string { return w.files(rest, d, found) })
+	}
+	ents, err := w.read(dir)
+	if err != nil {
+		return w.readFailure(dir, err)
+	}
+	match, last := globMatcher(comps[0]), len(comps) == 1
+	for _, e := range ents {
+		if !match(e.Name()) {
+			continue
+		}
+		p, isDir := path.Join(dir, e.Name()), e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			r, err := w.e.FS.Resolve(p)
+			if err != nil || !inside(r.Path, w.e.Roots) {
+				return fmt.Sprintf("matches %q, a symlink leading outside the workspace", p)
+			}
+			if isDir = r.Dir; isDir {
+				p = r.Path
+			}
+		}
+		switch {
+		case last && !isDir:
+			found[p] = true
+			if len(found) > maxGlobFiles {
+				return fmt.Sprintf("matches more than %d files, each of which the tool would read; give it a narrower pattern", maxGlobFiles)
+			}
+		case !last && isDir:
+			if why := w.files(comps[1:], p, found); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// below calls each for dir and every folder under it, through links to
+// folders inside the workspace (a folder reached twice is walked once),
+// and says why the walk stops: each's answer, a link to a folder outside
+// the workspace, or a folder that cannot be read.
+func (w *globWalk) below(dir string, visited map[string]bool, each func(string) string) string {
+	key := dir
+	if r, err := w.e.FS.Resolve(dir); err == nil {
+		key = r.Path
+	}
+	if visited[key] {
+		return ""
+	}
+	visited[key] = true
+	if why := each(dir); why != "" {
+		return why
+	}
+	ents, err := w.read(dir)
+	if err != nil {
+		return w.readFailure(dir, err)
+	}
+	for _, e := range ents {
+		p := path.Join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			r, err := w.e.FS.Resolve(p)
+			if err == nil && r.Exists && !r.Dir {
+				continue // a file: each judges it where a component matches it
+			}
+			if err != nil || !inside(r.Path, w.e.Roots) {
+				return fmt.Sprintf("walks %q with **, and %q there leads outside the workspace (the tool follows links)", dir, p)
+			}
+			p = r.Path
+		} else if !e.IsDir() {
+			continue
+		}
+		if why := w.below(p, visited, each); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // reach walks the brace-free pattern g from base (resolved, inside the

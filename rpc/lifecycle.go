@@ -92,7 +92,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	g, err := gate.Open(gate.Options{
 		Dirs: dirs, Settings: settings, Policy: file,
 		TapePath: tapePath, Tape: tape.Options{Sync: sync, RotateBytes: o.TapeRotateBytes},
-		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
+		Headless: o.Headless, Bounds: s.cfg.Bounds, Home: s.cfg.Home, PersonShell: s.cfg.Shell, SecretValues: s.cfg.SecretValues, Trust: trustStore(s.cfg.TrustDir), Rules: ruleStore(s.cfg.RulesDir, dirs),
 		Approvals: b, Notifier: &notifier{out: s.out, state: st}, Logger: s.log, Now: s.cfg.Now, Export: s.cfg.Export,
 	})
 	if err != nil {

@@ -36,8 +36,12 @@ type ServerConfig struct {
 	Home   string
 	// Shell is the person's shell ($SHELL), which the editor's terminals
 	// run (gate.Options.PersonShell).
-	Shell  string
-	Bounds policy.Bounds
+	Shell string
+	// SecretValues name the variables of the editor's environment, which
+	// its terminals inherit, whose values are credentials
+	// (gate.Options.SecretValues).
+	SecretValues []string
+	Bounds       policy.Bounds
 	// WatchOptions are handed to the watcher (tests lower its limits).
 	WatchOptions workspace.WatchOptions
 	// Listen is the unix socket other local agents reach the same gate

@@ -65,12 +65,14 @@ export const approvalTimeoutBounds = { min: 1000, max: 86_400_000 };
  * Each ordered setting's values in tiers, strictest first: a repository value counts only
  * when its tier comes earlier. The interactive shells share a tier: each judges a line as
  * `bash -c` would and refuses more, but none is stricter than another (they are different
- * shells), so a repository may move analyze to one of them, never one to another.
+ * shells), so a repository may move analyze to one of them, never one to another. Portable
+ * admits a line only if every one of them does, so it is stricter than each, and refuse (argv
+ * only) stricter still.
  */
 export const strictness = {
   mode: [['enforce'], ['warn'], ['off']] as const,
   effects: [['read-only'], ['workspace-write']] as const,
-  shell: [['refuse'], ['bash-interactive', 'zsh', 'fish'], ['analyze']] as const,
+  shell: [['refuse'], ['portable'], ['bash-interactive', 'zsh', 'fish'], ['analyze']] as const,
 };
 
 /** The settings a repository cannot loosen: declared `restrictedConfigurations` in the manifest. */

@@ -61,6 +61,9 @@ test('a workspace or folder may tighten: enforce over warn over off, read-only o
     { person: { shell: 'analyze' }, repo: { 'folder a': { shell: 'refuse' } }, want: ['warn', 'read-only', 'refuse'] },
     { person: { shell: 'analyze' }, repo: { ws: { shell: 'zsh' } }, want: ['warn', 'read-only', 'zsh'] },
     { person: { shell: 'fish' }, repo: { ws: { shell: 'refuse' } }, want: ['warn', 'read-only', 'refuse'] },
+    { person: { shell: 'zsh' }, repo: { ws: { shell: 'portable' } }, want: ['warn', 'read-only', 'portable'] },
+    { person: { shell: 'analyze' }, repo: { ws: { shell: 'portable' } }, want: ['warn', 'read-only', 'portable'] },
+    { person: { shell: 'portable' }, repo: { ws: { shell: 'refuse' } }, want: ['warn', 'read-only', 'refuse'] },
   ];
   for (const c of cases) {
     const { settings, notes } = readSettings(source(c.person, c.repo));
@@ -74,6 +77,16 @@ test('one interactive shell is not stricter than another: a repository cannot mo
     const { settings, notes } = readSettings(source({ shell: 'zsh' }, { ws: { shell: repo } }));
     assert.equal(settings.shell, 'zsh', repo);
     assert.match(notes.join('\n'), new RegExp(`ws sets ${repo}, which is not stricter than zsh; ignored`), repo);
+  }
+});
+
+test('portable is the person\'s own choice, and nothing but refuse tightens it', () => {
+  const own = readSettings(source({ shell: 'portable' }));
+  assert.equal(own.settings.shell, 'portable');
+  for (const repo of ['bash-interactive', 'zsh', 'fish', 'analyze']) {
+    const { settings, notes } = readSettings(source({ shell: 'portable' }, { ws: { shell: repo } }));
+    assert.equal(settings.shell, 'portable', repo);
+    assert.match(notes.join('\n'), new RegExp(`ws sets ${repo}, which is not stricter than portable; ignored`), repo);
   }
 });
 

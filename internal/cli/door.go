@@ -10,6 +10,7 @@ import (
 
 	"admit/gate"
 	"admit/managed"
+	policycmd "admit/policy/command"
 	"admit/rpc"
 )
 
@@ -115,7 +116,10 @@ func openAlone(a aloneGate) (*gate.Gate, error) {
 	}
 	home, _ := os.UserHomeDir()
 	return gate.Open(gate.Options{Dirs: a.dirs, Settings: settings, TapePath: a.tapePath, TapeRequired: true, Handles: handles,
-		Headless: true, OneCall: a.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home, Export: export})
+		Headless: true, OneCall: a.oneCall, PersonShell: os.Getenv("SHELL"), Bounds: bounds, Home: home, Export: export,
+		// The line runs with this process's environment (the host's): the
+		// names of its variables whose values are credentials.
+		SecretValues: policycmd.SecretValueNames(os.Environ())})
 }
 
 // workspaceRoot is the folder a local decision takes as its root: the

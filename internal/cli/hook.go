@@ -13,6 +13,7 @@ import (
 
 	"admit/gate"
 	"admit/hook"
+	policycmd "admit/policy/command"
 	"admit/policy/rules"
 )
 
@@ -170,6 +171,14 @@ func decideHook(ctx context.Context, o hookOptions, call hook.Call, cwdNamed, re
 		// shell tool runs the command with: program names are looked up
 		// on that PATH (an activated virtualenv's bin, a direnv folder).
 		p.Env = &gate.CallEnv{PATH: &path}
+	}
+	if names := policycmd.SecretValueNames(os.Environ()); len(names) > 0 && (call.Command != "" || len(call.Argv) > 0) {
+		// The same environment's variables whose values are credentials,
+		// by name only: the editor's server never sees a value.
+		if p.Env == nil {
+			p.Env = &gate.CallEnv{}
+		}
+		p.Env.SecretValues = names
 	}
 	if run, ok := o.agent.ShellRun(call.Tool); ok && call.Command != "" {
 		// The host's shell runs the line wherever admit does not (no

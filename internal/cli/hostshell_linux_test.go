@@ -353,3 +353,58 @@ func TestCheckTerminalCdItCannotFollow(t *testing.T) {
 		t.Errorf("run_in_terminal with history expansion: exit %d: %s", code, stdout)
 	}
 }
+
+// TestHookTypedLinesEveryShell: as TestHookTypedLinesHostShell, with zsh
+// and then fish as the person's shell: what Cline's, Windsurf's and
+// Kiro's hooks let through, typed into a real interactive zsh or fish,
+// leaves no marker; cd .git is refused (the shell stays where the next
+// call says), and ordinary lines still pass.
+func TestHookTypedLinesEveryShell(t *testing.T) {
+	for _, sh := range []struct {
+		shell string
+		argv  []string
+	}{{"/usr/bin/zsh", []string{"zsh", "-f", "-i"}}, {"/usr/bin/fish", []string{"fish", "--no-config", "-i"}}} {
+		if _, err := exec.LookPath(sh.argv[0]); err != nil {
+			t.Logf("%s is not installed (scripts/test installs it)", sh.argv[0])
+			continue
+		}
+		for _, host := range []string{"cline", "windsurf", "kiro"} {
+			for _, side := range []string{"alone", "server"} {
+				t.Run(sh.argv[0]+"/"+host+"/"+side, func(t *testing.T) {
+					w := newHookWorkspace(t)
+					gitWorkspace(t, w)
+					t.Setenv("HOME", w.home)
+					t.Setenv("SHELL", sh.shell)
+					t.Setenv("ADMIT_EFFECTS", "workspace-write")
+					socket := w.socket
+					if side == "server" {
+						e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Listen: rpctest.Socket(t),
+							Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+						socket = e.Socket
+						e.Call("admit/observe", map[string]any{"dirs": []string{".", ".git"}}, nil)
+					}
+					var let []string
+					for _, line := range typedAttacks {
+						ok, answer := hookLets(t, w, host, socket, line)
+						t.Logf("%q: lets it run %v: %s", line, ok, strings.TrimSpace(answer))
+						if ok {
+							if line == "cd .git" {
+								t.Errorf("%q was let through", line)
+							}
+							let = append(let, line)
+						}
+					}
+					typeInto(t, sh.argv, w.root, shellEnv(w), let)
+					if m := anyMarker(w); m != "" {
+						t.Fatalf("%s appeared: a line the hook let through did what the gate did not judge in %s", m, sh.argv[0])
+					}
+					for _, line := range []string{"git status", "ls -la src", "grep -rn hi ."} {
+						if ok, answer := hookLets(t, w, host, socket, line); !ok {
+							t.Errorf("%q refused: %s", line, answer)
+						}
+					}
+				})
+			}
+		}
+	}
+}

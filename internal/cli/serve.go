@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	policycmd "admit/policy/command"
 	"admit/rpc"
 )
 
@@ -37,7 +38,8 @@ func serve(args []string, std Stdio) int {
 		return exitConfig
 	}
 	home, _ := os.UserHomeDir()
-	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket, Export: export})
+	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket, Export: export,
+		SecretValues: policycmd.SecretValueNames(os.Environ())})
 }
 
 // newLogger logs to stderr, with debug records when ADMIT_TRACE is set.

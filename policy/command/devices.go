@@ -16,7 +16,8 @@ import (
 // file (cp /dev/zero big.bin), or the model's context when it prints it
 // (cat /dev/urandom). A read of one is allowed only where the reader
 // bounds it to a small size before anything else reads it: head -c N
-// with N at most maxDeviceRead; sort's and shuf's --random-source take
+// with N at most maxDeviceRead, dd with count= blocks that come to no
+// more (dd.go); sort's and shuf's --random-source take
 // only the random bytes they need. Other spellings of the devices (a
 // symlink, /proc/self/fd/N, /dev/fd/N) and /dev/full resolve outside the
 // workspace and are refused as such.
@@ -41,8 +42,11 @@ func (j *judge) endlessRead(prog, word string) bool {
 	if n, ok := headBytes(j.cur); ok && n <= maxDeviceRead {
 		return true
 	}
+	if n, ok := ddBytes(j.cur); ok && n <= maxDeviceRead {
+		return true
+	}
 	j.refuse(rule.EndlessInput, fmt.Sprintf("%s would read %q, a device that never ends, with nothing on the line bounding it to a small size: it would run until stopped, or fill the disk or the output", prog, word),
-		"bound the read where it starts: head -c 32 "+word+" | base64 (at most 1 MiB)")
+		"bound the read where it starts: head -c 32 "+word+" | base64, or dd if="+word+" bs=32 count=1 (at most 1 MiB)")
 	return false
 }
 

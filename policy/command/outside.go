@@ -123,7 +123,7 @@ func (j *judge) outsideRead(prog string, a access) bool {
 // find (find -exec, grep -r reads every file), and those that copy what
 // they read into the workspace (whose readback needs the source inside):
 // outside the workspace they stay refused.
-var walkers = map[string]bool{"find": true, "grep": true, "rg": true, "xargs": true, "du": true, "git": true, "cp": true, "mv": true, "ln": true, "install": true}
+var walkers = map[string]bool{"find": true, "grep": true, "rg": true, "xargs": true, "du": true, "git": true, "cp": true, "mv": true, "ln": true, "install": true, "dd": true}
 
 // privateOutside reports a path outside the workspace whose contents or
 // names are the person's or the system's secrets.

@@ -59,6 +59,12 @@ type Context struct {
 	// workspace is a workspace program. nil: the PATH is not known, and
 	// a name is taken as the table's program of that name.
 	Path []string
+	// SecretValues are the names of the variables of the environment
+	// the command runs with whose values are credentials by their shape
+	// (SecretValueNames): printed (echo $NAME, printenv NAME), each is
+	// refused as a variable whose name means a secret is. The values
+	// never reach the policy. nil: the environment is not known.
+	SecretValues []string
 	// Rules are the person's rules, with the repository's ask and deny
 	// rules (rules.Merge). Each simple command is matched on its own,
 	// wrappers seen through: a deny rule refuses it (rule-denies), an ask

@@ -184,15 +184,15 @@ func jqFilterReads(f string) (string, string) {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // printenv judges printenv NAME...: each name must hold no secret by its
-// name; printenv alone prints the whole environment.
+// name or its value; printenv alone prints the whole environment.
 func (j *judge) printenv(w *words) {
 	if len(w.ops) == 0 {
 		j.refuse(rule.SecretEnv, "printenv without a name prints the whole environment, its secrets with it", "print only the variables the task needs: printenv PATH")
 		return
 	}
 	for _, o := range w.ops {
-		if secretName(o) {
-			j.refuse(rule.SecretEnv, fmt.Sprintf("printenv %s prints a variable whose name says it holds a secret", o), "ask the user for what the task needs instead of printing it")
+		if why := j.c.secretVar(o); why != "" {
+			j.refuse(rule.SecretEnv, fmt.Sprintf("printenv %s prints a variable %s", o, why), "ask the user for what the task needs instead of printing it")
 			return
 		}
 	}
@@ -200,11 +200,11 @@ func (j *judge) printenv(w *words) {
 
 // printedParams reports whether the variables names, which echo or printf
 // prints ($NAME, $?: shell.Command.ParamNames), hold no secret by their
-// names, as printenv NAME is judged; it refuses otherwise.
+// names or values, as printenv NAME is judged; it refuses otherwise.
 func (j *judge) printedParams(names []string) bool {
 	for _, n := range names {
-		if secretName(n) {
-			j.refuse(rule.SecretEnv, fmt.Sprintf("$%s prints a variable whose name says it holds a secret", n), "ask the user for what the task needs instead of printing it")
+		if why := j.c.secretVar(n); why != "" {
+			j.refuse(rule.SecretEnv, fmt.Sprintf("$%s prints a variable %s", n, why), "ask the user for what the task needs instead of printing it")
 			return false
 		}
 	}

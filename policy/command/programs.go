@@ -17,8 +17,8 @@ const (
 // probes cut tr nl tac rev comm paste seq expand unexpand fold od hexdump,
 // date (printing only), uname, whoami and id; then rg, sed
 // (its script parsed, sed.go), awk (its program parsed, awk.go), egrep,
-// fgrep, base64, column, which, type, and the write programs tee and
-// chmod.
+// fgrep, base64, column, which, type, dd (its KEY=VALUE operands,
+// dd.go), and the write programs tee and chmod.
 // Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []*Program{
@@ -641,6 +641,12 @@ func DefaultTable() *Table {
 				{Names: "-c --no-create -o --io-blocks"}, {Names: "-s --size", Arg: TextArg}, {Names: "-r --reference", Arg: ReadArg},
 				{Names: "--help --version"},
 			},
+		},
+		{
+			// dd's operands are KEY=VALUE words (dd.go): if= is read,
+			// of= written, the rest numbers and flags.
+			Name: "dd", rules: "dd",
+			Options: []Option{{Names: "--help --version"}},
 		},
 		{
 			// chmod MODE FILE...: each file is changed, so each must be

@@ -51,6 +51,7 @@ var programRules = map[string]programRule{
 	"printenv":   {operands: (*judge).printenv},   // probes.go
 	"df":         {operands: (*judge).df},         // probes.go
 	"xargs":      {argv: (*judge).xargs},          // xargs.go
+	"dd":         {operands: (*judge).dd},         // dd.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.

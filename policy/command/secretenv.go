@@ -1,6 +1,7 @@
 package command
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -96,6 +97,35 @@ func (m *envMatcher) secret(name string) bool {
 		}
 	}
 	return false
+}
+
+// SecretValueNames are the names of the variables of environ (NAME=value
+// words, as os.Environ gives them) whose values are credentials by their
+// shape (secretValue), sorted; nil when none is. Only the names leave
+// here: a decision, its tape record and the socket carry names, never a
+// value.
+func SecretValueNames(environ []string) []string {
+	var names []string
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && name != "" && secretValue(value) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// secretVar says why a variable printed or sent is a secret: its name
+// means one, or its value (Context.SecretValues) is one; "" when neither.
+func (c *Context) secretVar(name string) string {
+	switch {
+	case secretName(name):
+		return "whose name says it holds a secret"
+	case slices.Contains(c.SecretValues, name):
+		return "whose value in the call's environment is a credential (a URL with a password, or a token by its shape)"
+	}
+	return ""
 }
 
 // secretValue reports whether a variable's value is a credential by its

@@ -1,6 +1,9 @@
 package command
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestSecretName: a name is a secret by what it means.
 func TestSecretName(t *testing.T) {
@@ -43,5 +46,16 @@ func BenchmarkSecretName(b *testing.B) {
 		for _, n := range names {
 			_ = secretName(n)
 		}
+	}
+}
+
+func TestSecretValueNames(t *testing.T) {
+	env := []string{"A=postgres://u:pw@db/x", "B=https://example.com/x", "C=ghp_0123456789abcdef", "D=", "E", "A=again", "F=-----BEGIN OPENSSH PRIVATE KEY-----\nx", "G=http://host:8080/path@x"}
+	got := SecretValueNames(env)
+	if want := []string{"A", "C", "F"}; !slices.Equal(got, want) {
+		t.Errorf("SecretValueNames = %v, want %v", got, want)
+	}
+	if SecretValueNames([]string{"PATH=/usr/bin", "HOME=/home/me"}) != nil {
+		t.Error("plain values named")
 	}
 }

@@ -42,13 +42,16 @@ type Facts struct {
 	// Argv is the call's literal words when it gave them in place of a
 	// line (the tape's command joins them, which loses their bounds);
 	// Line: the call gave its command line beside its arguments.
-	Argv       []string `json:"argv,omitempty"`
-	Line       bool     `json:"line,omitempty"`
-	Path       []string `json:"path,omitempty"`
-	PathKnown  bool     `json:"pathKnown,omitempty"` // Path was given (an empty PATH is a PATH)
-	Background bool     `json:"background,omitempty"`
-	Terminal   bool     `json:"terminal,omitempty"`
-	AdmitRuns  bool     `json:"admitRuns,omitempty"`
+	Argv      []string `json:"argv,omitempty"`
+	Line      bool     `json:"line,omitempty"`
+	Path      []string `json:"path,omitempty"`
+	PathKnown bool     `json:"pathKnown,omitempty"` // Path was given (an empty PATH is a PATH)
+	// SecretValues name the variables whose values were credentials
+	// (policy.Call.SecretValues): names only, never a value.
+	SecretValues []string `json:"secretValues,omitempty"`
+	Background   bool     `json:"background,omitempty"`
+	Terminal     bool     `json:"terminal,omitempty"`
+	AdmitRuns    bool     `json:"admitRuns,omitempty"`
 	// Session is the capability set of an opened session (JSON of
 	// policy.Caps); empty for the default session, whose set the policy
 	// file makes.

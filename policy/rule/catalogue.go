@@ -168,7 +168,7 @@ var catalogue = []Info{
 	},
 	{
 		Rule: SecretEnv, Stage: StageCommand, Outcome: OutcomeDeny,
-		Meaning: "The command prints the environment, or a variable whose name means a secret: a token, key, password or credential, a JWT, a session or cookie, a connection URL or proxy that may carry a user and password (GH_TOKEN, GH_PAT, MYSQL_PWD, AWS_SECRET_ACCESS_KEY, CI_JOB_JWT, DATABASE_URL, REDIS_URL, HTTPS_PROXY; not PWD, PATH, HOME), which would put it in the model's context.",
+		Meaning: "The command prints the environment, or a variable whose name means a secret: a token, key, password or credential, a JWT, a session or cookie, a connection URL or proxy that may carry a user and password (GH_TOKEN, GH_PAT, MYSQL_PWD, AWS_SECRET_ACCESS_KEY, CI_JOB_JWT, DATABASE_URL, REDIS_URL, HTTPS_PROXY; not PWD, PATH, HOME), or one whose value in the call's environment is a credential by its shape (a URL with a password, a token prefix), which would put it in the model's context.",
 		Remedy:  "Print only the variables the task needs, by a name that holds no secret (printenv PATH), or ask the user for the value.",
 	},
 	{

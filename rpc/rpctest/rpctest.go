@@ -62,6 +62,9 @@ type Options struct {
 	// TrustDir and RulesDir hold the person's trust records and rules;
 	// "" is a fresh temporary folder each, so no test reads the real ones.
 	TrustDir, RulesDir string
+	// SecretValues name the variables of the editor's environment whose
+	// values are credentials (rpc.ServerConfig.SecretValues).
+	SecretValues []string
 }
 
 // Question is one question the server put to the person.
@@ -203,7 +206,7 @@ func Connect(t testing.TB, o Options) *Editor {
 	if o.RulesDir == "" {
 		o.RulesDir = filepath.Join(t.TempDir(), "rules")
 	}
-	cfg := rpc.ServerConfig{Logger: logger, Home: home, Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: o.Watch, TrustDir: o.TrustDir, RulesDir: o.RulesDir}
+	cfg := rpc.ServerConfig{Logger: logger, Home: home, Bounds: policy.DefaultBounds(), Listen: listen, WatchOptions: o.Watch, TrustDir: o.TrustDir, RulesDir: o.RulesDir, SecretValues: o.SecretValues}
 	stopped := make(chan struct{})
 	go func() {
 		exited <- rpc.Serve(context.Background(), srv, cfg)
