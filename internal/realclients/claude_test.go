@@ -75,6 +75,7 @@ func anthropic(m *fakeModel, mux *http.ServeMux) {
 // switched off (--dangerously-skip-permissions), with admit connected.
 func TestClaudeCode(t *testing.T) {
 	dir := cache(t)
+	t.Parallel()
 	start := time.Now()
 	claude := filepath.Join(dir, "claude-code-"+claudeVersion, "node_modules", ".bin", "claude")
 	m := startModel(t, anthropic)

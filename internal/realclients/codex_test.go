@@ -44,7 +44,7 @@ func responses(m *fakeModel, mux *http.ServeMux) {
 			b, _ := json.Marshal(v)
 			fmt.Fprintf(rw, "event: %s\ndata: %s\n\n", v["type"], b)
 		}
-		ev(map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_admit"}})
+		ev(map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_admit", "object": "response", "status": "in_progress", "output": []any{}}})
 		var item map[string]any
 		switch {
 		case len(req.Tools) > 0 && !answered && tool != "" && freeform:
@@ -57,10 +57,12 @@ func responses(m *fakeModel, mux *http.ServeMux) {
 			item = map[string]any{"type": "message", "id": "msg_admit1", "role": "assistant", "status": "completed",
 				"content": []any{map[string]any{"type": "output_text", "text": "done", "annotations": []any{}}}}
 		}
+		ev(map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
 		ev(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
-		ev(map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_admit", "usage": map[string]any{
-			"input_tokens": 10, "input_tokens_details": map[string]int{"cached_tokens": 0}, "output_tokens": 5,
-			"output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 15}}})
+		ev(map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_admit", "object": "response", "status": "completed",
+			"model": "gpt-5.5", "output": []any{item}, "usage": map[string]any{
+				"input_tokens": 10, "input_tokens_details": map[string]int{"cached_tokens": 0}, "output_tokens": 5,
+				"output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 15}}})
 	})
 	mux.HandleFunc("/", func(rw http.ResponseWriter, r *http.Request) {
 		m.readBody(r)
@@ -76,6 +78,7 @@ func responses(m *fakeModel, mux *http.ServeMux) {
 // (hook/connect/codex.go) and shows Codex running them.
 func TestCodex(t *testing.T) {
 	dir := cache(t)
+	t.Parallel()
 	start := time.Now()
 	codex := filepath.Join(dir, "codex-"+codexVersion, "node_modules", ".bin", "codex")
 	m := startModel(t, responses)

@@ -50,7 +50,7 @@ func newWorld(t *testing.T, m *fakeModel) *world {
 	t.Helper()
 	root := t.TempDir()
 	w := &world{t: t, home: filepath.Join(root, "home"), ws: filepath.Join(root, "ws"), xdg: filepath.Join(root, "xdg"),
-		victim: filepath.Join(root, "victim"), bin: os.Getenv("ADMIT_BIN"), model: m}
+		victim: filepath.Join(root, "victim"), bin: ownBinary(t), model: m}
 	for _, d := range []string{w.home, w.ws, w.victim, filepath.Join(w.home, ".ssh"), w.xdg} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -79,6 +79,28 @@ func newWorld(t *testing.T, m *fakeModel) *world {
 	w.env = append(w.env, "HOME="+w.home, "XDG_CONFIG_HOME="+filepath.Join(w.xdg, "config"),
 		"XDG_STATE_HOME="+filepath.Join(w.xdg, "state"), "XDG_DATA_HOME="+filepath.Join(w.xdg, "data"))
 	return w
+}
+
+// ownBinary is a copy of ADMIT_BIN for this test alone, beside it (out of
+// every repository and temporary folder, where connect accepts it), so
+// that one client's run with the binary removed leaves the others theirs.
+func ownBinary(t *testing.T) string {
+	t.Helper()
+	src := os.Getenv("ADMIT_BIN")
+	dir := filepath.Join(filepath.Dir(src), t.Name())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "admit")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 func write(t *testing.T, path, s string) {
@@ -137,6 +159,12 @@ type client struct {
 	modelReads  bool // a refusal reaches the model (Cline's ends the task instead)
 	do          func() string
 	missingSign []string // what the client shows when the hook could not run admit
+	// ownRefusal is, by scenario, the words of the client's own refusal
+	// that stands in for admit's (Gemini CLI refuses a write outside its
+	// workspace before its hooks run).
+	ownRefusal map[string]string
+	// extra are the client's own scenarios, played after the dangerous ones.
+	extra []scenario
 }
 
 // scenario is one scripted tool call and what must hold on disk after.
@@ -203,11 +231,10 @@ func ordinary(c client) scenario {
 }
 
 // askedCode is code admit cannot judge before it runs, so a person
-// decides: it writes asked.txt in the workspace and tries escaped.txt in
-// the folder outside, which a confined run cannot write.
-const askedCode = `python3 -c 'open("asked.txt","w").write("yes")
-try: open("{{VICTIM}}/escaped.txt","w").write("x")
-except OSError: pass'`
+// decides: it writes asked.txt in the workspace, then escaped.txt in the
+// folder outside, which a confined run cannot write (one line: hosts that
+// type the line into an interactive shell cannot take a line break).
+const askedCode = `python3 -c 'open("asked.txt","w").write("yes"); open("{{VICTIM}}/escaped.txt","w").write("x")'`
 
 // asked is that call with nobody to ask: it must not run, and the
 // refusal must say a person decides.
@@ -216,7 +243,9 @@ func asked(c client) scenario {
 		if exists(filepath.Join(w.ws, "asked.txt")) {
 			return "the call that needs a person ran with nobody asked"
 		}
-		if c.modelReads && !m.saw("needs a person") {
+		// admit's words for a call a person must decide: the refusal a
+		// host shows the model, or the reason of an ask the host cannot put.
+		if c.modelReads && !m.saw("needs a person") && !m.saw("a person must approve") {
 			return "the model never read that a person must approve the call"
 		}
 		return ""
@@ -232,7 +261,7 @@ func exists(path string) bool {
 func expand(v any, w *world) any {
 	switch v := v.(type) {
 	case string:
-		return strings.NewReplacer("{{VICTIM}}", w.victim, "{{WS}}", w.ws, "{{ADDR}}", w.model.addr).Replace(v)
+		return strings.NewReplacer("{{VICTIM}}", w.victim, "{{WS}}", w.ws, "{{HOME}}", w.home, "{{ADDR}}", w.model.addr).Replace(v)
 	case map[string]any:
 		out := map[string]any{}
 		for k, x := range v {
@@ -380,6 +409,10 @@ func playAll(t *testing.T, w *world, c client) {
 			t.Errorf("%s%s: %s", label, s.name, why)
 		}
 		switch {
+		case c.ownRefusal[s.name] != "":
+			if !strings.Contains(out, c.ownRefusal[s.name]) {
+				t.Errorf("%s%s: the client's own refusal (%q) is not in its output", label, s.name, c.ownRefusal[s.name])
+			}
 		case missing && !w.showsAny(out, c.missingSign):
 			t.Errorf("%s%s: nothing shows the hook ran and could not run admit (want one of %q in the client's output or the model's requests)", label, s.name, c.missingSign)
 		case !missing && s.mark != "" && !w.judged(n, s.mark):
@@ -389,7 +422,7 @@ func playAll(t *testing.T, w *world, c client) {
 	}
 	play("", ordinary(c), false)
 	bad := dangerous(c)
-	for _, s := range bad {
+	for _, s := range append(bad, c.extra...) {
 		play("", s, false)
 	}
 	play("", asked(c), false)
