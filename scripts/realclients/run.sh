@@ -22,7 +22,7 @@ ADMIT_REAL_CLIENTS=$cache ADMIT_BIN=$cache/bin/admit go test -count=1 -v -timeou
 # Each scenario's outcome and time, each client's total; everything when
 # it failed.
 if [ "$rc" -eq 0 ]; then
-  grep -E '^(--- |ok)|: [0-9.]+m?s$' "$out" || true
+  grep -E '^(--- |ok)|: ([0-9]+m)?[0-9.]+m?s$' "$out" || true
 else
   cat "$out"
 fi
