@@ -19,6 +19,7 @@ clients=(
   "gemini @google/gemini-cli 0.61.0"
   "copilot @github/copilot 1.0.102"
   "cline cline 3.0.65"
+  "opencode opencode-ai 1.18.33"
 )
 command -v npm >/dev/null || { log "npm not found: the real clients cannot be installed"; exit 1; }
 mkdir -p "$ADMIT_REAL_CLIENTS_CACHE"
