@@ -1,7 +1,8 @@
 // Package hook speaks the pre-tool hooks of the coding agents people run
 // beside the editor: Claude Code, Gemini CLI, GitHub Copilot (VS Code's
 // Local harness and the Copilot CLI, which is also VS Code's Copilot
-// harness), OpenAI Codex, Cursor, Windsurf, Kiro and Cline. Each host is
+// harness), OpenAI Codex, Cursor, Windsurf, Kiro, Cline and opencode (through
+// a plugin of admit's). Each host is
 // one Adapter, and every adapter has the same shape, so `admit hook NAME`
 // has one code path:
 //
@@ -176,7 +177,7 @@ var consentTools = map[string]bool{
 
 // all are the adapters, one per host; adapters indexes them by name.
 var (
-	all      = []*Adapter{claudeCode, geminiCLI, copilot, codex, cursor, windsurf, kiro, cline}
+	all      = []*Adapter{claudeCode, geminiCLI, copilot, codex, cursor, windsurf, kiro, cline, opencode}
 	adapters = index(all)
 )
 

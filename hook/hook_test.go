@@ -553,7 +553,7 @@ func TestCursorNoDecisionSaysAllow(t *testing.T) {
 }
 
 func TestNamesAndTimeouts(t *testing.T) {
-	want := "claude-code cline codex copilot cursor gemini-cli kiro windsurf"
+	want := "claude-code cline codex copilot cursor gemini-cli kiro opencode windsurf"
 	if got := strings.Join(Names(), " "); got != want {
 		t.Fatalf("Names = %s", got)
 	}

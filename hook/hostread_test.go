@@ -170,6 +170,11 @@ func hostReads(ev Event, r Reply) string {
 			return hostAllow
 		}
 		return hostNone
+	case "opencode": // admit's own plugin (hook/connect): it lets the call run on {"decision":"allow"} at exit 0 alone, and throws otherwise
+		if isJSON && r.Exit == 0 && str(o, "decision") == "allow" {
+			return hostAllow
+		}
+		return hostDeny
 	}
 	return "unknown host " + ev.Host
 }

@@ -129,6 +129,10 @@ var hostShells = map[string]map[string]ShellRun{
 	"windsurf": {"run_command": {Kind: ShellUnknown, Folder: FolderPinned}},
 	"kiro":     {"bash": {Kind: ShellUnknown, Folder: FolderPinned}},
 	"cline":    {"execute_command": {Kind: ShellPerson, Picks: []string{"bash", "zsh", "fish"}, Interactive: true, Folder: FolderPinned}},
+	// opencode's bash tool runs each line in a shell of its choosing (its
+	// log names it: /bin/bash here), from args.workdir; it runs the input
+	// admit's plugin puts in output.args (measured with 1.18.33).
+	"opencode": {"Bash": {Kind: ShellUnknown, RewriteHonoured: true}},
 }
 
 // ShellRun is how a's host runs a line of its shell tool (admit's name),

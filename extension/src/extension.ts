@@ -19,12 +19,13 @@ import { registerMcpProvider } from './mcpProvider';
 import { managedNotices } from './managed';
 import { PagePanel } from './pages';
 import { ApprovalPrompts, openProposedDiff } from './prompts';
-import type { AdmitApi, Decision } from './protocol';
+import type { AdmitApi, AdmitEffects, AdmitMode, Decision } from './protocol';
 import type { ReplaySubject } from './replay';
 import { addSuggestedCommand } from './report';
 import { addRuleCommand, openRulesFile, removeRuleCommand, RulesProvider, type RuleNode } from './rules';
 import { AdmitServer, ServerUnavailableError, settings } from './server';
 import { bundledServer } from './settings';
+import { personSettingsPath, syncPersonSettings } from './personSettings';
 import { StatusBar } from './status';
 import { plain } from './text';
 import { distrustPolicy, reviewPolicy } from './trustCommands';
@@ -188,6 +189,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
     if (typeof agent === 'string' && agent && typeof id === 'string' && id) provider.annotate(id, agent);
   });
 
+  // The mode and effects of the person's user settings are also what a hook uses
+  // deciding without the editor (personSettings.ts); a workspace's value never is.
+  const shareChoice = async () => {
+    const cfg = vscode.workspace.getConfiguration('admit');
+    const mode = cfg.inspect<AdmitMode>('mode')?.globalValue;
+    const effects = cfg.inspect<AdmitEffects>('effects')?.globalValue;
+    if (!mode && !effects) return;
+    const file = personSettingsPath(process.env, os.homedir());
+    try {
+      if ((await syncPersonSettings(file, { mode, effects })) === 'written') {
+        log(`settings: a hook deciding without the editor now uses your ${[mode && `mode ${mode}`, effects && `effects ${effects}`].filter(Boolean).join(' and ')} (${file})`);
+      }
+    } catch (e) {
+      log(`settings: could not write ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  void shareChoice();
+
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown);
   context.subscriptions.push(
     output, status, server, docs, provider, view, rules, rulesView, prompts, decisionPanel, reportPanel, replayPanel, tools,
@@ -195,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AdmitA
     ...(mcp ? [mcp.disposable] : []),
     vscode.window.onDidChangeWindowState((w) => w.focused && resurvey()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('chat.useHooks') && readUseHooks()),
+    vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('admit.mode') || e.affectsConfiguration('admit.effects')) && shareChoice()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => mcp?.changed()),
     reg('admit.connectAgents', () => connections.run('connect')),
     reg('admit.disconnectAgent', () => connections.run('disconnect')),

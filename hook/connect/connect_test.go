@@ -351,7 +351,7 @@ func TestTimeoutsAgree(t *testing.T) {
 				}
 				inv, ok := parseCommand(line)
 				if f.shape == shapeScript {
-					inv, ok = parseScript([]byte(line), h.Name)
+					inv, ok = f.parseScript([]byte(line), h.Name)
 				}
 				if !ok || !inv.admitFor(h.Name) || !inv.absolute() || inv.program != bin {
 					t.Errorf("%s %s: %q does not read back as admit hook %s at %s: %+v", h.Name, ev, line, h.Name, bin, inv)

@@ -176,7 +176,7 @@ func (f *fileSpec) connect(host string, src []byte, t target) ([]byte, error) {
 	}
 	if f.shape == shapeScript {
 		if len(src) > 0 {
-			if _, ok := parseScript(src, host); !ok {
+			if _, ok := f.parseScript(src, host); !ok {
 				return nil, fmt.Errorf("it is another hook, not admit's: admit does not replace it (move it away, or run it from admit's place yourself)")
 			}
 		}
@@ -302,7 +302,7 @@ func (f *fileSpec) disconnect(host string, src []byte) ([]byte, bool, error) {
 		if len(src) == 0 {
 			return src, true, nil
 		}
-		if _, ok := parseScript(src, host); ok {
+		if _, ok := f.parseScript(src, host); ok {
 			return nil, true, nil
 		}
 		return src, false, nil
@@ -373,7 +373,7 @@ func (f *fileSpec) inspect(host string, src []byte) (map[string][]invocation, er
 	found := map[string][]invocation{}
 	if f.shape == shapeScript {
 		if len(src) > 0 {
-			if inv, ok := parseScript(src, host); ok {
+			if inv, ok := f.parseScript(src, host); ok {
 				found[f.events[0]] = []invocation{inv}
 			}
 		}
@@ -406,6 +406,13 @@ func (f *fileSpec) inspect(host string, src []byte) (map[string][]invocation, er
 // parseScript reads a hook script: a "#!" line, then one command (blank
 // lines and comments aside) that runs admit hook host. Anything more is
 // not admit's script.
+func (f *fileSpec) parseScript(src []byte, host string) (invocation, bool) {
+	if f.parse != nil {
+		return f.parse(src, host)
+	}
+	return parseScript(src, host)
+}
+
 func parseScript(src []byte, host string) (invocation, bool) {
 	lines := strings.Split(string(src), "\n")
 	if !strings.HasPrefix(lines[0], "#!") {

@@ -85,8 +85,10 @@ type fileSpec struct {
 	owned []string
 	// command reads an entry's invocation.
 	command func(n *node) (invocation, bool)
-	// script is the whole file, for shapeScript.
+	// script is the whole file, for shapeScript; parse reads back what a
+	// script that is not a shell script runs (nil: parseScript).
 	script func(t target) string
+	parse  func(src []byte, host string) (invocation, bool)
 }
 
 // target is what an entry points at.
@@ -194,7 +196,7 @@ var (
 
 // hosts are the hosts admit connects, one per adapter.
 var hosts = []*Host{
-	claudeHost(), geminiHost(), copilotHost(), codexHost(), cursorHost(), windsurfHost(), kiroHost(), clineHost(),
+	claudeHost(), geminiHost(), copilotHost(), codexHost(), cursorHost(), windsurfHost(), kiroHost(), clineHost(), opencodeHost(),
 }
 
 func claudeHost() *Host {

@@ -320,9 +320,9 @@ func connectPlace() connect.Place {
 	var p connect.Place
 	p.Temp = []string{filepath.Clean(os.TempDir())}
 	if cwd, err := os.Getwd(); err == nil {
-		// A .git in a temporary folder itself is anyone's stray, not the
-		// working folder's repository.
-		if root := workspaceRoot(cwd); broadRoot(root) == nil && root != p.Temp[0] && root != "/tmp" && root != "/var/tmp" {
+		// workspaceRoot never takes a stray .git in a shared folder (the
+		// temporary folder) for the working folder's repository.
+		if root := workspaceRoot(cwd); broadRoot(root) == nil && !sharedFolder(root) {
 			p.Workspaces = append(p.Workspaces, root)
 		}
 	}

@@ -62,7 +62,9 @@ func newConnectWorld(t *testing.T) connectWorld {
 		t.Fatal(err)
 	}
 	w.env = []string{"HOME=" + w.home, "TMPDIR=" + tmp, "PATH=" + t.TempDir(), "CLAUDE_CONFIG_DIR=", "CODEX_HOME=", "COPILOT_HOME=",
-		"ADMIT_SOCKET=" + w.socket, "ADMIT_TEST_AS_ADMIT=1", "ADMIT_EFFECTS=workspace-write"}
+		"ADMIT_SOCKET=" + w.socket, "ADMIT_TEST_AS_ADMIT=1", "ADMIT_EFFECTS=workspace-write",
+		// opencode's folder is under it: each world's own.
+		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config")}
 	return w
 }
 
@@ -394,9 +396,12 @@ func TestConnectCLI(t *testing.T) {
 // given installed and state columns.
 func regexpLine(out, host, installed, state string) bool {
 	for _, l := range strings.Split(out, "\n") {
+		// The host's name may be its agent's too (opencode opencode).
 		f := strings.Fields(l)
-		if i := slices.Index(f, host); i >= 0 && i+2 < len(f) && f[i+1] == installed && f[i+2] == state {
-			return true
+		for i := range f {
+			if f[i] == host && i+2 < len(f) && f[i+1] == installed && f[i+2] == state {
+				return true
+			}
 		}
 	}
 	return false
@@ -521,7 +526,9 @@ func TestConnectThroughTheEditor(t *testing.T) {
 		t.Fatal(r.BinaryProblem)
 	}
 	for _, st := range r.Agents {
-		if st.Change == nil || st.State != connect.StateNotConnected || !strings.Contains(st.Change.Diff, "'"+w.bin+"' hook "+st.Host) {
+		// A shell line names 'BIN' hook HOST; opencode's plugin the same as a JSON list.
+		names := strings.Contains(st.Change.Diff, "'"+w.bin+"' hook "+st.Host) || strings.Contains(st.Change.Diff, `["`+w.bin+`","hook","`+st.Host+`"]`)
+		if st.Change == nil || st.State != connect.StateNotConnected || !names {
 			t.Fatalf("%s: %+v", st.Host, st)
 		}
 		var res connect.Result

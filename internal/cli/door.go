@@ -139,7 +139,11 @@ func workspaceRoot(dir string) string {
 
 // repoRoots are the folders at or above dir that hold .git, outermost
 // first, below the home folder (a person's dotfiles repository in it is
-// no workspace) and the file system's root.
+// no workspace) and the file system's root. A .git in a folder everyone
+// may write (the system's temporary folder, /tmp, /var/tmp, any folder
+// writable by others) is anyone's stray, not a workspace: taken for the
+// root, it would make every other user's and program's files there the
+// workspace, and a lone agent could plant one to widen its own.
 func repoRoots(dir string) []string {
 	dir = resolvedDir(dir)
 	home, _ := os.UserHomeDir()
@@ -151,13 +155,25 @@ func repoRoots(dir string) []string {
 		if d == home || filepath.Dir(d) == d {
 			break
 		}
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil && !sharedFolder(d) {
 			out = append(out, d)
 		}
 		d = filepath.Dir(d)
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// sharedFolder says whether anyone may write dir: the system's temporary
+// folders, or a folder writable by others.
+func sharedFolder(dir string) bool {
+	for _, t := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if dir == t || dir == resolvedDir(t) {
+			return true
+		}
+	}
+	st, err := os.Stat(dir)
+	return err == nil && st.Mode().Perm()&0o002 != 0
 }
 
 func resolvedDir(dir string) string {

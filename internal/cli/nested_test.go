@@ -63,3 +63,47 @@ func TestNestedRepositoryIsNotTheRoot(t *testing.T) {
 		t.Errorf("through the outer folder's server, from the nested repository: %s %s", d, why)
 	}
 }
+
+// TestStrayGitInSharedFolderIsNotTheRoot: a .git in a folder everyone may
+// write (as a stray /tmp/.git is, above a workspace in the temporary
+// folder) is not the hook's root: deciding alone, the workspace below it
+// is, so its own files are read unasked and a file beside it in the
+// shared folder stays outside. Taken for the root, the shared folder
+// would have made every file in it the workspace's.
+func TestStrayGitInSharedFolderIsNotTheRoot(t *testing.T) {
+	w := newHookWorkspace(t)
+	t.Setenv("HOME", w.home)
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	shared, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(shared, "someone", "ws")
+	for _, d := range []string{filepath.Join(shared, ".git"), filepath.Join(ws, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, s := range map[string]string{filepath.Join(ws, "README.md"): "hello\n", filepath.Join(shared, "someone", "notes.txt"): "not the workspace's\n"} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, why := hookAnswer(t, w, claudeBash(t, ws, map[string]any{"command": "cat README.md"})); d != "allow" {
+		t.Errorf("cat README.md in the workspace: %s %s", d, why)
+	}
+	if d, why := hookAnswer(t, w, claudeBash(t, ws, map[string]any{"command": "cat ../notes.txt"})); d == "allow" || !strings.Contains(why, "notes.txt, outside the workspace") {
+		t.Errorf("cat ../notes.txt beside the workspace in the shared folder: %s %s (want it outside the workspace %s)", d, why, ws)
+	}
+	// With the shared folder no longer writable by others, its .git is a
+	// repository like any, and the outermost one is the root.
+	if err := os.Chmod(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if d, why := hookAnswer(t, w, claudeBash(t, ws, map[string]any{"command": "cat ../notes.txt"})); d != "allow" {
+		t.Errorf("cat ../notes.txt once the outer folder is a private repository: %s %s", d, why)
+	}
+}

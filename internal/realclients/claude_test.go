@@ -75,6 +75,7 @@ func anthropic(m *fakeModel, mux *http.ServeMux) {
 // switched off (--dangerously-skip-permissions), with admit connected.
 func TestClaudeCode(t *testing.T) {
 	dir := cache(t)
+	t.Parallel()
 	start := time.Now()
 	claude := filepath.Join(dir, "claude-code-"+claudeVersion, "node_modules", ".bin", "claude")
 	m := startModel(t, anthropic)
@@ -82,11 +83,12 @@ func TestClaudeCode(t *testing.T) {
 	w.connect("claude-code")
 	w.env = append(w.env, "ANTHROPIC_BASE_URL=http://"+m.addr, "ANTHROPIC_API_KEY=sk-ant-admit-test", "IS_SANDBOX=1",
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
-	do := func() {
-		run(t, w, 90*time.Second, claude, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
-			"--dangerously-skip-permissions", "--max-turns", "3")
-	}
-	write := func(path string) map[string]any { return map[string]any{"file_path": path, "content": "planted\n"} }
-	playAll(t, w, ordinary("Bash", "command", true), dangerous("Bash", "command", "Write", write), do)
+	playAll(t, w, client{name: "Claude Code", shell: "Bash", key: "command", write: "Write", rewrites: true, modelReads: true,
+		writeArgs:   func(path string) map[string]any { return map[string]any{"file_path": path, "content": "planted\n"} },
+		missingSign: []string{w.bin},
+		do: func() string {
+			return run(t, w, 90*time.Second, claude, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
+				"--dangerously-skip-permissions", "--max-turns", "3")
+		}})
 	t.Logf("Claude Code %s: %v", claudeVersion, time.Since(start).Round(time.Millisecond))
 }

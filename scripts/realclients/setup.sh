@@ -15,6 +15,11 @@ log() { echo "realclients-setup: $*" >&2; }
 # name package version: the versions the tests in internal/realclients name.
 clients=(
   "claude-code @anthropic-ai/claude-code 2.1.328"
+  "codex @openai/codex 0.169.0"
+  "gemini @google/gemini-cli 0.61.0"
+  "copilot @github/copilot 1.0.102"
+  "cline cline 3.0.65"
+  "opencode opencode-ai 1.18.33"
 )
 command -v npm >/dev/null || { log "npm not found: the real clients cannot be installed"; exit 1; }
 mkdir -p "$ADMIT_REAL_CLIENTS_CACHE"
