@@ -83,9 +83,9 @@ func (opencodeHost) answer(_ Event, r resolved, rewrite json.RawMessage) Reply {
 	case kindDefer, kindWarn:
 		// No decision, or warn mode: the call runs, under opencode's own
 		// permissions.
-		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Reason: r.reason})}
+		return Reply{Stdout: line(opencodeAnswer{Decision: "allow"})}
 	case kindAllow:
-		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Reason: r.reason, Args: rewrite})}
+		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Args: rewrite})}
 	case kindAsk:
 		return Reply{Stdout: line(opencodeAnswer{Decision: "deny", Reason: r.refusal})}
 	}
