@@ -80,14 +80,12 @@ type opencodeAnswer struct {
 
 func (opencodeHost) answer(_ Event, r resolved, rewrite json.RawMessage) Reply {
 	switch r.kind {
-	case kindDefer:
-		// No decision: the call runs, under opencode's own permissions.
-		return Reply{Stdout: line(opencodeAnswer{Decision: "allow"})}
-	case kindWarn:
-		// Warn mode: the call runs, and says what enforce would do.
+	case kindDefer, kindWarn:
+		// No decision, or warn mode: the call runs, under opencode's own
+		// permissions.
 		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Reason: r.reason})}
 	case kindAllow:
-		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Args: rewrite})}
+		return Reply{Stdout: line(opencodeAnswer{Decision: "allow", Reason: r.reason, Args: rewrite})}
 	case kindAsk:
 		return Reply{Stdout: line(opencodeAnswer{Decision: "deny", Reason: r.refusal})}
 	}
