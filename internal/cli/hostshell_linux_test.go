@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -210,44 +211,50 @@ func TestHookTypedLinesHostShell(t *testing.T) {
 	for _, host := range []string{"cline", "windsurf", "kiro"} {
 		for _, side := range []string{"alone", "server"} {
 			t.Run(host+"/"+side, func(t *testing.T) {
-				w := newHookWorkspace(t)
-				gitWorkspace(t, w)
-				t.Setenv("HOME", w.home)
-				t.Setenv("SHELL", "/bin/bash")
-				t.Setenv("ADMIT_EFFECTS", "workspace-write")
-				socket := w.socket
-				if side == "server" {
-					e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Listen: rpctest.Socket(t),
-						Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-					socket = e.Socket
-					e.Call("admit/observe", map[string]any{"dirs": []string{".", ".git"}}, nil)
-				}
-				var let []string
-				for _, line := range typedAttacks {
-					ok, answer := hookLets(t, w, host, socket, line)
-					t.Logf("%q: lets it run %v: %s", line, ok, strings.TrimSpace(answer))
-					if ok {
-						let = append(let, line)
-					}
-				}
-				for _, line := range typedAttacks[:3] {
-					for _, l := range let {
-						if l == line {
-							t.Errorf("%q was let through", line)
-						}
-					}
-				}
-				typeInto(t, bashI, w.root, shellEnv(w), let)
-				if m := anyMarker(w); m != "" {
-					t.Fatalf("%s appeared: a line the hook let through did what the gate did not judge", m)
-				}
-				// Ordinary lines still run.
-				for _, line := range []string{"git status", "ls -la src", "grep -rn hi ."} {
-					if ok, answer := hookLets(t, w, host, socket, line); !ok {
-						t.Errorf("%q refused: %s", line, answer)
-					}
-				}
+				typedLinesHold(t, host, side, "/bin/bash", bashI, typedAttacks[:3])
 			})
+		}
+	}
+}
+
+// typedLinesHold asks host's hook, deciding alone or through the editor's
+// server (side), about every typed attack with shellPath as the person's
+// shell, types what it let through into the interactive shell argv, and
+// fails when a marker appears, when a line of mustRefuse was let through,
+// or when an ordinary line is refused.
+func typedLinesHold(t *testing.T, host, side, shellPath string, argv, mustRefuse []string) {
+	t.Helper()
+	w := newHookWorkspace(t)
+	gitWorkspace(t, w)
+	t.Setenv("HOME", w.home)
+	t.Setenv("SHELL", shellPath)
+	t.Setenv("ADMIT_EFFECTS", "workspace-write")
+	socket := w.socket
+	if side == "server" {
+		e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Listen: rpctest.Socket(t),
+			Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
+		socket = e.Socket
+		e.Call("admit/observe", map[string]any{"dirs": []string{".", ".git"}}, nil)
+	}
+	var let []string
+	for _, line := range typedAttacks {
+		ok, answer := hookLets(t, w, host, socket, line)
+		t.Logf("%q: lets it run %v: %s", line, ok, strings.TrimSpace(answer))
+		if ok {
+			if slices.Contains(mustRefuse, line) {
+				t.Errorf("%q was let through", line)
+			}
+			let = append(let, line)
+		}
+	}
+	typeInto(t, argv, w.root, shellEnv(w), let)
+	if m := anyMarker(w); m != "" {
+		t.Fatalf("%s appeared: a line the hook let through did what the gate did not judge in %s", m, argv[0])
+	}
+	// Ordinary lines still run.
+	for _, line := range []string{"git status", "ls -la src", "grep -rn hi ."} {
+		if ok, answer := hookLets(t, w, host, socket, line); !ok {
+			t.Errorf("%q refused: %s", line, answer)
 		}
 	}
 }
@@ -371,38 +378,7 @@ func TestHookTypedLinesEveryShell(t *testing.T) {
 		for _, host := range []string{"cline", "windsurf", "kiro"} {
 			for _, side := range []string{"alone", "server"} {
 				t.Run(sh.argv[0]+"/"+host+"/"+side, func(t *testing.T) {
-					w := newHookWorkspace(t)
-					gitWorkspace(t, w)
-					t.Setenv("HOME", w.home)
-					t.Setenv("SHELL", sh.shell)
-					t.Setenv("ADMIT_EFFECTS", "workspace-write")
-					socket := w.socket
-					if side == "server" {
-						e := rpctest.Start(t, rpctest.Options{Roots: []string{w.root}, Home: w.home, Listen: rpctest.Socket(t),
-							Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
-						socket = e.Socket
-						e.Call("admit/observe", map[string]any{"dirs": []string{".", ".git"}}, nil)
-					}
-					var let []string
-					for _, line := range typedAttacks {
-						ok, answer := hookLets(t, w, host, socket, line)
-						t.Logf("%q: lets it run %v: %s", line, ok, strings.TrimSpace(answer))
-						if ok {
-							if line == "cd .git" {
-								t.Errorf("%q was let through", line)
-							}
-							let = append(let, line)
-						}
-					}
-					typeInto(t, sh.argv, w.root, shellEnv(w), let)
-					if m := anyMarker(w); m != "" {
-						t.Fatalf("%s appeared: a line the hook let through did what the gate did not judge in %s", m, sh.argv[0])
-					}
-					for _, line := range []string{"git status", "ls -la src", "grep -rn hi ."} {
-						if ok, answer := hookLets(t, w, host, socket, line); !ok {
-							t.Errorf("%q refused: %s", line, answer)
-						}
-					}
+					typedLinesHold(t, host, side, sh.shell, sh.argv, []string{"cd .git"})
 				})
 			}
 		}
