@@ -31,13 +31,17 @@ type Tree struct {
 	Tests map[string]string
 }
 
-// gatePackage is where the gate's benchmark lives: gate now, rpc at
-// the baseline (the gate moved out of rpc since).
-func gatePackage(src string) string {
-	if _, err := os.Stat(filepath.Join(src, "rpc", "gate", "bench_test.go")); err == nil {
-		return "./gate"
+// benchPackage is the first of places (packages, newest first) that
+// holds a bench_test.go in src: the gate's benchmark moved from rpc to
+// rpc/gate to gate, and the tape's from policy/tape to tape, so a
+// baseline's tree has them where its release kept them.
+func benchPackage(src string, places ...string) string {
+	for _, p := range places {
+		if _, err := os.Stat(filepath.Join(src, filepath.FromSlash(p), "bench_test.go")); err == nil {
+			return "./" + p
+		}
 	}
-	return "./rpc"
+	return "./" + places[0]
 }
 
 // BuildTree builds admit and its benchmarks' test binaries from src into
@@ -47,7 +51,11 @@ func BuildTree(name, src, out string) (*Tree, error) {
 	if err := goCmd(src, "build", "-o", t.Bin, "."); err != nil {
 		return nil, fmt.Errorf("%s: build admit: %w", name, err)
 	}
-	for fig, pkg := range map[string]string{"command": "./policy/command", "gate": gatePackage(src), "tape": "./tape"} {
+	for fig, pkg := range map[string]string{
+		"command": "./policy/command",
+		"gate":    benchPackage(src, "gate", "rpc/gate", "rpc"),
+		"tape":    benchPackage(src, "tape", "policy/tape"),
+	} {
 		bin := filepath.Join(out, fig+".test")
 		if err := goCmd(src, "test", "-c", "-o", bin, pkg); err != nil {
 			return nil, fmt.Errorf("%s: build the tests of %s: %w", name, pkg, err)
