@@ -8,7 +8,6 @@ import (
 	"admit/approvals"
 	"admit/gate"
 	"admit/internal/cases"
-	"admit/policy"
 	"admit/policy/rule"
 )
 
@@ -47,15 +46,11 @@ func TestEveryAskIsAnswered(t *testing.T) {
 		if c.Want.Outcome != cases.Asked {
 			return
 		}
-		rulesDir := t.TempDir()
-		if err := c.WriteRules(rulesDir); err != nil {
-			t.Fatal(err)
-		}
 		person := &takeRule{}
 		b := approvals.New(person, approvals.Options{})
 		defer b.Close()
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell, Mode: "enforce"}, Approvals: b,
-			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
+		o, _ := caseOptions(t, w, c, gate.Options{Settings: gate.Settings{Mode: "enforce"}, Approvals: b})
+		g, err := gate.Open(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,12 +19,8 @@ import (
 // (policy/command) and admit check (internal/cli) walk the same cases.
 func TestCases(t *testing.T) {
 	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
-		rulesDir := t.TempDir()
-		if err := c.WriteRules(rulesDir); err != nil {
-			t.Fatal(err)
-		}
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell}, Headless: true,
-			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: gate.NewRuleStore(rulesDir, w.Root)})
+		o, _ := caseOptions(t, w, c, gate.Options{Headless: true})
+		g, err := gate.Open(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,6 +35,22 @@ func TestCases(t *testing.T) {
 			t.Errorf("refused (%s) without a tool error for the agent", v.Rule)
 		}
 	})
+}
+
+// caseOptions are the options a case is decided under: its roots, home,
+// effects and shell, the person's rules it writes (their store is
+// returned too) and a trust store of its own, over o, which holds what the
+// caller adds (a person, an exporter, the mode).
+func caseOptions(t *testing.T, w *cases.Workspace, c *cases.Case, o gate.Options) (gate.Options, *gate.RuleStore) {
+	t.Helper()
+	rulesDir := t.TempDir()
+	if err := c.WriteRules(rulesDir); err != nil {
+		t.Fatal(err)
+	}
+	o.Dirs, o.Home, o.Bounds = w.Roots, w.Home, policy.DefaultBounds()
+	o.Settings.Effects, o.Settings.Shell = c.Effects, c.Shell
+	o.Trust, o.Rules = gate.NewTrustStore(t.TempDir()), gate.NewRuleStore(rulesDir, w.Root)
+	return o, o.Rules
 }
 
 // caseParams makes the case's observations (and the changes after them)

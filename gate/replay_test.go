@@ -54,16 +54,11 @@ func recordCorpus(t *testing.T) []tapedCase {
 	var mu sync.Mutex
 	var out []tapedCase
 	cases.Walk(t, func(t *testing.T, w *cases.Workspace, c *cases.Case) {
-		rulesDir := t.TempDir()
-		if err := c.WriteRules(rulesDir); err != nil {
-			t.Fatal(err)
-		}
-		store := gate.NewRuleStore(rulesDir, w.Root)
 		// The records as the tape would hold them, without the tape's
 		// files (a disk shared by many tests is slow to sync).
 		sink := &recordSink{}
-		g, err := gate.Open(gate.Options{Dirs: w.Roots, Settings: gate.Settings{Effects: c.Effects, Shell: c.Shell}, Headless: true, Exporter: sink,
-			Home: w.Home, Bounds: policy.DefaultBounds(), Trust: gate.NewTrustStore(t.TempDir()), Rules: store})
+		o, store := caseOptions(t, w, c, gate.Options{Headless: true, Exporter: sink})
+		g, err := gate.Open(o)
 		if err != nil {
 			t.Fatal(err)
 		}
