@@ -49,36 +49,33 @@ func TestHandleStageBeforeThePerson(t *testing.T) {
 	}
 	broken := gate.NewHandleStore(filepath.Join(blocked, "handles")) // under a file: no handle can be kept
 
-	t.Run("words only admit's runner judges again", func(t *testing.T) {
-		asker := &countingAsker{answer: approvals.AllowOnce}
-		v := check(t, open(t, broken, asker), gate.CheckParams{Tool: "Bash", Command: "echo $HOME", Handle: true})
-		if v.Allowed || v.Rule != rule.DynamicWord || v.Handle != "" {
-			t.Fatalf("verdict %+v", v)
-		}
-		if n := asker.asked.Load(); n != 0 {
-			t.Fatalf("asked %d times", n)
-		}
-	})
-	t.Run("code confined only by admit's runner", func(t *testing.T) {
-		asker := &countingAsker{answer: approvals.Deny}
-		v := check(t, open(t, broken, asker), gate.CheckParams{Tool: "Bash", Command: "make test", Handle: true})
-		if v.Allowed || v.Rule != rule.HumanDenied || v.Handle != "" {
-			t.Fatalf("verdict %+v", v)
-		}
-		if n := asker.asked.Load(); n != 1 {
-			t.Fatalf("asked %d times, want once", n)
-		}
-	})
-	t.Run("with a handle, confined code runs unasked", func(t *testing.T) {
-		asker := &countingAsker{answer: approvals.Deny}
-		v := check(t, open(t, gate.NewHandleStore(filepath.Join(t.TempDir(), "handles")), asker), gate.CheckParams{Tool: "Bash", Command: "make test", Handle: true})
-		if !v.Allowed || v.Rule != rule.RuleAllows || v.Handle == "" {
-			t.Fatalf("verdict %+v", v)
-		}
-		if n := asker.asked.Load(); n != 0 {
-			t.Fatalf("asked %d times", n)
-		}
-	})
+	for _, tc := range []struct {
+		name    string
+		answer  approvals.Answer
+		handles func(t *testing.T) *gate.HandleStore
+		command string
+		allowed bool
+		rule    rule.Rule
+		handle  bool // a handle is given
+		asked   int32
+	}{
+		{"words only admit's runner judges again", approvals.AllowOnce, func(*testing.T) *gate.HandleStore { return broken }, "echo $HOME", false, rule.DynamicWord, false, 0},
+		{"code confined only by admit's runner", approvals.Deny, func(*testing.T) *gate.HandleStore { return broken }, "make test", false, rule.HumanDenied, false, 1},
+		{"with a handle, confined code runs unasked", approvals.Deny, func(t *testing.T) *gate.HandleStore {
+			return gate.NewHandleStore(filepath.Join(t.TempDir(), "handles"))
+		}, "make test", true, rule.RuleAllows, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asker := &countingAsker{answer: tc.answer}
+			v := check(t, open(t, tc.handles(t), asker), gate.CheckParams{Tool: "Bash", Command: tc.command, Handle: true})
+			if v.Allowed != tc.allowed || v.Rule != tc.rule || (v.Handle != "") != tc.handle {
+				t.Fatalf("verdict %+v", v)
+			}
+			if n := asker.asked.Load(); n != tc.asked {
+				t.Fatalf("asked %d times, want %d", n, tc.asked)
+			}
+		})
+	}
 	t.Run("a refused question gives its handle back", func(t *testing.T) {
 		asker := &countingAsker{answer: approvals.Deny}
 		dir := filepath.Join(t.TempDir(), "handles")
