@@ -31,6 +31,9 @@ type placeholder struct {
 // folderID tells a folder from one made again in its place: an inode
 // number is soon given again, its birth time with it is not (where the
 // file system keeps one), and neither changes as entries are made in it.
+// The birth time moves in the file system's clock ticks (a few ms), so a
+// folder removed and made again within one tick is taken as admit's: it
+// is removed only if it is still empty, which loses nothing.
 type folderID struct {
 	devMajor, devMinor uint32
 	ino                uint64
