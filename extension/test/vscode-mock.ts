@@ -75,9 +75,18 @@ export interface MockWebviewPanel {
   dispose(): void;
 }
 
-export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[] } = {
-  statusItems: [], panels: [], messages: [],
+/** A progress notification: what it was shown with, what it reported, whether its task ended (it closed). */
+export interface MockProgress {
+  options: { location?: unknown; title?: string; cancellable?: boolean };
+  messages: string[];
+  closed: boolean;
+}
+
+export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[]; progress: MockProgress[] } = {
+  statusItems: [], panels: [], messages: [], progress: [],
 };
+
+export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
 
 /** The answers the mocked dialogs and pick lists give; tests set them. */
 export const answers: {
@@ -194,6 +203,11 @@ export const window = {
     };
     created.panels.push(panel);
     return panel;
+  },
+  withProgress<T>(options: MockProgress['options'], task: (p: { report(v: { message?: string }): void }) => PromiseLike<T>): Promise<T> {
+    const p: MockProgress = { options, messages: [], closed: false };
+    created.progress.push(p);
+    return Promise.resolve(task({ report: (v) => { if (v.message !== undefined) p.messages.push(v.message); } })).finally(() => { p.closed = true; });
   },
   showInformationMessage(message: string, ...items: unknown[]) {
     created.messages.push({ kind: 'info', message, items });
