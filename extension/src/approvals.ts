@@ -182,7 +182,8 @@ export function toastText(s: string): string {
  * them is toastText, so none of it is a link. The notification allows only when it
  * shows the whole of what is approved (the command or arguments uncut, no content, diff
  * or protected file); otherwise it offers Deny and the panel, which shows all of it.
- * "Always allow" is on the panel, which says what its rule covers.
+ * "Always allow" is on the panel, which says what its rule covers. The notification's
+ * one button, Cancel, denies (prompts.ts).
  */
 export function toastPrompt(v: ApprovalView, token: number): { title: string; message: string; whole: boolean } {
   const items: string[] = [];
@@ -201,7 +202,7 @@ export function toastPrompt(v: ApprovalView, token: number): { title: string; me
   const answers = v.answers.filter((a) => a.answer === 'deny' || (whole && a.answer !== 'allow-always')).map((a) => link(a.label, a.answer));
   answers.push(`[Show the whole question](command:${showCommand})`);
   const rest = [headline(v), ...items].map(toastText).join(' · ');
-  return { title: 'admit', message: `${answers.join(' · ')} — ${rest}${whole ? '' : ' — to allow it, see all of it on the panel'}`, whole };
+  return { title: 'admit', message: `${answers.join(' · ')} — ${rest}${whole ? '' : ' — to allow it, see all of it on the panel'} (Cancel denies it)`, whole };
 }
 
 /** answerForLabel maps the clicked button (undefined: dismissed) to the answer; anything unknown is deny. */

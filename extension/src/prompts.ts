@@ -18,10 +18,10 @@
 //
 // While a new panel draws, the question shows at once as a progress notification
 // (approvals.ts toastPrompt), whose answers are links to admit.answerApproval with the
-// same token: either surface answers the question once, and both go. Unlike a message
-// with buttons, a progress notification is closed by the extension the moment its
-// question ends, and the person can neither clear it nor let it time out; hiding it
-// answers nothing (the question stays open on the panel and the status bar, until it is
+// same token, and whose one button, Cancel, denies: either surface answers the question
+// once, and both go. Unlike a message with buttons, a progress notification is closed by
+// the extension the moment its question ends, and the person can neither clear it nor
+// let it time out; hiding it answers nothing (the question stays open on the panel and the status bar, until it is
 // answered there, dismissed there, or its deadline refuses it).
 import { randomBytes } from 'crypto';
 import * as path from 'path';
@@ -192,8 +192,12 @@ export class ApprovalPrompts implements vscode.Disposable {
     };
     this.toasts.add(close);
     Promise.resolve(
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t.title, cancellable: false }, (progress) => {
+      // Cancellable: a notification with a button is drawn whole (one without is cut to a line); its Cancel is a click that denies.
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t.title, cancellable: true }, (progress, cancel) => {
         progress.report({ message: t.message });
+        cancel.onCancellationRequested(() => {
+          if (this.toasts.has(close)) this.answer(token, 'deny');
+        });
         return ended;
       }),
     ).then(undefined, (e: unknown) => this.log(`the question's notification did not show: ${e instanceof Error ? e.message : String(e)}`));

@@ -227,7 +227,7 @@ test('a new panel: the question shows at once as a progress notification, which 
   const a = q.ask(ask('1'));
   const [toast] = created.progress;
   assert.ok(toast, 'shown as the question came, before the panel drew');
-  assert.deepEqual(toast.options, { location: 15, title: 'admit', cancellable: false });
+  assert.deepEqual(toast.options, { location: 15, title: 'admit', cancellable: true }, 'with a button, so it is drawn whole');
   assert.match(toast.messages[0], /deploy 1/);
   await tick();
   click(prompts, created.panels[0], 'allow-once');
@@ -257,6 +257,19 @@ test('answered on the notification: the question is answered once, the notificat
   prompts.answer(1, 'allow-once');
   await tick();
   assert.ok(created.messages.some((m) => /already ended/.test(m.message)));
+});
+
+test('the notification\'s Cancel is a click that denies, and closes both', async () => {
+  const { q } = setup();
+  const a = q.ask(ask('1'));
+  await tick();
+  created.progress[0].cancel();
+  assert.equal(await a, 'deny');
+  await tick();
+  assert.equal(created.progress[0].closed, true);
+  await tick(300);
+  assert.equal(created.panels[0].disposed, false, 'a click: the panel stays a while, with no answer on it');
+  assert.doesNotMatch(created.panels[0].webview.html, /answerApproval/);
 });
 
 test('a notification never answers by itself: hidden, it leaves the question open; Escape, closing the tab or the deadline close it', async () => {

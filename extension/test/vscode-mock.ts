@@ -80,6 +80,8 @@ export interface MockProgress {
   options: { location?: unknown; title?: string; cancellable?: boolean };
   messages: string[];
   closed: boolean;
+  /** cancel is a click on its Cancel button. */
+  cancel(): void;
 }
 
 export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[]; progress: MockProgress[] } = {
@@ -204,10 +206,12 @@ export const window = {
     created.panels.push(panel);
     return panel;
   },
-  withProgress<T>(options: MockProgress['options'], task: (p: { report(v: { message?: string }): void }) => PromiseLike<T>): Promise<T> {
-    const p: MockProgress = { options, messages: [], closed: false };
+  withProgress<T>(options: MockProgress['options'], task: (p: { report(v: { message?: string }): void }, token: { onCancellationRequested(l: () => void): { dispose(): void } }) => PromiseLike<T>): Promise<T> {
+    const cancelled: (() => void)[] = [];
+    const p: MockProgress = { options, messages: [], closed: false, cancel: () => { for (const l of cancelled) l(); } };
     created.progress.push(p);
-    return Promise.resolve(task({ report: (v) => { if (v.message !== undefined) p.messages.push(v.message); } })).finally(() => { p.closed = true; });
+    const token = { onCancellationRequested: (l: () => void) => { cancelled.push(l); return { dispose() {} }; } };
+    return Promise.resolve(task({ report: (v) => { if (v.message !== undefined) p.messages.push(v.message); } }, token)).finally(() => { p.closed = true; });
   },
   showInformationMessage(message: string, ...items: unknown[]) {
     created.messages.push({ kind: 'info', message, items });
