@@ -199,11 +199,24 @@ export function toastPrompt(v: ApprovalView, token: number): { title: string; me
   }
   if (v.targets.length) items.push(`Paths: ${v.targets.slice(0, 3).map(cut).join(', ')}${v.targets.length > 3 ? `, and ${v.targets.length - 3} more` : ''}`);
   const link = (label: string, answer: ApprovalAnswer) => `[${label}](command:${answerCommand}?${encodeURIComponent(JSON.stringify([token, answer]))})`;
-  const answers = v.answers.filter((a) => a.answer === 'deny' || (whole && a.answer !== 'allow-always')).map((a) => link(a.label, a.answer));
-  answers.push(`[Show the whole question](command:${showCommand})`);
   const rest = [headline(v), ...items].map(toastText).join(' · ');
-  return { title: 'admit', message: `${answers.join(' · ')} — ${rest}${whole ? '' : ' — to allow it, see all of it on the panel'} (Cancel denies it)`, whole };
+  const build = (all: boolean) => {
+    const answers = v.answers.filter((a) => a.answer === 'deny' || (all && a.answer !== 'allow-always')).map((a) => link(a.label, a.answer));
+    answers.push(`[Show the whole question](command:${showCommand})`);
+    return `${answers.join(' · ')} (Cancel denies${all ? '' : '; to allow it, see all of it on the panel'}) — ${rest}`;
+  };
+  let message = build(whole);
+  if (whole && message.length > toastMax) {
+    // VS Code cuts a longer message: what it shows would not be all that is allowed.
+    whole = false;
+    message = build(false);
+  }
+  if (message.length > toastMax) message = `${message.slice(0, toastMax - 3)}...`;
+  return { title: 'admit', message, whole };
 }
+
+/** The longest message a notification shows whole (VS Code cuts at 1000 characters, the title and ": " before it). */
+const toastMax = 980;
 
 /** answerForLabel maps the clicked button (undefined: dismissed) to the answer; anything unknown is deny. */
 export function answerForLabel(v: ApprovalView, choice: string | undefined): ApprovalAnswer {

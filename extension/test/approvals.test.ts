@@ -332,12 +332,13 @@ test('the notification allows only what it shows whole: a long command, a write\
     { protects: 'a task can run as soon as the folder is opened' },
     { command: undefined, tool: 'WebFetch', fields: [{ name: 'url', value: 'https://example.com/' + 'y'.repeat(toastItemMax) }] },
     { targets: ['/w/a', '/w/b', '/w/c', '/w/d'] },
+    { command: 'c'.repeat(toastItemMax), targets: ['/w/' + 'a'.repeat(toastItemMax - 3), '/w/' + 'b'.repeat(toastItemMax - 3), '/w/' + 'c'.repeat(toastItemMax - 3)] },
   ] as Partial<ApproveParams>[]) {
     const t = toastPrompt(approvalView(rich(over)), 3);
     assert.equal(t.whole, false, JSON.stringify(over));
     assert.deepEqual(toastLinks(t.message).map((l) => l[0]), ['Deny', 'Show the whole question'], JSON.stringify(over));
     assert.match(t.message, /to allow it, see all of it on the panel/);
-    assert.ok(t.message.length < 1000, 'within what a notification shows');
+    assert.ok(t.message.length <= 980, `within what a notification shows: ${t.message.length}`);
   }
 });
 
@@ -345,7 +346,7 @@ test('the notification draws every text from the agent inert: no link but its ow
   for (const h of [...hostile, '$(terminal) rm -rf $(pwd)', '[Allow once', 'x [Deny']) {
     const t = toastPrompt(approvalView(rich({ command: h, agent: h, session: h, tool: h, targets: [h], fields: [] })), 5);
     assert.deepEqual(toastLinks(t.message).map((l) => l[0]), ['Deny', 'Allow once', 'Allow for this session', 'Show the whole question'].slice(0, t.whole ? 4 : 1).concat(t.whole ? [] : ['Show the whole question']), `links with ${JSON.stringify(h)}`);
-    const rest = t.message.slice(t.message.indexOf(' — '));
+    const rest = t.message.slice(t.message.indexOf(') — '));
     assertPlain(rest, [], `the question with ${JSON.stringify(h)}`);
     assert.doesNotMatch(rest, /\$\(/, 'a progress notification would drop $(name) as an icon');
   }
