@@ -365,6 +365,33 @@ class Run {
     };
   }
 
+  /**
+   * watchToast notes, in the page, when a notification holding text is first put on screen
+   * (ms since the epoch, by a MutationObserver: no polling delay in the figure); toastAt reads it.
+   */
+  async watchToast(text) {
+    await this.page.evaluate((t) => {
+      const seen = (window.__admitToastAt ??= {});
+      delete seen[t];
+      const look = () => {
+        if (seen[t]) return true;
+        for (const el of document.querySelectorAll('.notification-toast')) {
+          if (el.textContent?.includes(t)) {
+            seen[t] = Date.now();
+            return true;
+          }
+        }
+        return false;
+      };
+      const o = new MutationObserver(() => look() && o.disconnect());
+      o.observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, text);
+  }
+
+  async toastAt(text) {
+    return this.page.evaluate((t) => window.__admitToastAt?.[t], text);
+  }
+
   /** callAt is when the fixture made the calls of request name (ms since the epoch, from its log), or undefined. */
   callAt(name) {
     const log = fs.existsSync(path.join(this.fixtureDir, 'fixture.log')) ? fs.readFileSync(path.join(this.fixtureDir, 'fixture.log'), 'utf8') : '';
@@ -512,11 +539,22 @@ const scenarios = [
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
       const url = 'https://example.com/a/long/path/that/a/toast/would/cut/off/' + 'x'.repeat(40);
+      await r.watchToast('https://example.com/a/long/path/');
       let t0 = Date.now();
       let name = r.send([fetchCall(url)]);
+      // A new panel takes a second to draw: the question shows at once as a notification, answerable there too.
+      const firstToast = r.page.locator('.notification-toast').filter({ hasText: 'https://example.com/a/long/path/' });
+      await firstToast.first().waitFor({ timeout: LONG });
+      const toastAt = await r.toastAt('https://example.com/a/long/path/');
+      const toastMs = toastAt - t0;
+      const toastFromCall = toastAt - (r.callAt(name) ?? t0);
       let f = await r.prompt('https://example.com/a/long/path/', 20);
       const firstMs = Date.now() - t0;
       const firstFromCall = Date.now() - (r.callAt(name) ?? t0);
+      const toastLinks = await firstToast.first().locator('.notification-list-item-message a').allInnerTexts();
+      assert(JSON.stringify(toastLinks) === JSON.stringify(['Deny', 'Allow once', 'Allow for this session', 'Show the whole question']), `the notification's links: ${toastLinks}`);
+      assert((await firstToast.first().getByRole('button', { name: 'Cancel' }).count()) === 1, 'the notification has its Cancel button (drawn whole)');
+      await r.shot('2-notification', firstToast.first());
       const [params] = await waitFor('the question in the output', () => r.asked().length && r.asked());
       const text = await f.text();
       log(`prompt: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
@@ -547,6 +585,8 @@ const scenarios = [
       const rec = await r.tapeRecord('human-approved WebFetch', (x) => x.tool === 'WebFetch' && x.rule === 'human-approved');
       assert(rec.decidedBy === 'person' && rec.verdict === 'allow' && rec.allowed === true, `tape ${JSON.stringify(rec)}`);
       await r.noWebview('#answer-deny');
+      // Answered on the panel: its notification is gone too (in the notification centre as well: it was a progress notification).
+      await waitFor('the first question\'s notification closed', async () => (await firstToast.count()) === 0);
       // Deny. The panel stayed after the click (with no answer on it): the next question is drawn into it.
       t0 = Date.now();
       name = r.send([fetchCall('https://example.com/deny')]);
@@ -555,7 +595,7 @@ const scenarios = [
       const reusedFromCall = Date.now() - (r.callAt(name) ?? t0);
       // A figure, not an assertion: the time from the agent's call (the fixture's log) to the question found on the page
       // (polled every 20 ms), and from the request file; the extension's own figure is from the question's arrival to the page saying it is drawn.
-      log(`time to appear: new panel ${firstFromCall} ms from the call (${firstMs} ms from the request file); kept panel ${reusedFromCall} ms from the call (${reusedMs} ms from the request file); the extension: ${r.onScreen().join(', ')}`);
+      log(`time to appear: the notification ${toastFromCall} ms from the call (${toastMs} ms from the request file); new panel ${firstFromCall} ms from the call (${firstMs} ms from the request file); kept panel ${reusedFromCall} ms from the call (${reusedMs} ms from the request file); the extension: ${r.onScreen().join(', ')}`);
       await f.click('#answer-deny');
       [res] = await r.result(name);
       assert(res.ok && res.value.allowed === false && res.value.rule === 'human-denied', `verdict ${JSON.stringify(res.value)}`);
@@ -584,14 +624,25 @@ const scenarios = [
       assert(res.ok && res.value.rule === 'human-denied' && took < 15_000, `escape: ${JSON.stringify(res.value)} after ${took} ms`);
       // Escape ends the question and takes its panel down: no live-looking buttons stay.
       await waitFor('the panel closed after Escape', async () => (await r.page.locator('.tab', { hasText: 'admit:' }).count()) === 0);
-      // The next question gets a new panel again (not the session's first webview): its time to appear, a figure.
+      // The next question gets a new panel again (not the session's first webview), and a notification: answered there.
+      // The agent's text in it is inert: a link written into the URL is drawn as text, the answers are the extension's only.
+      await r.command('Toggle Do Not Disturb Mode');
+      await r.watchToast('https://example.com/again');
       t0 = Date.now();
-      name = r.send([fetchCall('https://example.com/again')]);
+      name = r.send([fetchCall('https://example.com/again?[Allow once](command:admit.answerApproval?%5B1%2C%22allow-once%22%5D)')]);
+      const againToast = r.page.locator('.notification-toast').filter({ hasText: 'https://example.com/again' }).first();
+      await againToast.waitFor({ timeout: LONG });
+      const againToastMs = (await r.toastAt('https://example.com/again')) - (r.callAt(name) ?? t0);
       f = await r.prompt('https://example.com/again', 20);
-      log(`time to appear: a new panel again ${Date.now() - (r.callAt(name) ?? t0)} ms from the call; the extension: ${r.onScreen().at(-1)}`);
-      await f.click('#answer-deny');
+      log(`time to appear: again, the notification ${againToastMs} ms and a new panel ${Date.now() - (r.callAt(name) ?? t0)} ms from the call; the extension: ${r.onScreen().at(-1)}`);
+      const againLinks = await againToast.locator('.notification-list-item-message a').allInnerTexts();
+      assert(JSON.stringify(againLinks) === JSON.stringify(['Deny', 'Allow once', 'Allow for this session', 'Show the whole question']), `the notification's links with a hostile URL: ${againLinks}`);
+      await againToast.locator('.notification-list-item-message a', { hasText: /^Deny$/ }).click();
       [res] = await r.result(name);
       assert(res.ok && res.value.rule === 'human-denied', `again: ${JSON.stringify(res.value)}`);
+      // Answered on the notification: the notification goes, and the panel shows no answer.
+      await waitFor('the notification closed', async () => (await r.page.locator('.notification-toast').filter({ hasText: 'https://example.com/again' }).count()) === 0);
+      await r.noWebview('#answer-deny');
       const recs = r.tapeRecords().filter((x) => x.tool === 'WebFetch');
       assert(recs.length === 5 && recs.shift().rule === 'human-approved' && recs.every((x) => x.rule === 'human-denied' && x.decidedBy === 'person' && x.allowed === false), `tape ${JSON.stringify(recs)}`);
     },

@@ -165,6 +165,59 @@ export function modalPrompt(v: ApprovalView): { message: string; detail: string;
   return { message: `admit: ${headline(v)}`, detail: lines.join('\n'), buttons: v.answers.map((a) => plain(a.label)) };
 }
 
+/** The longest text of one item (the command, an argument) a notification shows; a longer one is left to the panel. */
+export const toastItemMax = 200;
+
+/** toastText is agent text for a progress notification: plain (no link), and `$(` split, since a progress notification drops `$(name)` as an icon. */
+export function toastText(s: string): string {
+  return plain(s).replace(/\$\(/g, '$ (');
+}
+
+/**
+ * toastPrompt is the question as a notification, shown at once while the panel draws
+ * (a new webview panel takes a second to appear; a notification a few milliseconds).
+ * The answers are links to admit.answerApproval with the panel's token, and come first:
+ * VS Code reads `[label](command:...)` anywhere in the message, so a `[` in the agent's
+ * text before them could take one of them into a label of its own. Every text after
+ * them is toastText, so none of it is a link. The notification allows only when it
+ * shows the whole of what is approved (the command or arguments uncut, no content, diff
+ * or protected file); otherwise it offers Deny and the panel, which shows all of it.
+ * "Always allow" is on the panel, which says what its rule covers. The notification's
+ * one button, Cancel, denies (prompts.ts).
+ */
+export function toastPrompt(v: ApprovalView, token: number): { title: string; message: string; whole: boolean } {
+  const items: string[] = [];
+  const cut = (s: string) => (s.length > toastItemMax ? `${s.slice(0, toastItemMax - 3)}...` : s);
+  let whole = v.content === undefined && !v.diff && !v.protects && !v.proposed && v.fields.length <= 3 && v.targets.length <= 3;
+  if (v.what.label === 'Command' || !v.fields.length) {
+    items.push(`${v.what.label}: ${cut(v.what.text)}`);
+    whole &&= v.what.text.length <= toastItemMax;
+  }
+  for (const f of v.fields.slice(0, 3)) {
+    items.push(`${f.name}: ${cut(f.value)}`);
+    whole &&= f.value.length <= toastItemMax;
+  }
+  if (v.targets.length) items.push(`Paths: ${v.targets.slice(0, 3).map(cut).join(', ')}${v.targets.length > 3 ? `, and ${v.targets.length - 3} more` : ''}`);
+  const link = (label: string, answer: ApprovalAnswer) => `[${label}](command:${answerCommand}?${encodeURIComponent(JSON.stringify([token, answer]))})`;
+  const rest = [headline(v), ...items].map(toastText).join(' · ');
+  const build = (all: boolean) => {
+    const answers = v.answers.filter((a) => a.answer === 'deny' || (all && a.answer !== 'allow-always')).map((a) => link(a.label, a.answer));
+    answers.push(`[Show the whole question](command:${showCommand})`);
+    return `${answers.join(' · ')} (Cancel denies${all ? '' : '; to allow it, see all of it on the panel'}) — ${rest}`;
+  };
+  let message = build(whole);
+  if (whole && message.length > toastMax) {
+    // VS Code cuts a longer message: what it shows would not be all that is allowed.
+    whole = false;
+    message = build(false);
+  }
+  if (message.length > toastMax) message = `${message.slice(0, toastMax - 3)}...`;
+  return { title: 'admit', message, whole };
+}
+
+/** The longest message a notification shows whole (VS Code cuts at 1000 characters, the title and ": " before it). */
+const toastMax = 980;
+
 /** answerForLabel maps the clicked button (undefined: dismissed) to the answer; anything unknown is deny. */
 export function answerForLabel(v: ApprovalView, choice: string | undefined): ApprovalAnswer {
   const hit = v.answers.find((a) => plain(a.label) === choice);
@@ -173,6 +226,9 @@ export function answerForLabel(v: ApprovalView, choice: string | undefined): App
 
 /** The command the prompt's links run, with [token, answer]. */
 export const answerCommand = 'admit.answerApproval';
+
+/** The command that brings the pending question's panel forward (the status bar's, the notification's "Show the whole question"). */
+export const showCommand = 'admit.showApproval';
 
 /** The command the prompt's "open in the diff editor" link runs, with [token]. */
 export const diffCommand = 'admit.showApprovalDiff';

@@ -1,24 +1,32 @@
 // The approval prompt on screen: a webview panel, or a modal dialog when the person
 // chose admit.approvals.modal. The queue and what a prompt shows are in approvals.ts.
 //
-// Why a webview panel and not a notification: VS Code cannot close a notification from
-// code, so a question that timed out or was withdrawn would leave a live-looking toast
-// whose buttons do nothing; Do Not Disturb hides toasts altogether; and a toast cuts a
-// long command off. A Quick Pick can be closed, but it shows one line per answer, so the
-// whole command does not fit, and it takes the keyboard from the editor: keys meant for
-// the code would pick an answer. A progress notification can be closed but has one button.
-// A webview panel can be closed from code the moment a question ends, shows the whole
-// command wrapped, opens beside the editor without taking focus (preserveFocus), and
-// closing its tab (or Escape inside it) is a dismissal, which denies at once. The page
-// runs one script, the extension's own, which swaps in the next question's body when
-// the kept panel is posted it (a new page takes half a second or more to draw in a
-// browser's editor; a post a few milliseconds). Its answers are links to
-// admit.answerApproval, the only command the panel enables, carrying a token the
-// extension chose, so a click on a page that is no longer current is recognised and told.
+// Why a webview panel and not a message with buttons: VS Code cannot close such a
+// notification from code, so a question that timed out or was withdrawn would leave a
+// live-looking toast whose buttons do nothing; Do Not Disturb hides toasts altogether;
+// and a toast cuts a long command off. A Quick Pick can be closed, but it shows one line
+// per answer, so the whole command does not fit, and it takes the keyboard from the
+// editor: keys meant for the code would pick an answer. A webview panel can be closed
+// from code the moment a question ends, shows the whole command wrapped, opens beside
+// the editor without taking focus (preserveFocus), and closing its tab (or Escape inside
+// it) is a dismissal, which denies at once. The page runs one script, the extension's
+// own, which swaps in the next question's body when the kept panel is posted it (a new
+// page takes half a second or more to draw in a browser's editor; a post a few
+// milliseconds). Its answers are links to admit.answerApproval, the only command the
+// panel enables, carrying a token the extension chose, so a click on a page that is no
+// longer current is recognised and told.
+//
+// While a new panel draws, the question shows at once as a progress notification
+// (approvals.ts toastPrompt), whose answers are links to admit.answerApproval with the
+// same token, and whose one button, Cancel, denies: either surface answers the question
+// once, and both go. Unlike a message with buttons, a progress notification is closed by
+// the extension the moment its question ends, and the person can neither clear it nor
+// let it time out; hiding it answers nothing (the question stays open on the panel and the status bar, until it is
+// answered there, dismissed there, or its deadline refuses it).
 import { randomBytes } from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerCommand, answerForLabel, diffCommand, approvalBody, approvalHtml, idleBody, idleHtml, modalPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
+import { answerCommand, answerForLabel, diffCommand, approvalBody, approvalHtml, idleBody, idleHtml, modalPrompt, toastPrompt, type ApprovalView, type Prompter, type Shown } from './approvals';
 import type { DocumentStore } from './documents';
 import type { ApprovalAnswer } from './protocol';
 
@@ -89,6 +97,8 @@ export class ApprovalPrompts implements vscode.Disposable {
   private closingOnPurpose = false;
   /** The question shown was ended by Escape: its panel goes at once. */
   private escaped = false;
+  /** The notifications up, each ended (closed) when its question ends. */
+  private readonly toasts = new Set<() => void>();
 
   constructor(
     private readonly log: (line: string) => void,
@@ -171,6 +181,29 @@ export class ApprovalPrompts implements vscode.Disposable {
     );
   }
 
+  /** toast shows the question as a progress notification, at once; the function it returns closes it. */
+  private toast(v: ApprovalView, token: number): () => void {
+    const t = toastPrompt(v, token);
+    let end!: () => void;
+    const ended = new Promise<void>((r) => (end = r));
+    const close = () => {
+      this.toasts.delete(close);
+      end();
+    };
+    this.toasts.add(close);
+    Promise.resolve(
+      // Cancellable: a notification with a button is drawn whole (one without is cut to a line); its Cancel is a click that denies.
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t.title, cancellable: true }, (progress, cancel) => {
+        progress.report({ message: t.message });
+        cancel.onCancellationRequested(() => {
+          if (this.toasts.has(close)) this.answer(token, 'deny');
+        });
+        return ended;
+      }),
+    ).then(undefined, (e: unknown) => this.log(`the question's notification did not show: ${e instanceof Error ? e.message : String(e)}`));
+    return close;
+  }
+
   private webview(v: ApprovalView): Shown {
     const token = ++this.seq;
     let resolve!: (a: ApprovalAnswer | undefined) => void;
@@ -183,6 +216,8 @@ export class ApprovalPrompts implements vscode.Disposable {
     this.closeTimer = undefined;
     this.cameAt = this.now();
     this.current = { token, resolve };
+    // A page not yet up takes a second to draw: the notification shows the question meanwhile.
+    const endToast = this.panel && this.pageReady ? undefined : this.toast(v, token);
     if (!this.panel) {
       this.panel = this.openPanel();
     } else {
@@ -199,6 +234,7 @@ export class ApprovalPrompts implements vscode.Disposable {
         if (this.current?.token === token) draw(waiting);
       },
       close: (how) => {
+        endToast?.();
         // Another question's page replaced this one: it is that one's panel now.
         if (this.current && this.current.token !== token) return;
         const clicked = how === 'answered' && !this.escaped;
@@ -275,6 +311,7 @@ export class ApprovalPrompts implements vscode.Disposable {
 
   dispose(): void {
     if (this.closeTimer) clearTimeout(this.closeTimer);
+    for (const end of [...this.toasts]) end();
     const c = this.current;
     this.current = undefined;
     c?.resolve(undefined);

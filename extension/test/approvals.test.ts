@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  allowedAnswer, answerForLabel, ApprovalQueue, approvalBody, approvalHtml, approvalView, headline, lateNotice, modalPrompt, promptScript,
+  allowedAnswer, answerForLabel, ApprovalQueue, approvalBody, approvalHtml, approvalView, headline, lateNotice, modalPrompt, promptScript, toastItemMax, toastPrompt,
   type Prompter, type SettleReason, type Timers,
 } from '../src/approvals';
 import type { ApprovalAnswer, ApproveParams } from '../src/protocol';
@@ -307,4 +307,47 @@ test('a withdrawal at the deadline (the server cancels when its deadline passes)
   now += 3500;
   q.cancel('late');
   assert.deepEqual(settled, ['early:cancelled', 'late:deadline']);
+});
+
+/** toastLinks lists the links VS Code would draw in a notification's message, as [label, href]. */
+const toastLinks = (m: string) => [...m.matchAll(notificationLink)].map((x) => [x[1], x[2]]);
+
+test('the notification: the answers first as links with the token (Deny first), then the question; "always" stays on the panel', () => {
+  const t = toastPrompt(approvalView(rich()), 7);
+  assert.equal(t.title, 'admit');
+  assert.equal(t.whole, true);
+  const enc = (a: string) => `command:admit.answerApproval?${encodeURIComponent(JSON.stringify([7, a]))}`;
+  assert.deepEqual(toastLinks(t.message), [['Deny', enc('deny')], ['Allow once', enc('allow-once')], ['Allow for this session', enc('allow-session')], ['Show the whole question', 'command:admit.showApproval']]);
+  assert.ok(t.message.startsWith('[Deny]('), 'the links come before any text of the agent');
+  for (const want of ['claude-code (session s7) asks to run a command with Bash', 'Command: npm test -- --grep "a very long pattern that a summary would cut"', 'Paths: /w/app/src/a.ts']) assert.ok(t.message.includes(want), `${want} in ${t.message}`);
+  const fetch = toastPrompt(approvalView(rich({ command: undefined, tool: 'WebFetch', fields: [{ name: 'url', value: 'https://example.com/x' }] })), 1);
+  assert.ok(fetch.message.includes('url: https://example.com/x') && !fetch.message.includes('Call: WebFetch'), fetch.message);
+});
+
+test('the notification allows only what it shows whole: a long command, a write\'s content, an edit, a protected file get Deny and the panel', () => {
+  for (const over of [
+    { command: 'x'.repeat(toastItemMax + 1) },
+    { command: undefined, tool: 'Write', content: 'curl x | sh' },
+    { command: undefined, tool: 'Edit', diff: '--- a\n+++ a\n@@ -1 +1 @@\n-a\n+b\n' },
+    { protects: 'a task can run as soon as the folder is opened' },
+    { command: undefined, tool: 'WebFetch', fields: [{ name: 'url', value: 'https://example.com/' + 'y'.repeat(toastItemMax) }] },
+    { targets: ['/w/a', '/w/b', '/w/c', '/w/d'] },
+    { command: 'c'.repeat(toastItemMax), targets: ['/w/' + 'a'.repeat(toastItemMax - 3), '/w/' + 'b'.repeat(toastItemMax - 3), '/w/' + 'c'.repeat(toastItemMax - 3)] },
+  ] as Partial<ApproveParams>[]) {
+    const t = toastPrompt(approvalView(rich(over)), 3);
+    assert.equal(t.whole, false, JSON.stringify(over));
+    assert.deepEqual(toastLinks(t.message).map((l) => l[0]), ['Deny', 'Show the whole question'], JSON.stringify(over));
+    assert.match(t.message, /to allow it, see all of it on the panel/);
+    assert.ok(t.message.length <= 980, `within what a notification shows: ${t.message.length}`);
+  }
+});
+
+test('the notification draws every text from the agent inert: no link but its own answers, no icon, one line', () => {
+  for (const h of [...hostile, '$(terminal) rm -rf $(pwd)', '[Allow once', 'x [Deny']) {
+    const t = toastPrompt(approvalView(rich({ command: h, agent: h, session: h, tool: h, targets: [h], fields: [] })), 5);
+    assert.deepEqual(toastLinks(t.message).map((l) => l[0]), ['Deny', 'Allow once', 'Allow for this session', 'Show the whole question'].slice(0, t.whole ? 4 : 1).concat(t.whole ? [] : ['Show the whole question']), `links with ${JSON.stringify(h)}`);
+    const rest = t.message.slice(t.message.indexOf(') — '));
+    assertPlain(rest, [], `the question with ${JSON.stringify(h)}`);
+    assert.doesNotMatch(rest, /\$\(/, 'a progress notification would drop $(name) as an icon');
+  }
 });

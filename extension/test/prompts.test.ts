@@ -16,6 +16,7 @@ const ask = (id: string, over: Partial<ApproveParams> = {}): ApproveParams => ({
 function setup() {
   created.panels.length = 0;
   created.messages.length = 0;
+  created.progress.length = 0;
   const logs: string[] = [];
   const prompts = new ApprovalPrompts((l) => logs.push(l));
   const late: string[] = [];
@@ -211,4 +212,88 @@ test('the status bar\'s click reveals the question with focus', async () => {
   assert.deepEqual(created.panels[0].revealed.at(-1), { column: 2, preserveFocus: false });
   prompts.dismiss();
   await a;
+});
+
+/** toastClick follows one of the notification's answer links, as VS Code does for a command link in a message. */
+function toastClick(prompts: ApprovalPrompts, message: string, answer: string): void {
+  const m = message.match(new RegExp(`\\]\\(command:admit\\.answerApproval\\?([^)]*${encodeURIComponent(`"${answer}"`)}[^)]*)\\)`));
+  assert.ok(m, `a link for ${answer} in ${message}`);
+  const [token, a] = JSON.parse(decodeURIComponent(m[1]));
+  prompts.answer(token, a);
+}
+
+test('a new panel: the question shows at once as a progress notification, which closes when the panel answers it', async () => {
+  const { prompts, q } = setup();
+  const a = q.ask(ask('1'));
+  const [toast] = created.progress;
+  assert.ok(toast, 'shown as the question came, before the panel drew');
+  assert.deepEqual(toast.options, { location: 15, title: 'admit', cancellable: true }, 'with a button, so it is drawn whole');
+  assert.match(toast.messages[0], /deploy 1/);
+  await tick();
+  click(prompts, created.panels[0], 'allow-once');
+  assert.equal(await a, 'allow-once');
+  await tick();
+  assert.equal(toast.closed, true, 'answered on the panel: the notification goes');
+  // The kept page shows the next question in a few milliseconds: no notification.
+  const b = q.ask(ask('2'));
+  await tick();
+  assert.equal(created.progress.length, 1);
+  click(prompts, created.panels[0], 'deny');
+  assert.equal(await b, 'deny');
+});
+
+test('answered on the notification: the question is answered once, the notification closes, the panel shows no answer', async () => {
+  const { prompts, q } = setup();
+  const a = q.ask(ask('1'));
+  await tick();
+  const [toast] = created.progress;
+  const [panel] = created.panels;
+  toastClick(prompts, toast.messages[0], 'allow-session');
+  assert.equal(await a, 'allow-session');
+  await tick();
+  assert.equal(toast.closed, true);
+  assert.doesNotMatch(panel.webview.html, /answerApproval/, 'the panel offers no answer');
+  // The panel's link for the same question now changes nothing (and is told).
+  prompts.answer(1, 'allow-once');
+  await tick();
+  assert.ok(created.messages.some((m) => /already ended/.test(m.message)));
+});
+
+test('the notification\'s Cancel is a click that denies, and closes both', async () => {
+  const { q } = setup();
+  const a = q.ask(ask('1'));
+  await tick();
+  created.progress[0].cancel();
+  assert.equal(await a, 'deny');
+  await tick();
+  assert.equal(created.progress[0].closed, true);
+  await tick(300);
+  assert.equal(created.panels[0].disposed, false, 'a click: the panel stays a while, with no answer on it');
+  assert.doesNotMatch(created.panels[0].webview.html, /answerApproval/);
+});
+
+test('a notification never answers by itself: hidden, it leaves the question open; Escape, closing the tab or the deadline close it', async () => {
+  const { prompts, q } = setup();
+  let settled = false;
+  const a = q.ask(ask('1'));
+  void a.then(() => (settled = true));
+  await tick(50);
+  assert.equal(settled, false, 'no answer until a click (hiding the notification is nothing to the extension)');
+  prompts.dismiss();
+  assert.equal(await a, 'deny');
+  await tick();
+  assert.equal(created.progress[0].closed, true, 'Escape');
+  await tick(300);
+  const b = q.ask(ask('2'));
+  await tick();
+  created.panels.at(-1)?.dispose();
+  assert.equal(await b, 'deny');
+  await tick();
+  assert.equal(created.progress.at(-1)?.closed, true, 'closing the tab');
+  await tick(300);
+  const c = q.ask(ask('3', { timeoutMs: 30 }));
+  assert.equal(await c, 'deny');
+  await tick();
+  assert.equal(created.progress.at(-1)?.closed, true, 'the deadline');
+  prompts.dispose();
 });

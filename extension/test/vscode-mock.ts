@@ -75,9 +75,20 @@ export interface MockWebviewPanel {
   dispose(): void;
 }
 
-export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[] } = {
-  statusItems: [], panels: [], messages: [],
+/** A progress notification: what it was shown with, what it reported, whether its task ended (it closed). */
+export interface MockProgress {
+  options: { location?: unknown; title?: string; cancellable?: boolean };
+  messages: string[];
+  closed: boolean;
+  /** cancel is a click on its Cancel button. */
+  cancel(): void;
+}
+
+export const created: { statusItems: MockStatusBarItem[]; panels: MockWebviewPanel[]; messages: { kind: string; message: string; items: unknown[] }[]; progress: MockProgress[] } = {
+  statusItems: [], panels: [], messages: [], progress: [],
 };
+
+export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
 
 /** The answers the mocked dialogs and pick lists give; tests set them. */
 export const answers: {
@@ -194,6 +205,13 @@ export const window = {
     };
     created.panels.push(panel);
     return panel;
+  },
+  withProgress<T>(options: MockProgress['options'], task: (p: { report(v: { message?: string }): void }, token: { onCancellationRequested(l: () => void): { dispose(): void } }) => PromiseLike<T>): Promise<T> {
+    const cancelled: (() => void)[] = [];
+    const p: MockProgress = { options, messages: [], closed: false, cancel: () => { for (const l of cancelled) l(); } };
+    created.progress.push(p);
+    const token = { onCancellationRequested: (l: () => void) => { cancelled.push(l); return { dispose() {} }; } };
+    return Promise.resolve(task({ report: (v) => { if (v.message !== undefined) p.messages.push(v.message); } }, token)).finally(() => { p.closed = true; });
   },
   showInformationMessage(message: string, ...items: unknown[]) {
     created.messages.push({ kind: 'info', message, items });

@@ -56,6 +56,9 @@ func (j *judge) fixed(argv []string) bool {
 	case name == "set":
 		j.set(argv[1:])
 		return true
+	case name == "export":
+		j.export(argv[1:])
+		return true
 	case name == "source" || name == ".":
 		j.source(argv)
 		return true
@@ -104,6 +107,58 @@ func (j *judge) set(args []string) {
 				j.refuse(rule.HiddenCommand, fmt.Sprintf("set option %q changes how the shell reads or runs later words", string(a[k])), "use only set -e, -u, -x, -o pipefail")
 				return
 			}
+		}
+	}
+}
+
+// export judges the export builtin as the parser passes it (shell's
+// export.go): NAME=value words, each also given to the later commands of
+// the line as their own leading assignment and judged there. Here, what
+// reaches past those commands: a variable that changes what runs (PATH,
+// LD_*, BASH_ENV, ... runsWith) or where cd goes is refused, as it is
+// before a command; a variable that loads code (NODE_OPTIONS=--require,
+// ...) is judged by the commands after it in a shell that ends with the
+// line, and refused in a terminal's shell, which keeps it for lines the
+// gate judges without it. Folders of a search path (PYTHONPATH) must be
+// inside the workspace. export alone, or any other word, is refused.
+func (j *judge) export(args []string) {
+	if len(args) == 0 {
+		j.refuse(rule.SecretEnv, "export without names prints every exported variable, the environment's secrets with them", "print only the variables the task needs (printenv NAME)")
+		return
+	}
+	for _, a := range args {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || name == "" || strings.HasPrefix(a, "-") {
+			j.refuse(rule.ShellSyntax, fmt.Sprintf("export %q: only export NAME=value is judged", a), "write export NAME=value")
+			return
+		}
+		if why := runsWith(a); why != "" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("export %q %s, for every later command of the shell", a, why), "leave the variable as it is")
+			return
+		}
+		if name == "CDPATH" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("export %q changes the folder cd goes to", a), "leave the variable as it is")
+			return
+		}
+		if _, code := codeVars[name]; !code || value == "" {
+			continue
+		}
+		switch {
+		case name == "NODE_OPTIONS" && harmlessNode(value):
+			continue
+		case name == "PYTHONPATH" || name == "NODE_PATH" || name == "PERL5LIB" || name == "PERLLIB" || name == "RUBYLIB" || name == "CLASSPATH":
+			words := []string{"export"}
+			words = append(words, strings.FieldsFunc(value, func(r rune) bool { return r == ':' })...)
+			j.argPaths(words, 1)
+			if j.acc.refused {
+				return
+			}
+			continue
+		}
+		if j.c.Profile.Interactive() {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("export %q sets %s: %s, and a terminal's shell keeps it for the lines after this one, which the gate judges without it", a, name, codeVars[name]),
+				fmt.Sprintf("set it before the one command that needs it: %s COMMAND", a))
+			return
 		}
 	}
 }

@@ -44,3 +44,41 @@ func TestShellProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestExportInATerminal: a terminal's shell keeps what export sets for the
+// lines after this one, which the gate judges without it. A variable that
+// loads code is refused there (with how to set it for one command), and
+// judged with the commands after it where the shell ends with the line.
+func TestExportInATerminal(t *testing.T) {
+	w := newWorkspace(t)
+	p := New(nil)
+	tests := []struct {
+		line string
+		prof shell.Profile
+		want rule.Rule // "" allowed
+		ask  bool
+	}{
+		{`export CI=true && cat a.txt`, shell.BashInteractive, "", false},
+		{`export CI=true && cat a.txt`, shell.Zsh, "", false},
+		{`export NODE_OPTIONS=--max-old-space-size=4096`, shell.BashInteractive, "", false},
+		{`export NODE_OPTIONS=--require=./a.txt`, shell.BashInteractive, rule.HiddenCommand, false},
+		{`export NODE_OPTIONS=--require=./a.txt`, shell.Zsh, rule.HiddenCommand, false},
+		{`export NODE_OPTIONS=--require=./a.txt`, shell.Analyze, "", false},
+		{`export NODE_OPTIONS=--require=./a.txt && npm test`, shell.Analyze, rule.RunsCode, true},
+		{`export PATH=./bin`, shell.BashInteractive, rule.HiddenCommand, false},
+		{`export CI=true`, shell.Fish, rule.ShellSyntax, false},
+	}
+	for _, tt := range tests {
+		ctx := w.context(false, "")
+		ctx.Profile = tt.prof
+		d := p.Evaluate(tt.line, w.ws, ctx)
+		switch {
+		case tt.want == "" && !d.Allowed:
+			t.Errorf("%s: %q = %s (ask %v): %s; want allowed", tt.prof, tt.line, d.Rule, d.Ask, d.Reason)
+		case tt.want != "" && (d.Allowed || d.Rule != tt.want || d.Ask != tt.ask):
+			t.Errorf("%s: %q = allowed %v ask %v %s: %s; want %s (ask %v)", tt.prof, tt.line, d.Allowed, d.Ask, d.Rule, d.Reason, tt.want, tt.ask)
+		case tt.want == rule.HiddenCommand && tt.prof.Interactive() && strings.HasPrefix(tt.line, "export NODE") && !strings.Contains(d.Hint, "COMMAND"):
+			t.Errorf("%s: %q: hint %q does not say how to set it for one command", tt.prof, tt.line, d.Hint)
+		}
+	}
+}

@@ -158,7 +158,7 @@ var catalogue = []Info{
 	},
 	{
 		Rule: HiddenCommand, Stage: StageCommand, Outcome: OutcomeDeny,
-		Meaning: "The command runs what the line does not show, or changes what later words run: eval, sh -c, exec, builtin, trap, alias, hash, a script piped or fed into a shell or interpreter, a wrapper that sets PATH or LD_PRELOAD.",
+		Meaning: "The command runs what the line does not show, or changes what later words run: eval, sh -c, exec, builtin, trap, alias, hash, a script piped or fed into a shell or interpreter, a wrapper or an export that sets PATH, LD_PRELOAD or BASH_ENV.",
 		Remedy:  "Send the commands themselves as the command line (the script of sh -c, the words of eval), without the wrapper or pipe the reason names.",
 	},
 	{

@@ -63,6 +63,7 @@ type Parser struct {
 	bound      []binding  // the loop variables in scope, innermost last (loops.go)
 	loopAdded  int        // commands the loops of this call added (loops.go)
 	shellOnly  []string   // constructs only a shell runs (Script.ShellOnly)
+	exported   []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -102,7 +103,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.braceWords = 0
 	p.prof = profile
 	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
-	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly = false, nil, nil, 0, nil
+	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported = false, nil, nil, 0, nil, nil
 	var (
 		script *Script
 		prob   *Problem
@@ -278,6 +279,10 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		p.checkStmt(s)
 	}
 	start, tail := len(p.cmds), len(p.cmds)
+	if s.Background {
+		// cmd &: a subshell, whose exports end with it.
+		defer p.keepExports()()
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 		p.ps.add(classSyntax, "redirection without a command", p.src(s))
@@ -292,7 +297,10 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			last := p.pipeLast
 			p.pipeLeft++
 			p.pipeLast = false
+			// Each side of a pipeline is a subshell: an export in it ends with it.
+			restore := p.keepExports()
 			xtail := p.stmt(c.X, joiner, true)
+			restore()
 			p.pipeLeft--
 			if c.Op == syntax.PipeAll {
 				// "a |& b" is "a 2>&1 | b", the 2>&1 done after a's own
@@ -303,14 +311,21 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			}
 			p.pipeLast = p.pipeLeft == 0
 			tail = p.stmt(c.Y, "|", true)
+			restore()
 			p.pipeLast = last
 		default:
 			p.ps.add(classSyntax, "shell operator", c.Op.String())
 		}
 	case *syntax.Subshell:
+		restore := p.keepExports()
 		p.groupDepth++
 		p.stmts(c.Stmts, joiner, true)
 		p.groupDepth--
+		restore()
+	case *syntax.DeclClause:
+		if !p.export(c, joiner, sub) {
+			p.compound(c)
+		}
 	case *syntax.Block:
 		p.groupDepth++
 		p.stmts(c.Stmts, joiner, sub)
@@ -351,6 +366,11 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	env, eok := p.assigns(c)
 	if len(c.Args) == 0 {
 		return
+	}
+	if len(p.exported) > 0 && c.Args[0].Lit() != "cd" {
+		// What an earlier export set reaches this command as its own
+		// assignments would (cd, a builtin, gets none: export.go).
+		env = slices.Concat(p.exported, env)
 	}
 	argv := make([]string, 0, len(c.Args))
 	ok := eok

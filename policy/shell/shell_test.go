@@ -215,7 +215,11 @@ var cases = []parseCase{
 	{note: "test clause", line: `[[ -f x ]]`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`test clause "[[ -f x ]]"`)},
 	{note: "arithmetic command", line: `(( x = 1 ))`, in: inAnalyze, rule: rule.ShellSyntax, has: w("arithmetic command")},
 	{note: "let", line: `let x=1`, in: inAnalyze, rule: rule.ShellSyntax, has: w("let builtin")},
-	{note: "export", line: `export A=1`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`declaration builtin "export A=1"`)},
+	{note: "export", line: `export A=1`, in: inRefuse, rule: rule.ShellSyntax},
+	{note: "export alone", line: `export`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`declaration builtin "export"`)},
+	{note: "export -p", line: `export -p`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`declaration builtin "export -p"`)},
+	{note: "export of a name", line: `export A`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`declaration builtin "export A"`)},
+	{note: "export +=", line: `export A+=1`, in: inAnalyze, rule: rule.ShellSyntax, has: w(`assignment "A+=1"`)},
 	{note: "declare", line: `declare -x A`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "local", line: `local a`, in: inAnalyze, rule: rule.ShellSyntax},
 	{note: "readonly", line: `readonly a`, in: inAnalyze, rule: rule.ShellSyntax},
@@ -361,6 +365,13 @@ func TestStructure(t *testing.T) {
 		{"here-doc texts", "cat <<'E' <<-F <<G <<< 'a b'\n$x \\$y\nE\n\tin \\$z \\\\\n\tF\n\\`q\\\nr\nG", []Command{{Argv: w("cat"), Redirects: []Redirect{
 			text(dup(0, "<<"), "$x \\$y\n"), text(dup(0, "<<-"), "in $z \\\n"), text(dup(0, "<<"), "`qr\n"), text(dup(0, "<<<"), "a b\n")}}}},
 		{"assignments before a command", `CI=true A='q r' B="x" npm test`, []Command{{Argv: w("npm", "test"), Env: w("CI=true", "A=q r", "B=x")}}},
+		{"export, then the commands", `export CI=true A='q r' && npm test; B=1 ls`, []Command{
+			{Argv: w("export", "CI=true", "A=q r")}, {Argv: w("npm", "test"), Joiner: "&&", Env: w("CI=true", "A=q r")}, {Argv: w("ls"), Joiner: ";", Env: w("CI=true", "A=q r", "B=1")}}},
+		{"cd gets no export", `export CI=true; cd x`, []Command{{Argv: w("export", "CI=true")}, {Argv: w("cd", "x"), Joiner: ";"}}},
+		{"an export in a subshell, a pipeline's side or the background ends with it", `(export A=1); export B=1 | cat; export C=1 & ls`, []Command{
+			{Argv: w("export", "A=1"), Subshell: true}, {Argv: w("export", "B=1"), Joiner: ";", Subshell: true}, {Argv: w("cat"), Joiner: "|", Subshell: true},
+			{Argv: w("export", "C=1"), Joiner: ";", Background: true}, {Argv: w("ls"), Joiner: ";"}}},
+		{"an export in a block reaches the commands after it", `{ export A=1; }; ls`, []Command{{Argv: w("export", "A=1")}, {Argv: w("ls"), Joiner: ";", Env: w("A=1")}}},
 		{"background statement", "npm run dev > dev.log 2>&1 & sleep 1", []Command{
 			{Argv: w("npm", "run", "dev"), Background: true, Redirects: []Redirect{out(1, ">", "dev.log"), dup(2, "2>&1")}}, {Argv: w("sleep", "1"), Joiner: ";"}}},
 		{"claude code's commit form", "git commit -m \"$(cat <<'EOF'\nfix: a\n\nbody $x\nEOF\n)\"", []Command{{Argv: w("git", "commit", "-m", "fix: a\n\nbody $x"), Feeders: [][]string{w("cat")}}}},
