@@ -55,6 +55,11 @@ type writer struct {
 	headDirty bool
 	markDirty bool
 	headBuf   []byte
+	// unsynced says that bytes were written without an fdatasync.
+	unsynced bool
+	// lastSealed says that the current file's last line, as load found
+	// it, carries a valid seal.
+	lastSealed bool
 
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
@@ -113,8 +118,10 @@ func (w *writer) open() error {
 func (w *writer) close() error {
 	w.unlock()
 	var errs []error
+	// Synced batches are durable already, sealed; the head and the mark
+	// are not synced (a crash that loses them is made good from the seal).
 	if w.f != nil {
-		if w.t.sync != SyncNone {
+		if w.t.sync != SyncNone && w.unsynced {
 			if err := fdatasync(w.f); err != nil && !w.dirty {
 				errs = append(errs, fmt.Errorf("tape: close: sync: %w", err))
 			}
@@ -122,11 +129,6 @@ func (w *writer) close() error {
 		errs = append(errs, w.f.Close())
 	}
 	for _, f := range []*os.File{w.hf, w.mf} {
-		if w.t.sync != SyncNone {
-			if err := fdatasync(f); err != nil {
-				errs = append(errs, fmt.Errorf("tape: close: sync %s: %w", f.Name(), err))
-			}
-		}
 		errs = append(errs, f.Close())
 	}
 	errs = append(errs, w.lock.Close())
@@ -252,8 +254,10 @@ func (w *writer) load() error {
 	w.size = good
 	w.dirty = false
 	w.hasHead = false
+	w.lastSealed = false
 	if last != nil {
 		w.head, w.hasHead = sha256.Sum256(last), true
+		_, w.lastSealed = w.seal.checkLine(last)
 	} else {
 		r, err := newestRotated(w.t.path)
 		if err != nil {
@@ -416,15 +420,20 @@ func (w *writer) write(reqs []*request, sync bool) error {
 	head, hasHead := w.head, w.hasHead
 	var prev [64]byte
 	ends := w.ends[:0]
-	for _, q := range reqs {
+	for i, q := range reqs {
 		start := len(buf)
 		buf = append(buf, q.body[:len(q.body)-1]...)
+		at := len(buf)
 		buf = append(buf, `,"prev":"`...)
 		if hasHead {
 			hex.Encode(prev[:], head[:])
 			buf = append(buf, prev[:]...)
 		}
 		buf = append(buf, `"}`...)
+		if i == len(reqs)-1 {
+			// The batch's last line anchors the batch (head.go, sealLine).
+			buf = w.seal.sealLine(buf, start, at)
+		}
 		head, hasHead = sha256.Sum256(buf[start:]), true
 		buf = append(buf, '\n')
 		ends = append(ends, len(buf))
@@ -441,10 +450,11 @@ func (w *writer) write(reqs []*request, sync bool) error {
 		}
 	}
 
-	// A synced batch is anchored before its callers hear of it: the head
-	// is encoded (MAC and all) before the write, so that only the gap
-	// between two system calls separates the durable lines from their
-	// anchor. Unsynced batches are anchored when the lock is given back.
+	// The batch anchors itself (its last line is sealed), durably with
+	// the one fdatasync. The head of a synced batch is written just after
+	// it, not synced: a head that a machine crash loses is made good from
+	// the seal on open. Unsynced batches are anchored when the lock is
+	// given back.
 	next := anchor{records: w.records + int64(len(reqs)), size: w.size + int64(len(buf)), last: head}
 	if sync {
 		w.headBuf = w.seal.encode(w.headBuf[:0], w.base, next)
@@ -462,7 +472,7 @@ func (w *writer) write(reqs []*request, sync bool) error {
 		}
 		w.headDirty = !w.writeHead(w.headBuf)
 	} else {
-		w.headDirty = true
+		w.headDirty, w.unsynced = true, true
 	}
 	w.records = next.records
 	w.markDirty = true
