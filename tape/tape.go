@@ -35,12 +35,16 @@
 // $XDG_DATA_HOME/admit/tape-seal), outside the tape's folder; the seal
 // folder also keeps the tape's mark, a copy of its latest head.
 //
-// A synced batch is anchored before its callers return: its head is
-// encoded with the batch and written just after the fdatasync, so only
-// the gap between two system calls separates durable lines from their
-// anchor. Unsynced batches (SyncNone), and the mark, are written when the
-// writer gives the lock back (at most LockLease later) and at Close.
-// Readers read the head under the shared lock, so it matches the files.
+// The last line of every batch carries "seal" just before prev: the
+// HMAC-SHA256 under the key of the line without that member. A batch is
+// thus anchored by its own last line, in the same write and fdatasync
+// (one per decision); the head and the mark are written after it and
+// never synced. The head of a synced batch is written just after the
+// fdatasync; that of unsynced batches (SyncNone), and the mark, when the
+// writer gives the lock back (at most LockLease later) and at Close. A
+// head or mark a crash left behind the tape is made good from the seal;
+// lines past them without a valid seal are named. Readers read the head
+// under the shared lock, so it matches the files.
 //
 // Verify checks the head and the mark against the tape: the last line
 // changed, records cut, a tape missing, a head missing, changed, forged
