@@ -147,16 +147,18 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
-// benchChildEnv holds "COUNT WRITERS SYNC PATH": a re-executed test
+// benchChildEnv holds "COUNT WRITERS PAUSE SYNC PATH": a re-executed test
 // binary opens the tape at PATH, waits for a line on stdin (so that its
 // start is not counted), appends COUNT records from WRITERS goroutines,
-// prints how long the appends took in nanoseconds and exits.
+// each pausing PAUSE between its appends, prints the mean time one Append
+// took in nanoseconds and exits.
 const benchChildEnv = "ADMIT_TAPE_BENCH_CHILD"
 
 func benchChild(spec string) int {
 	var n, writers int
+	var pause time.Duration
 	var syncName, path string
-	if _, err := fmt.Sscanf(spec, "%d %d %s %s", &n, &writers, &syncName, &path); err != nil {
+	if _, err := fmt.Sscanf(spec, "%d %d %d %s %s", &n, &writers, &pause, &syncName, &path); err != nil {
 		fmt.Fprintln(os.Stderr, "bench child:", err)
 		return 2
 	}
@@ -166,7 +168,7 @@ func benchChild(spec string) int {
 		return 2
 	}
 	tmpl := benchRecord()
-	var next atomic.Int64
+	var next, spent atomic.Int64
 	var wg sync.WaitGroup
 	failed := atomic.Bool{}
 	fmt.Println("ready")
@@ -174,49 +176,57 @@ func benchChild(spec string) int {
 		fmt.Fprintln(os.Stderr, "bench child: no start:", err)
 		return 2
 	}
-	start := time.Now()
 	for range writers {
 		wg.Go(func() {
 			for next.Add(1) <= int64(n) {
 				r := tmpl
+				t0 := time.Now()
 				if err := tp.Append(context.Background(), &r); err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					failed.Store(true)
 					return
 				}
+				spent.Add(int64(time.Since(t0)))
+				if pause > 0 {
+					time.Sleep(pause)
+				}
 			}
 		})
 	}
 	wg.Wait()
-	took := time.Since(start)
 	if err := tp.Close(); err != nil || failed.Load() {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	fmt.Println(took.Nanoseconds())
+	fmt.Println(spent.Load() / int64(n))
 	return 0
 }
 
 // BenchmarkAppendProcesses is 1, 2 and 8 processes appending to one tape
-// at once: a server with one caller at a time (1 writer) and a busy one
-// (8 writers), sync none so that the figures are the sharing, not the
-// disk. us/append is how long one Append takes in a process, to compare
-// with the processes=1 row (issue 21: at most 1.5 times); lines/s is all
-// processes together. b.N records are shared among the processes; their
-// start-up is not counted.
+// at once: servers whose one caller waits 200µs between calls (a round
+// trip and a decision), and servers writing as fast as they can with 1 and
+// 8 writers; sync none, so that the figures are the sharing, not the
+// disk. us/append is the mean time one Append takes in a process, to
+// compare with the processes=1 row (issue 21: at most 1.5 times with
+// paced callers); lines/s is all processes together. b.N records are
+// shared among the processes; their start-up is not counted.
 //
 //	go test -run '^$' -bench AppendProcesses -benchtime 20000x ./tape/
 func BenchmarkAppendProcesses(b *testing.B) {
-	for _, writers := range []int{1, 8} {
+	for _, load := range []struct {
+		name    string
+		writers int
+		pause   time.Duration
+	}{{"paced", 1, 200 * time.Microsecond}, {"busy", 1, 0}, {"busy8", 8, 0}} {
 		for _, procs := range []int{1, 2, 8} {
-			b.Run(fmt.Sprintf("writers=%d/processes=%d", writers, procs), func(b *testing.B) {
-				benchProcesses(b, procs, writers)
+			b.Run(fmt.Sprintf("%s/processes=%d", load.name, procs), func(b *testing.B) {
+				benchProcesses(b, procs, load.writers, load.pause)
 			})
 		}
 	}
 }
 
-func benchProcesses(b *testing.B, procs, writers int) {
+func benchProcesses(b *testing.B, procs, writers int, pause time.Duration) {
 	path := filepath.Join(b.TempDir(), "tape.jsonl")
 	each := max(b.N/procs, 1)
 	type child struct {
@@ -227,7 +237,7 @@ func benchProcesses(b *testing.B, procs, writers int) {
 	kids := make([]child, procs)
 	for i := range kids {
 		c := exec.Command(os.Args[0], "-test.run=^$")
-		c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %s %s", benchChildEnv, each, writers, SyncNone, path))
+		c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d %s %s", benchChildEnv, each, writers, pause, SyncNone, path))
 		c.Stderr = os.Stderr
 		in, err := c.StdinPipe()
 		if err != nil {
@@ -265,7 +275,7 @@ func benchProcesses(b *testing.B, procs, writers int) {
 		if err != nil {
 			b.Fatalf("bench child said %q", l)
 		}
-		perAppend += float64(ns) / 1e3 * float64(writers) / float64(each)
+		perAppend += float64(ns) / 1e3
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()

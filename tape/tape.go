@@ -408,7 +408,15 @@ func (t *Tape) lead() {
 		t.commit.Lock()
 		held := t.w.locked
 		t.w.commit(batch)
-		if !held && t.w.locked {
+		t.mu.Lock()
+		idle := len(t.queue) == 0
+		t.mu.Unlock()
+		switch {
+		case idle:
+			// Nothing more to write here: another process sharing the
+			// tape need not wait for the lease to end.
+			t.w.unlock()
+		case !held && t.w.locked:
 			t.lease.Reset(LockLease)
 		}
 		t.commit.Unlock()
@@ -435,7 +443,8 @@ func (t *Tape) lead() {
 // caller wait for everybody's lines.
 const leadBatches = 4
 
-// LockLease is how long a writer keeps the flock after taking it.
+// LockLease is the longest a writer keeps the flock while lines keep
+// coming; it gives it back at once when none are waiting.
 const LockLease = time.Millisecond
 
 // endLease gives the flock back between batches, so other processes

@@ -380,12 +380,58 @@ func (w *writer) look() error {
 			return fmt.Errorf("%w: cut failed write: %w", ErrUnwritable, err)
 		}
 		w.dirty = false
+	case !w.dirty && fi.Size() > w.size && w.follow(fi.Size()):
+		// Another writer appended sealed lines to what we knew.
 	case w.dirty || fi.Size() != w.size:
 		// Another process wrote (maybe after our failed bytes, which it
 		// then cut as a torn tail): take the file as it is.
 		return w.load()
 	}
 	return w.writeRepair()
+}
+
+// maxFollow bounds what follow reads; past it, load takes the file.
+const maxFollow = 256 << 10
+
+// follow takes lines another writer appended, from w.size to size, without
+// reading the head and the mark again: they are whole lines, the first
+// chains from our head and the last carries this key's seal, which
+// anchors them (the other writer brought the head and mark up to date
+// before it let go of the lock; we write them again at ours). Anything
+// else, false: load takes the file as it is.
+func (w *writer) follow(size int64) bool {
+	n := size - w.size
+	if n > maxFollow || !w.hasHead {
+		return false
+	}
+	b := w.buf[:0]
+	if int64(cap(b)) < n {
+		b = make([]byte, 0, n)
+	}
+	b = b[:n]
+	w.buf = b[:0]
+	if k, err := w.f.ReadAt(b, w.size); int64(k) != n || err != nil && err != io.EOF {
+		return false
+	}
+	if b[n-1] != '\n' {
+		return false
+	}
+	first := b[:bytes.IndexByte(b, '\n')]
+	var want [len(`,"prev":""}`) + 64]byte
+	copy(want[:], `,"prev":"`)
+	hex.Encode(want[len(`,"prev":"`):], w.head[:])
+	copy(want[len(want)-2:], `"}`)
+	if !bytes.HasSuffix(first, want[:]) {
+		return false
+	}
+	last := b[bytes.LastIndexByte(b[:n-1], '\n')+1 : n-1]
+	if _, ok := w.seal.checkLine(last); !ok || !wellFormed(last) {
+		return false
+	}
+	w.records += int64(bytes.Count(b, []byte{'\n'}))
+	w.head, w.size, w.lastSealed = sha256.Sum256(last), size, true
+	w.t.publishHead()
+	return true
 }
 
 // commit writes one batch taken from the queue and answers every request
