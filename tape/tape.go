@@ -112,6 +112,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -408,9 +409,7 @@ func (t *Tape) lead() {
 		t.commit.Lock()
 		held := t.w.locked
 		t.w.commit(batch)
-		t.mu.Lock()
-		idle := len(t.queue) == 0
-		t.mu.Unlock()
+		idle := t.idleAfterYield()
 		switch {
 		case idle:
 			// Nothing more to write here: another process sharing the
@@ -436,6 +435,23 @@ func (t *Tape) lead() {
 			return
 		}
 	}
+}
+
+// idleAfterYield says whether no line waits, once the callers this batch
+// just answered have had the processor: with many callers, the queue is
+// empty only for the moment they take to append again, and giving the
+// lock back then would cost every next batch the lock and its checks.
+func (t *Tape) idleAfterYield() bool {
+	t.mu.Lock()
+	empty := len(t.queue) == 0
+	t.mu.Unlock()
+	if !empty {
+		return false
+	}
+	runtime.Gosched()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.queue) == 0
 }
 
 // leadBatches bounds the batches one caller commits before it hands the
