@@ -90,10 +90,14 @@
 // Every editor window runs its own server, and by default they share one
 // tape. A writer takes an exclusive flock on "<path>.lock" and, on taking
 // it, notices lines or rotations made by another process, so the chain
-// stays one chain. It keeps the lock for a short lease (LockLease) across
-// the batches that follow, so a busy writer pays for the lock and the
-// checks once per lease rather than once per line, and another process
-// waits at most a lease for its turn.
+// stays one chain: lines appended by another writer are taken from the
+// tape itself when they chain on from what this writer knew and end
+// sealed; anything else reads the head and the mark again. It gives the
+// lock back as soon as no line waits (once its callers have had the
+// chance to queue their next), and at the latest after LockLease while
+// lines keep coming: a busy writer pays for the lock once per run of
+// batches, and another process waits for one batch of an idle writer, at
+// most a lease of a busy one.
 //
 // # Rotation
 //
