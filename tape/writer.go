@@ -601,7 +601,7 @@ func syncDir(dir string) error { return sysfile.SyncDir(dir) }
 // when the size reached the disk but the data did not). Only that one line
 // is judged: older lines are Verify's business.
 func scanTail(f io.ReaderAt, size int64) (good int64, last []byte, err error) {
-	chunk := int64(64 << 10)
+	chunk := int64(8 << 10) // a few lines; doubled for a longer last line
 	for {
 		if chunk > size {
 			chunk = size
