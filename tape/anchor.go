@@ -221,7 +221,7 @@ func (w *writer) compare(ref anchor) (int64, string, bool, error) {
 				return 0, "", false, fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 			}
 			first, _ := lineNumber(w.f, ref.size)
-			return ref.records + k, w.unanchored(k, first), true, nil
+			return ref.records + k, w.unanchored(ref, ref.size, k, first), true, nil
 		}
 	}
 	// The anchor is the end of the newest rotated file (a rotation the head
@@ -242,7 +242,7 @@ func (w *writer) compare(ref anchor) (int64, string, bool, error) {
 			if k == 0 {
 				return ref.records, "", true, nil // only the head's size is behind
 			}
-			return ref.records + k, w.unanchored(k, 1), true, nil
+			return ref.records + k, w.unanchored(ref, 0, k, 1), true, nil
 		}
 	}
 	n, err := w.countAll()
@@ -262,13 +262,19 @@ func (w *writer) compare(ref anchor) (int64, string, bool, error) {
 	return n, what, false, nil
 }
 
-// unanchored is the finding for k lines past the anchor from line first
-// on, "" when the last of them is sealed: then a key holder wrote them and
-// only the head and the mark lag (a machine crash before they reached the
-// disk), which needs no record.
-func (w *writer) unanchored(k int64, first int) string {
-	if w.lastSealed {
-		return ""
+// unanchored is the finding for the k lines past the anchor ref, from
+// byte off (line first) of the current file on; "" when they chain on from
+// it and the last is sealed: then a key holder wrote them and only the
+// head and the mark lag (a machine crash before they reached the disk),
+// which needs no record.
+func (w *writer) unanchored(ref anchor, off, k int64, first int) string {
+	if w.lastSealed && w.size-off <= maxFollow {
+		b := make([]byte, w.size-off)
+		if _, err := w.f.ReadAt(b, off); err == nil {
+			if _, _, _, ok := chainsOn(ref.last, ref.records > 0, b); ok {
+				return ""
+			}
+		}
 	}
 	return fmt.Sprintf("%d records from line %d of %s on were not anchored: a crash between writing them and updating the head leaves this, and so does a writer without the key",
 		k, first, w.base)

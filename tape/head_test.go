@@ -620,3 +620,56 @@ func TestHeadShrinksInPlace(t *testing.T) {
 	}
 	mustVerify(t, path, 40)
 }
+
+// Two writers taking turns: each takes the other's sealed lines from the
+// tape as they are (no finding). Lines added between their turns by
+// someone without the key (chained on, but unsealed, or ending in a
+// sealed line copied from earlier) are not taken that way: the writer
+// reads the head again and records what it found.
+func TestWritersFollowEachOther(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tape.jsonl")
+	a := openT(t, path, Options{Sync: SyncNone})
+	b := openT(t, path, Options{Sync: SyncNone})
+	for i := range 6 {
+		tp := a
+		if i%2 == 1 {
+			tp = b
+		}
+		appendN(t, tp, 2, func(k int) *Record { return rec(2*i + k) })
+	}
+	if got := reanchors(t, path); len(got) != 0 {
+		t.Fatalf("writers taking turns recorded %+v", got)
+	}
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	sum := sha256.Sum256(lines[len(lines)-1])
+	forged := fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged","allowed":true,"prev":"%x"}`, sum)
+	for _, c := range []struct {
+		name  string
+		added []byte
+	}{
+		{"unsealed", []byte(forged + "\n")},
+		{"an old sealed line after it", append([]byte(forged+"\n"), append(lines[3], '\n')...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := len(reanchors(t, path))
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(c.added)
+			f.Close()
+			appendN(t, a, 1, rec)
+			if got := reanchors(t, path); len(got) != before+1 {
+				t.Fatalf("after %s lines were added: reanchor records %+v", c.name, got)
+			}
+			// The next lines chain on from the tape as found.
+			data, _ = os.ReadFile(path)
+			lines = bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+			sum = sha256.Sum256(lines[len(lines)-1])
+			forged = fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged2","allowed":true,"prev":"%x"}`, sum)
+		})
+	}
+	a.Close()
+	b.Close()
+}

@@ -390,13 +390,38 @@ func (w *writer) look() error {
 	return w.writeRepair()
 }
 
+// chainsOn says whether the whole lines of b chain on from head, each from
+// the one before (so that a seal on the last covers them all), and returns
+// the last line, its hash and how many there are.
+func chainsOn(head [32]byte, hasHead bool, b []byte) (sum [32]byte, lines int64, last []byte, ok bool) {
+	var buf [len(`,"prev":""}`) + 64]byte
+	copy(buf[:], `,"prev":"`)
+	for rest := b; len(rest) > 0; lines++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return head, lines, nil, false
+		}
+		last, rest = rest[:i], rest[i+1:]
+		want := append(buf[:len(`,"prev":"`)], `"}`...) // the first record's prev is ""
+		if hasHead {
+			want = hex.AppendEncode(buf[:len(`,"prev":"`)], head[:])
+			want = append(want, `"}`...)
+		}
+		if !bytes.HasSuffix(last, want) {
+			return head, lines, nil, false
+		}
+		head, hasHead = sha256.Sum256(last), true
+	}
+	return head, lines, last, last != nil
+}
+
 // maxFollow bounds what follow reads; past it, load takes the file.
 const maxFollow = 256 << 10
 
 // follow takes lines another writer appended, from w.size to size, without
-// reading the head and the mark again: they are whole lines, the first
-// chains from our head and the last carries this key's seal, which
-// anchors them (the other writer brought the head and mark up to date
+// reading the head and the mark again: they are whole lines, each chains
+// from the one before (the first from our head) and the last carries this
+// key's seal, which anchors them (the other writer brought the head and mark up to date
 // before it let go of the lock; we write them again at ours). Anything
 // else, false: load takes the file as it is.
 func (w *writer) follow(size int64) bool {
@@ -416,20 +441,15 @@ func (w *writer) follow(size int64) bool {
 	if b[n-1] != '\n' {
 		return false
 	}
-	first := b[:bytes.IndexByte(b, '\n')]
-	var want [len(`,"prev":""}`) + 64]byte
-	copy(want[:], `,"prev":"`)
-	hex.Encode(want[len(`,"prev":"`):], w.head[:])
-	copy(want[len(want)-2:], `"}`)
-	if !bytes.HasSuffix(first, want[:]) {
+	head, lines, last, ok := chainsOn(w.head, true, b)
+	if !ok {
 		return false
 	}
-	last := b[bytes.LastIndexByte(b[:n-1], '\n')+1 : n-1]
 	if _, ok := w.seal.checkLine(last); !ok || !wellFormed(last) {
 		return false
 	}
-	w.records += int64(bytes.Count(b, []byte{'\n'}))
-	w.head, w.size, w.lastSealed = sha256.Sum256(last), size, true
+	w.records += lines
+	w.head, w.size, w.lastSealed = head, size, true
 	w.t.publishHead()
 	return true
 }
