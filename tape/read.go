@@ -122,10 +122,11 @@ type HeadError struct {
 	File string // the tape file, head or mark concerned
 	Line int    // 1-based line of File, 0 when the error is about a head
 	Why  string
-	// Unanchored is set when the chain is whole and goes on past the head:
-	// the lines after it were written but not anchored. A crash between
-	// writing lines and updating the head leaves this, and so does a
-	// writer without the key; the next Open records them and anchors them.
+	// Unanchored is set when the chain is whole and goes on past the head
+	// and past the last sealed line: the lines after it were written but
+	// not anchored. A batch a machine crash kept only part of leaves this,
+	// and so does a writer without the key; the next Open records them and
+	// anchors them.
 	Unanchored bool
 }
 

@@ -48,10 +48,11 @@
 //
 // Verify checks the head and the mark against the tape: the last line
 // changed, records cut, a tape missing, a head missing, changed, forged
-// without the key, or older than the mark (the tape and its head put back
-// to an earlier copy) are all named. A writer that finds the tape not
-// matching its head (a crash between a write and its anchor leaves
-// unanchored lines; so does anything that edits the tape) appends a
+// without the key, or older than the mark with the tape not reaching the
+// mark (the tape and its head put back to an earlier copy) are all named;
+// lines past the head that chain on and end sealed are anchored by the
+// seal. A writer that finds the tape not matching its head (lines past
+// it without a seal, or anything else that edits the tape) appends a
 // rule.TapeReanchored record saying what it found, then anchors the tape as it
 // is: the finding is on the record, and anchored from then on.
 //
