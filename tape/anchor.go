@@ -123,13 +123,16 @@ func (w *writer) checkAnchors() error {
 	headName := filepath.Base(w.hf.Name())
 	var why []string
 	var ref anchor
+	// A mark ahead of its head is a rollback unless the tape reaches the
+	// mark: then only the head lagged (neither is synced).
+	var rollback string
 	have := true
 	switch {
 	case herr == nil && merr == nil:
 		ref = h
 		if m.records > h.records || m.records == h.records && m != h {
-			why = append(why, fmt.Sprintf("the mark in %s anchors %d records and the head %d: the tape and its head were put back to an older state",
-				w.seal.dir, m.records, h.records))
+			rollback = fmt.Sprintf("the mark in %s anchors %d records and the head %d: the tape and its head were put back to an older state",
+				w.seal.dir, m.records, h.records)
 			ref = m
 		}
 	case herr == nil:
@@ -153,11 +156,14 @@ func (w *writer) checkAnchors() error {
 	case have && ref.size == cur.size && ref.last == cur.last && (ref.records > 0) == w.hasHead:
 		w.records = ref.records
 	case have:
-		n, what, err := w.compare(ref)
+		n, what, reaches, err := w.compare(ref)
 		if err != nil {
 			return err
 		}
 		w.records = n
+		if !reaches && rollback != "" {
+			why = append(why, rollback)
+		}
 		if what != "" {
 			why = append(why, what)
 		}
@@ -197,24 +203,25 @@ func anchorProblem(err error) string {
 }
 
 // compare says how the tape differs from an anchor it does not match ("" :
-// in nothing that needs a record), and how many records it holds. Lines past the anchor whose start chains from
-// it are unanchored (what a crash between the write and the head leaves);
+// in nothing that needs a record), how many records it holds, and whether
+// it reaches the anchor (holds its records and goes on from its last).
+// Lines past the anchor whose start chains from it are unanchored (what a crash between the write and the head leaves);
 // anything else means the anchored records changed.
-func (w *writer) compare(ref anchor) (int64, string, error) {
+func (w *writer) compare(ref anchor) (int64, string, bool, error) {
 	// The anchor ends inside the current file: the line ending there must
 	// be the one it names.
 	if ref.size > 0 && ref.size < w.size {
 		line, ok, err := lineEndingAt(w.f, ref.size)
 		if err != nil {
-			return 0, "", fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+			return 0, "", false, fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 		}
 		if ok && sha256.Sum256(line) == ref.last {
 			k, err := countLines(w.f, ref.size, w.size)
 			if err != nil {
-				return 0, "", fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+				return 0, "", false, fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 			}
 			first, _ := lineNumber(w.f, ref.size)
-			return ref.records + k, unanchored(k, first, w.base), nil
+			return ref.records + k, w.unanchored(ref, ref.size, k, first), true, nil
 		}
 	}
 	// The anchor is the end of the newest rotated file (a rotation the head
@@ -224,23 +231,23 @@ func (w *writer) compare(ref anchor) (int64, string, error) {
 	{
 		r, err := newestRotated(w.t.path)
 		if err != nil {
-			return 0, "", fmt.Errorf("%w: %w", ErrUnwritable, err)
+			return 0, "", false, fmt.Errorf("%w: %w", ErrUnwritable, err)
 		}
 		inRotated := r.ok && r.last == ref.last && (ref.size == 0 || ref.size == r.size)
 		if ref.records == 0 && !r.ok || ref.records > 0 && inRotated {
 			k, err := countLines(w.f, 0, w.size)
 			if err != nil {
-				return 0, "", fmt.Errorf("%w: read: %w", ErrUnwritable, err)
+				return 0, "", false, fmt.Errorf("%w: read: %w", ErrUnwritable, err)
 			}
 			if k == 0 {
-				return ref.records, "", nil // only the head's size is behind
+				return ref.records, "", true, nil // only the head's size is behind
 			}
-			return ref.records + k, unanchored(k, 1, w.base), nil
+			return ref.records + k, w.unanchored(ref, 0, k, 1), true, nil
 		}
 	}
 	n, err := w.countAll()
 	if err != nil {
-		return 0, "", err
+		return 0, "", false, err
 	}
 	what := fmt.Sprintf("the tape does not match its head, which anchors %d records ending at byte %d of %s with hash %s; the tape has %d records ending at byte %d",
 		ref.records, ref.size, w.base, short(ref.lastHex()), n, w.size)
@@ -252,12 +259,25 @@ func (w *writer) compare(ref anchor) (int64, string, error) {
 	default:
 		what += ": anchored records were changed or removed"
 	}
-	return n, what, nil
+	return n, what, false, nil
 }
 
-func unanchored(k int64, first int, file string) string {
+// unanchored is the finding for the k lines past the anchor ref, from
+// byte off (line first) of the current file on; "" when they chain on from
+// it and the last is sealed: then a key holder wrote them and only the
+// head and the mark lag (a machine crash before they reached the disk),
+// which needs no record.
+func (w *writer) unanchored(ref anchor, off, k int64, first int) string {
+	if w.lastSealed && w.size-off <= maxFollow {
+		b := make([]byte, w.size-off)
+		if _, err := w.f.ReadAt(b, off); err == nil {
+			if _, _, _, ok := chainsOn(ref.last, ref.records > 0, b); ok {
+				return ""
+			}
+		}
+	}
 	return fmt.Sprintf("%d records from line %d of %s on were not anchored: a crash between writing them and updating the head leaves this, and so does a writer without the key",
-		k, first, file)
+		k, first, w.base)
 }
 
 // countAll counts the records of every file of the tape, up to w.size in

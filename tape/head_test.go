@@ -3,6 +3,8 @@ package tape
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -201,9 +203,11 @@ func TestVerifyHeadMissing(t *testing.T) {
 	mustVerify(t, path, 5)
 }
 
-// A head put back from an earlier copy (or lagging after a crash) leaves
-// lines the head does not anchor: Verify names them, the writer records
-// them.
+// A head put back from an earlier copy, or lagging after a machine crash
+// (heads and marks are written, not synced): the tape's sealed last line
+// anchors the records past it, so neither Verify nor the next writer has
+// anything to say. Lines past it that are not sealed (a writer without
+// the key) are named, and recorded by the writer.
 func TestVerifyStaleHead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
 	tp := openT(t, path, Options{})
@@ -213,31 +217,72 @@ func TestVerifyStaleHead(t *testing.T) {
 	appendN(t, tp, 3, func(i int) *Record { return rec(5 + i) })
 	tp.Close()
 	writeFile(t, path+HeadSuffix, old)
-
-	n, err := Verify(path)
-	// The mark went on to 8 records: it calls the head older.
-	wantHeadError(t, err, HeadSuffix, "put back to an older state")
-	if n != 8 {
-		t.Errorf("Verify read %d records, want 8", n)
-	}
-	// With the mark as old as the head (a crash after the lines, before
-	// both), the lines past them are unanchored.
+	// The mark went on to 8 records, and the tape reaches it: only the
+	// head lagged.
+	mustVerify(t, path, 8)
+	// The mark as old as the head: the seal anchors the 3 records.
 	s, err := openSeal("", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, s.markPath(path), old)
+	mustVerify(t, path, 8)
+	tp = openT(t, path, Options{})
+	tp.Close()
+	if got := reanchors(t, path); len(got) != 0 {
+		t.Fatalf("reanchor records after a lagging head: %+v", got)
+	}
+	mustVerify(t, path, 8)
+
+	// A line chained on by hand, without the key.
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	sum := sha256.Sum256(lines[len(lines)-1])
+	forged := fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged","allowed":true,"prev":"%x"}`+"\n", sum)
+	writeFile(t, path, append(data, forged...))
 	_, err = Verify(path)
-	he := wantHeadError(t, err, "tape.jsonl", "3 records from here on are not anchored")
-	if !he.Unanchored || he.Line != 6 {
-		t.Errorf("Verify = %+v, want Unanchored at line 6", he)
+	he := wantHeadError(t, err, "tape.jsonl", "1 records from here on are not anchored")
+	if !he.Unanchored || he.Line != 9 {
+		t.Errorf("Verify = %+v, want Unanchored at line 9", he)
 	}
 	tp = openT(t, path, Options{})
 	tp.Close()
-	if got := reanchors(t, path); len(got) != 1 || !strings.Contains(got[0].Reason, "3 records from line 6 of tape.jsonl on were not anchored") {
+	if got := reanchors(t, path); len(got) != 1 || !strings.Contains(got[0].Reason, "1 records from line 9 of tape.jsonl on were not anchored") {
 		t.Fatalf("reanchor records: %+v", got)
 	}
-	mustVerify(t, path, 9)
+	mustVerify(t, path, 10)
+}
+
+// Every batch's last line is sealed, and the seal is the HMAC of the
+// line without it (docs/tape.md says how to check one by hand).
+func TestLineSeal(t *testing.T) {
+	path := smallTape(t, 3, 0)
+	s, err := openSeal("", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	for i, line := range lines {
+		at := sealAt(line)
+		if at < 0 {
+			t.Fatalf("line %d is not sealed: %s", i+1, line)
+		}
+		mac := hmac.New(sha256.New, s.key)
+		mac.Write(line[:at])
+		mac.Write(line[at+sealWidth:])
+		if got, want := string(line[at+len(sealKey):at+sealWidth-1]), hex.EncodeToString(mac.Sum(nil)); got != want {
+			t.Errorf("line %d: seal %s, want %s", i+1, got, want)
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil || r.ID == "" {
+			t.Errorf("line %d does not read as a record: %v", i+1, err)
+		}
+	}
+	// Changed under its seal, a line is no longer sealed.
+	if _, ok := s.checkLine(bytes.Replace(lines[2], []byte(`"allow"`), []byte(`"deny!"`), 1)); ok {
+		t.Error("a changed line kept its seal")
+	}
 }
 
 // The tape and its head put back together to an earlier state (a copy
@@ -574,4 +619,57 @@ func TestHeadShrinksInPlace(t *testing.T) {
 		t.Errorf("head is %d bytes, want %d", len(b), headWidth(filepath.Base(path)))
 	}
 	mustVerify(t, path, 40)
+}
+
+// Two writers taking turns: each takes the other's sealed lines from the
+// tape as they are (no finding). Lines added between their turns by
+// someone without the key (chained on, but unsealed, or ending in a
+// sealed line copied from earlier) are not taken that way: the writer
+// reads the head again and records what it found.
+func TestWritersFollowEachOther(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tape.jsonl")
+	a := openT(t, path, Options{Sync: SyncNone})
+	b := openT(t, path, Options{Sync: SyncNone})
+	for i := range 6 {
+		tp := a
+		if i%2 == 1 {
+			tp = b
+		}
+		appendN(t, tp, 2, func(k int) *Record { return rec(2*i + k) })
+	}
+	if got := reanchors(t, path); len(got) != 0 {
+		t.Fatalf("writers taking turns recorded %+v", got)
+	}
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	sum := sha256.Sum256(lines[len(lines)-1])
+	forged := fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged","allowed":true,"prev":"%x"}`, sum)
+	for _, c := range []struct {
+		name  string
+		added []byte
+	}{
+		{"unsealed", []byte(forged + "\n")},
+		{"an old sealed line after it", append([]byte(forged+"\n"), append(lines[3], '\n')...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := len(reanchors(t, path))
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(c.added)
+			f.Close()
+			appendN(t, a, 1, rec)
+			if got := reanchors(t, path); len(got) != before+1 {
+				t.Fatalf("after %s lines were added: reanchor records %+v", c.name, got)
+			}
+			// The next lines chain on from the tape as found.
+			data, _ = os.ReadFile(path)
+			lines = bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+			sum = sha256.Sum256(lines[len(lines)-1])
+			forged = fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged2","allowed":true,"prev":"%x"}`, sum)
+		})
+	}
+	a.Close()
+	b.Close()
 }

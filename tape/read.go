@@ -122,10 +122,11 @@ type HeadError struct {
 	File string // the tape file, head or mark concerned
 	Line int    // 1-based line of File, 0 when the error is about a head
 	Why  string
-	// Unanchored is set when the chain is whole and goes on past the head:
-	// the lines after it were written but not anchored. A crash between
-	// writing lines and updating the head leaves this, and so does a
-	// writer without the key; the next Open records them and anchors them.
+	// Unanchored is set when the chain is whole and goes on past the head
+	// and past the last sealed line: the lines after it were written but
+	// not anchored. A batch a machine crash kept only part of leaves this,
+	// and so does a writer without the key; the next Open records them and
+	// anchors them.
 	Unanchored bool
 }
 
@@ -183,11 +184,24 @@ func VerifyWith(path string, o VerifyOptions) (n int, err error) {
 		return 0, fmt.Errorf("%w at %s", ErrNoTape, path)
 	}
 	var want int64 = -1 // the records the head anchors, once it is read
-	var h anchor
-	if serr == nil && herr == nil {
-		if h, herr = s.decode(hb, filepath.Base(path)); herr == nil {
-			want = h.records
+	var h, m anchor
+	var mderr error = errNoHead
+	if serr == nil {
+		if herr == nil {
+			h, herr = s.decode(hb, filepath.Base(path))
 		}
+		if merr == nil {
+			m, mderr = s.decode(mb, filepath.Base(path))
+		}
+	}
+	// A mark ahead of the head: the tape must reach the mark (else it and
+	// its head were put back), and the mark anchors it.
+	markAhead := herr == nil && mderr == nil && (m.records > h.records || m.records == h.records && m != h)
+	if markAhead {
+		h = m
+	}
+	if herr == nil {
+		want = h.records
 	}
 
 	type place struct {
@@ -200,8 +214,20 @@ func VerifyWith(path string, o VerifyOptions) (n int, err error) {
 		lastAt, after  place // the last record; the first one past the head
 		prevLine       int
 		prevFile       string
+		sealed         int64 // the last record with a valid seal (0: none)
+		afterSeal      place // the record after it
 	)
 	err = walkFiles(files, func(file string, line int, b []byte) error {
+		// A seal that does not match counts as none: a changed line shows
+		// on the next line's prev, or (the last) against the head.
+		if s != nil {
+			if _, ok := s.checkLine(b); ok {
+				sealed = int64(n) + 1
+			}
+		}
+		if int64(n) == sealed && sealed > 0 {
+			afterSeal = place{file, line}
+		}
 		p, ok := prevField(b)
 		if !ok {
 			var r struct {
@@ -256,18 +282,18 @@ func VerifyWith(path string, o VerifyOptions) (n int, err error) {
 		return n, &HeadError{File: headName, Why: "the head cannot be trusted: " + herr.Error()}
 	}
 	markName := s.markPath(path)
-	m, err := s.decode(mb, filepath.Base(path))
 	switch {
 	case merr != nil:
 		return n, &HeadError{File: markName, Why: "cannot read the mark: " + merr.Error()}
-	case err == errNoHead && h.records > 0:
+	case mderr == errNoHead && h.records > 0:
 		return n, &HeadError{File: markName, Why: "the mark is missing, so an older tape put back in place would not show"}
-	case err != nil && err != errNoHead:
-		return n, &HeadError{File: markName, Why: "the mark cannot be trusted: " + err.Error()}
-	case err == nil && (m.records > h.records || m.records == h.records && m != h):
+	case mderr != nil && mderr != errNoHead:
+		return n, &HeadError{File: markName, Why: "the mark cannot be trusted: " + mderr.Error()}
+	case markAhead && (int64(n) < m.records || m.records > 0 && anchored != m.last):
+		hd, _ := s.decode(hb, filepath.Base(path))
 		return n, &HeadError{File: headName, Why: fmt.Sprintf(
 			"the head anchors %d records but the mark in %s anchors %d: the tape and its head were put back to an older state",
-			h.records, s.dir, m.records)}
+			hd.records, s.dir, m.records)}
 	}
 
 	// Where the head says the tape ends: in the current file, or at the end
@@ -284,10 +310,18 @@ func VerifyWith(path string, o VerifyOptions) (n int, err error) {
 	switch got := int64(n); {
 	case got == h.records && (got == 0 || last == h.last) && endOK:
 		return n, nil
+	case got > h.records && (h.records == 0 || anchored == h.last) && sealed == got:
+		// The head lags (it is not synced): the tape's sealed last line
+		// anchors the records past it.
+		return n, nil
 	case got > h.records && (h.records == 0 || anchored == h.last):
-		return n, &HeadError{File: after.file, Line: after.line, Unanchored: true, Why: fmt.Sprintf(
-			"%d records from here on are not anchored by the head (it anchors %d): a crash between writing them and updating the head leaves this, and so does a writer without the key; the next writer records and anchors them",
-			got-h.records, h.records)}
+		from, k := after, got-h.records
+		if sealed > h.records {
+			from, k = afterSeal, got-sealed
+		}
+		return n, &HeadError{File: from.file, Line: from.line, Unanchored: true, Why: fmt.Sprintf(
+			"%d records from here on are not anchored by the head (it anchors %d) nor sealed: a crash between writing them and updating the head leaves this, and so does a writer without the key; the next writer records and anchors them",
+			k, h.records)}
 	case got < h.records:
 		return n, &HeadError{File: lastAt.file, Line: lastAt.line, Why: fmt.Sprintf(
 			"the tape ends after %d records but its head anchors %d: records were cut from the end", got, h.records)}

@@ -35,19 +35,24 @@
 // $XDG_DATA_HOME/admit/tape-seal), outside the tape's folder; the seal
 // folder also keeps the tape's mark, a copy of its latest head.
 //
-// A synced batch is anchored before its callers return: its head is
-// encoded with the batch and written just after the fdatasync, so only
-// the gap between two system calls separates durable lines from their
-// anchor. Unsynced batches (SyncNone), and the mark, are written when the
-// writer gives the lock back (at most LockLease later) and at Close.
-// Readers read the head under the shared lock, so it matches the files.
+// The last line of every batch carries "seal" just before prev: the
+// HMAC-SHA256 under the key of the line without that member. A batch is
+// thus anchored by its own last line, in the same write and fdatasync
+// (one per decision); the head and the mark are written after it and
+// never synced. The head of a synced batch is written just after the
+// fdatasync; that of unsynced batches (SyncNone), and the mark, when the
+// writer gives the lock back (at most LockLease later) and at Close. A
+// head or mark a crash left behind the tape is made good from the seal;
+// lines past them without a valid seal are named. Readers read the head
+// under the shared lock, so it matches the files.
 //
 // Verify checks the head and the mark against the tape: the last line
 // changed, records cut, a tape missing, a head missing, changed, forged
-// without the key, or older than the mark (the tape and its head put back
-// to an earlier copy) are all named. A writer that finds the tape not
-// matching its head (a crash between a write and its anchor leaves
-// unanchored lines; so does anything that edits the tape) appends a
+// without the key, or older than the mark with the tape not reaching the
+// mark (the tape and its head put back to an earlier copy) are all named;
+// lines past the head that chain on and end sealed are anchored by the
+// seal. A writer that finds the tape not matching its head (lines past
+// it without a seal, or anything else that edits the tape) appends a
 // rule.TapeReanchored record saying what it found, then anchors the tape as it
 // is: the finding is on the record, and anchored from then on.
 //
@@ -86,10 +91,14 @@
 // Every editor window runs its own server, and by default they share one
 // tape. A writer takes an exclusive flock on "<path>.lock" and, on taking
 // it, notices lines or rotations made by another process, so the chain
-// stays one chain. It keeps the lock for a short lease (LockLease) across
-// the batches that follow, so a busy writer pays for the lock and the
-// checks once per lease rather than once per line, and another process
-// waits at most a lease for its turn.
+// stays one chain: lines appended by another writer are taken from the
+// tape itself when they chain on from what this writer knew and end
+// sealed; anything else reads the head and the mark again. It gives the
+// lock back as soon as no line waits (once its callers have had the
+// chance to queue their next), and at the latest after LockLease while
+// lines keep coming: a busy writer pays for the lock once per run of
+// batches, and another process waits for one batch of an idle writer, at
+// most a lease of a busy one.
 //
 // # Rotation
 //
@@ -108,6 +117,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -404,7 +414,13 @@ func (t *Tape) lead() {
 		t.commit.Lock()
 		held := t.w.locked
 		t.w.commit(batch)
-		if !held && t.w.locked {
+		idle := t.idleAfterYield()
+		switch {
+		case idle:
+			// Nothing more to write here: another process sharing the
+			// tape need not wait for the lease to end.
+			t.w.unlock()
+		case !held && t.w.locked:
 			t.lease.Reset(LockLease)
 		}
 		t.commit.Unlock()
@@ -426,12 +442,30 @@ func (t *Tape) lead() {
 	}
 }
 
+// idleAfterYield says whether no line waits, once the callers this batch
+// just answered have had the processor: with many callers, the queue is
+// empty only for the moment they take to append again, and giving the
+// lock back then would cost every next batch the lock and its checks.
+func (t *Tape) idleAfterYield() bool {
+	t.mu.Lock()
+	empty := len(t.queue) == 0
+	t.mu.Unlock()
+	if !empty {
+		return false
+	}
+	runtime.Gosched()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.queue) == 0
+}
+
 // leadBatches bounds the batches one caller commits before it hands the
 // turn on: a few keep the writing hot under load without making one
 // caller wait for everybody's lines.
 const leadBatches = 4
 
-// LockLease is how long a writer keeps the flock after taking it.
+// LockLease is the longest a writer keeps the flock while lines keep
+// coming; it gives it back at once when none are waiting.
 const LockLease = time.Millisecond
 
 // endLease gives the flock back between batches, so other processes

@@ -55,6 +55,11 @@ type writer struct {
 	headDirty bool
 	markDirty bool
 	headBuf   []byte
+	// unsynced says that bytes were written without an fdatasync.
+	unsynced bool
+	// lastSealed says that the current file's last line, as load found
+	// it, carries a valid seal.
+	lastSealed bool
 
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
@@ -113,8 +118,10 @@ func (w *writer) open() error {
 func (w *writer) close() error {
 	w.unlock()
 	var errs []error
+	// Synced batches are durable already, sealed; the head and the mark
+	// are not synced (a crash that loses them is made good from the seal).
 	if w.f != nil {
-		if w.t.sync != SyncNone {
+		if w.t.sync != SyncNone && w.unsynced {
 			if err := fdatasync(w.f); err != nil && !w.dirty {
 				errs = append(errs, fmt.Errorf("tape: close: sync: %w", err))
 			}
@@ -122,11 +129,6 @@ func (w *writer) close() error {
 		errs = append(errs, w.f.Close())
 	}
 	for _, f := range []*os.File{w.hf, w.mf} {
-		if w.t.sync != SyncNone {
-			if err := fdatasync(f); err != nil {
-				errs = append(errs, fmt.Errorf("tape: close: sync %s: %w", f.Name(), err))
-			}
-		}
 		errs = append(errs, f.Close())
 	}
 	errs = append(errs, w.lock.Close())
@@ -252,8 +254,10 @@ func (w *writer) load() error {
 	w.size = good
 	w.dirty = false
 	w.hasHead = false
+	w.lastSealed = false
 	if last != nil {
 		w.head, w.hasHead = sha256.Sum256(last), true
+		_, w.lastSealed = w.seal.checkLine(last)
 	} else {
 		r, err := newestRotated(w.t.path)
 		if err != nil {
@@ -376,12 +380,78 @@ func (w *writer) look() error {
 			return fmt.Errorf("%w: cut failed write: %w", ErrUnwritable, err)
 		}
 		w.dirty = false
+	case !w.dirty && fi.Size() > w.size && w.follow(fi.Size()):
+		// Another writer appended sealed lines to what we knew.
 	case w.dirty || fi.Size() != w.size:
 		// Another process wrote (maybe after our failed bytes, which it
 		// then cut as a torn tail): take the file as it is.
 		return w.load()
 	}
 	return w.writeRepair()
+}
+
+// chainsOn says whether the whole lines of b chain on from head, each from
+// the one before (so that a seal on the last covers them all), and returns
+// the last line, its hash and how many there are.
+func chainsOn(head [32]byte, hasHead bool, b []byte) (sum [32]byte, lines int64, last []byte, ok bool) {
+	var buf [len(`,"prev":""}`) + 64]byte
+	copy(buf[:], `,"prev":"`)
+	for rest := b; len(rest) > 0; lines++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return head, lines, nil, false
+		}
+		last, rest = rest[:i], rest[i+1:]
+		want := append(buf[:len(`,"prev":"`)], `"}`...) // the first record's prev is ""
+		if hasHead {
+			want = hex.AppendEncode(buf[:len(`,"prev":"`)], head[:])
+			want = append(want, `"}`...)
+		}
+		if !bytes.HasSuffix(last, want) {
+			return head, lines, nil, false
+		}
+		head, hasHead = sha256.Sum256(last), true
+	}
+	return head, lines, last, last != nil
+}
+
+// maxFollow bounds what follow reads; past it, load takes the file.
+const maxFollow = 256 << 10
+
+// follow takes lines another writer appended, from w.size to size, without
+// reading the head and the mark again: they are whole lines, each chains
+// from the one before (the first from our head) and the last carries this
+// key's seal, which anchors them (the other writer brought the head and mark up to date
+// before it let go of the lock; we write them again at ours). Anything
+// else, false: load takes the file as it is.
+func (w *writer) follow(size int64) bool {
+	n := size - w.size
+	if n > maxFollow || !w.hasHead {
+		return false
+	}
+	b := w.buf[:0]
+	if int64(cap(b)) < n {
+		b = make([]byte, 0, n)
+	}
+	b = b[:n]
+	w.buf = b[:0]
+	if k, err := w.f.ReadAt(b, w.size); int64(k) != n || err != nil && err != io.EOF {
+		return false
+	}
+	if b[n-1] != '\n' {
+		return false
+	}
+	head, lines, last, ok := chainsOn(w.head, true, b)
+	if !ok {
+		return false
+	}
+	if _, ok := w.seal.checkLine(last); !ok || !wellFormed(last) {
+		return false
+	}
+	w.records += lines
+	w.head, w.size, w.lastSealed = head, size, true
+	w.t.publishHead()
+	return true
 }
 
 // commit writes one batch taken from the queue and answers every request
@@ -416,15 +486,20 @@ func (w *writer) write(reqs []*request, sync bool) error {
 	head, hasHead := w.head, w.hasHead
 	var prev [64]byte
 	ends := w.ends[:0]
-	for _, q := range reqs {
+	for i, q := range reqs {
 		start := len(buf)
 		buf = append(buf, q.body[:len(q.body)-1]...)
+		at := len(buf)
 		buf = append(buf, `,"prev":"`...)
 		if hasHead {
 			hex.Encode(prev[:], head[:])
 			buf = append(buf, prev[:]...)
 		}
 		buf = append(buf, `"}`...)
+		if i == len(reqs)-1 {
+			// The batch's last line anchors the batch (head.go, sealLine).
+			buf = w.seal.sealLine(buf, start, at)
+		}
 		head, hasHead = sha256.Sum256(buf[start:]), true
 		buf = append(buf, '\n')
 		ends = append(ends, len(buf))
@@ -441,10 +516,11 @@ func (w *writer) write(reqs []*request, sync bool) error {
 		}
 	}
 
-	// A synced batch is anchored before its callers hear of it: the head
-	// is encoded (MAC and all) before the write, so that only the gap
-	// between two system calls separates the durable lines from their
-	// anchor. Unsynced batches are anchored when the lock is given back.
+	// The batch anchors itself (its last line is sealed), durably with
+	// the one fdatasync. The head of a synced batch is written just after
+	// it, not synced: a head that a machine crash loses is made good from
+	// the seal on open. Unsynced batches are anchored when the lock is
+	// given back.
 	next := anchor{records: w.records + int64(len(reqs)), size: w.size + int64(len(buf)), last: head}
 	if sync {
 		w.headBuf = w.seal.encode(w.headBuf[:0], w.base, next)
@@ -462,7 +538,7 @@ func (w *writer) write(reqs []*request, sync bool) error {
 		}
 		w.headDirty = !w.writeHead(w.headBuf)
 	} else {
-		w.headDirty = true
+		w.headDirty, w.unsynced = true, true
 	}
 	w.records = next.records
 	w.markDirty = true
@@ -545,7 +621,7 @@ func syncDir(dir string) error { return sysfile.SyncDir(dir) }
 // when the size reached the disk but the data did not). Only that one line
 // is judged: older lines are Verify's business.
 func scanTail(f io.ReaderAt, size int64) (good int64, last []byte, err error) {
-	chunk := int64(64 << 10)
+	chunk := int64(8 << 10) // a few lines; doubled for a longer last line
 	for {
 		if chunk > size {
 			chunk = size
