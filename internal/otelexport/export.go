@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	otellog "go.opentelemetry.io/otel/log"
 	"go.opentelemetry.io/otel/metric"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
@@ -161,23 +163,35 @@ func New(cfg Config) (*Exporter, error) {
 	}
 	e := &Exporter{cfg: cfg, queue: make(chan tape.Record, cfg.Queue), stop: make(chan struct{}), batch: &collect{}}
 	e.abort, e.cancel = context.WithCancel(ctx)
-	// send retries every failure itself (otlp.go does not retry).
-	ls, err := newSignal(cfg, "LOGS", "/v1/logs", os.Getenv)
-	if err != nil {
+	// The SDK's own retry only covers some answers (429, 503), not a
+	// collector that is down: send retries every failure itself.
+	lopts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
+	if cfg.Endpoint != "" {
+		lopts = append(lopts, otlploghttp.WithEndpointURL(strings.TrimRight(cfg.Endpoint, "/")+"/v1/logs"))
+	}
+	if len(cfg.Headers) > 0 {
+		lopts = append(lopts, otlploghttp.WithHeaders(cfg.Headers))
+	}
+	if e.out, err = otlploghttp.New(ctx, lopts...); err != nil {
 		return nil, fmt.Errorf("otlp logs exporter: %w", err)
 	}
-	e.out = logsOut{ls}
 	// The logger only builds records (resource, scope, limits); collect
 	// keeps them for the next batch, which send hands to the exporter.
 	e.logs = sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(e.batch))
 	e.logger = e.logs.Logger("admit/decisions")
 	if cfg.Metrics {
-		ms, err := newSignal(cfg, "METRICS", "/v1/metrics", os.Getenv)
+		mopts := []otlpmetrichttp.Option{}
+		if cfg.Endpoint != "" {
+			mopts = append(mopts, otlpmetrichttp.WithEndpointURL(strings.TrimRight(cfg.Endpoint, "/")+"/v1/metrics"))
+		}
+		if len(cfg.Headers) > 0 {
+			mopts = append(mopts, otlpmetrichttp.WithHeaders(cfg.Headers))
+		}
+		mexp, err := otlpmetrichttp.New(ctx, mopts...)
 		if err != nil {
 			_ = e.out.Shutdown(ctx)
 			return nil, fmt.Errorf("otlp metrics exporter: %w", err)
 		}
-		mexp := metricsOut{ms}
 		var ropts []sdkmetric.PeriodicReaderOption
 		if cfg.MetricInterval > 0 {
 			ropts = append(ropts, sdkmetric.WithInterval(cfg.MetricInterval))
