@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // sysRun is what a run keeps for Linux's confinement.
@@ -14,6 +15,13 @@ type sysRun struct {
 	linkBindsCapped bool
 	spec            confinerSpec // the confiner's spec, less the program (confiner)
 	restrict        *restriction // the starting thread's restriction (not confiner)
+	// build fills restrict (the ruleset and the filter), once, before the
+	// run or, for a line that starts no program, only if one starts.
+	build     func() error
+	buildOnce sync.Once
+	buildErr  error
+	// rules are the run's merged rules, less each program's own file.
+	rules []pathRule
 	// placeholders are the empty protected folders made for the run
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
@@ -132,7 +140,7 @@ func (x *executor) confine(s Spec) error {
 	} else {
 		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
 		for _, root := range x.roots {
-			rules = append(rules, pathRule{Path: root, Access: llRead})
+			rules = append(rules, pathRule{Path: root, Access: llRead, Real: root})
 		}
 		for _, w := range x.writes {
 			info, err := os.Lstat(w)
@@ -149,7 +157,8 @@ func (x *executor) confine(s Spec) error {
 			writable = append(writable, w)
 		}
 	}
-	rs := rulesetSpec{ABI: l.abi, Rules: rules, HandleNet: !s.Network && !l.netns}
+	x.rules = mergeRules(rules)
+	rs := rulesetSpec{ABI: l.abi, Rules: x.rules, HandleNet: !s.Network && !l.netns}
 	filter := filterOptions{DenyInet: !s.Network && !l.netns, DenyTruncate: l.abi < 3}
 	if l.confiner {
 		x.spec = confinerSpec{
@@ -168,27 +177,41 @@ func (x *executor) confine(s Spec) error {
 		return nil
 	}
 	x.restrict = &restriction{}
-	if l.abi > 0 {
-		r, err := newRuleset(rs)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrSetup, err)
+	x.build = func() error {
+		if l.abi > 0 {
+			r, err := newRuleset(rs)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			x.restrict.ruleset = r
 		}
-		x.restrict.ruleset = r
-	}
-	if l.seccomp {
-		prog, err := buildFilter(filter)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrSetup, err)
+		if l.seccomp {
+			prog, err := filterFor(filter)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			x.restrict.filter = prog
 		}
-		x.restrict.filter = prog
+		return nil
 	}
-	return nil
+	if x.noPrograms {
+		return nil // built at the first program, if one starts after all
+	}
+	return x.restriction()
+}
+
+// restriction builds the starting thread's restriction once; every
+// program of the run waits for it and none starts without it.
+func (s *sysRun) restriction() error {
+	s.buildOnce.Do(func() { s.buildErr = s.build() })
+	return s.buildErr
 }
 
 // programRule lets a run execute the program it starts, wherever its file
 // is (a PATH entry may be a link to a file elsewhere).
 func programRule(bin string) pathRule {
-	return pathRule{Path: resolve(bin), Access: llRead | llExec}
+	real := resolve(bin)
+	return pathRule{Path: real, Access: llRead | llExec, Real: real}
 }
 
 // describeMachine says, for a refusal, what this machine has.

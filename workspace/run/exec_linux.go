@@ -40,9 +40,9 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 		if err == nil {
 			spec := x.spec
 			spec.Path, spec.Args, spec.Env, spec.Dir = bin, args, env, hc.Dir
-			if spec.Ruleset != nil {
+			if prog := programRule(bin); spec.Ruleset != nil && !coveredBy(spec.Ruleset.Rules, prog) {
 				rs := *spec.Ruleset
-				rs.Rules = append(slices.Clip(rs.Rules), programRule(bin))
+				rs.Rules = append(slices.Clip(rs.Rules), prog)
 				spec.Ruleset = &rs
 			}
 			go func() {
@@ -70,8 +70,11 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 			},
 		}
 		if x.restrict != nil {
-			if x.restrict.ruleset != nil {
-				if err := x.restrict.ruleset.add(programRule(bin)); err != nil {
+			if err := x.restriction(); err != nil {
+				return p, err
+			}
+			if prog := programRule(bin); x.restrict.ruleset != nil && !coveredBy(x.rules, prog) {
+				if err := x.restrict.ruleset.add(prog); err != nil {
 					return p, fmt.Errorf("%w: %v", ErrSetup, err)
 				}
 			}

@@ -357,6 +357,7 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		stderr:  newCapWriter(maxOut),
 	}
 	if s.Confine {
+		x.noPrograms = startsNoProgram(file)
 		if err := x.confine(s); err != nil {
 			return x, nil, err
 		}
@@ -468,6 +469,10 @@ type executor struct {
 	// of code started (undo.go).
 	protectedBefore []string
 	confiner        bool // programs start in the confiner (Linux)
+	// noPrograms: every command of the line is a builtin the run allows,
+	// so no program can start and the walls need not be built before it
+	// (they still are, at the first program, if one does).
+	noPrograms bool
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun
