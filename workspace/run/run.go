@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -134,6 +135,11 @@ type Result struct {
 	// ended (undo.go); NotUndone those that could not be removed.
 	Undone    []string `json:"undone,omitempty"`
 	NotUndone []string `json:"notUndone,omitempty"`
+	// OutOfMemory: the kernel ended a program at its memory bound (a
+	// cgroup's memory.max, cgroup_linux.go). Under RLIMIT_DATA an
+	// allocation past the bound fails inside the program instead, which
+	// reports it itself.
+	OutOfMemory bool `json:"outOfMemory,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -239,6 +245,7 @@ func Run(ctx context.Context, s Spec) Result {
 	res.Stdout, res.Stderr = x.stdout.String(), x.stderr.String()
 	res.Truncated = x.stdout.truncated() || x.stderr.truncated()
 	res.Signal = x.lastSignal()
+	res.OutOfMemory = x.oom.Load()
 	if status, ok := interp.IsExitStatus(runErr); ok {
 		res.ExitCode = int(status)
 	} else if runErr != nil {
@@ -476,6 +483,8 @@ type executor struct {
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun
+
+	oom atomic.Bool // a program was ended at its memory bound
 
 	// mu guards the fields below.
 	mu     sync.Mutex
