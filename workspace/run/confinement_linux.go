@@ -81,8 +81,9 @@ func (x *executor) confine(s Spec) error {
 	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
 
 	personEnv := ScrubEnv(s.Env)
-	rules := baseRules(personEnv, x.roots)
+	var rules []pathRule
 	if s.Code {
+		rules = baseRules(personEnv, x.roots)
 		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll})
 		// The person's caches are read, never written (caches.go): the
 		// run's own are in its temporary folder.
@@ -137,30 +138,16 @@ func (x *executor) confine(s Spec) error {
 			rules = append(rules, wr...)
 			writable = append(writable, root)
 		}
-	} else {
-		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
-		for _, root := range x.roots {
-			rules = append(rules, pathRule{Path: root, Access: llRead, Real: root})
-		}
-		for _, w := range x.writes {
-			info, err := os.Lstat(w)
-			switch {
-			case err != nil:
-				continue
-			case info.IsDir():
-				rules = append(rules, pathRule{Path: w, Access: llAll &^ llExec, NoFollow: true})
-			case info.Mode().IsRegular():
-				rules = append(rules, pathRule{Path: w, Access: llRead | llWrite, NoFollow: true})
-			default:
-				continue
-			}
-			writable = append(writable, w)
-		}
+	} else if l.confiner {
+		var w []string
+		rules, w = x.judgedRules(personEnv)
+		writable = append(writable, w...)
 	}
-	x.rules = mergeRules(rules)
-	rs := rulesetSpec{ABI: l.abi, Rules: x.rules, HandleNet: !s.Network && !l.netns}
+	rs := rulesetSpec{ABI: l.abi, HandleNet: !s.Network && !l.netns}
 	filter := filterOptions{DenyInet: !s.Network && !l.netns, DenyTruncate: l.abi < 3}
 	if l.confiner {
+		x.rules = mergeRules(rules)
+		rs.Rules = x.rules
 		x.spec = confinerSpec{
 			Seccomp: l.seccomp,
 			Filter:  filter,
@@ -178,6 +165,11 @@ func (x *executor) confine(s Spec) error {
 	}
 	x.restrict = &restriction{}
 	x.build = func() error {
+		if !s.Code {
+			rules, _ = x.judgedRules(personEnv)
+		}
+		x.rules = mergeRules(rules)
+		rs.Rules = x.rules
 		if l.abi > 0 {
 			r, err := newRuleset(rs)
 			if err != nil {
@@ -198,6 +190,31 @@ func (x *executor) confine(s Spec) error {
 		return nil // built at the first program, if one starts after all
 	}
 	return x.restriction()
+}
+
+// judgedRules are a judged command's rules (reads, its temporary folder,
+// its admitted targets) and the targets that exist, for the confiner's
+// writable mounts.
+func (x *executor) judgedRules(personEnv []string) (rules []pathRule, writable []string) {
+	rules = append(baseRules(personEnv, x.roots), pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
+	for _, root := range x.roots {
+		rules = append(rules, pathRule{Path: root, Access: llRead, Real: root})
+	}
+	for _, w := range x.writes {
+		info, err := os.Lstat(w)
+		switch {
+		case err != nil:
+			continue
+		case info.IsDir():
+			rules = append(rules, pathRule{Path: w, Access: llAll &^ llExec, NoFollow: true})
+		case info.Mode().IsRegular():
+			rules = append(rules, pathRule{Path: w, Access: llRead | llWrite, NoFollow: true})
+		default:
+			continue
+		}
+		writable = append(writable, w)
+	}
+	return rules, writable
 }
 
 // restriction builds the starting thread's restriction once; every

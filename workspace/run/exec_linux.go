@@ -27,8 +27,8 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 	// The memory bound is a cgroup where one is delegated, else
 	// RLIMIT_DATA; a cgroup that cannot be made falls back to it.
 	var cg *runCgroup
-	if parent := memoryCgroupParent(); x.memMB > 0 && parent != "" {
-		cg, _ = newRunCgroup(parent, x.memMB)
+	if x.memMB > 0 && memoryCgroupParent() != "" {
+		cg, _ = newRunCgroup(memoryCgroupParent(), x.memMB)
 	}
 	intoCgroup := func(attr *syscall.SysProcAttr) {
 		if cg != nil {
