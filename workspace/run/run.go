@@ -73,7 +73,7 @@ type Spec struct {
 	Recheck        func(argv []string, dir string) error
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (defaultMaxOutput)
-	MaxMemoryMB    int           // memory (RLIMIT_DATA) of each program; 0 means none
+	MaxMemoryMB    int           // memory of each program (a cgroup's memory.max where delegated, else RLIMIT_DATA); 0 means none
 	// Confine confines every program of the run (see the package doc). A
 	// run that needs a wall this machine cannot give is refused, unless
 	// AcceptWeaker.
