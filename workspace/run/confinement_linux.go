@@ -64,21 +64,17 @@ func (x *executor) confine(s Spec) error {
 		x.sandbox = SandboxNone
 	}
 
-	base, stable := tempBase()
-	temp, err := os.MkdirTemp(base, "admit-run-")
-	if err != nil {
-		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
-	}
-	x.temp, x.tmpdir = temp, temp
-	// In the confiner the folder is bound onto a path that is the same
-	// for every run; the rules name the path the program sees.
+	// A line of builtins started from admit's own thread needs no
+	// temporary folder either, unless a program starts after all.
+	lazy := x.noPrograms && !s.Code && !l.confiner
+	var temp string
 	var writable, readOnly []string
-	if l.confiner && stable != "" {
-		x.tmpdir = stable
-	} else {
-		writable = append(writable, temp)
+	if !lazy {
+		var err error
+		if temp, writable, err = x.makeTemp(l.confiner); err != nil {
+			return err
+		}
 	}
-	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
 
 	personEnv := ScrubEnv(s.Env)
 	var rules []pathRule
@@ -165,6 +161,11 @@ func (x *executor) confine(s Spec) error {
 	}
 	x.restrict = &restriction{}
 	x.build = func() error {
+		if x.temp == "" {
+			if _, _, err := x.makeTemp(false); err != nil {
+				return err
+			}
+		}
 		if !s.Code {
 			rules, _ = x.judgedRules(personEnv)
 		}
@@ -190,6 +191,26 @@ func (x *executor) confine(s Spec) error {
 		return nil // built at the first program, if one starts after all
 	}
 	return x.restriction()
+}
+
+// makeTemp makes the run's private temporary folder and sets TMPDIR to
+// it. In the confiner the folder is bound onto a path that is the same
+// for every run (the rules name the path the program sees); elsewhere it
+// is writable where it is.
+func (x *executor) makeTemp(confiner bool) (temp string, writable []string, err error) {
+	base, stable := tempBase()
+	temp, err = os.MkdirTemp(base, "admit-run-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
+	}
+	x.temp, x.tmpdir = temp, temp
+	if confiner && stable != "" {
+		x.tmpdir = stable
+	} else {
+		writable = append(writable, temp)
+	}
+	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+	return temp, writable, nil
 }
 
 // judgedRules are a judged command's rules (reads, its temporary folder,

@@ -101,6 +101,7 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 			if err := x.restriction(); err != nil {
 				return p, err
 			}
+			cmd.Env = setEnv(cmd.Env, "TMPDIR", x.tmpdir) // made with the restriction, for a line of builtins
 			if prog := programRule(bin); x.restrict.ruleset != nil && !coveredBy(x.rules, prog) {
 				if err := x.restrict.ruleset.add(prog); err != nil {
 					return p, fmt.Errorf("%w: %v", ErrSetup, err)

@@ -124,7 +124,23 @@ func TestBuiltinLineBuildsNoRuleset(t *testing.T) {
 		if got := x.restrict.ruleset != nil && x.restrict.filter != nil; got != built {
 			t.Errorf("%q: ruleset and filter built before the run: %v, want %v", line, got, built)
 		}
+		if got := x.temp != ""; got != built {
+			t.Errorf("%q: temporary folder made before the run: %v, want %v", line, got, built)
+		}
+		// What a program of the line waits for: the restriction, the
+		// temporary folder with it, made once.
+		if err := x.restriction(); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if x.restrict.ruleset == nil || x.restrict.filter == nil || x.temp == "" || envValue(x.env, "TMPDIR") != x.tmpdir {
+			t.Errorf("%q: after the restriction was built: ruleset %v, filter %v, temp %q, TMPDIR %q", line,
+				x.restrict.ruleset != nil, x.restrict.filter != nil, x.temp, envValue(x.env, "TMPDIR"))
+		}
+		temp := x.temp
 		x.cleanup()
+		if _, err := os.Stat(temp); err == nil {
+			t.Errorf("%q: %s left after the run", line, temp)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(e.root, "README.md"), []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -141,4 +157,13 @@ func TestBuiltinLineBuildsNoRuleset(t *testing.T) {
 	if r.ExitCode == 0 || strings.Contains(r.Stdout, "secret") {
 		t.Fatalf("a confined cat read %s outside the workspace: exit %d, out %q", outside, r.ExitCode, r.Stdout)
 	}
+}
+
+// BenchmarkRunTrueConfined is a confined line of builtins (what `admit
+// run -c true` runs): no program, so no ruleset or filter to build.
+func BenchmarkRunTrueConfined(b *testing.B) {
+	if kind, _ := Confinement(); kind != "landlock" {
+		b.Skip("no landlock")
+	}
+	benchRun(b, "true", func(s *Spec) { s.MaxMemoryMB = 1024; s.Confine = true })
 }
