@@ -32,21 +32,25 @@ import (
 // prepared subtree), never one admit rearranges.
 
 // memoryCgroupParent is where this process makes its programs' cgroups,
-// or "" where none is delegated (found once per process).
-var memoryCgroupParent = sync.OnceValue(func() string {
+// or "" where none is delegated (memoryCgroup: found once per process).
+func memoryCgroupParent() string { dir, _ := memoryCgroup(); return dir }
+
+// memoryCgroupNote says why no cgroup is delegated ("" when one is).
+func memoryCgroupNote() string { _, why := memoryCgroup(); return why }
+
+var memoryCgroup = sync.OnceValues(func() (string, string) {
 	if !cloneIntoCgroup() {
-		return ""
+		return "", "this kernel has no CLONE_INTO_CGROUP (Linux 5.7)"
 	}
 	mountinfo, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
-		return ""
+		return "", err.Error()
 	}
 	self, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
-		return ""
+		return "", err.Error()
 	}
-	dir, _ := delegatedMemoryCgroup(mountinfo, self)
-	return dir
+	return delegatedMemoryCgroup(mountinfo, self)
 })
 
 // cloneIntoCgroup reports a kernel with CLONE_INTO_CGROUP (Linux 5.7).

@@ -171,6 +171,10 @@ func TestMemoryBoundHere(t *testing.T) {
 	if dir != memoryCgroupParent() && cloneIntoCgroup() {
 		t.Errorf("memoryCgroupParent() = %q, the layout says %q", memoryCgroupParent(), dir)
 	}
+	want := map[bool]string{true: "cgroup", false: "rlimit-data"}[memoryCgroupParent() != ""]
+	if m := Probe(); m.MemoryBound != want || (want == "rlimit-data") != (m.MemoryBoundNote != "") {
+		t.Errorf("Probe says memory bound %q (%s), want %q", m.MemoryBound, m.MemoryBoundNote, want)
+	}
 	if dir == "" {
 		t.Logf("RLIMIT_DATA here: %s", why)
 	} else {
