@@ -58,6 +58,9 @@ type RunResult struct {
 	MissingWalls []string   `json:"missingWalls,omitempty"`
 	TimedOut     bool       `json:"timedOut,omitempty"`
 	Cancelled    bool       `json:"cancelled,omitempty"`
+	// OutOfMemory: a program was ended at the memory bound (a cgroup's
+	// memory.max; under RLIMIT_DATA the program reports it itself).
+	OutOfMemory bool `json:"outOfMemory,omitempty"`
 	// Err is why the runner itself failed (run.ErrRefused: a wall or the
 	// recheck refused; anything else: the run could not be set up), or nil.
 	Err error `json:"-"`
@@ -163,12 +166,15 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	res.Ran = true
 	res.ExitCode, res.Stdout, res.Stderr, res.Truncated = r.ExitCode, r.Stdout, r.Stderr, r.Truncated
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
+	res.OutOfMemory = r.OutOfMemory
 	res.Walls, res.MissingWalls = r.Walls, r.Missing
 	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
 	switch {
 	case r.Err != nil:
 		res.Verified, res.Detail = false, r.Err.Error()
+	case r.OutOfMemory:
+		res.Verified, res.Detail = false, fmt.Sprintf("a program was ended at the memory bound (%d MiB) and the command exited %d; its effects were not verified", bounds.MaxMemoryMb, r.ExitCode)
 	case r.ExitCode != 0:
 		res.Verified, res.Detail = false, fmt.Sprintf("the command exited %d; its effects were not verified", r.ExitCode)
 	default:

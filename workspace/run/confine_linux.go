@@ -105,6 +105,9 @@ type pathRule struct {
 	// following a final symlink, and a symlink found there grants nothing
 	// (the agent may have put it there to point the grant outside).
 	NoFollow bool `json:"noFollow,omitempty"`
+	// Real is Path with every link resolved, where it is known: only
+	// such rules are merged (mergeRules).
+	Real string `json:"-"`
 }
 
 // rulesetSpec is what a ruleset is built from; the confiner receives it.
@@ -208,24 +211,30 @@ type fdCache struct {
 // does) and its stat, under the cache's lock so the descriptor cannot be
 // closed meanwhile. A path that does not exist is skipped (f not called).
 func (c *fdCache) with(path string, f func(fd int, st *unix.Stat_t) error) error {
-	var now unix.Stat_t
-	if err := unix.Stat(path, &now); err != nil {
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EACCES) {
-			return nil
-		}
-		return fmt.Errorf("landlock: stat %s: %w", path, err)
+	skip := func(err error) bool {
+		return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EACCES)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cur, hit := c.fds[path]; hit {
-		if cur.st.Dev == now.Dev && cur.st.Ino == now.Ino {
+		// Only a path seen before is stat'ed first: a first one is
+		// opened at once.
+		var now unix.Stat_t
+		err := unix.Stat(path, &now)
+		if err == nil && cur.st.Dev == now.Dev && cur.st.Ino == now.Ino {
 			return f(cur.fd, &cur.st)
 		}
 		unix.Close(cur.fd)
 		delete(c.fds, path)
+		if skip(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("landlock: stat %s: %w", path, err)
+		}
 	}
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+	if skip(err) {
 		return nil
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // sysRun is what a run keeps for Linux's confinement.
@@ -14,6 +15,13 @@ type sysRun struct {
 	linkBindsCapped bool
 	spec            confinerSpec // the confiner's spec, less the program (confiner)
 	restrict        *restriction // the starting thread's restriction (not confiner)
+	// build fills restrict (the ruleset and the filter), once, before the
+	// run or, for a line that starts no program, only if one starts.
+	build     func() error
+	buildOnce sync.Once
+	buildErr  error
+	// rules are the run's merged rules, less each program's own file.
+	rules []pathRule
 	// placeholders are the empty protected folders made for the run
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
@@ -56,25 +64,22 @@ func (x *executor) confine(s Spec) error {
 		x.sandbox = SandboxNone
 	}
 
-	base, stable := tempBase()
-	temp, err := os.MkdirTemp(base, "admit-run-")
-	if err != nil {
-		return fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
-	}
-	x.temp, x.tmpdir = temp, temp
-	// In the confiner the folder is bound onto a path that is the same
-	// for every run; the rules name the path the program sees.
+	// A line of builtins started from admit's own thread needs no
+	// temporary folder either, unless a program starts after all.
+	lazy := x.noPrograms && !s.Code && !l.confiner
+	var temp string
 	var writable, readOnly []string
-	if l.confiner && stable != "" {
-		x.tmpdir = stable
-	} else {
-		writable = append(writable, temp)
+	if !lazy {
+		var err error
+		if temp, writable, err = x.makeTemp(l.confiner); err != nil {
+			return err
+		}
 	}
-	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
 
 	personEnv := ScrubEnv(s.Env)
-	rules := baseRules(personEnv, x.roots)
+	var rules []pathRule
 	if s.Code {
+		rules = baseRules(personEnv, x.roots)
 		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll})
 		// The person's caches are read, never written (caches.go): the
 		// run's own are in its temporary folder.
@@ -129,29 +134,16 @@ func (x *executor) confine(s Spec) error {
 			rules = append(rules, wr...)
 			writable = append(writable, root)
 		}
-	} else {
-		rules = append(rules, pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
-		for _, root := range x.roots {
-			rules = append(rules, pathRule{Path: root, Access: llRead})
-		}
-		for _, w := range x.writes {
-			info, err := os.Lstat(w)
-			switch {
-			case err != nil:
-				continue
-			case info.IsDir():
-				rules = append(rules, pathRule{Path: w, Access: llAll &^ llExec, NoFollow: true})
-			case info.Mode().IsRegular():
-				rules = append(rules, pathRule{Path: w, Access: llRead | llWrite, NoFollow: true})
-			default:
-				continue
-			}
-			writable = append(writable, w)
-		}
+	} else if l.confiner {
+		var w []string
+		rules, w = x.judgedRules(personEnv)
+		writable = append(writable, w...)
 	}
-	rs := rulesetSpec{ABI: l.abi, Rules: rules, HandleNet: !s.Network && !l.netns}
+	rs := rulesetSpec{ABI: l.abi, HandleNet: !s.Network && !l.netns}
 	filter := filterOptions{DenyInet: !s.Network && !l.netns, DenyTruncate: l.abi < 3}
 	if l.confiner {
+		x.rules = mergeRules(rules)
+		rs.Rules = x.rules
 		x.spec = confinerSpec{
 			Seccomp: l.seccomp,
 			Filter:  filter,
@@ -168,27 +160,96 @@ func (x *executor) confine(s Spec) error {
 		return nil
 	}
 	x.restrict = &restriction{}
-	if l.abi > 0 {
-		r, err := newRuleset(rs)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrSetup, err)
+	x.build = func() error {
+		if x.temp == "" {
+			if _, _, err := x.makeTemp(false); err != nil {
+				return err
+			}
 		}
-		x.restrict.ruleset = r
-	}
-	if l.seccomp {
-		prog, err := buildFilter(filter)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrSetup, err)
+		if !s.Code {
+			rules, _ = x.judgedRules(personEnv)
 		}
-		x.restrict.filter = prog
+		x.rules = mergeRules(rules)
+		rs.Rules = x.rules
+		if l.abi > 0 {
+			r, err := newRuleset(rs)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			x.restrict.ruleset = r
+		}
+		if l.seccomp {
+			prog, err := filterFor(filter)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			x.restrict.filter = prog
+		}
+		return nil
 	}
-	return nil
+	if x.noPrograms {
+		return nil // built at the first program, if one starts after all
+	}
+	return x.restriction()
+}
+
+// makeTemp makes the run's private temporary folder and sets TMPDIR to
+// it. In the confiner the folder is bound onto a path that is the same
+// for every run (the rules name the path the program sees); elsewhere it
+// is writable where it is.
+func (x *executor) makeTemp(confiner bool) (temp string, writable []string, err error) {
+	base, stable := tempBase()
+	temp, err = os.MkdirTemp(base, "admit-run-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: private temporary folder: %v", ErrSetup, err)
+	}
+	x.temp, x.tmpdir = temp, temp
+	if confiner && stable != "" {
+		x.tmpdir = stable
+	} else {
+		writable = append(writable, temp)
+	}
+	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
+	return temp, writable, nil
+}
+
+// judgedRules are a judged command's rules (reads, its temporary folder,
+// its admitted targets) and the targets that exist, for the confiner's
+// writable mounts.
+func (x *executor) judgedRules(personEnv []string) (rules []pathRule, writable []string) {
+	rules = append(baseRules(personEnv, x.roots), pathRule{Path: x.tmpdir, Access: llAll &^ llExec})
+	for _, root := range x.roots {
+		rules = append(rules, pathRule{Path: root, Access: llRead, Real: root})
+	}
+	for _, w := range x.writes {
+		info, err := os.Lstat(w)
+		switch {
+		case err != nil:
+			continue
+		case info.IsDir():
+			rules = append(rules, pathRule{Path: w, Access: llAll &^ llExec, NoFollow: true})
+		case info.Mode().IsRegular():
+			rules = append(rules, pathRule{Path: w, Access: llRead | llWrite, NoFollow: true})
+		default:
+			continue
+		}
+		writable = append(writable, w)
+	}
+	return rules, writable
+}
+
+// restriction builds the starting thread's restriction once; every
+// program of the run waits for it and none starts without it.
+func (s *sysRun) restriction() error {
+	s.buildOnce.Do(func() { s.buildErr = s.build() })
+	return s.buildErr
 }
 
 // programRule lets a run execute the program it starts, wherever its file
 // is (a PATH entry may be a link to a file elsewhere).
 func programRule(bin string) pathRule {
-	return pathRule{Path: resolve(bin), Access: llRead | llExec}
+	real := resolve(bin)
+	return pathRule{Path: real, Access: llRead | llExec, Real: real}
 }
 
 // describeMachine says, for a refusal, what this machine has.

@@ -24,6 +24,29 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 		statusR *os.File
 		err     error
 	)
+	// The memory bound is a cgroup where one is delegated, else
+	// RLIMIT_DATA; a cgroup that cannot be made falls back to it.
+	var cg *runCgroup
+	if x.memMB > 0 && memoryCgroupParent() != "" {
+		cg, _ = newRunCgroup(memoryCgroupParent(), x.memMB)
+	}
+	intoCgroup := func(attr *syscall.SysProcAttr) {
+		if cg != nil {
+			attr.UseCgroupFD, attr.CgroupFD = true, cg.fd
+		}
+	}
+	defer func() {
+		if cg == nil {
+			return
+		}
+		release := p.release
+		p.release = func() {
+			release()
+			if oom, _ := cg.end(); oom {
+				x.oom.Store(true)
+			}
+		}
+	}()
 	if x.confiner {
 		var specW *os.File
 		var closeChildEnds func()
@@ -35,14 +58,18 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 		if stdin != nil {
 			cmd.Stdin = stdin
 		}
+		intoCgroup(cmd.SysProcAttr) // the confiner and the program in it
 		p.release, err = startOnThread(cmd, nil)
 		closeChildEnds()
 		if err == nil {
 			spec := x.spec
 			spec.Path, spec.Args, spec.Env, spec.Dir = bin, args, env, hc.Dir
-			if spec.Ruleset != nil {
+			if cg != nil {
+				spec.MemMB = 0 // the cgroup bounds it
+			}
+			if prog := programRule(bin); spec.Ruleset != nil && !coveredBy(spec.Ruleset.Rules, prog) {
 				rs := *spec.Ruleset
-				rs.Rules = append(slices.Clip(rs.Rules), programRule(bin))
+				rs.Rules = append(slices.Clip(rs.Rules), prog)
 				spec.Ruleset = &rs
 			}
 			go func() {
@@ -69,9 +96,14 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 				Pdeathsig: syscall.SIGKILL,
 			},
 		}
+		intoCgroup(cmd.SysProcAttr)
 		if x.restrict != nil {
-			if x.restrict.ruleset != nil {
-				if err := x.restrict.ruleset.add(programRule(bin)); err != nil {
+			if err := x.restriction(); err != nil {
+				return p, err
+			}
+			cmd.Env = setEnv(cmd.Env, "TMPDIR", x.tmpdir) // made with the restriction, for a line of builtins
+			if prog := programRule(bin); x.restrict.ruleset != nil && !coveredBy(x.rules, prog) {
+				if err := x.restrict.ruleset.add(prog); err != nil {
 					return p, fmt.Errorf("%w: %v", ErrSetup, err)
 				}
 			}
@@ -79,7 +111,7 @@ func (x *executor) launch(hc interp.HandlerContext, bin string, args, env []stri
 		} else {
 			err = cmd.Start()
 		}
-		if err == nil && x.memMB > 0 {
+		if err == nil && x.memMB > 0 && cg == nil {
 			err = limitMemory(cmd.Process.Pid, x.memMB)
 			if err != nil {
 				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -58,34 +58,35 @@ var devices = []pathRule{
 const llReadWrite = llRead | llWrite
 
 // systemRules are the rules for the system's folders, the pieces of /etc,
-// the kernel's views and the devices that exist on this machine, listed
-// once per process (a JDK installed meanwhile is seen after a restart).
+// the kernel's views and the devices, listed once per process (a JDK
+// installed meanwhile is seen after a restart). A path that does not
+// exist is skipped when the ruleset is built; the folders are resolved
+// here, so that mergeRules can tell which rules /usr already covers
+// (/bin, /lib on a merged /usr; /usr/bin on PATH).
 var systemRules = sync.OnceValue(func() []pathRule {
 	var rules []pathRule
-	add := func(p string, access uint64) {
-		if _, err := os.Stat(p); err == nil {
-			rules = append(rules, pathRule{Path: p, Access: access})
+	for _, d := range systemDirs {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			rules = append(rules, pathRule{Path: d, Access: llRead | llExec, Real: real})
 		}
 	}
-	for _, d := range systemDirs {
-		add(d, llRead|llExec)
-	}
 	for _, p := range systemEtc {
-		add(p, llRead)
+		rules = append(rules, pathRule{Path: p, Access: llRead})
 	}
-	for _, g := range systemEtcGlobs {
-		matches, _ := filepath.Glob(g)
-		for _, m := range matches {
-			add(m, llRead)
+	if entries, err := os.ReadDir("/etc"); err == nil {
+		for _, e := range entries {
+			for _, g := range systemEtcGlobs {
+				if ok, _ := filepath.Match(g, "/etc/"+e.Name()); ok {
+					rules = append(rules, pathRule{Path: "/etc/" + e.Name(), Access: llRead})
+					break
+				}
+			}
 		}
 	}
 	for _, d := range kernelDirs {
-		add(d, llRead)
+		rules = append(rules, pathRule{Path: d, Access: llRead, Real: d})
 	}
-	for _, d := range devices {
-		add(d.Path, d.Access)
-	}
-	return rules
+	return append(rules, devices...)
 })
 
 // baseRules are the reads every confined run gets: system folders, the
@@ -94,12 +95,51 @@ var systemRules = sync.OnceValue(func() []pathRule {
 func baseRules(env []string, roots []string) []pathRule {
 	rules := slices.Clone(systemRules())
 	for _, d := range pathDirs(env, roots) {
-		rules = append(rules, pathRule{Path: d, Access: llRead | llExec})
+		rules = append(rules, pathRule{Path: d, Access: llRead | llExec, Real: d})
 	}
 	for _, g := range gitDirsOutside(roots) {
-		rules = append(rules, pathRule{Path: g, Access: llRead})
+		rules = append(rules, pathRule{Path: g, Access: llRead, Real: g})
 	}
 	return rules
+}
+
+// mergeRules drops each rule that another rule already grants: one whose
+// resolved path is a folder's granted with at least the same rights, or
+// beneath it (Landlock's rights on a folder reach everything beneath it).
+// Only rules whose resolved path is known (Real) take part, and a rule
+// is only ever dropped, never widened: what the merged rules grant is
+// what the rules granted, or less if a path was relinked since it was
+// resolved. NoFollow rules (the workspace's) are kept as they are.
+func mergeRules(rules []pathRule) []pathRule {
+	out := make([]pathRule, 0, len(rules))
+	for i, p := range rules {
+		dropped := false
+		if p.Real != "" {
+			for j, f := range rules {
+				// Of two rules granting each other (the same path and
+				// rights), the first stays.
+				if i != j && covers(f, p) && !(j > i && covers(p, f)) {
+					dropped = true
+					break
+				}
+			}
+		}
+		if !dropped {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// covers reports whether rule f already grants what rule p does.
+func covers(f, p pathRule) bool {
+	return f.Real != "" && p.Real != "" && !f.NoFollow && !p.NoFollow &&
+		p.Access&^f.Access == 0 && within(p.Real, []string{f.Real})
+}
+
+// coveredBy reports whether one of rules already grants what p does.
+func coveredBy(rules []pathRule, p pathRule) bool {
+	return slices.ContainsFunc(rules, func(f pathRule) bool { return covers(f, p) })
 }
 
 // workspaceRules grant a run of code the workspace: everything (read,

@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -72,7 +73,7 @@ type Spec struct {
 	Recheck        func(argv []string, dir string) error
 	Timeout        time.Duration // whole run; 0 means none. Spent: the group is killed, exit 124
 	MaxOutputBytes int           // per stream; 0 means 64 KiB (defaultMaxOutput)
-	MaxMemoryMB    int           // memory (RLIMIT_DATA) of each program; 0 means none
+	MaxMemoryMB    int           // memory of each program (a cgroup's memory.max where delegated, else RLIMIT_DATA); 0 means none
 	// Confine confines every program of the run (see the package doc). A
 	// run that needs a wall this machine cannot give is refused, unless
 	// AcceptWeaker.
@@ -134,6 +135,11 @@ type Result struct {
 	// ended (undo.go); NotUndone those that could not be removed.
 	Undone    []string `json:"undone,omitempty"`
 	NotUndone []string `json:"notUndone,omitempty"`
+	// OutOfMemory: the kernel ended a program at its memory bound (a
+	// cgroup's memory.max, cgroup_linux.go). Under RLIMIT_DATA an
+	// allocation past the bound fails inside the program instead, which
+	// reports it itself.
+	OutOfMemory bool `json:"outOfMemory,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -239,6 +245,7 @@ func Run(ctx context.Context, s Spec) Result {
 	res.Stdout, res.Stderr = x.stdout.String(), x.stderr.String()
 	res.Truncated = x.stdout.truncated() || x.stderr.truncated()
 	res.Signal = x.lastSignal()
+	res.OutOfMemory = x.oom.Load()
 	if status, ok := interp.IsExitStatus(runErr); ok {
 		res.ExitCode = int(status)
 	} else if runErr != nil {
@@ -357,6 +364,7 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		stderr:  newCapWriter(maxOut),
 	}
 	if s.Confine {
+		x.noPrograms = startsNoProgram(file)
 		if err := x.confine(s); err != nil {
 			return x, nil, err
 		}
@@ -468,9 +476,15 @@ type executor struct {
 	// of code started (undo.go).
 	protectedBefore []string
 	confiner        bool // programs start in the confiner (Linux)
+	// noPrograms: every command of the line is a builtin the run allows,
+	// so no program can start and the walls need not be built before it
+	// (they still are, at the first program, if one does).
+	noPrograms bool
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun
+
+	oom atomic.Bool // a program was ended at its memory bound
 
 	// mu guards the fields below.
 	mu     sync.Mutex

@@ -150,6 +150,23 @@ func (b *bpf) assemble() ([]unix.SockFilter, error) {
 
 func errno(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
 
+// filters are the filters built in this process, by their options (four
+// at most): a filter depends on nothing else, and each is only read.
+var filters sync.Map // filterOptions -> []unix.SockFilter
+
+// filterFor returns the filter for o, built once per process.
+func filterFor(o filterOptions) ([]unix.SockFilter, error) {
+	if f, ok := filters.Load(o); ok {
+		return f.([]unix.SockFilter), nil
+	}
+	prog, err := buildFilter(o)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := filters.LoadOrStore(o, prog)
+	return f.([]unix.SockFilter), nil
+}
+
 // buildFilter assembles the filter described above.
 func buildFilter(o filterOptions) ([]unix.SockFilter, error) {
 	if seccompArch == 0 {

@@ -203,6 +203,11 @@ type Machine struct {
 	Code          []Wall   `json:"code"`
 	MissingJudged []string `json:"missingJudged,omitempty"`
 	MissingCode   []string `json:"missingCode,omitempty"`
+	// MemoryBound is what bounds a program's memory here (Linux: "cgroup"
+	// where the memory controller is delegated, else "rlimit-data";
+	// Windows: "job"; macOS: "" none), MemoryBoundNote why no cgroup.
+	MemoryBound     string `json:"memoryBound,omitempty"`
+	MemoryBoundNote string `json:"memoryBoundNote,omitempty"`
 }
 
 // Layers lists the code run's walls as "name: by" strings, after the

@@ -19,6 +19,10 @@ var probe = sync.OnceValue(func() Machine {
 	code := layoutFor(true, false)
 	m.Judged, m.MissingJudged = judged.walls()
 	m.Code, m.MissingCode = code.walls()
+	m.MemoryBound, m.MemoryBoundNote = "cgroup", ""
+	if memoryCgroupParent() == "" {
+		m.MemoryBound, m.MemoryBoundNote = "rlimit-data", memoryCgroupNote()
+	}
 	return m
 })
 

@@ -8,7 +8,7 @@ import (
 
 var probe = sync.OnceValue(func() Machine {
 	v := windows.RtlGetVersion()
-	m := Machine{OS: "windows", Sandbox: SandboxNone, SandboxNote: windowsNote}
+	m := Machine{OS: "windows", Sandbox: SandboxNone, SandboxNote: windowsNote, MemoryBound: "job"}
 	if v != nil {
 		m.Kernel = fmtVersion(v.MajorVersion, v.MinorVersion, v.BuildNumber)
 	}
