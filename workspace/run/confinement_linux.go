@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -17,6 +18,7 @@ type sysRun struct {
 	// placeholders are the empty protected folders made for the run
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
+	ledger       *ledger // their record outside the workspace (ledger_linux.go); nil: none
 }
 
 // cleanup closes the ruleset and removes the placeholders (a run that
@@ -33,6 +35,8 @@ func (s *sysRun) cleanup() {
 func (s *sysRun) endPlaceholders() (replaced []string) {
 	_, replaced = removePlaceholders(s.placeholders)
 	s.placeholders = nil
+	s.ledger.close()
+	s.ledger = nil
 	return replaced
 }
 
@@ -103,7 +107,13 @@ func (x *executor) confine(s Spec) error {
 			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
 			// The protected folders not there yet are made empty and
 			// bound read-only too: the run cannot make them.
-			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected)
+			// Recorded first, outside the workspace: a killed admit's
+			// are removed by a later run. Without a state folder they
+			// are made all the same, unrecorded.
+			if x.state != "" {
+				x.ledger, _ = openLedger(filepath.Join(x.state, "placeholders"))
+			}
+			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected, x.ledger)
 			if err != nil {
 				return fmt.Errorf("%w: %v", ErrSetup, err)
 			}

@@ -66,7 +66,7 @@ func TestPlaceholdersNeverFollowLinks(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(e.root, ".vscode")); err != nil {
 		t.Fatal(err)
 	}
-	made, bind, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github"}, nil)
+	made, bind, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestPlaceholdersLeaveThePersons(t *testing.T) {
 		t.Fatal(err)
 	}
 	existing := []string{filepath.Join(e.root, ".idea")}
-	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github", ".zed", ".idea"}, existing)
+	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github", ".zed", ".idea"}, existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func BenchmarkPlaceholders(b *testing.B) {
 	root := b.TempDir()
 	folders, _ := command.RootNames()
 	for b.Loop() {
-		made, _, err := makePlaceholders([]string{root}, folders, nil)
+		made, _, err := makePlaceholders([]string{root}, folders, nil, nil)
 		if err != nil || len(made) != len(folders) {
 			b.Fatalf("%v: %d made", err, len(made))
 		}

@@ -107,6 +107,12 @@ type Spec struct {
 	// every wall it needs (the person's setting); Result.Missing names
 	// what it ran without.
 	AcceptWeaker bool
+	// StateDir is admit's own folder outside the workspace, for what a run
+	// of code must outlive admit: the record of the empties it made (so a
+	// killed admit's are removed by the next run, placeholders_linux.go)
+	// and what its end took out of the workspace (undo.go). "" is
+	// $XDG_STATE_HOME/admit, else ~/.local/state/admit.
+	StateDir string
 	Env          []string // base environment; Run keeps only an allowlist (see ScrubEnv)
 }
 
@@ -134,6 +140,10 @@ type Result struct {
 	// ended (undo.go); NotUndone those that could not be removed.
 	Undone    []string `json:"undone,omitempty"`
 	NotUndone []string `json:"notUndone,omitempty"`
+	// UndoneTo is the folder of admit's state the Undone paths were moved
+	// into (the person may have made one of them meanwhile: who made a
+	// file cannot be told); "" where they were removed.
+	UndoneTo string `json:"undoneTo,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -228,8 +238,12 @@ func Run(ctx context.Context, s Spec) Result {
 		if replaced := x.endPlaceholders(); len(replaced) > 0 {
 			before = slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(replaced, p) })
 		}
-		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, before)
-		res.Undone, res.NotUndone = undone, left
+		u := undo{roots: x.roots, protected: s.Protected, keep: s.Keep, before: before, links: x.danglingBefore}
+		if x.state != "" {
+			u.aside = filepath.Join(x.state, "undone")
+		}
+		undone, left, to, err := u.run()
+		res.Undone, res.NotUndone, res.UndoneTo = undone, left, to
 		if err != nil {
 			left = append(left, err.Error())
 			res.NotUndone = left
@@ -356,6 +370,13 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		stdout:  newCapWriter(maxOut),
 		stderr:  newCapWriter(maxOut),
 	}
+	if s.StateDir != "" && !filepath.IsAbs(s.StateDir) {
+		return nil, nil, setup("stateDir %q is not absolute", s.StateDir)
+	}
+	x.state = s.StateDir
+	if x.state == "" {
+		x.state = defaultStateDir()
+	}
 	if s.Confine {
 		if err := x.confine(s); err != nil {
 			return x, nil, err
@@ -369,6 +390,9 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 				return x, nil, fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 			}
 			x.protectedBefore = append([]string{}, sv.protected...)
+		}
+		if s.Code {
+			x.danglingBefore = danglingLinks(x.protectedBefore)
 		}
 	}
 	return x, file, nil
@@ -467,6 +491,8 @@ type executor struct {
 	// protectedBefore are the protected paths of the workspace when a run
 	// of code started (undo.go).
 	protectedBefore []string
+	danglingBefore  []string // the protected links among them that named nothing
+	state           string   // admit's state folder (Spec.StateDir), "" if none
 	confiner        bool // programs start in the confiner (Linux)
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
@@ -544,6 +570,20 @@ func resolve(path string) string {
 		}
 	}
 	return path
+}
+
+// defaultStateDir is admit's state folder: $XDG_STATE_HOME/admit, else
+// ~/.local/state/admit; "" where there is no home.
+func defaultStateDir() string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || !filepath.IsAbs(home) {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "admit")
 }
 
 // within reports whether path is one of dirs or beneath one.
