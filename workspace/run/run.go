@@ -113,7 +113,7 @@ type Spec struct {
 	// and what its end took out of the workspace (undo.go). "" is
 	// $XDG_STATE_HOME/admit, else ~/.local/state/admit.
 	StateDir string
-	Env          []string // base environment; Run keeps only an allowlist (see ScrubEnv)
+	Env      []string // base environment; Run keeps only an allowlist (see ScrubEnv)
 }
 
 // Result is how a run ended.
@@ -493,7 +493,7 @@ type executor struct {
 	protectedBefore []string
 	danglingBefore  []string // the protected links among them that named nothing
 	state           string   // admit's state folder (Spec.StateDir), "" if none
-	confiner        bool // programs start in the confiner (Linux)
+	confiner        bool     // programs start in the confiner (Linux)
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun
