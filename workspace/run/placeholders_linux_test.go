@@ -217,3 +217,59 @@ func BenchmarkPlaceholders(b *testing.B) {
 		removePlaceholders(made)
 	}
 }
+
+// TestProtectedLinksKept: a protected name at a root that is a link is
+// kept as it is, not followed. One that points nowhere (.vscode ->
+// /nonexistent) does not keep a run of code from starting; one the run
+// removes to put a folder in its place cannot be removed (busy), and
+// what it points to stays as it was; what a dangling one names inside
+// the workspace, made through it by the run, is undone.
+func TestProtectedLinksKept(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	for _, lc := range layouts[1:] {
+		t.Run(lc.name, func(t *testing.T) {
+			requireConfinement(t, lc)
+			lc.use(t)
+			e := newEnv(t)
+			for _, d := range []string{"vs", "sub"} {
+				if err := os.Mkdir(filepath.Join(e.root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for link, target := range map[string]string{".vscode": "/nonexistent", ".github": "vs", ".zed": "sub/x"} {
+				if err := os.Symlink(target, filepath.Join(e.root, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.file(t, "Makefile", "replace:\n\trm -f .github; mkdir -p .github/workflows; touch .github/workflows/x.yml .github/workflows/y.yml\n"+
+				"through:\n\tmkdir -p sub/x && echo '{}' > .zed/settings.json\n")
+			run := func(line string) Result { return Run(context.Background(), e.confined(lc, line)) }
+			if r := run(helperName + " write sub/out.bin"); r.ExitCode != 0 || !exists(filepath.Join(e.root, "sub", "out.bin")) {
+				t.Fatalf("a run beside a dangling protected link: %+v", r)
+			}
+			r := run("make replace")
+			if lc.confiner && r.ExitCode == 0 {
+				t.Errorf("make replace ran: %+v", r)
+			}
+			if target, err := os.Readlink(filepath.Join(e.root, ".github")); err != nil || target != "vs" {
+				t.Errorf(".github after the run: %q %v (undone %v)", target, err, r.Undone)
+			}
+			if got := names(t, filepath.Join(e.root, "vs")); len(got) != 0 {
+				t.Errorf("what .github points to holds %v", got)
+			}
+			r = run("make through")
+			if r.ExitCode != 0 {
+				t.Fatalf("make through: %+v", r)
+			}
+			x := filepath.Join(e.root, "sub", "x")
+			if exists(x) || !slices.Equal(r.Undone, []string{x}) {
+				t.Errorf("what .zed names: there %v, undone %v", exists(x), r.Undone)
+			}
+			if target, err := os.Readlink(filepath.Join(e.root, ".zed")); err != nil || target != "sub/x" {
+				t.Errorf(".zed after the run: %q %v", target, err)
+			}
+		})
+	}
+}
