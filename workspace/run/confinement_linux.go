@@ -94,6 +94,13 @@ func (x *executor) confine(s Spec) error {
 			rules = append(rules, programRule(self))
 		}
 		x.env = withCaches(x.env, x.caches)
+		if l.confiner && x.state != "" {
+			// The empties are recorded outside the workspace before they
+			// are made, and a killed admit's are removed before the walk
+			// (ledger_linux.go). Without a state folder they are made
+			// all the same, unrecorded.
+			x.ledger, _ = openLedger(filepath.Join(x.state, "placeholders"))
+		}
 		sv, err := surveyWorkspace(x.roots, s.Protected)
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
@@ -107,12 +114,6 @@ func (x *executor) confine(s Spec) error {
 			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
 			// The protected folders not there yet are made empty and
 			// bound read-only too: the run cannot make them.
-			// Recorded first, outside the workspace: a killed admit's
-			// are removed by a later run. Without a state folder they
-			// are made all the same, unrecorded.
-			if x.state != "" {
-				x.ledger, _ = openLedger(filepath.Join(x.state, "placeholders"))
-			}
 			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected, x.ledger)
 			if err != nil {
 				return fmt.Errorf("%w: %v", ErrSetup, err)

@@ -273,3 +273,113 @@ func TestProtectedLinksKept(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledAdmitsEmptiesRemoved: an admit killed (SIGKILL) during a run
+// of code leaves its empties in the root; the next run removes them from
+// the record it left outside the workspace, but not one the person wrote
+// into, nor one the person made again in its place, and never a folder
+// that was there before.
+func TestKilledAdmitsEmptiesRemoved(t *testing.T) {
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	for _, d := range []string{"sub", ".idea"} {
+		if err := os.Mkdir(filepath.Join(e.root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ready := filepath.Join(e.root, "sub", "ready")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledAdmitRun$")
+	cmd.Env = append(os.Environ(), "ADMIT_TEST_KILLED_ROOT="+e.root, "ADMIT_TEST_KILLED_STATE="+e.state, "ADMIT_TEST_KILLED_PATH="+e.path)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the killed admit's run", 20*time.Second, func() bool { return exists(ready) })
+	cmd.Process.Kill()
+	cmd.Wait()
+	left := names(t, e.root)
+	if !slices.Contains(left, ".vscode") || !slices.Contains(left, ".zed") {
+		t.Fatalf("the killed admit left %v", left)
+	}
+	// The person writes into one and makes another again, in a later
+	// tick of the file system's clock.
+	if err := os.WriteFile(filepath.Join(e.root, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zed := filepath.Join(e.root, ".zed")
+	if err := os.Remove(zed); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := os.Mkdir(zed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := Run(context.Background(), e.confined(lc, helperName+" write sub/out")); r.ExitCode != 0 {
+		t.Fatalf("the next run: %+v", r)
+	}
+	want := []string{".github", ".idea", ".zed", "sub"}
+	if got := names(t, e.root); !slices.Equal(got, want) && !noBirthTime(t, e.root) {
+		t.Errorf("after the next run the root holds %v, want %v", got, want)
+	}
+	if records := names(t, filepath.Join(e.state, "placeholders")); len(records) != 0 {
+		t.Errorf("records left: %v", records)
+	}
+}
+
+// TestKilledAdmitRun is the admit TestKilledAdmitsEmptiesRemoved kills:
+// a run of code that waits.
+func TestKilledAdmitRun(t *testing.T) {
+	root := os.Getenv("ADMIT_TEST_KILLED_ROOT")
+	if root == "" {
+		t.Skip("run by TestKilledAdmitsEmptiesRemoved")
+	}
+	e := &env{root: root, state: os.Getenv("ADMIT_TEST_KILLED_STATE"), path: os.Getenv("ADMIT_TEST_KILLED_PATH"), outside: t.TempDir()}
+	r := Run(context.Background(), e.confined(layouts[1], helperName+" sleep sub/ready"))
+	t.Fatalf("the run ended: %+v", r)
+}
+
+// TestLedgerOfALivingRunKept: a record another run holds (this process
+// or another) is not swept: its empties stay until it removes them; a
+// record that names a folder born before it (nothing admit made) leaves
+// that folder, empty as it is.
+func TestLedgerOfALivingRunKept(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.state, "placeholders")
+	old := filepath.Join(e.root, ".idea")
+	if err := os.Mkdir(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	living, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode"}, nil, living)
+	if err != nil || len(made) != 1 {
+		t.Fatalf("made %v: %v", made, err)
+	}
+	dead, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dead.write([]placeholder{{root: e.root, name: ".idea"}}); err != nil {
+		t.Fatal(err)
+	}
+	dead.f.Close() // as a killed admit's: nobody holds it
+	next, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.close()
+	if !exists(filepath.Join(e.root, ".vscode")) || !exists(old) {
+		t.Errorf("the sweep removed what it must not: the root holds %v", names(t, e.root))
+	}
+	if got := names(t, dir); len(got) != 1 {
+		t.Errorf("records %v, want the living one", got)
+	}
+	removePlaceholders(made)
+	living.close()
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("records left: %v", got)
+	}
+}
