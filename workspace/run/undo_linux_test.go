@@ -1,0 +1,76 @@
+package run
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestUndoKeepsAcrossFileSystems: where admit's state folder is on
+// another file system than the workspace (a rename cannot move there),
+// what the run's end takes out of the workspace is copied there, links
+// as links (never followed), and removed from the workspace; what is
+// larger than undoKeptBytes is removed and not kept.
+func TestUndoKeepsAcrossFileSystems(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	state, err := os.MkdirTemp("/dev/shm", "admit-state-")
+	if err != nil {
+		t.Skip("no /dev/shm here")
+	}
+	t.Cleanup(func() { os.RemoveAll(state) })
+	var a, b unix.Stat_t
+	if unix.Stat(state, &a) != nil || unix.Stat(e.root, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is the workspace's file system here")
+	}
+	e.state = state
+	if err := os.Mkdir(filepath.Join(e.root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.file(t, "Makefile", "plant:\n\techo x > .envrc\n\tln -s /etc/passwd .mcp.json\n\tmkdir -p sub/.admit && echo y > sub/.admit/policy.json\n")
+	r := Run(context.Background(), e.confined(lc, "make plant"))
+	if r.ExitCode != 0 {
+		t.Fatalf("make plant: %+v", r)
+	}
+	undone := []string{filepath.Join(e.root, ".envrc"), filepath.Join(e.root, ".mcp.json"), filepath.Join(e.root, "sub", ".admit")}
+	if !slices.Equal(r.Undone, undone) || !within(r.UndoneTo, []string{state}) {
+		t.Fatalf("undone %v to %q", r.Undone, r.UndoneTo)
+	}
+	for _, p := range undone {
+		if exists(p) {
+			t.Errorf("%s is there after the run", p)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(r.UndoneTo, "0-.envrc")); err != nil || string(data) != "x\n" {
+		t.Errorf("kept .envrc: %q %v", data, err)
+	}
+	if target, err := os.Readlink(filepath.Join(r.UndoneTo, "1-.mcp.json")); err != nil || target != "/etc/passwd" {
+		t.Errorf("kept .mcp.json: %q %v", target, err)
+	}
+	if data, err := os.ReadFile(filepath.Join(r.UndoneTo, "2-.admit", "policy.json")); err != nil || string(data) != "y\n" {
+		t.Errorf("kept sub/.admit: %q %v", data, err)
+	}
+
+	// Past the bound the copy fails (takeOut then removes it, and the
+	// path all the same).
+	big := filepath.Join(e.root, "big")
+	if err := os.Mkdir(big, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.file(t, "big/a", "12345")
+	e.file(t, "big/b", "67890")
+	budget := int64(7)
+	dest := filepath.Join(state, "big")
+	if err := copyTree(big, dest, &budget); err == nil {
+		t.Errorf("a copy past its bound was made")
+	}
+}
