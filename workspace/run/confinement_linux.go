@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // sysRun is what a run keeps for Linux's confinement.
@@ -19,6 +21,9 @@ type sysRun struct {
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
 	ledger       *ledger // their record outside the workspace (ledger_linux.go); nil: none
+	// borrowed are another run's empties this run's walk found: that run
+	// may remove them before this one ends (othersEmpties).
+	borrowed []placeholder
 }
 
 // cleanup closes the ruleset and removes the placeholders (a run that
@@ -35,6 +40,12 @@ func (s *sysRun) cleanup() {
 func (s *sysRun) endPlaceholders() (replaced []string) {
 	_, replaced = removePlaceholders(s.placeholders)
 	s.placeholders = nil
+	for _, b := range s.borrowed {
+		if id, err := idAt(unix.AT_FDCWD, b.path()); err != nil || id != b.id {
+			replaced = append(replaced, b.path())
+		}
+	}
+	s.borrowed = nil
 	s.ledger.close()
 	s.ledger = nil
 	return replaced
@@ -106,6 +117,13 @@ func (x *executor) confine(s Spec) error {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
 		x.protectedBefore = append([]string{}, sv.protected...)
+		if x.ledger != nil {
+			for p, id := range othersEmpties(filepath.Dir(x.ledger.f.Name()), x.ledger) {
+				if cur, err := idAt(unix.AT_FDCWD, p); err == nil && cur == id && slices.Contains(sv.protected, p) {
+					x.borrowed = append(x.borrowed, placeholder{root: filepath.Dir(p), name: filepath.Base(p), id: id})
+				}
+			}
+		}
 		noEntries := sv.protected
 		if l.confiner {
 			// The protected paths are bound read-only; Landlock need

@@ -183,3 +183,39 @@ func removeLeftover(e ledgerEntry, since time.Time) {
 func bornBefore(b unix.StatxTimestamp, t time.Time) bool {
 	return time.Unix(b.Sec, int64(b.Nsec)).Before(t.Add(-10 * time.Millisecond))
 }
+
+// othersEmpties are the empties that the records in dir other than self
+// name (runs going on: the dead ones' were swept), by path, with the
+// identity each was made with. Another run removes its own when it ends,
+// which takes them from this run's view too (a mount on a folder removed
+// in another namespace is detached), so this run must not take what then
+// stands there for what its walk found.
+func othersEmpties(dir string, self *ledger) map[string]folderID {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := map[string]folderID{}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if !strings.HasPrefix(e.Name(), ledgerPrefix) || self != nil && path == self.f.Name() {
+			continue
+		}
+		f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			continue
+		}
+		var rec ledgerRecord
+		err = json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&rec)
+		f.Close()
+		if err != nil {
+			continue
+		}
+		for _, en := range rec.Entries {
+			if en.ID != nil {
+				out[filepath.Join(en.Root, en.Name)] = *en.ID
+			}
+		}
+	}
+	return out
+}

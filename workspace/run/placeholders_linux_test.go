@@ -383,3 +383,42 @@ func TestLedgerOfALivingRunKept(t *testing.T) {
 		t.Errorf("records left: %v", got)
 	}
 }
+
+// TestConcurrentRunsEmpties: two runs of code in one workspace (an agent
+// runs tool calls side by side). The second finds the first's empties and
+// keeps them read-only; when the first ends and removes them, they are
+// gone from the second's view too, and what the second then makes in
+// their place is undone when it ends, though its walk found the name.
+func TestConcurrentRunsEmpties(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	if err := os.Mkdir(filepath.Join(e.root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.file(t, "Makefile", "plant:\n\ttouch sub/ready-b\n\twhile ! test -e sub/go; do sleep 0.01; done\n\tmkdir -p .vscode && echo x > .vscode/tasks.json\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := make(chan Result, 1)
+	go func() { first <- Run(ctx, e.confined(lc, helperName+" sleep sub/ready-a")) }()
+	waitFor(t, "the first run", 20*time.Second, func() bool { return exists(filepath.Join(e.root, "sub", "ready-a")) })
+	second := make(chan Result, 1)
+	go func() { second <- Run(context.Background(), e.confined(lc, "make plant")) }()
+	waitFor(t, "the second run", 20*time.Second, func() bool { return exists(filepath.Join(e.root, "sub", "ready-b")) })
+	cancel()
+	<-first
+	if err := os.WriteFile(filepath.Join(e.root, "sub", "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-second
+	vscode := filepath.Join(e.root, ".vscode")
+	if exists(filepath.Join(vscode, "tasks.json")) {
+		t.Errorf("the second run left .vscode/tasks.json (exit %d, undone %v, stderr %s)", r.ExitCode, r.Undone, r.Stderr)
+	}
+	if r.ExitCode == 0 && !slices.Contains(r.Undone, vscode) {
+		t.Errorf("undone %v", r.Undone)
+	}
+}
