@@ -377,6 +377,11 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 	if x.state == "" {
 		x.state = defaultStateDir()
 	}
+	if x.state != "" && (within(resolve(x.state), roots) || within(x.state, roots)) {
+		// A run of code writes the workspace: a record or a kept file
+		// there would be the run's to forge.
+		x.state = ""
+	}
 	if s.Confine {
 		if err := x.confine(s); err != nil {
 			return x, nil, err

@@ -74,3 +74,25 @@ func TestUndoKeepsAcrossFileSystems(t *testing.T) {
 		t.Errorf("a copy past its bound was made")
 	}
 }
+
+// TestStateInsideTheWorkspaceUnused: a state folder inside the workspace
+// (a person whose workspace is their home) is the run's to write, so it
+// holds no record of empties and nothing undone: what the run made at a
+// protected path is removed, and nothing is made there.
+func TestStateInsideTheWorkspaceUnused(t *testing.T) {
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	e.state = filepath.Join(e.root, "state", "admit")
+	if err := os.Mkdir(filepath.Join(e.root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := Run(context.Background(), e.confined(lc, helperName+" write .envrc"))
+	envrc := filepath.Join(e.root, ".envrc")
+	if r.ExitCode != 0 || !slices.Equal(r.Undone, []string{envrc}) || r.UndoneTo != "" {
+		t.Fatalf("undone %v to %q: %+v", r.Undone, r.UndoneTo, r)
+	}
+	if exists(envrc) || exists(filepath.Join(e.root, "state")) {
+		t.Errorf("the root holds %v", names(t, e.root))
+	}
+}
