@@ -148,3 +148,45 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 		t.Errorf("the root holds %v, want %v", names, want)
 	}
 }
+
+// TestServeSweepsKilledAdmitsEmpties: a server, when it starts, removes
+// the empties an admit killed during a run of code left (a record in
+// admit's state folder nobody holds), not one the person wrote into.
+func TestServeSweepsKilledAdmitsEmpties(t *testing.T) {
+	ws := testWorkspace(t)
+	state := t.TempDir()
+	dir := filepath.Join(state, "admit", "placeholders")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	record := fmt.Sprintf(`{"since":%q,"placeholders":[{"root":%q,"name":".vscode"},{"root":%q,"name":".github"}]}`,
+		time.Now().Add(-time.Second).Format(time.RFC3339Nano), ws, ws)
+	if err := os.WriteFile(filepath.Join(dir, "run-1.json"), []byte(record), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".vscode", ".github"} {
+		if err := os.Mkdir(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := admitCmd(t, []string{"XDG_STATE_HOME=" + state}, "serve", "--listen", "none")
+	cmd.Stdin = strings.NewReader("")
+	// It ends when its input does; how it ends is not what is tested.
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("admit serve: %v %s", err, out)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(ws, ".vscode")); err == nil {
+		t.Error("the killed admit's .vscode is there after the server started")
+	}
+	if _, err := os.Lstat(filepath.Join(ws, ".github", "CODEOWNERS")); err != nil {
+		t.Errorf("the person's .github: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("records left: %v", entries)
+	}
+}

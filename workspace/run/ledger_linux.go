@@ -219,3 +219,16 @@ func othersEmpties(dir string, self *ledger) map[string]folderID {
 	}
 	return out
 }
+
+// SweepLeftovers removes the empties that admits killed during a run of
+// code left (records nobody holds) in the state folder stateDir ("" is
+// admit's own, Spec.StateDir): a server calls it when it starts, so they
+// do not wait for the next run of code.
+func SweepLeftovers(stateDir string) {
+	if stateDir == "" {
+		stateDir = defaultStateDir()
+	}
+	if stateDir != "" {
+		sweepLedgers(filepath.Join(stateDir, "placeholders"))
+	}
+}
