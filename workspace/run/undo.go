@@ -100,7 +100,7 @@ func (u undo) run() (undone, left []string, to string, err error) {
 		}
 	}
 	for i, p := range made {
-		if err := takeOut(p, dir, i); err != nil {
+		if err := u.takeOut(p, dir, i); err != nil {
 			left = append(left, p)
 			continue
 		}
@@ -154,21 +154,37 @@ func pruneAside(base string) {
 // takeOut moves p into dir as its i-th path (a rename: nothing is
 // followed, nothing copied), copies it there where dir is on another file
 // system (within undoKeptBytes, links kept as links), and removes it from
-// the workspace in any case. With dir "" it is removed.
-func takeOut(p, dir string, i int) error {
+// the workspace in any case. With dir "" it is removed. The folder p is
+// in is reached from its root without following a link (undoParent).
+func (u undo) takeOut(p, dir string, i int) error {
+	root := ""
+	for _, r := range u.roots {
+		if within(p, []string{r}) && p != r && len(r) > len(root) {
+			root = r
+		}
+	}
+	if root == "" {
+		return fmt.Errorf("%s is not in a root", p)
+	}
+	parent, done, err := undoParent(root, p)
+	if err != nil {
+		return err
+	}
+	defer done()
+	at := filepath.Join(parent, filepath.Base(p))
 	if dir != "" {
 		dest := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(p)))
-		if os.Rename(p, dest) == nil {
+		if os.Rename(at, dest) == nil {
 			return nil
 		}
 		budget := int64(undoKeptBytes)
-		if err := copyTree(p, dest, &budget); err != nil {
+		if err := copyTree(at, dest, &budget); err != nil {
 			os.RemoveAll(dest)
 		}
 	}
 	// RemoveAll removes a symlink, never what it points to, and descends
 	// without following links.
-	return os.RemoveAll(p)
+	return os.RemoveAll(at)
 }
 
 var errTooLarge = errors.New("larger than what is kept")

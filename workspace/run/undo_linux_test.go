@@ -96,3 +96,40 @@ func TestStateInsideTheWorkspaceUnused(t *testing.T) {
 		t.Errorf("the root holds %v", names(t, e.root))
 	}
 }
+
+// TestUndoNeverThroughALink: between the walk after the run and taking a
+// path out, another run going on in the same workspace puts a link in
+// place of the folder above it (sub -> a project of the person's outside);
+// what the link names is not taken, and nothing is.
+func TestUndoNeverThroughALink(t *testing.T) {
+	e := newEnv(t)
+	other := filepath.Join(e.outside, "project")
+	for _, d := range []string{filepath.Join(other, ".admit"), filepath.Join(e.root, "sub", ".admit")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(other, ".admit", "policy.json"), []byte(`{"deny":["*"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made := filepath.Join(e.root, "sub", ".admit")
+	// The swap.
+	if err := os.RemoveAll(filepath.Join(e.root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(e.root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	u := undo{roots: []string{e.root}}
+	for _, dir := range []string{"", filepath.Join(e.state, "undone")} {
+		if err := os.MkdirAll(e.state, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := u.takeOut(made, dir, 0); err == nil {
+			t.Errorf("taken out through the link (kept in %q)", dir)
+		}
+		if data, err := os.ReadFile(filepath.Join(other, ".admit", "policy.json")); err != nil || string(data) != `{"deny":["*"]}` {
+			t.Fatalf("the person's other project: %q %v", data, err)
+		}
+	}
+}
