@@ -112,7 +112,30 @@ func (x *executor) confine(s Spec) error {
 			// all the same, unrecorded.
 			x.ledger, _ = openLedger(filepath.Join(x.state, "placeholders"))
 		}
+		// The protected folders not there yet are made empty while the
+		// workspace is walked (the one waits on the disk's journal, the
+		// other mostly on the processor): a name the root has already is
+		// not made (EEXIST), so the walk's list is not needed first.
+		type empties struct {
+			made []placeholder
+			bind []string
+			err  error
+		}
+		madeCh := make(chan empties, 1)
+		if l.confiner {
+			go func() {
+				made, bind, err := makePlaceholders(x.roots, s.RootFolders, nil, x.ledger)
+				madeCh <- empties{made, bind, err}
+			}()
+		} else {
+			madeCh <- empties{}
+		}
 		sv, err := surveyWorkspace(x.roots, s.Protected)
+		em := <-madeCh
+		x.placeholders = em.made // removed by cleanup if the run ends here
+		if em.err != nil {
+			return fmt.Errorf("%w: %v", ErrSetup, em.err)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
@@ -130,15 +153,14 @@ func (x *executor) confine(s Spec) error {
 			// only keep the hard-linked and special files.
 			noEntries = nil
 			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
-			// The protected folders not there yet are made empty and
-			// bound read-only too: the run cannot make them.
-			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected, x.ledger)
-			if err != nil {
-				return fmt.Errorf("%w: %v", ErrSetup, err)
+			// The empties are bound read-only too: the run cannot make
+			// those names. The walk may have seen them already.
+			for _, p := range em.bind {
+				if !slices.Contains(sv.protected, p) {
+					readOnly = append(readOnly, p)
+					x.protectedBefore = append(x.protectedBefore, p)
+				}
 			}
-			x.placeholders = made
-			readOnly = append(readOnly, bind...)
-			x.protectedBefore = append(x.protectedBefore, bind...)
 			if x.linkBindsCapped = sv.linkBindsCapped; x.linkBindsCapped {
 				// Contents stay Landlock's; the metadata of the links past
 				// the cap is not kept: the wall says so.
