@@ -238,7 +238,7 @@ func Run(ctx context.Context, s Spec) Result {
 		if replaced := x.endPlaceholders(); len(replaced) > 0 {
 			before = slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(replaced, p) })
 		}
-		u := undo{roots: x.roots, protected: s.Protected, keep: s.Keep, before: before, links: x.danglingBefore}
+		u := undo{roots: x.roots, protected: s.Protected, keep: s.Keep, before: before, links: x.danglingBefore, index: x.indexBefore}
 		if x.state != "" {
 			u.aside = filepath.Join(x.state, "undone")
 		}
@@ -398,6 +398,7 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		}
 		if s.Code {
 			x.danglingBefore = danglingLinks(x.protectedBefore)
+			x.indexBefore = indexStates(x.roots)
 		}
 	}
 	return x, file, nil
@@ -496,9 +497,10 @@ type executor struct {
 	// protectedBefore are the protected paths of the workspace when a run
 	// of code started (undo.go).
 	protectedBefore []string
-	danglingBefore  []string // the protected links among them that named nothing
-	state           string   // admit's state folder (Spec.StateDir), "" if none
-	confiner        bool     // programs start in the confiner (Linux)
+	danglingBefore  []string              // the protected links among them that named nothing
+	indexBefore     map[string]indexState // the roots' git index files (undo_git.go)
+	state           string                // admit's state folder (Spec.StateDir), "" if none
+	confiner        bool                  // programs start in the confiner (Linux)
 	// sysRun is what this system's confinement keeps for the run
 	// (confinement_linux.go, confinement_darwin.go, confinement_windows.go).
 	sysRun

@@ -55,6 +55,9 @@ type undo struct {
 	// aside is the folder under which undone paths are kept ("" removes
 	// them).
 	aside string
+	// index are the roots' git index files when the run started: a path
+	// the person's git checked out meanwhile is left (undo_git.go).
+	index map[string]indexState
 }
 
 // danglingLinks are the links among paths that point to nothing.
@@ -100,6 +103,9 @@ func (u undo) run() (undone, left []string, to string, err error) {
 		}
 	}
 	for i, p := range made {
+		if u.personsCheckout(p) {
+			continue
+		}
 		if err := u.takeOut(p, dir, i); err != nil {
 			left = append(left, p)
 			continue
@@ -125,6 +131,16 @@ func linkTarget(l string, roots []string) (string, bool) {
 		return "", false
 	}
 	return target, true
+}
+
+// personsCheckout: p is what the person's git checked out during the run.
+func (u undo) personsCheckout(p string) bool {
+	for _, r := range u.roots {
+		if within(p, []string{r}) && p != r && personsCheckout(r, p, u.index) {
+			return true
+		}
+	}
+	return false
 }
 
 // newAsideDir makes the folder one run's undone paths are kept in.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -131,5 +132,74 @@ func TestUndoNeverThroughALink(t *testing.T) {
 		if data, err := os.ReadFile(filepath.Join(other, ".admit", "policy.json")); err != nil || string(data) != `{"deny":["*"]}` {
 			t.Fatalf("the person's other project: %q %v", data, err)
 		}
+	}
+}
+
+// TestUndoLeavesThePersonsCheckout: while a run of code goes on, the
+// person checks out a branch that has a .gitattributes and a
+// sub/.admit/policy.json: their git wrote the index (the run cannot), and
+// those paths are what it holds, so they stay; the .envrc the run made is
+// undone. A tracked file the run puts back, byte for byte, while the index
+// stays as it was, is undone all the same.
+func TestUndoLeavesThePersonsCheckout(t *testing.T) {
+	for _, tool := range []string{"make", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool + " here")
+		}
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", e.root, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	e.file(t, "Makefile", "plant:\n\ttouch sub/ready\n\twhile ! test -e sub/go; do sleep 0.01; done\n\techo x > .envrc\nback:\n\tprintf '* text\\n' > .gitattributes\n")
+	e.file(t, "sub/keep", "")
+	git("add", ".")
+	git("commit", "-qm", "main")
+	git("checkout", "-q", "-b", "other")
+	e.file(t, ".gitattributes", "* text\n")
+	e.file(t, "sub/.admit/policy.json", `{"deny":["*"]}`)
+	git("add", ".")
+	git("commit", "-qm", "other")
+	git("checkout", "-q", "main")
+	if exists(filepath.Join(e.root, ".gitattributes")) {
+		t.Fatal("main has .gitattributes")
+	}
+
+	done := make(chan Result, 1)
+	go func() { done <- Run(context.Background(), e.confined(lc, "make plant")) }()
+	waitFor(t, "the run", 20*time.Second, func() bool { return exists(filepath.Join(e.root, "sub", "ready")) })
+	git("checkout", "-q", "other")
+	if err := os.WriteFile(filepath.Join(e.root, "sub", "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.ExitCode != 0 {
+		t.Fatalf("make plant: %+v", r)
+	}
+	if want := []string{filepath.Join(e.root, ".envrc")}; !slices.Equal(r.Undone, want) {
+		t.Errorf("undone %v, want %v", r.Undone, want)
+	}
+	for _, p := range []string{".gitattributes", "sub/.admit/policy.json"} {
+		if !exists(filepath.Join(e.root, p)) {
+			t.Errorf("the person's checkout lost %s", p)
+		}
+	}
+
+	// The person removes .gitattributes (not staged); the run puts it back
+	// as the index holds it: the index did not change, so it is undone.
+	if err := os.Remove(filepath.Join(e.root, ".gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	r = Run(context.Background(), e.confined(lc, "make back"))
+	if want := []string{filepath.Join(e.root, ".gitattributes")}; r.ExitCode != 0 || !slices.Equal(r.Undone, want) {
+		t.Errorf("make back: exit %d, undone %v, want %v", r.ExitCode, r.Undone, want)
 	}
 }
