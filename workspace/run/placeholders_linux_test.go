@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -420,5 +421,33 @@ func TestConcurrentRunsEmpties(t *testing.T) {
 	}
 	if r.ExitCode == 0 && !slices.Contains(r.Undone, vscode) {
 		t.Errorf("undone %v", r.Undone)
+	}
+}
+
+// BenchmarkCodeRun5k is a run of code (true, in the confiner) on a
+// workspace of 5,000 files, with the empties and without: the empties
+// are made while the workspace is walked.
+func BenchmarkCodeRun5k(b *testing.B) {
+	lc := layouts[1]
+	requireConfinement(b, lc)
+	e := newEnv(b)
+	for d := range 50 {
+		for f := range 100 {
+			e.file(b, fmt.Sprintf("pkg%02d/f%03d.js", d, f), "x")
+		}
+	}
+	for _, empties := range []bool{true, false} {
+		b.Run(fmt.Sprintf("empties=%v", empties), func(b *testing.B) {
+			s := e.confined(lc, "")
+			if !empties {
+				s.RootFolders = nil
+			}
+			s.Argv = []string{helperName, "env"}
+			for b.Loop() {
+				if r := Run(context.Background(), s); r.ExitCode != 0 {
+					b.Fatalf("%+v", r)
+				}
+			}
+		})
 	}
 }
