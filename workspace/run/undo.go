@@ -112,9 +112,11 @@ func (u undo) run() (undone, left []string, to string, err error) {
 		}
 		undone = append(undone, p)
 	}
-	if dir != "" && len(undone) == 0 {
-		os.Remove(dir)
-		dir = ""
+	if dir != "" {
+		if kept, _ := os.ReadDir(dir); len(kept) == 0 {
+			os.Remove(dir) // nothing kept: removed, or left
+			dir = ""
+		}
 	}
 	return undone, left, dir, nil
 }
