@@ -48,9 +48,12 @@ type RunResult struct {
 	Unexpected []string     `json:"unexpected,omitempty"`
 	// Undone are the protected paths a run of code made, removed when it
 	// ended; NotUndone those that could not be removed.
-	Undone      []string `json:"undone,omitempty"`
-	NotUndone   []string `json:"notUndone,omitempty"`
-	Confinement string   `json:"confinement,omitempty"`
+	Undone    []string `json:"undone,omitempty"`
+	NotUndone []string `json:"notUndone,omitempty"`
+	// UndoneTo is admit's folder the Undone paths were moved into (who
+	// made one cannot be told: the person may have, meanwhile).
+	UndoneTo    string `json:"undoneTo,omitempty"`
+	Confinement string `json:"confinement,omitempty"`
 	// Walls are what each wall of the run stood behind; MissingWalls the
 	// walls it needed and ran without (only when the person accepts
 	// weaker confinement).
@@ -190,7 +193,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	}
 	// What the run made at protected paths was removed when it ended
 	// (workspace/run/undo.go): unexpected still, and said so.
-	res.Undone, res.NotUndone = r.Undone, r.NotUndone
+	res.Undone, res.NotUndone, res.UndoneTo = r.Undone, r.NotUndone, r.UndoneTo
 	for _, p := range append(slices.Clone(r.Undone), r.NotUndone...) {
 		if !slices.Contains(res.Unexpected, p) {
 			res.Unexpected = append(res.Unexpected, p)
@@ -201,6 +204,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		res.Detail = "unexpected-effect: changed outside the admitted targets: " + strings.Join(res.Unexpected, ", ")
 		if len(r.Undone) > 0 {
 			res.Detail += "; made at protected paths and removed after the run: " + strings.Join(r.Undone, ", ")
+			if r.UndoneTo != "" {
+				res.Detail += " (kept in " + r.UndoneTo + ")"
+			}
 		}
 		if len(r.NotUndone) > 0 {
 			res.Detail += "; made at protected paths and NOT removed: " + strings.Join(r.NotUndone, ", ")

@@ -41,49 +41,84 @@ var errIndex = errors.New("workspace: unreadable git index")
 // none. Versions 2, 3 and 4 are read; anything else is an error, so
 // that the caller fails closed.
 func readGitlinks(p string, hashLen int) ([]string, error) {
+	var links []string
+	err := readIndex(p, hashLen, func(mode uint32, _, name []byte) error {
+		if mode&0o170000 == gitlinkMode {
+			if bytes.Contains(name, []byte("..")) || bytes.HasPrefix(name, []byte("/")) {
+				return fmt.Errorf("%w: %s: gitlink %q", errIndex, p, name)
+			}
+			links = append(links, string(name))
+		}
+		return nil
+	})
+	return links, err
+}
+
+// IndexEntry is a path git's index holds: its mode and object name.
+type IndexEntry struct {
+	Mode uint32
+	Hash []byte
+}
+
+// ReadIndex returns the entries of the index file p (object names of
+// hashLen bytes) whose path, relative to the working tree with "/", want
+// accepts. A missing index has none; one this reader cannot read is an
+// error.
+func ReadIndex(p string, hashLen int, want func(name string) bool) (map[string]IndexEntry, error) {
+	out := map[string]IndexEntry{}
+	err := readIndex(p, hashLen, func(mode uint32, hash, name []byte) error {
+		if n := string(name); want(n) {
+			out[n] = IndexEntry{Mode: mode, Hash: bytes.Clone(hash)}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readIndex calls visit with each entry of the index file p.
+func readIndex(p string, hashLen int, visit func(mode uint32, hash, name []byte) error) error {
 	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+			return nil
 		}
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", errIndex, p)
+		return fmt.Errorf("%w: %s is not a regular file", errIndex, p)
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("%w: %s: header: %v", errIndex, p, err)
+		return fmt.Errorf("%w: %s: header: %v", errIndex, p, err)
 	}
 	if string(hdr[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: %s has no DIRC signature", errIndex, p)
+		return fmt.Errorf("%w: %s has no DIRC signature", errIndex, p)
 	}
 	version := binary.BigEndian.Uint32(hdr[4:8])
 	count := binary.BigEndian.Uint32(hdr[8:12])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("%w: %s is version %d", errIndex, p, version)
+		return fmt.Errorf("%w: %s is version %d", errIndex, p, version)
 	}
 	if count > maxIndexEntries {
-		return nil, fmt.Errorf("%w: %s has %d entries, more than %d", errIndex, p, count, maxIndexEntries)
+		return fmt.Errorf("%w: %s has %d entries, more than %d", errIndex, p, count, maxIndexEntries)
 	}
 	fixed := make([]byte, 40+hashLen+2)
-	var links []string
 	var prev []byte // version 4: the previous entry's path
 	for n := uint32(0); n < count; n++ {
 		if _, err := io.ReadFull(r, fixed); err != nil {
-			return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+			return fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
 		}
 		mode := binary.BigEndian.Uint32(fixed[24:28])
 		flags := binary.BigEndian.Uint16(fixed[40+hashLen:])
 		size := len(fixed)
 		if flags&0x4000 != 0 { // extended flags, version 3 and later
 			if version < 3 {
-				return nil, fmt.Errorf("%w: %s: extended flags in version 2", errIndex, p)
+				return fmt.Errorf("%w: %s: extended flags in version 2", errIndex, p)
 			}
 			if _, err := r.Discard(2); err != nil {
-				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+				return fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
 			}
 			size += 2
 		}
@@ -91,11 +126,11 @@ func readGitlinks(p string, hashLen int) ([]string, error) {
 		if version == 4 {
 			strip, err := readIndexVarint(r)
 			if err != nil || strip > uint64(len(prev)) {
-				return nil, fmt.Errorf("%w: %s: entry %d: bad path prefix", errIndex, p, n)
+				return fmt.Errorf("%w: %s: entry %d: bad path prefix", errIndex, p, n)
 			}
 			suffix, err := r.ReadBytes(0)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+				return fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
 			}
 			name = append(prev[:len(prev)-int(strip):len(prev)-int(strip)], suffix[:len(suffix)-1]...)
 			prev = name
@@ -104,24 +139,21 @@ func readGitlinks(p string, hashLen int) ([]string, error) {
 			// multiple of 8 bytes.
 			raw, err := r.ReadBytes(0)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+				return fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
 			}
 			name = raw[:len(raw)-1]
 			size += len(raw)
 			if pad := (8 - size%8) % 8; pad > 0 {
 				if _, err := r.Discard(pad); err != nil {
-					return nil, fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
+					return fmt.Errorf("%w: %s: entry %d: %v", errIndex, p, n, err)
 				}
 			}
 		}
-		if mode&0o170000 == gitlinkMode {
-			if bytes.Contains(name, []byte("..")) || bytes.HasPrefix(name, []byte("/")) {
-				return nil, fmt.Errorf("%w: %s: gitlink %q", errIndex, p, name)
-			}
-			links = append(links, string(name))
+		if err := visit(mode, fixed[40:40+hashLen], name); err != nil {
+			return err
 		}
 	}
-	return links, nil
+	return nil
 }
 
 // readIndexVarint reads git's offset varint (varint.c).

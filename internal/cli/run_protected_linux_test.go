@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,12 +54,14 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 	-rmdir .devcontainer && touch made-rmdir
 	-mkdir elsewhere && mv -T elsewhere .idea && touch made-rename
 	mkdir -p sub/.admit && echo '{"allow":["*"]}' > sub/.admit/policy.json && touch made-deep
+	echo 'export PATH=.:$$PATH' > .envrc && touch made-envrc
 `), 0o644))
 	cfg := t.TempDir()
 	must(os.MkdirAll(filepath.Join(cfg, "admit"), 0o700))
 	must(os.WriteFile(filepath.Join(cfg, "admit", "rules.json"), []byte(`{"allow":["make *"]}`), 0o600))
 
-	cmd := admitCmd(t, []string{"XDG_CONFIG_HOME=" + cfg, "ADMIT_EFFECTS=workspace-write"}, "run", "--root", ws, "-c", "make plant")
+	state := t.TempDir()
+	cmd := admitCmd(t, []string{"XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + state, "ADMIT_EFFECTS=workspace-write"}, "run", "--root", ws, "-c", "make plant")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	must(cmd.Start())
@@ -75,6 +79,10 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 	}
 	mine := `{"editor.tabSize": 2}`
 	must(os.WriteFile(filepath.Join(ws, ".vscode", "settings.json"), []byte(mine), 0o644))
+	// And a protected file of their own, which the run could have made
+	// as well: who made it cannot be told, so it is undone, but kept.
+	attrs := "*.go text eol=lf\n"
+	must(os.WriteFile(filepath.Join(ws, ".gitattributes"), []byte(attrs), 0o644))
 	must(os.WriteFile(filepath.Join(ws, "go"), nil, 0o644))
 	err := cmd.Wait()
 	var res gate.RunResult
@@ -90,7 +98,7 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 			t.Errorf("%s: the run made what it must not (stderr %s)", marker, res.Stderr)
 		}
 	}
-	for _, gone := range []string{".github", ".git", ".devcontainer", ".idea", "sub/.admit"} {
+	for _, gone := range []string{".github", ".git", ".devcontainer", ".idea", "sub/.admit", ".envrc", ".gitattributes"} {
 		if _, err := os.Lstat(filepath.Join(ws, gone)); err == nil {
 			t.Errorf("%s is there after the run", gone)
 		}
@@ -98,8 +106,23 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(ws, "made-deep")); err != nil {
 		t.Errorf("the deep write did not run: %s", res.Stderr)
 	}
-	if want := []string{filepath.Join(ws, "sub", ".admit")}; !slices.Equal(res.Undone, want) {
-		t.Errorf("undone %v, want %v", res.Undone, want)
+	undone := []string{filepath.Join(ws, ".envrc"), filepath.Join(ws, ".gitattributes"), filepath.Join(ws, "sub", ".admit")}
+	if !slices.Equal(res.Undone, undone) {
+		t.Errorf("undone %v, want %v", res.Undone, undone)
+	}
+	// What was undone is in admit's state folder, outside the workspace,
+	// the person's file as they wrote it.
+	if !strings.HasPrefix(res.UndoneTo, filepath.Join(state, "admit", "undone")+"/") || !strings.Contains(res.Detail, res.UndoneTo) {
+		t.Errorf("undone to %q (detail %q)", res.UndoneTo, res.Detail)
+	}
+	for i, want := range []string{"export PATH=.:$PATH\n", attrs, `{"allow":["*"]}` + "\n"} {
+		name := fmt.Sprintf("%d-%s", i, filepath.Base(undone[i]))
+		if i == 2 {
+			name = filepath.Join(name, "policy.json")
+		}
+		if data, err := os.ReadFile(filepath.Join(res.UndoneTo, name)); err != nil || string(data) != want {
+			t.Errorf("kept %s: %q (%v)", name, data, err)
+		}
 	}
 	if !slices.Contains(res.Unexpected, filepath.Join(ws, "sub", ".admit")) {
 		t.Errorf("unexpected %v", res.Unexpected)
@@ -120,8 +143,50 @@ func TestRunCannotMakeProtectedPaths(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{".vscode", "Makefile", "a.txt", "b.txt", "elsewhere", "go", "made-deep", "ready", "seen.txt", "src", "sub"}
+	want := []string{".vscode", "Makefile", "a.txt", "b.txt", "elsewhere", "go", "made-deep", "made-envrc", "ready", "seen.txt", "src", "sub"}
 	if !slices.Equal(names, want) {
 		t.Errorf("the root holds %v, want %v", names, want)
+	}
+}
+
+// TestServeSweepsKilledAdmitsEmpties: a server, when it starts, removes
+// the empties an admit killed during a run of code left (a record in
+// admit's state folder nobody holds), not one the person wrote into.
+func TestServeSweepsKilledAdmitsEmpties(t *testing.T) {
+	ws := testWorkspace(t)
+	state := t.TempDir()
+	dir := filepath.Join(state, "admit", "placeholders")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	record := fmt.Sprintf(`{"since":%q,"placeholders":[{"root":%q,"name":".vscode"},{"root":%q,"name":".github"}]}`,
+		time.Now().Add(-time.Second).Format(time.RFC3339Nano), ws, ws)
+	if err := os.WriteFile(filepath.Join(dir, "run-1.json"), []byte(record), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".vscode", ".github"} {
+		if err := os.Mkdir(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := admitCmd(t, []string{"XDG_STATE_HOME=" + state}, "serve", "--listen", "none")
+	cmd.Stdin = strings.NewReader("")
+	// It ends when its input does; how it ends is not what is tested.
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("admit serve: %v %s", err, out)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(ws, ".vscode")); err == nil {
+		t.Error("the killed admit's .vscode is there after the server started")
+	}
+	if _, err := os.Lstat(filepath.Join(ws, ".github", "CODEOWNERS")); err != nil {
+		t.Errorf("the person's .github: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("records left: %v", entries)
 	}
 }

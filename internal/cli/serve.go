@@ -11,6 +11,7 @@ import (
 
 	policycmd "admit/policy/command"
 	"admit/rpc"
+	"admit/workspace/run"
 )
 
 // serve is `admit serve`: the stdio JSON-RPC server the editor starts.
@@ -37,6 +38,9 @@ func serve(args []string, std Stdio) int {
 		fmt.Fprintln(std.Err, "admit:", err)
 		return exitConfig
 	}
+	// The empties an admit killed during a run of code left in a
+	// workspace go now, not at the next run (workspace/run/ledger_linux.go).
+	run.SweepLeftovers("")
 	home, _ := os.UserHomeDir()
 	return rpc.Serve(context.Background(), stdio{}, rpc.ServerConfig{Logger: newLogger(std), Home: home, Shell: os.Getenv("SHELL"), Bounds: bounds, Listen: socket, Export: export,
 		SecretValues: policycmd.SecretValueNames(os.Environ())})

@@ -3,9 +3,12 @@ package run
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // sysRun is what a run keeps for Linux's confinement.
@@ -25,6 +28,10 @@ type sysRun struct {
 	// placeholders are the empty protected folders made for the run
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
+	ledger       *ledger // their record outside the workspace (ledger_linux.go); nil: none
+	// borrowed are another run's empties this run's walk found: that run
+	// may remove them before this one ends (othersEmpties).
+	borrowed []placeholder
 }
 
 // cleanup closes the ruleset and removes the placeholders (a run that
@@ -41,6 +48,14 @@ func (s *sysRun) cleanup() {
 func (s *sysRun) endPlaceholders() (replaced []string) {
 	_, replaced = removePlaceholders(s.placeholders)
 	s.placeholders = nil
+	for _, b := range s.borrowed {
+		if id, err := idAt(unix.AT_FDCWD, b.path()); err != nil || id != b.id {
+			replaced = append(replaced, b.path())
+		}
+	}
+	s.borrowed = nil
+	s.ledger.close()
+	s.ledger = nil
 	return replaced
 }
 
@@ -95,26 +110,62 @@ func (x *executor) confine(s Spec) error {
 			rules = append(rules, programRule(self))
 		}
 		x.env = withCaches(x.env, x.caches)
+		if l.confiner && x.state != "" {
+			// The empties are recorded outside the workspace before they
+			// are made, and a killed admit's are removed before the walk
+			// (ledger_linux.go). Without a state folder they are made
+			// all the same, unrecorded.
+			x.ledger, _ = openLedger(filepath.Join(x.state, "placeholders"))
+		}
+		// The protected folders not there yet are made empty while the
+		// workspace is walked (the one waits on the disk's journal, the
+		// other mostly on the processor): a name the root has already is
+		// not made (EEXIST), so the walk's list is not needed first.
+		type empties struct {
+			made []placeholder
+			bind []string
+			err  error
+		}
+		madeCh := make(chan empties, 1)
+		if l.confiner {
+			go func() {
+				made, bind, err := makePlaceholders(x.roots, s.RootFolders, nil, x.ledger)
+				madeCh <- empties{made, bind, err}
+			}()
+		} else {
+			madeCh <- empties{}
+		}
 		sv, err := surveyWorkspace(x.roots, s.Protected)
+		em := <-madeCh
+		x.placeholders = em.made // removed by cleanup if the run ends here
+		if em.err != nil {
+			return fmt.Errorf("%w: %v", ErrSetup, em.err)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
 		x.protectedBefore = append([]string{}, sv.protected...)
+		if x.ledger != nil {
+			for p, id := range othersEmpties(filepath.Dir(x.ledger.f.Name()), x.ledger) {
+				if cur, err := idAt(unix.AT_FDCWD, p); err == nil && cur == id && slices.Contains(sv.protected, p) {
+					x.borrowed = append(x.borrowed, placeholder{root: filepath.Dir(p), name: filepath.Base(p), id: id})
+				}
+			}
+		}
 		noEntries := sv.protected
 		if l.confiner {
 			// The protected paths are bound read-only; Landlock need
 			// only keep the hard-linked and special files.
 			noEntries = nil
 			readOnly = append(slices.Clone(sv.protected), sv.linkBinds...)
-			// The protected folders not there yet are made empty and
-			// bound read-only too: the run cannot make them.
-			made, bind, err := makePlaceholders(x.roots, s.RootFolders, sv.protected)
-			if err != nil {
-				return fmt.Errorf("%w: %v", ErrSetup, err)
+			// The empties are bound read-only too: the run cannot make
+			// those names. The walk may have seen them already.
+			for _, p := range em.bind {
+				if !slices.Contains(sv.protected, p) {
+					readOnly = append(readOnly, p)
+					x.protectedBefore = append(x.protectedBefore, p)
+				}
 			}
-			x.placeholders = made
-			readOnly = append(readOnly, bind...)
-			x.protectedBefore = append(x.protectedBefore, bind...)
 			if x.linkBindsCapped = sv.linkBindsCapped; x.linkBindsCapped {
 				// Contents stay Landlock's; the metadata of the links past
 				// the cap is not kept: the wall says so.

@@ -293,6 +293,48 @@ func bindSelf(path string, extra uintptr) error {
 	return nil
 }
 
+// bindReadOnly keeps path as it is: bound read-only onto itself. A link
+// (a protected .vscode -> elsewhere, dangling or not) is bound itself,
+// not followed: the link cannot be removed or replaced (the mount is
+// busy), and a run starts where it points nowhere. Where it points to a
+// file that exists, that file is bound read-only too. What a dangling
+// link would name is left to the undo (undo.go).
+func bindReadOnly(path string) error {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return fmt.Errorf("bind %s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+		return bindSelf(path, unix.MS_RDONLY)
+	}
+	if err := bindLink(path); err != nil {
+		return err
+	}
+	if unix.Stat(path, &st) == nil {
+		return bindSelf(path, unix.MS_RDONLY)
+	}
+	return nil
+}
+
+// bindLink mounts the link at path onto itself, read-only, without
+// following it (open_tree and move_mount, Linux 5.2: mount(2) always
+// follows a final link).
+func bindLink(path string) error {
+	fd, err := unix.OpenTree(unix.AT_FDCWD, path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return fmt.Errorf("bind the link %s: %w", path, err)
+	}
+	defer unix.Close(fd)
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+		return fmt.Errorf("bind the link %s read-only: %w", path, err)
+	}
+	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind the link %s: %w", path, err)
+	}
+	return nil
+}
+
 // setupMounts makes the confiner's mount namespace: private, everything
 // read-only but m.Writable, m.ReadOnly bound read-only over that.
 func setupMounts(m confinerMounts) error {
@@ -341,7 +383,7 @@ func setupMounts(m confinerMounts) error {
 		}
 	}
 	for _, p := range m.ReadOnly {
-		if err := bindSelf(p, unix.MS_RDONLY); err != nil {
+		if err := bindReadOnly(p); err != nil {
 			return err
 		}
 	}

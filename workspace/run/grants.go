@@ -330,6 +330,17 @@ func surveyWorkspace(roots []string, protected func(string) bool) (survey, error
 			return sv, err
 		}
 	}
+	// A protected name that is a link to a file of the workspace (.github
+	// -> ci) is kept where it points too: a program that writes through
+	// the link writes there.
+	for _, p := range sv.protected {
+		if info, err := os.Lstat(p); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if t, err := filepath.EvalSymlinks(p); err == nil && within(t, roots) && !slices.Contains(sv.protected, t) {
+			sv.protected = append(sv.protected, t)
+		}
+	}
 	return sv, nil
 }
 

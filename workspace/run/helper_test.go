@@ -94,12 +94,13 @@ func helperMain(args []string) int {
 type env struct {
 	root, outside, bin string
 	path               string
+	state              string // admit's state folder (Spec.StateDir)
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{root: t.TempDir(), outside: t.TempDir(), bin: t.TempDir()}
-	for _, d := range []*string{&e.root, &e.outside, &e.bin} {
+	e := &env{root: t.TempDir(), outside: t.TempDir(), bin: t.TempDir(), state: t.TempDir()}
+	for _, d := range []*string{&e.root, &e.outside, &e.bin, &e.state} {
 		r, err := filepath.EvalSymlinks(*d)
 		if err != nil {
 			t.Fatal(err)
@@ -119,11 +120,12 @@ func newEnv(t testing.TB) *env {
 
 func (e *env) spec(line string) Spec {
 	return Spec{
-		Line:    line,
-		Dir:     e.root,
-		Roots:   []string{e.root},
-		Timeout: 30 * time.Second,
-		Env:     []string{"PATH=" + e.path, "HOME=" + e.outside},
+		Line:     line,
+		Dir:      e.root,
+		Roots:    []string{e.root},
+		Timeout:  30 * time.Second,
+		Env:      []string{"PATH=" + e.path, "HOME=" + e.outside},
+		StateDir: e.state,
 	}
 }
 

@@ -62,8 +62,22 @@ func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
 // and what the confiner must bind read-only: those, and any of the names
 // that appeared since the survey. A root admit itself cannot make
 // entries in (read-only, not the person's) cannot gain one in the run
-// either, and is left as it is.
-func makePlaceholders(roots, names, existing []string) (made []placeholder, bind []string, err error) {
+// either, and is left as it is. With a ledger, what it is about to make
+// is recorded there first, so that a killed admit's empties are found.
+func makePlaceholders(roots, names, existing []string, rec *ledger) (made []placeholder, bind []string, err error) {
+	if rec != nil {
+		var planned []placeholder
+		for _, root := range roots {
+			for _, name := range names {
+				if !slices.Contains(existing, filepath.Join(root, name)) {
+					planned = append(planned, placeholder{root: root, name: name})
+				}
+			}
+		}
+		if err := rec.write(planned); err != nil {
+			return nil, nil, err
+		}
+	}
 	for _, root := range roots {
 		fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -95,6 +109,12 @@ func makePlaceholders(roots, names, existing []string) (made []placeholder, bind
 			}
 		}
 		unix.Close(fd)
+	}
+	if rec != nil {
+		if err := rec.write(made); err != nil {
+			removePlaceholders(made)
+			return nil, nil, err
+		}
 	}
 	return made, bind, nil
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestPlaceholdersNeverFollowLinks(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(e.root, ".vscode")); err != nil {
 		t.Fatal(err)
 	}
-	made, bind, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github"}, nil)
+	made, bind, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestPlaceholdersLeaveThePersons(t *testing.T) {
 		t.Fatal(err)
 	}
 	existing := []string{filepath.Join(e.root, ".idea")}
-	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github", ".zed", ".idea"}, existing)
+	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode", ".github", ".zed", ".idea"}, existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +211,243 @@ func BenchmarkPlaceholders(b *testing.B) {
 	root := b.TempDir()
 	folders, _ := command.RootNames()
 	for b.Loop() {
-		made, _, err := makePlaceholders([]string{root}, folders, nil)
+		made, _, err := makePlaceholders([]string{root}, folders, nil, nil)
 		if err != nil || len(made) != len(folders) {
 			b.Fatalf("%v: %d made", err, len(made))
 		}
 		removePlaceholders(made)
+	}
+}
+
+// TestProtectedLinksKept: a protected name at a root that is a link is
+// kept as it is, not followed. One that points nowhere (.vscode ->
+// /nonexistent) does not keep a run of code from starting; one the run
+// removes to put a folder in its place cannot be removed (busy), and
+// what it points to stays as it was; what a dangling one names inside
+// the workspace, made through it by the run, is undone.
+func TestProtectedLinksKept(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	for _, lc := range layouts[1:] {
+		t.Run(lc.name, func(t *testing.T) {
+			requireConfinement(t, lc)
+			lc.use(t)
+			e := newEnv(t)
+			for _, d := range []string{"vs", "sub"} {
+				if err := os.Mkdir(filepath.Join(e.root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for link, target := range map[string]string{".vscode": "/nonexistent", ".github": "vs", ".zed": "sub/x"} {
+				if err := os.Symlink(target, filepath.Join(e.root, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.file(t, "Makefile", "replace:\n\trm -f .github; mkdir -p .github/workflows; touch .github/workflows/x.yml .github/workflows/y.yml\n"+
+				"through:\n\tmkdir -p sub/x && echo '{}' > .zed/settings.json\n")
+			run := func(line string) Result { return Run(context.Background(), e.confined(lc, line)) }
+			if r := run(helperName + " write sub/out.bin"); r.ExitCode != 0 || !exists(filepath.Join(e.root, "sub", "out.bin")) {
+				t.Fatalf("a run beside a dangling protected link: %+v", r)
+			}
+			r := run("make replace")
+			if lc.confiner && r.ExitCode == 0 {
+				t.Errorf("make replace ran: %+v", r)
+			}
+			if target, err := os.Readlink(filepath.Join(e.root, ".github")); err != nil || target != "vs" {
+				t.Errorf(".github after the run: %q %v (undone %v)", target, err, r.Undone)
+			}
+			if got := names(t, filepath.Join(e.root, "vs")); len(got) != 0 {
+				t.Errorf("what .github points to holds %v", got)
+			}
+			r = run("make through")
+			if r.ExitCode != 0 {
+				t.Fatalf("make through: %+v", r)
+			}
+			x := filepath.Join(e.root, "sub", "x")
+			if exists(x) || !slices.Equal(r.Undone, []string{x}) {
+				t.Errorf("what .zed names: there %v, undone %v", exists(x), r.Undone)
+			}
+			if target, err := os.Readlink(filepath.Join(e.root, ".zed")); err != nil || target != "sub/x" {
+				t.Errorf(".zed after the run: %q %v", target, err)
+			}
+		})
+	}
+}
+
+// TestKilledAdmitsEmptiesRemoved: an admit killed (SIGKILL) during a run
+// of code leaves its empties in the root; the next run removes them from
+// the record it left outside the workspace, but not one the person wrote
+// into, nor one the person made again in its place, and never a folder
+// that was there before.
+func TestKilledAdmitsEmptiesRemoved(t *testing.T) {
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	for _, d := range []string{"sub", ".idea"} {
+		if err := os.Mkdir(filepath.Join(e.root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ready := filepath.Join(e.root, "sub", "ready")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledAdmitRun$")
+	cmd.Env = append(os.Environ(), "ADMIT_TEST_KILLED_ROOT="+e.root, "ADMIT_TEST_KILLED_STATE="+e.state, "ADMIT_TEST_KILLED_PATH="+e.path)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the killed admit's run", 20*time.Second, func() bool { return exists(ready) })
+	cmd.Process.Kill()
+	cmd.Wait()
+	left := names(t, e.root)
+	if !slices.Contains(left, ".vscode") || !slices.Contains(left, ".zed") {
+		t.Fatalf("the killed admit left %v", left)
+	}
+	// The person writes into one and makes another again, in a later
+	// tick of the file system's clock.
+	if err := os.WriteFile(filepath.Join(e.root, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zed := filepath.Join(e.root, ".zed")
+	if err := os.Remove(zed); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := os.Mkdir(zed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := Run(context.Background(), e.confined(lc, helperName+" write sub/out")); r.ExitCode != 0 {
+		t.Fatalf("the next run: %+v", r)
+	}
+	want := []string{".github", ".idea", ".zed", "sub"}
+	if got := names(t, e.root); !slices.Equal(got, want) && !noBirthTime(t, e.root) {
+		t.Errorf("after the next run the root holds %v, want %v", got, want)
+	}
+	if records := names(t, filepath.Join(e.state, "placeholders")); len(records) != 0 {
+		t.Errorf("records left: %v", records)
+	}
+}
+
+// TestKilledAdmitRun is the admit TestKilledAdmitsEmptiesRemoved kills:
+// a run of code that waits.
+func TestKilledAdmitRun(t *testing.T) {
+	root := os.Getenv("ADMIT_TEST_KILLED_ROOT")
+	if root == "" {
+		t.Skip("run by TestKilledAdmitsEmptiesRemoved")
+	}
+	e := &env{root: root, state: os.Getenv("ADMIT_TEST_KILLED_STATE"), path: os.Getenv("ADMIT_TEST_KILLED_PATH"), outside: t.TempDir()}
+	r := Run(context.Background(), e.confined(layouts[1], helperName+" sleep sub/ready"))
+	t.Fatalf("the run ended: %+v", r)
+}
+
+// TestLedgerOfALivingRunKept: a record another run holds (this process
+// or another) is not swept: its empties stay until it removes them; a
+// record that names a folder born before it (nothing admit made) leaves
+// that folder, empty as it is.
+func TestLedgerOfALivingRunKept(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.state, "placeholders")
+	old := filepath.Join(e.root, ".idea")
+	if err := os.Mkdir(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	living, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, _, err := makePlaceholders([]string{e.root}, []string{".vscode"}, nil, living)
+	if err != nil || len(made) != 1 {
+		t.Fatalf("made %v: %v", made, err)
+	}
+	dead, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dead.write([]placeholder{{root: e.root, name: ".idea"}}); err != nil {
+		t.Fatal(err)
+	}
+	dead.f.Close() // as a killed admit's: nobody holds it
+	next, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.close()
+	if !exists(filepath.Join(e.root, ".vscode")) || !exists(old) {
+		t.Errorf("the sweep removed what it must not: the root holds %v", names(t, e.root))
+	}
+	if got := names(t, dir); len(got) != 1 {
+		t.Errorf("records %v, want the living one", got)
+	}
+	removePlaceholders(made)
+	living.close()
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("records left: %v", got)
+	}
+}
+
+// TestConcurrentRunsEmpties: two runs of code in one workspace (an agent
+// runs tool calls side by side). The second finds the first's empties and
+// keeps them read-only; when the first ends and removes them, they are
+// gone from the second's view too, and what the second then makes in
+// their place is undone when it ends, though its walk found the name.
+func TestConcurrentRunsEmpties(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	lc := layouts[1]
+	requireConfinement(t, lc)
+	e := newEnv(t)
+	if err := os.Mkdir(filepath.Join(e.root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.file(t, "Makefile", "plant:\n\ttouch sub/ready-b\n\twhile ! test -e sub/go; do sleep 0.01; done\n\tmkdir -p .vscode && echo x > .vscode/tasks.json\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := make(chan Result, 1)
+	go func() { first <- Run(ctx, e.confined(lc, helperName+" sleep sub/ready-a")) }()
+	waitFor(t, "the first run", 20*time.Second, func() bool { return exists(filepath.Join(e.root, "sub", "ready-a")) })
+	second := make(chan Result, 1)
+	go func() { second <- Run(context.Background(), e.confined(lc, "make plant")) }()
+	waitFor(t, "the second run", 20*time.Second, func() bool { return exists(filepath.Join(e.root, "sub", "ready-b")) })
+	cancel()
+	<-first
+	if err := os.WriteFile(filepath.Join(e.root, "sub", "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-second
+	vscode := filepath.Join(e.root, ".vscode")
+	if exists(filepath.Join(vscode, "tasks.json")) {
+		t.Errorf("the second run left .vscode/tasks.json (exit %d, undone %v, stderr %s)", r.ExitCode, r.Undone, r.Stderr)
+	}
+	if r.ExitCode == 0 && !slices.Contains(r.Undone, vscode) {
+		t.Errorf("undone %v", r.Undone)
+	}
+}
+
+// BenchmarkCodeRun5k is a run of code (true, in the confiner) on a
+// workspace of 5,000 files, with the empties and without: the empties
+// are made while the workspace is walked.
+func BenchmarkCodeRun5k(b *testing.B) {
+	lc := layouts[1]
+	requireConfinement(b, lc)
+	e := newEnv(b)
+	for d := range 50 {
+		for f := range 100 {
+			e.file(b, fmt.Sprintf("pkg%02d/f%03d.js", d, f), "x")
+		}
+	}
+	for _, empties := range []bool{true, false} {
+		b.Run(fmt.Sprintf("empties=%v", empties), func(b *testing.B) {
+			s := e.confined(lc, "")
+			if !empties {
+				s.RootFolders = nil
+			}
+			s.Argv = []string{helperName, "env"}
+			for b.Loop() {
+				if r := Run(context.Background(), s); r.ExitCode != 0 {
+					b.Fatalf("%+v", r)
+				}
+			}
+		})
 	}
 }

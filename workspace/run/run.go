@@ -108,7 +108,13 @@ type Spec struct {
 	// every wall it needs (the person's setting); Result.Missing names
 	// what it ran without.
 	AcceptWeaker bool
-	Env          []string // base environment; Run keeps only an allowlist (see ScrubEnv)
+	// StateDir is admit's own folder outside the workspace, for what a run
+	// of code must outlive admit: the record of the empties it made (so a
+	// killed admit's are removed by the next run, placeholders_linux.go)
+	// and what its end took out of the workspace (undo.go). "" is
+	// $XDG_STATE_HOME/admit, else ~/.local/state/admit.
+	StateDir string
+	Env      []string // base environment; Run keeps only an allowlist (see ScrubEnv)
 }
 
 // Result is how a run ended.
@@ -140,6 +146,10 @@ type Result struct {
 	// allocation past the bound fails inside the program instead, which
 	// reports it itself.
 	OutOfMemory bool `json:"outOfMemory,omitempty"`
+	// UndoneTo is the folder of admit's state the Undone paths were moved
+	// into (the person may have made one of them meanwhile: who made a
+	// file cannot be told); "" where they were removed.
+	UndoneTo string `json:"undoneTo,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -234,8 +244,12 @@ func Run(ctx context.Context, s Spec) Result {
 		if replaced := x.endPlaceholders(); len(replaced) > 0 {
 			before = slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(replaced, p) })
 		}
-		undone, left, err := undoProtected(x.roots, s.Protected, s.Keep, before)
-		res.Undone, res.NotUndone = undone, left
+		u := undo{roots: x.roots, protected: s.Protected, keep: s.Keep, before: before, links: x.danglingBefore, index: x.indexBefore}
+		if x.state != "" {
+			u.aside = filepath.Join(x.state, "undone")
+		}
+		undone, left, to, err := u.run()
+		res.Undone, res.NotUndone, res.UndoneTo = undone, left, to
 		if err != nil {
 			left = append(left, err.Error())
 			res.NotUndone = left
@@ -363,6 +377,18 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		stdout:  newCapWriter(maxOut),
 		stderr:  newCapWriter(maxOut),
 	}
+	if s.StateDir != "" && !filepath.IsAbs(s.StateDir) {
+		return nil, nil, setup("stateDir %q is not absolute", s.StateDir)
+	}
+	x.state = s.StateDir
+	if x.state == "" {
+		x.state = defaultStateDir()
+	}
+	if x.state != "" && (within(resolve(x.state), roots) || within(x.state, roots)) {
+		// A run of code writes the workspace: a record or a kept file
+		// there would be the run's to forge.
+		x.state = ""
+	}
 	if s.Confine {
 		x.noPrograms = startsNoProgram(file)
 		if err := x.confine(s); err != nil {
@@ -377,6 +403,10 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 				return x, nil, fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 			}
 			x.protectedBefore = append([]string{}, sv.protected...)
+		}
+		if s.Code {
+			x.danglingBefore = danglingLinks(x.protectedBefore)
+			x.indexBefore = indexStates(x.roots)
 		}
 	}
 	return x, file, nil
@@ -475,7 +505,10 @@ type executor struct {
 	// protectedBefore are the protected paths of the workspace when a run
 	// of code started (undo.go).
 	protectedBefore []string
-	confiner        bool // programs start in the confiner (Linux)
+	danglingBefore  []string              // the protected links among them that named nothing
+	indexBefore     map[string]indexState // the roots' git index files (undo_git.go)
+	state           string                // admit's state folder (Spec.StateDir), "" if none
+	confiner        bool                  // programs start in the confiner (Linux)
 	// noPrograms: every command of the line is a builtin the run allows,
 	// so no program can start and the walls need not be built before it
 	// (they still are, at the first program, if one does).
@@ -558,6 +591,20 @@ func resolve(path string) string {
 		}
 	}
 	return path
+}
+
+// defaultStateDir is admit's state folder: $XDG_STATE_HOME/admit, else
+// ~/.local/state/admit; "" where there is no home.
+func defaultStateDir() string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || !filepath.IsAbs(home) {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "admit")
 }
 
 // within reports whether path is one of dirs or beneath one.
