@@ -195,13 +195,14 @@ type tables struct {
 // builtin is the built-in table and the fixed tables, compiled once per
 // process: a gate opened per call (every hook, every case of the corpus)
 // compiled them each time.
-var builtin = sync.OnceValue(func() *tables {
-	t := DefaultTable()
-	if err := t.compile(); err != nil {
-		panic("command: " + err.Error()) // the built-in table compiles (every test builds it)
-	}
-	return &tables{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
-})
+var builtin = sync.OnceValue(buildTables)
+
+// buildTables builds them; each program's options are indexed on its
+// first lookup (optionIndex), which a one-shot process (a hook deciding
+// alone, admit run) pays only for the programs of its line.
+func buildTables() *tables {
+	return &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+}
 
 // New returns a Policy over t; a nil t is the built-in table.
 func New(t *Table) *Policy {

@@ -669,10 +669,12 @@ func DefaultTable() *Table {
 	// and mawk are awk.
 	for name, of := range map[string]string{"egrep": "grep", "fgrep": "grep", "gawk": "awk", "mawk": "awk"} {
 		alias := *t.Programs[of]
-		alias.Name, alias.Options = name, slices.Clone(alias.Options)
+		alias.Name, alias.Options, alias.idx = name, slices.Clone(alias.Options), nil
 		t.Programs[name] = &alias
 	}
-	if err := t.compile(); err != nil {
+	// Each entry's options are indexed on its first lookup; every test
+	// builds the table, and TestBuiltinTablesCompile indexes each entry.
+	if err := t.prepare(false); err != nil {
 		panic("command: built-in table: " + err.Error()) // a programmer bug, caught by every test
 	}
 	return t
