@@ -70,13 +70,7 @@ func gitRevOptions() []Option {
 	}
 }
 
-func joinOptions(sets ...[]Option) []Option {
-	var out []Option
-	for _, s := range sets {
-		out = append(out, s...)
-	}
-	return out
-}
+func joinOptions(sets ...[]Option) []Option { return slices.Concat(sets...) }
 
 // gitTable is the accept-list of git's read subcommands. Each is a Program
 // (its options, exact long names) whose rules say what the operands are:
@@ -194,10 +188,11 @@ func gitTable() map[string]*Program {
 		}},
 	}
 	t := make(map[string]*Program, len(subs))
-	for _, p := range subs {
+	idx := make([]optionIndex, len(subs)) // indexed on first lookup; TestBuiltinTablesCompile indexes each
+	for i, p := range subs {
 		p.ExactLong = true
 		p.Name = "git " + p.Name
-		p.lazy() // indexed on its first lookup; TestBuiltinTablesCompile indexes each
+		p.idx = &idx[i]
 		t[strings.TrimPrefix(p.Name, "git ")] = p
 	}
 	return t

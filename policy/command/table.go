@@ -141,6 +141,16 @@ func (t *Table) compile() error { return t.prepare(true) }
 // prepare is compile that, unless eager, leaves each entry's options to
 // be indexed on its first lookup (optionIndex): DefaultTable's entries.
 func (t *Table) prepare(eager bool) error {
+	var slab []optionIndex // the lazy indexes, in one allocation
+	if !eager {
+		n := 0
+		for _, p := range t.Programs {
+			if p != nil && p.idx == nil {
+				n++
+			}
+		}
+		slab = make([]optionIndex, n)
+	}
 	for name, p := range t.Programs {
 		if p == nil {
 			delete(t.Programs, name)
@@ -158,7 +168,7 @@ func (t *Table) prepare(eager bool) error {
 				return err
 			}
 		default:
-			p.lazy()
+			p.idx, slab = &slab[0], slab[1:]
 		}
 	}
 	return nil
@@ -172,9 +182,6 @@ func (p *Program) compile() error {
 	p.idx = ix
 	return ix.err
 }
-
-// lazy gives p an index built on its first lookup.
-func (p *Program) lazy() { p.idx = &optionIndex{} }
 
 // index is p's options by spelling. An entry whose options do not index
 // (which TestBuiltinTablesCompile rules out for the built-in tables)
