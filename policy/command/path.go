@@ -72,6 +72,30 @@ type resolverIn interface {
 	ResolveIn(dir, name string) (Resolved, error)
 }
 
+// resolvePathDirs resolves the absolute folders of Context.Path ("" for
+// the others, and for one that does not resolve), each distinct folder
+// once: PATH often names a folder twice. The answer is kept for one
+// decision (accum.pathDirs, carried to its second pass) and never across
+// decisions: between them the workspace may change a link that a PATH
+// folder runs through.
+func (j *judge) resolvePathDirs() []string {
+	dirs := make([]string, len(j.c.Path))
+	for i, d := range j.c.Path {
+		if !strings.HasPrefix(d, "/") {
+			continue
+		}
+		d = path.Clean(d)
+		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && path.Clean(e) == d }); k >= 0 {
+			dirs[i] = dirs[k]
+			continue
+		}
+		if rd, err := j.c.FS.Resolve(d); err == nil {
+			dirs[i] = rd.Path
+		}
+	}
+	return dirs
+}
+
 // programOnPath resolves argv[0] on Context.Path and judges what it
 // finds; false when the command is decided (asked or refused) and must
 // not be judged as the table's program of its name. A file of the
@@ -87,17 +111,10 @@ func (j *judge) programOnPath(argv []string) bool {
 	}
 	j.acc.readsWrites = true
 	if j.acc.pathDirs == nil {
-		// The absolute folders of PATH, resolved once for the line.
-		j.acc.pathDirs = make([]string, len(j.c.Path))
-		for i, d := range j.c.Path {
-			if strings.HasPrefix(d, "/") {
-				if rd, err := j.c.FS.Resolve(path.Clean(d)); err == nil {
-					j.acc.pathDirs[i] = rd.Path
-				}
-			}
-		}
+		j.acc.pathDirs = j.resolvePathDirs()
 	}
-	var dirs []string // the PATH folders searched before (and with) the hit, resolved
+	var dirs []string     // the PATH folders searched before (and with) the hit, resolved
+	var searched []string // of dirs, those searched by ResolveIn
 	found, foundAt := "", ""
 	for i, d := range j.c.Path {
 		if d == "" {
@@ -115,6 +132,10 @@ func (j *judge) programOnPath(argv []string) bool {
 		var r Resolved
 		var err error
 		if in, ok := j.c.FS.(resolverIn); ok && canonical {
+			if slices.Contains(searched, dir) {
+				continue // a folder PATH names twice (or two links to it): asked once
+			}
+			searched = append(searched, dir)
 			r, err = in.ResolveIn(dir, name)
 		} else {
 			r, err = j.c.FS.Resolve(dir + "/" + name)

@@ -263,7 +263,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written})
+		// PATH's folders, resolved for this decision, are not resolved again.
+		acc = p.judgeScript(script, cwd, c, accum{relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written, pathDirs: acc.pathDirs})
 		acc.patternsRace()
 	}
 	d := acc.decision()
