@@ -78,7 +78,7 @@ func joinOptions(sets ...[]Option) []Option { return slices.Concat(sets...) }
 // "paths" (pathspecs), "text", "list" (operands only in list mode),
 // "grep" (a pattern, then revisions and paths), "none".
 func gitTable() map[string]*Program {
-	subs := []*Program{
+	subs := []Program{ // one allocation for all of them, not one each
 		{Name: "status", rules: "paths", Options: []Option{
 			{Names: "-s --short -b --branch --long -v --verbose -z --no-column --ahead-behind --no-ahead-behind --renames --no-renames --show-stash --no-optional-locks"},
 			{Names: "--porcelain -u --untracked-files --ignored --ignore-submodules --column --find-renames", Arg: OptionalArg},
@@ -189,7 +189,8 @@ func gitTable() map[string]*Program {
 	}
 	t := make(map[string]*Program, len(subs))
 	idx := make([]optionIndex, len(subs)) // indexed on first lookup; TestBuiltinTablesCompile indexes each
-	for i, p := range subs {
+	for i := range subs {
+		p := &subs[i]
 		p.ExactLong = true
 		p.Name = "git " + p.Name
 		p.idx = &idx[i]

@@ -21,7 +21,7 @@ const (
 // dd.go), and the write programs tee and chmod.
 // Each call returns a new table.
 func DefaultTable() *Table {
-	progs := []*Program{
+	progs := []Program{ // one allocation for all of them, not one each
 		{
 			Name: "cat",
 			Options: []Option{
@@ -662,8 +662,8 @@ func DefaultTable() *Table {
 		},
 	}
 	t := &Table{Programs: make(map[string]*Program, len(progs))}
-	for _, p := range progs {
-		t.Programs[p.Name] = p
+	for i := range progs {
+		t.Programs[progs[i].Name] = &progs[i]
 	}
 	// egrep and fgrep are grep -E and grep -F, with grep's options; gawk
 	// and mawk are awk.
