@@ -72,28 +72,38 @@ type resolverIn interface {
 	ResolveIn(dir, name string) (Resolved, error)
 }
 
-// resolvePathDirs resolves the absolute folders of Context.Path ("" for
-// the others, and for one that does not resolve), each distinct folder
-// once: PATH often names a folder twice. The answer is kept for one
-// decision (accum.pathDirs, carried to its second pass) and never across
-// decisions: between them the workspace may change a link that a PATH
-// folder runs through.
-func (j *judge) resolvePathDirs() []string {
-	dirs := make([]string, len(j.c.Path))
-	for i, d := range j.c.Path {
-		if !strings.HasPrefix(d, "/") {
-			continue
-		}
-		d = path.Clean(d)
-		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && path.Clean(e) == d }); k >= 0 {
-			dirs[i] = dirs[k]
-			continue
-		}
-		if rd, err := j.c.FS.Resolve(d); err == nil {
-			dirs[i] = rd.Path
+// unresolved marks a PATH folder not resolved yet in accum.pathDirs (no
+// path holds a NUL).
+const unresolved = "\x00"
+
+// pathDir is Context.Path[i] resolved when it is absolute ("" for the
+// others, and for one that does not resolve). A folder is resolved when a
+// lookup first reaches it, so folders after every hit of the line are
+// never asked about, and once however often PATH names it. The answer is
+// kept for one decision (accum.pathDirs, carried to its second pass) and
+// never across decisions: between them the workspace may change a link
+// that a PATH folder runs through.
+func (j *judge) pathDir(i int) string {
+	if j.acc.pathDirs == nil {
+		j.acc.pathDirs = make([]string, len(j.c.Path))
+		for k := range j.acc.pathDirs {
+			j.acc.pathDirs[k] = unresolved
 		}
 	}
-	return dirs
+	if dir := j.acc.pathDirs[i]; dir != unresolved {
+		return dir
+	}
+	dir := ""
+	if d := j.c.Path[i]; strings.HasPrefix(d, "/") {
+		d = path.Clean(d)
+		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && path.Clean(e) == d }); k >= 0 {
+			dir = j.pathDir(k)
+		} else if rd, err := j.c.FS.Resolve(d); err == nil {
+			dir = rd.Path
+		}
+	}
+	j.acc.pathDirs[i] = dir
+	return dir
 }
 
 // programOnPath resolves argv[0] on Context.Path and judges what it
@@ -110,9 +120,6 @@ func (j *judge) programOnPath(argv []string) bool {
 		return true
 	}
 	j.acc.readsWrites = true
-	if j.acc.pathDirs == nil {
-		j.acc.pathDirs = j.resolvePathDirs()
-	}
 	var dirs []string     // the PATH folders searched before (and with) the hit, resolved
 	var searched []string // of dirs, those searched by ResolveIn
 	found, foundAt := "", ""
@@ -120,7 +127,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		if d == "" {
 			d = "." // an empty entry is the working folder
 		}
-		dir, canonical := j.acc.pathDirs[i], true
+		dir, canonical := j.pathDir(i), true
 		if dir == "" {
 			dir = path.Clean(j.abs(d))
 			rd, err := j.c.FS.Resolve(dir)

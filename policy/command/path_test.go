@@ -29,16 +29,17 @@ func (f *countFS) ResolveIn(dir, name string) (Resolved, error) {
 }
 
 // TestPathFoldersOncePerDecision: a folder PATH names twice is resolved
-// once and searched once per pass, and the line's second pass (a line
-// that writes) resolves none again; the decision is the one the PATH
-// without the repeats gets. A later decision asks again.
+// once and searched once per lookup, the line's second pass (a line that
+// writes) resolves none again, and a folder after the one that holds the
+// program is not resolved at all; the decision is the one the PATH
+// without them gets. A later decision asks again.
 func TestPathFoldersOncePerDecision(t *testing.T) {
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, binA, binB := filepath.Join(tmp, "ws"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	for _, d := range []string{ws, binA, binB} {
+	ws, binA, binB, binC := filepath.Join(tmp, "ws"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "c")
+	for _, d := range []string{ws, binA, binB, binC} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestPathFoldersOncePerDecision(t *testing.T) {
 		t.Fatalf("%s: %s %s", line, want.Rule, want.Reason)
 	}
 	for round := range 2 {
-		got, fs := judge([]string{binA, binA + "/", binB, binA})
+		got, fs := judge([]string{binA, binA + "/", binB, binA, binC})
 		if got.Allowed != want.Allowed || got.Ask != want.Ask || got.Rule != want.Rule || got.Reason != want.Reason {
 			t.Fatalf("round %d: with repeated PATH folders: %s %s, without: %s %s", round, got.Rule, got.Reason, want.Rule, want.Reason)
 		}
@@ -71,6 +72,9 @@ func TestPathFoldersOncePerDecision(t *testing.T) {
 			if n := fs.asks["resolve "+d]; n != 1 {
 				t.Errorf("round %d: %s resolved %d times in one decision, want 1 (%v)", round, d, n, fs.asks)
 			}
+		}
+		if n := fs.asks["resolve "+binC]; n != 0 {
+			t.Errorf("round %d: %s, after the only folder that holds cat, resolved %d times, want 0", round, binC, n)
 		}
 		// Two passes, two commands each: cat is looked up 4 times, and
 		// binA searched once per lookup however often PATH names it.

@@ -469,7 +469,7 @@ type accum struct {
 	// readsWrites: a command's judgment depends on written (git, a PATH
 	// lookup): judge the line again.
 	readsWrites    bool
-	pathDirs       []string // Context.Path's absolute folders, resolved ("" for the others), once a name is looked up
+	pathDirs       []string // Context.Path's absolute folders, each resolved when a lookup reaches it (pathDir)
 	writesAnywhere bool     // a command may write anywhere (a workspace program)
 	background     bool     // a command runs in the background (setsid, nohup)
 	final          string   // the folder the line leaves the shell in, when finalKnown (cwd.go)
