@@ -320,7 +320,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	}
 	// Credentials in the clear stay off the tape and out of the export.
 	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.trace.encode()}
+		Facts: j.trace.encode(), FactsCompact: true}
 	switch {
 	case j.asked != nil:
 		o := j.asked

@@ -75,7 +75,8 @@ func (t *factTrace) amended(before, after policy.Decision) {
 	t.base.AmendRule, t.base.AmendWhy = string(after.Rule), after.Reason
 }
 
-// encode is the facts of decision d, as the tape keeps them. A call
+// encode is the facts of decision d, as the tape keeps them: compact
+// JSON (tape.Record.FactsCompact). A call
 // refused before the policy judged it keeps only where (facts.Before).
 func (t *factTrace) encode() json.RawMessage {
 	if t == nil {
@@ -92,9 +93,14 @@ func (t *factTrace) encode() json.RawMessage {
 		}
 	}
 	f.Rule, f.Outcome = string(d.Rule), string(d.Outcome())
-	b, err := json.Marshal(&f)
+	b, err := f.AppendJSON(make([]byte, 0, factsSize))
 	if err != nil {
 		return nil
 	}
 	return b
 }
+
+// factsSize is room for a typical decision's facts (a read's are about
+// 200 bytes, a command line's several answers more), so that encoding
+// them grows the buffer rarely.
+const factsSize = 512

@@ -45,6 +45,10 @@ type Record struct {
 	// Facts are what the decision rested on besides the policy and the
 	// rules (policy/facts), for admit tape replay; bounded by MaxFacts.
 	Facts json.RawMessage `json:"facts,omitempty"`
+	// FactsCompact says Facts is compact, valid JSON as its maker's own
+	// encoder wrote it (facts.AppendJSON): the line takes it as it is,
+	// without compacting it again. It is not on the line.
+	FactsCompact bool `json:"-"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -125,7 +129,11 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
-	b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	if r.FactsCompact && len(r.Facts) > 0 && len(r.Facts) <= MaxFacts {
+		b = append(append(b, `,"facts":`...), r.Facts...)
+	} else {
+		b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	}
 	return append(b, '}')
 }
 
