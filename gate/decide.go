@@ -41,8 +41,9 @@ type judging struct {
 	// when the call was put to one.
 	asked *approvals.Resolution
 	// trace records what the decision rests on, for replay (facts.go);
-	// nil when nothing is taped or exported.
-	trace *factTrace
+	// nil when nothing is taped or exported, else traced.
+	trace  *factTrace
+	traced factTrace
 }
 
 // decided reports whether a stage has decided the call.
@@ -127,7 +128,7 @@ func (g *Gate) stagePolicyFile(j *judging) error {
 	}
 	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), SecretValues: secretValues,
 		Background: j.p.Background, AdmitRuns: g.admitRuns(j.p)}
-	j.trace = g.traceFacts(env, j.s, j.p)
+	j.trace = g.traceFacts(&j.traced, env, j.s, j.p)
 	switch {
 	case g.cfg.ManagedErr != nil:
 		j.d = managedRefusal(g.cfg.ManagedErr, j.p.Tool)
@@ -311,15 +312,18 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if j.env != nil {
 		out.roots = j.env.Roots
 	}
-	v := Verdict{ID: j.id, Mode: j.mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
+	// The verdict and the record are built in place, in out.
+	v := &out.Verdict
+	*v = Verdict{ID: j.id, Mode: j.mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
 	if j.lp.path != "" {
 		v.PolicyTrust = string(j.lp.trust)
 	}
 	if p.DryRun {
-		return g.dryRun(out, v, d, j.mode)
+		return g.dryRun(out, *v, d, j.mode)
 	}
 	// Credentials in the clear stay off the tape and out of the export.
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
+	rec := &out.rec
+	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
 		Facts: j.trace.encode(), FactsCompact: true}
 	switch {
 	case j.asked != nil:
@@ -376,8 +380,8 @@ func (g *Gate) conclude(j *judging) *Decided {
 			s.holdFlux(v.ID, held, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
 		}
 	}
-	out.Wire = g.count(&v)
-	out.Verdict, out.record = v, rec
+	out.Wire = g.count(v)
+	out.record = rec
 	return out
 }
 

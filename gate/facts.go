@@ -11,20 +11,20 @@ import (
 // (policy/facts) and admit tape replay. It is only made when the decision
 // is taped: admit check without a tape pays nothing for it.
 type factTrace struct {
-	rec     *facts.Recorder
+	rec     facts.Recorder
 	base    facts.Facts
 	decided bool            // the policy judged the call
 	d       policy.Decision // the answer replay compares with (result)
 }
 
-// traceFacts points env's FS and observations through a recorder and
-// notes the settings the decision is taken under; nil when nothing is
-// taped or exported.
-func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace {
+// traceFacts readies t (a zero factTrace, kept in the judging) to point
+// env's FS and observations through a recorder, and notes the settings
+// the decision is taken under; nil when nothing is taped or exported.
+func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckParams) *factTrace {
 	if env == nil || g.cfg.Tape == nil && g.cfg.Exporter == nil || p.DryRun {
 		return nil
 	}
-	t := &factTrace{rec: facts.NewRecorder(env.FS, env.Obs)}
+	t.rec.Init(env.FS, env.Obs)
 	env.FS = t.rec.FS()
 	if o := t.rec.Obs(); o != nil {
 		env.Obs = o

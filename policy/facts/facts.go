@@ -130,7 +130,16 @@ type Recorder struct {
 
 // NewRecorder wraps the live FS and observations (obs may be nil).
 func NewRecorder(fsys command.FS, obs command.Observations) *Recorder {
-	return &Recorder{fs: fsys, obs: obs}
+	r := &Recorder{}
+	r.Init(fsys, obs)
+	return r
+}
+
+// Init readies a zero Recorder in place, as NewRecorder makes one: the
+// gate keeps a decision's recorder inside what it decides with, one
+// allocation fewer a decision.
+func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
+	r.fs, r.obs = fsys, obs
 }
 
 // FS is the recording FS: it implements command.GitWrites (and resolves
