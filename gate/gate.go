@@ -402,7 +402,10 @@ func (g *Gate) tape(ctx context.Context, rec *tape.Record) (err error) {
 		if g.cfg.Tape.Sync() != tape.SyncNone {
 			ctx = waiting(ctx) // the record waits for the disk
 		}
-		err = g.cfg.Tape.Append(context.WithoutCancel(ctx), rec)
+		if ctx.Done() != nil { // a context that cannot end needs no cutting loose
+			ctx = context.WithoutCancel(ctx)
+		}
+		err = g.cfg.Tape.Append(ctx, rec)
 	} else if err == nil {
 		return nil
 	}
@@ -485,7 +488,8 @@ func newIDPrefix(now time.Time) string {
 }
 
 func (g *Gate) newID() string {
-	return g.idPrefix + "-" + strconv.FormatInt(g.seq.Add(1), 10)
+	var n [20]byte // one allocation: the concatenation's
+	return g.idPrefix + "-" + string(strconv.AppendInt(n[:0], g.seq.Add(1), 10))
 }
 
 // callKey identifies identical calls for the retry bound.
@@ -527,7 +531,7 @@ func (g *Gate) session(id string) (*session, error) {
 // env assembles what a decision for s depends on, and the policy file it
 // came from.
 func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
-	roots := g.cfg.Roots.List()
+	roots := g.cfg.Roots.Shared() // read only, by the policy and the facts
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
 	effects, profile, secrets := g.effects, g.shell, g.secrets
