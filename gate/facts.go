@@ -5,6 +5,7 @@ import (
 
 	"admit/policy"
 	"admit/policy/facts"
+	"admit/policy/rule"
 )
 
 // factTrace records what one decision rests on, for the tape's facts
@@ -13,8 +14,10 @@ import (
 type factTrace struct {
 	rec     facts.Recorder
 	base    facts.Facts
-	decided bool            // the policy judged the call
-	d       policy.Decision // the answer replay compares with (result)
+	decided bool // the policy judged the call
+	// rule and outcome are the answer replay compares with (result).
+	rule    rule.Rule
+	outcome rule.Outcome
 }
 
 // traceFacts readies t (a zero factTrace, kept in the judging) to point
@@ -63,7 +66,7 @@ func (t *factTrace) judged() {
 // a tainted session).
 func (t *factTrace) result(d policy.Decision) {
 	if t != nil {
-		t.d = d
+		t.rule, t.outcome = d.Rule, d.Outcome()
 	}
 }
 
@@ -82,18 +85,20 @@ func (t *factTrace) encode() json.RawMessage {
 	if t == nil {
 		return nil
 	}
-	d, decided := t.d, t.decided
-	var f facts.Facts
-	if decided {
-		f = t.rec.Facts(t.base)
+	buf := make([]byte, 0, factsSize)
+	var b []byte
+	var err error
+	if t.decided {
+		f := &t.base
+		f.Rule, f.Outcome = string(t.rule), string(t.outcome)
+		b, err = t.rec.AppendJSON(buf, f)
 	} else {
-		f = facts.Facts{V: facts.Version, Before: "cwd"}
-		if d.Rule == "policy-invalid" {
+		f := facts.Facts{V: facts.Version, Before: "cwd", Rule: string(t.rule), Outcome: string(t.outcome)}
+		if t.rule == rule.PolicyInvalid {
 			f.Before = "policy"
 		}
+		b, err = f.AppendJSON(buf)
 	}
-	f.Rule, f.Outcome = string(d.Rule), string(d.Outcome())
-	b, err := f.AppendJSON(make([]byte, 0, factsSize))
 	if err != nil {
 		return nil
 	}

@@ -3,7 +3,6 @@ package facts
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -14,8 +13,24 @@ import (
 // and encoding/json's reflection cost more than the rest of the record.
 // TestAppendJSONIsMarshal holds the two together.
 func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
+	b, err := f.appendSettings(b, f.V)
+	if err != nil {
+		return b, err
+	}
+	a := answers{Resolve: answered[Resolved]{list: sortedOf(f.Resolve)}, Links: answered[[]string]{list: sortedOf(f.Links)},
+		Split: answered[[]string]{list: sortedOf(f.Split)}, Options: answered[[]string]{list: sortedOf(f.Options)},
+		GitExec: answered[string]{list: sortedOf(f.GitExec)}, GitConfig: answered[[]string]{list: sortedOf(f.GitConfig)},
+		ReadDir: answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
+		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
+		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
+	return a.appendJSON(b), nil
+}
+
+// appendSettings opens the object and appends f's fields up to its
+// answers, with v as its version.
+func (f *Facts) appendSettings(b []byte, v int) ([]byte, error) {
 	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(f.V), 10)
+	b = strconv.AppendInt(b, int64(v), 10)
 	b = append(b, `,"roots":`...)
 	b = appendStrings(b, f.Roots, true)
 	b = append(b, `,"effects":`...)
@@ -61,23 +76,29 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"outcome":`...)
 	b = appendJSONString(b, f.Outcome)
 	b = appendStr(b, `,"before":`, f.Before)
-	b = appendMap(b, `,"resolve":`, f.Resolve, appendResolved)
-	b = appendMap(b, `,"links":`, f.Links, appendStringsNull)
-	b = appendMap(b, `,"split":`, f.Split, appendStringsNull)
-	b = appendMap(b, `,"options":`, f.Options, appendStringsNull)
-	b = appendMap(b, `,"gitExec":`, f.GitExec, appendJSONString)
-	b = appendMap(b, `,"gitConfig":`, f.GitConfig, appendStringsNull)
-	b = appendMap(b, `,"readDir":`, f.ReadDir, appendDir)
-	b = appendMap(b, `,"remotes":`, f.Remotes, func(b []byte, v *[]string) []byte {
+	return b, nil
+}
+
+// appendJSON appends the answers, each kind's keys sorted, and closes
+// the object appendSettings opened.
+func (a *answers) appendJSON(b []byte) []byte {
+	b = appendEntries(b, `,"resolve":`, a.Resolve.sorted(), appendResolved)
+	b = appendEntries(b, `,"links":`, a.Links.sorted(), appendStringsNull)
+	b = appendEntries(b, `,"split":`, a.Split.sorted(), appendStringsNull)
+	b = appendEntries(b, `,"options":`, a.Options.sorted(), appendStringsNull)
+	b = appendEntries(b, `,"gitExec":`, a.GitExec.sorted(), appendJSONString)
+	b = appendEntries(b, `,"gitConfig":`, a.GitConfig.sorted(), appendStringsNull)
+	b = appendEntries(b, `,"readDir":`, a.ReadDir.sorted(), appendDir)
+	b = appendEntries(b, `,"remotes":`, a.Remotes.sorted(), func(b []byte, v *[]string) []byte {
 		if v == nil {
 			return append(b, "null"...)
 		}
 		return appendStrings(b, *v, true)
 	})
-	b = appendMap(b, `,"writeExec":`, f.WriteExec, appendJSONString)
-	b = appendMap(b, `,"obsFile":`, f.ObsFile, func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
-	b = appendMap(b, `,"obsDir":`, f.ObsDir, strconv.AppendBool)
-	return append(b, '}'), nil
+	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)
+	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
+	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
+	return append(b, '}')
 }
 
 func appendResolved(b []byte, r Resolved) []byte {
@@ -163,26 +184,20 @@ func appendStrings(b []byte, ss []string, null bool) []byte {
 	return append(b, ']')
 }
 
-// appendMap appends key and m, its keys sorted, unless m is empty.
-func appendMap[V any](b []byte, key string, m map[string]V, val func([]byte, V) []byte) []byte {
-	if len(m) == 0 {
+// appendEntries appends key and es, sorted by key, unless es is empty.
+func appendEntries[V any](b []byte, key string, es []entry[V], val func([]byte, V) []byte) []byte {
+	if len(es) == 0 {
 		return b
 	}
-	var small [8]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	b = append(b, key...)
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, e := range es {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = appendJSONString(b, e.k)
 		b = append(b, ':')
-		b = val(b, m[k])
+		b = val(b, e.v)
 	}
 	return append(b, '}')
 }

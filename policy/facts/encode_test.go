@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
+
+	"admit/policy/command"
 )
 
 // TestAppendJSONIsMarshal: AppendJSON gives json.Marshal's bytes, for
@@ -81,5 +83,51 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 	bad := Facts{Session: json.RawMessage(`{"a":`)}
 	if _, err := bad.AppendJSON(nil); err == nil {
 		t.Error("AppendJSON of a session that is not JSON: no error")
+	}
+}
+
+// TestRecorderAppendJSON: the recorder's own encoding is json.Marshal of
+// Facts(base), for a few answers of each kind and for more than
+// smallAnswered of one (the index), the first answer to a key kept.
+func TestRecorderAppendJSON(t *testing.T) {
+	for _, n := range []int{0, 1, 3, smallAnswered + 5} {
+		live := &fakeFS{res: map[string]command.Resolved{}, dirs: map[string][]string{"/w": {"a", "b"}}}
+		r := NewRecorder(gitFS{live}, fakeObs{"/w/a": command.Stale})
+		fsys, obs := r.FS(), r.Obs()
+		for i := n; i > 0; i-- { // asked out of order, and twice
+			p := "/w/f" + string(rune('a'+i%26)) + "<" + string(rune('0'+i%10))
+			live.res[p] = command.Resolved{Path: p, Exists: i%2 == 0, Mode: 0o644}
+			fsys.Resolve(p)
+			live.res[p] = command.Resolved{Path: p + "-later"}
+			fsys.Resolve(p)
+			fsys.LinksOutside(p)
+			obs.File(p)
+			obs.Dir(p)
+		}
+		if n > 0 {
+			fsys.ReadDir("/w")
+			fsys.ReadDir("/none")
+			fsys.GitExec("/w")
+			fsys.GitConfigFiles("/w")
+			fsys.(command.GitWrites).GitRemotes("/w")
+			fsys.(command.GitWrites).GitWriteExec("/w", []string{"pre-commit"})
+			fsys.SplitNames("/w")
+			fsys.OptionNames("/w")
+		}
+		base := Facts{Roots: []string{"/w"}, Effects: "read-only", Cwd: "/w", Rule: "allowed", Outcome: "allow"}
+		want, err := json.Marshal(r.Facts(base))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.AppendJSON(nil, &base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%d answers:\n got %s\nwant %s", n, got, want)
+		}
+		if again, _ := json.Marshal(r.Facts(base)); !bytes.Equal(again, want) {
+			t.Errorf("%d answers: Facts changed after AppendJSON:\n%s\n%s", n, again, want)
+		}
 	}
 }
