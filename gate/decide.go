@@ -324,7 +324,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	// Credentials in the clear stay off the tape and out of the export.
 	rec := &out.rec
 	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.trace.encode(), FactsCompact: true}
+		Facts: j.trace.encode(&g.factsBufs), FactsCompact: true}
 	switch {
 	case j.asked != nil:
 		o := j.asked
@@ -353,7 +353,10 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if v.Verdict == rule.Deny {
 		rec.Remedy = rule.Remedy(v.Rule, d.Hint)
 	}
-	if err := g.tape(j.ctx, rec); err != nil {
+	err := g.tape(j.ctx, rec)
+	rec.Facts = nil // on the tape now, or not at all: what follows (retape) keeps no facts
+	j.trace.done(&g.factsBufs)
+	if err != nil {
 		if v.Handle != "" {
 			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too
 			v.Handle = ""

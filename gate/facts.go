@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"sync"
 
 	"admit/policy"
 	"admit/policy/facts"
@@ -18,6 +19,7 @@ type factTrace struct {
 	// rule and outcome are the answer replay compares with (result).
 	rule    rule.Rule
 	outcome rule.Outcome
+	buf     *[]byte // the encoded facts' buffer, from Gate.factsBufs
 }
 
 // traceFacts readies t (a zero factTrace, kept in the judging) to point
@@ -79,13 +81,18 @@ func (t *factTrace) amended(before, after policy.Decision) {
 }
 
 // encode is the facts of decision d, as the tape keeps them: compact
-// JSON (tape.Record.FactsCompact). A call
-// refused before the policy judged it keeps only where (facts.Before).
-func (t *factTrace) encode() json.RawMessage {
+// JSON (tape.Record.FactsCompact), in a buffer of bufs that done gives
+// back. A call refused before the policy judged it keeps only where
+// (facts.Before).
+func (t *factTrace) encode(bufs *sync.Pool) json.RawMessage {
 	if t == nil {
 		return nil
 	}
-	buf := make([]byte, 0, factsSize)
+	t.buf, _ = bufs.Get().(*[]byte)
+	if t.buf == nil {
+		t.buf = new([]byte)
+	}
+	buf := (*t.buf)[:0]
 	var b []byte
 	var err error
 	if t.decided {
@@ -99,13 +106,28 @@ func (t *factTrace) encode() json.RawMessage {
 		}
 		b, err = f.AppendJSON(buf)
 	}
+	*t.buf = b[:0]
 	if err != nil {
 		return nil
 	}
 	return b
 }
 
-// factsSize is room for a typical decision's facts (a read's are about
-// 200 bytes, a command line's several answers more), so that encoding
-// them grows the buffer rarely.
-const factsSize = 512
+// done gives the facts' buffer back to bufs once the tape has copied the
+// line (tape.Tape.Append encodes it before it returns; the export drops
+// the facts): nothing reads a decision's encoded facts after that.
+func (t *factTrace) done(bufs *sync.Pool) {
+	if t == nil || t.buf == nil {
+		return
+	}
+	if cap(*t.buf) <= maxPooledFacts {
+		bufs.Put(t.buf)
+	}
+	t.buf = nil
+}
+
+// maxPooledFacts bounds a buffer kept for the next decision: a long
+// line's facts are not kept waiting.
+const maxPooledFacts = 8 << 10
+
+

@@ -110,11 +110,14 @@ type Gate struct {
 	offCache hooksOffCache // the repository files that switch hooks off
 	// watcher, when the server has one, tells what a program that runs
 	// code changed (CaptureWith).
-	watcher  atomic.Pointer[workspace.Watcher]
-	nobody   *approvals.Broker // answers for a gate with no one to ask
-	idPrefix string
-	seq      atomic.Int64
-	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+	watcher atomic.Pointer[workspace.Watcher]
+	nobody  *approvals.Broker // answers for a gate with no one to ask
+	// factsBufs are the buffers decisions' facts are encoded into, each
+	// given back once its line is on the tape (factTrace.done).
+	factsBufs sync.Pool
+	idPrefix  string
+	seq       atomic.Int64
+	counts    struct{ allowed, denied, wouldDeny atomic.Int64 }
 	// allowConfinedCode is the person's standing answer to asks about
 	// code admit cannot judge, when admit runs it confined (SetSettings).
 	allowConfinedCode atomic.Bool
