@@ -115,6 +115,7 @@ type Gate struct {
 	// factsBufs are the buffers decisions' facts are encoded into, each
 	// given back once its line is on the tape (factTrace.done).
 	factsBufs sync.Pool
+	policyAt  atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
 	idPrefix  string
 	seq       atomic.Int64
 	counts    struct{ allowed, denied, wouldDeny atomic.Int64 }
