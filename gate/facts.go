@@ -15,19 +15,16 @@ import (
 type factTrace struct {
 	rec     facts.Recorder
 	base    facts.Facts
-	decided bool // the policy judged the call
-	// rule and outcome are the answer replay compares with (result).
-	rule    rule.Rule
-	outcome rule.Outcome
 	buf     *[]byte // the encoded facts' buffer, from Gate.factsBufs
 }
 
 // traceFacts readies t (a zero factTrace, kept in the judging) to point
 // env's FS and observations through a recorder, and notes the settings
-// the decision is taken under; nil when nothing is taped or exported.
-func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckParams) *factTrace {
+// the decision is taken under; false, leaving t alone, when nothing is
+// taped or exported.
+func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckParams) bool {
 	if env == nil || g.cfg.Tape == nil && g.cfg.Exporter == nil || p.DryRun {
-		return nil
+		return false
 	}
 	t.rec.Init(env.FS, env.Obs)
 	env.FS = t.rec.FS()
@@ -41,7 +38,7 @@ func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckPara
 	if s.caps != nil {
 		t.base.Session, _ = json.Marshal(s.caps)
 	}
-	return t
+	return true
 }
 
 // call notes what the call carried once the gate made it ready.
@@ -56,19 +53,13 @@ func (t *factTrace) call(c policy.Call, env *policy.Env, tracked, pinned bool) {
 	t.base.Budget, t.base.InFlux = env.Budget, env.InFlux
 }
 
-// judged notes that the policy judged the call.
-func (t *factTrace) judged() {
-	if t != nil {
-		t.decided = true
-	}
-}
-
 // result notes the answer after the gate's own turns that replay takes
 // again (the one-call terminal, the file tool's binding, confined runs,
 // a tainted session).
 func (t *factTrace) result(d policy.Decision) {
 	if t != nil {
-		t.rule, t.outcome = d.Rule, d.Outcome()
+		// The answer replay compares with, kept in base's Rule and Outcome.
+		t.base.Rule, t.base.Outcome = string(d.Rule), string(d.Outcome())
 	}
 }
 
@@ -84,7 +75,7 @@ func (t *factTrace) amended(before, after policy.Decision) {
 // JSON (tape.Record.FactsCompact), in a buffer of bufs that done gives
 // back. A call refused before the policy judged it keeps only where
 // (facts.Before).
-func (t *factTrace) encode(bufs *sync.Pool) json.RawMessage {
+func (t *factTrace) encode(bufs *sync.Pool, judged bool) json.RawMessage {
 	if t == nil {
 		return nil
 	}
@@ -95,13 +86,11 @@ func (t *factTrace) encode(bufs *sync.Pool) json.RawMessage {
 	buf := (*t.buf)[:0]
 	var b []byte
 	var err error
-	if t.decided {
-		f := &t.base
-		f.Rule, f.Outcome = string(t.rule), string(t.outcome)
-		b, err = t.rec.AppendJSON(buf, f)
+	if judged {
+		b, err = t.rec.AppendJSON(buf, &t.base)
 	} else {
-		f := facts.Facts{V: facts.Version, Before: "cwd", Rule: string(t.rule), Outcome: string(t.outcome)}
-		if t.rule == rule.PolicyInvalid {
+		f := facts.Facts{V: facts.Version, Before: "cwd", Rule: t.base.Rule, Outcome: t.base.Outcome}
+		if t.base.Rule == string(rule.PolicyInvalid) {
 			f.Before = "policy"
 		}
 		b, err = f.AppendJSON(buf)
