@@ -13,9 +13,9 @@ import (
 // (policy/facts) and admit tape replay. It is only made when the decision
 // is taped: admit check without a tape pays nothing for it.
 type factTrace struct {
-	rec     facts.Recorder
-	base    facts.Facts
-	buf     *[]byte // the encoded facts' buffer, from Gate.factsBufs
+	rec  facts.Recorder
+	base facts.Facts
+	buf  *[]byte // the encoded facts' buffer, from Gate.factsBufs
 }
 
 // traceFacts readies t (a zero factTrace, kept in the judging) to point
@@ -118,5 +118,3 @@ func (t *factTrace) done(bufs *sync.Pool) {
 // maxPooledFacts bounds a buffer kept for the next decision: a long
 // line's facts are not kept waiting.
 const maxPooledFacts = 8 << 10
-
-
