@@ -21,7 +21,8 @@ type judging struct {
 	amend func(*policy.Decision)
 	mode  rule.Mode
 	s     *session
-	env   *policy.Env // nil when the workspace policy file cannot be used
+	env   *policy.Env // &envOf; nil when the workspace policy file cannot be used
+	envOf policy.Env
 	lp    loadedPolicy
 	call  policy.Call
 	// d is the decision as the stages so far left it; its Rule is "" until
@@ -118,7 +119,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 }
 
 func (g *Gate) stagePolicyFile(j *judging) error {
-	env, lp, err := g.env(j.s)
+	env, lp, err := g.envIn(&j.envOf, j.s)
 	j.env, j.lp = env, lp
 	if wait, ok := j.ctx.Value(waitKey{}).(func() context.Context); ok && env != nil {
 		env.FS = &releasingFS{Resolver: g.cfg.Resolver, release: wait}

@@ -535,6 +535,11 @@ func (g *Gate) session(id string) (*session, error) {
 // env assembles what a decision for s depends on, and the policy file it
 // came from.
 func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
+	return g.envIn(new(policy.Env), s)
+}
+
+// envIn is env filled into e: a decision keeps its env in its judging.
+func (g *Gate) envIn(e *policy.Env, s *session) (*policy.Env, loadedPolicy, error) {
 	roots := g.cfg.Roots.Shared() // read only, by the policy and the facts
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
@@ -544,7 +549,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 		// A session may narrow the person's effect mode, never widen it.
 		effects = s.effects
 	}
-	e := &policy.Env{
+	*e = policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
 		Commands: g.commands, FS: g.cfg.Resolver, Now: g.cfg.Now, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,
