@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -204,6 +205,15 @@ func appendEntries[V any](b []byte, key string, es []entry[V], val func([]byte, 
 
 const hexDigits = "0123456789abcdef"
 
+// plainJSON are the ASCII bytes a JSON string holds as they are, as
+// encoding/json writes it: not a control, a quote, a backslash, <, > or &.
+var plainJSON = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes it: <, > and &
 // escaped, \b \f \n \r \t by name, other controls as \u00XX, invalid
 // UTF-8 as \ufffd, U+2028 and U+2029 escaped.
@@ -212,7 +222,7 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainJSON[c] {
 				i++
 				continue
 			}

@@ -131,3 +131,20 @@ func TestRecorderAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRecorderAppendJSON is a read's facts as the gate encodes them:
+// the settings and one resolved path.
+func BenchmarkRecorderAppendJSON(b *testing.B) {
+	p := "/home/someone/src/project/README.md"
+	live := &fakeFS{res: map[string]command.Resolved{p: {Path: p, Exists: true, Mode: 0o644, Links: 1}}}
+	r := NewRecorder(live, nil)
+	r.FS().Resolve(p)
+	base := Facts{Roots: []string{"/home/someone/src/project"}, Effects: "read-only", Profile: "analyze", Cwd: "/home/someone/src/project",
+		MaxRequestChars: 4096, Rule: "allowed", Outcome: "allow"}
+	buf := make([]byte, 0, 512)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = r.AppendJSON(buf[:0], &base)
+	}
+	b.SetBytes(int64(len(buf)))
+}
