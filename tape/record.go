@@ -166,6 +166,15 @@ func appendRaw(b []byte, key string, raw json.RawMessage, limit int) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainQuoted are the ASCII bytes appendQuoted keeps as they are: not a
+// control, a quote or a backslash.
+var plainQuoted = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendQuoted appends s as a JSON string, cut to MaxString bytes. It
 // escapes what JSON requires, replaces invalid UTF-8 with U+FFFD and
 // escapes U+2028 and U+2029 as encoding/json does; it leaves <, > and &
@@ -185,7 +194,7 @@ func appendQuoted(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if plainQuoted[c] {
 				i++
 				continue
 			}
