@@ -45,6 +45,10 @@ type Record struct {
 	// Facts are what the decision rested on besides the policy and the
 	// rules (policy/facts), for admit tape replay; bounded by MaxFacts.
 	Facts json.RawMessage `json:"facts,omitempty"`
+	// FactsCompact says Facts is compact, valid JSON as its maker's own
+	// encoder wrote it (facts.AppendJSON): the line takes it as it is,
+	// without compacting it again. It is not on the line.
+	FactsCompact bool `json:"-"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -125,7 +129,11 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
-	b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	if r.FactsCompact && len(r.Facts) > 0 && len(r.Facts) <= MaxFacts {
+		b = append(append(b, `,"facts":`...), r.Facts...)
+	} else {
+		b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	}
 	return append(b, '}')
 }
 
@@ -158,6 +166,15 @@ func appendRaw(b []byte, key string, raw json.RawMessage, limit int) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainQuoted are the ASCII bytes appendQuoted keeps as they are: not a
+// control, a quote or a backslash.
+var plainQuoted = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendQuoted appends s as a JSON string, cut to MaxString bytes. It
 // escapes what JSON requires, replaces invalid UTF-8 with U+FFFD and
 // escapes U+2028 and U+2029 as encoding/json does; it leaves <, > and &
@@ -177,7 +194,7 @@ func appendQuoted(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if plainQuoted[c] {
 				i++
 				continue
 			}
