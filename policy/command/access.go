@@ -184,7 +184,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	if a.nofollow {
 		r, err = j.resolveNoFollow(abs)
 	} else {
-		r, err = j.c.FS.Resolve(abs)
+		r, err = j.resolvePath(abs)
 	}
 	if err != nil {
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %q cannot be resolved: %v", prog, a.word, err), "")
@@ -225,17 +225,17 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
 	base := path.Base(abs)
 	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
-		return j.c.FS.Resolve(abs)
+		return j.resolvePath(abs)
 	}
 	dir := abs[:strings.LastIndexByte(abs, '/')]
 	if dir == "" {
 		dir = "/"
 	}
-	rd, err := j.c.FS.Resolve(dir)
+	rd, err := j.resolvePath(dir)
 	if err != nil {
 		return Resolved{}, err
 	}
-	full, err := j.c.FS.Resolve(abs)
+	full, err := j.resolvePath(abs)
 	if err != nil {
 		return Resolved{}, err
 	}
@@ -258,7 +258,7 @@ func (j *judge) noFollowPath(word string) string {
 	abs := j.abs(word)
 	base := path.Base(abs)
 	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
-		r, err := j.c.FS.Resolve(abs)
+		r, err := j.resolvePath(abs)
 		if err != nil {
 			return ""
 		}
@@ -271,7 +271,7 @@ func (j *judge) noFollowPath(word string) string {
 	if dir == j.cwd {
 		return abs // in the working folder, which is resolved already
 	}
-	rd, err := j.c.FS.Resolve(dir)
+	rd, err := j.resolvePath(dir)
 	if err != nil {
 		return ""
 	}
@@ -283,7 +283,7 @@ func (j *judge) quietResolve(word string) (Resolved, bool) {
 	if j.c.FS == nil {
 		return Resolved{}, false
 	}
-	r, err := j.c.FS.Resolve(j.abs(word))
+	r, err := j.resolvePath(j.abs(word))
 	return r, err == nil
 }
 
@@ -500,7 +500,7 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		if obs.Dir(dir) {
 			return true
 		}
-		d, err := j.c.FS.Resolve(dir)
+		d, err := j.resolvePath(dir)
 		if err != nil || d.Exists || dir == "/" {
 			break
 		}

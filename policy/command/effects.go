@@ -119,7 +119,7 @@ func (j *judge) workspaceBin(pkg string) bool {
 		name = name[:i]
 	}
 	for _, root := range j.c.Roots {
-		if r, err := j.c.FS.Resolve(root + "/node_modules/.bin/" + name); err == nil && r.Exists && inside(r.Path, j.c.Roots) {
+		if r, err := j.resolvePath(root + "/node_modules/.bin/" + name); err == nil && r.Exists && inside(r.Path, j.c.Roots) {
 			return true
 		}
 	}

@@ -615,7 +615,7 @@ func (j *judge) gitWrites(tree bool) {
 func (j *judge) repoTop() string {
 	root := j.rootOf(j.cwd)
 	for d := j.cwd; d != "" && inside(d, j.c.Roots); d = path.Dir(d) {
-		if r, err := j.c.FS.Resolve(d + "/.git"); err == nil && r.Exists {
+		if r, err := j.resolvePath(d + "/.git"); err == nil && r.Exists {
 			return d
 		}
 		if d == root || d == "/" {

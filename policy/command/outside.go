@@ -89,7 +89,7 @@ func (j *judge) outsideRead(prog string, a access) bool {
 	if inside(abs, j.c.Roots) {
 		return false
 	}
-	r, err := j.c.FS.Resolve(abs)
+	r, err := j.resolvePath(abs)
 	if err != nil || inside(r.Path, j.c.Roots) {
 		return false
 	}

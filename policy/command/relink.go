@@ -50,7 +50,7 @@ func (j *judge) carriesLinks(word string) bool {
 	if abs == "" {
 		return true
 	}
-	full, err := j.c.FS.Resolve(abs)
+	full, err := j.resolvePath(abs)
 	if err != nil {
 		return true
 	}
@@ -61,7 +61,7 @@ func (j *judge) carriesLinks(word string) bool {
 	if base == "." || base == ".." {
 		return true
 	}
-	rd, err := j.c.FS.Resolve(path.Clean(dir))
+	rd, err := j.resolvePath(path.Clean(dir))
 	if err != nil {
 		return true
 	}
