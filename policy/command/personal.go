@@ -160,8 +160,12 @@ func (ps *Personal) protect(p string) Protection {
 	if ps == nil || len(ps.places) == 0 {
 		return Protection{}
 	}
+	if len(ps.families) == 0 && ps.at == nil {
+		return ps.scan(p)
+	}
+	cp := canonicalPath(p) // once: both lookups below compare it
 	if len(ps.families) > 0 {
-		if i := ps.family(canonicalPath(p)); i >= 0 {
+		if i := ps.family(cp); i >= 0 {
 			pl := ps.places[i]
 			return Protection{Protected: true, Why: p + " is the person's own (beside " + pl.Path + "): " + pl.What + "; no tool call changes it"}
 		}
@@ -169,7 +173,6 @@ func (ps *Personal) protect(p string) Protection {
 	if ps.at == nil {
 		return ps.scan(p)
 	}
-	cp := canonicalPath(p)
 	for j := 1; j <= len(cp); j++ {
 		if j < len(cp) && cp[j] != '/' {
 			continue
@@ -251,9 +254,30 @@ func sameName(raw, canon string) bool {
 
 // canonicalPath is a clean absolute path with every name canonical.
 func canonicalPath(p string) string {
-	names := strings.Split(path.Clean(p), "/")
+	p = path.Clean(p)
+	if plainNames(p) {
+		// Each name's canonical spelling is its ASCII lower case, which
+		// folding the whole path gives without splitting it.
+		return foldName(p)
+	}
+	names := strings.Split(p, "/")
 	for i, n := range names {
 		names[i] = canonicalName(n)
 	}
 	return strings.Join(names, "/")
+}
+
+// plainNames reports whether every name of the clean path p is canonical
+// once lower-cased: ASCII (no code point HFS+ ignores), no ':' (an NTFS
+// stream), and none ending in '.' or ' ' (which Windows drops).
+func plainNames(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c >= 0x80 || c == ':':
+			return false
+		case (c == '.' || c == ' ') && (i+1 == len(p) || p[i+1] == '/'):
+			return false
+		}
+	}
+	return true
 }
