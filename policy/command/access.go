@@ -84,18 +84,32 @@ func (j *judge) check(prog *Program, acs []access) {
 }
 
 // abs makes word absolute against the working folder, expanding "~" in
-// an argv.
+// an argv. The checks of one path each ask for it (resolve, protect,
+// secrets, intents), so the last answer is kept: it is a function of the
+// word, the folder and the argv mode alone.
 func (j *judge) abs(word string) string {
+	if k := &j.lastAbs; k.out != "" && k.word == word && k.cwd == j.cwd && k.argv == j.argv {
+		return k.out
+	}
+	in := word
 	if j.argv && (word == "~" || strings.HasPrefix(word, "~/")) && j.c.Home != "" {
 		word = j.c.Home + word[1:]
 	}
-	if strings.HasPrefix(word, "/") {
-		return word
+	switch {
+	case strings.HasPrefix(word, "/"):
+	case j.cwd == "/":
+		word = "/" + word
+	default:
+		word = j.cwd + "/" + word
 	}
-	if j.cwd == "/" {
-		return "/" + word
-	}
-	return j.cwd + "/" + word
+	j.lastAbs = absMemo{word: in, cwd: j.cwd, argv: j.argv, out: word}
+	return word
+}
+
+// absMemo is judge.abs's last answer.
+type absMemo struct {
+	word, cwd, out string
+	argv           bool
 }
 
 // specialRead is a device a command may read without it being a file of
@@ -355,10 +369,10 @@ func (j *judge) path(prog string, a access) {
 // it was named.
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
-	for _, p := range []string{resolved, path.Clean(j.abs(word))} {
+	for i, p := range [2]string{resolved, path.Clean(j.abs(word))} {
 		root := j.rootOf(p)
-		if root == "" {
-			continue
+		if root == "" || i == 1 && p == resolved {
+			continue // outside, or named as it lands: checked already
 		}
 		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),

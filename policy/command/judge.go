@@ -39,6 +39,8 @@ type judge struct {
 	// judged, for its rule; they live in the judge (see pass) and are
 	// never nested, since no rule judges another program.
 	words words
+	// lastAbs is abs's last answer (access.go).
+	lastAbs absMemo
 }
 
 // command judges one simple command and its redirections.

@@ -3,6 +3,7 @@ package command
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"admit/policy/rule"
 )
@@ -82,7 +83,7 @@ var privateSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/et
 // workspace; it reports whether it judged it (asked or allowed). false
 // leaves it to the access engine, which refuses it.
 func (j *judge) outsideRead(prog string, a access) bool {
-	if j.c.FS == nil || walkers[strings.Fields(prog + " x")[0]] {
+	if j.c.FS == nil || walkers[leadingWord(prog)] {
 		return false
 	}
 	abs := path.Clean(j.abs(a.word))
@@ -156,4 +157,14 @@ func (j *judge) privateOutside(p string) bool {
 		}
 	}
 	return false
+}
+
+// leadingWord is the first of the blank-separated words of s ("git" of
+// "git diff"), or "" when it has none.
+func leadingWord(s string) string {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }

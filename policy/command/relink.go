@@ -146,7 +146,7 @@ func (j *judge) noteGitInput(resolved, word string) {
 // rootOf is the root p lies in ("" if none).
 func (j *judge) rootOf(p string) string {
 	for _, r := range j.c.Roots {
-		if p == r || strings.HasPrefix(p, r+"/") {
+		if p == r || len(p) > len(r) && p[len(r)] == '/' && strings.HasPrefix(p, r) {
 			return r
 		}
 	}
