@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -116,7 +117,7 @@ type absMemo struct {
 // the workspace: each gives nothing, zeros, random bytes or one of the
 // command's own streams, and none is another program's.
 func specialRead(abs string) bool {
-	switch path.Clean(abs) {
+	switch cleanPath(abs) {
 	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
 		"/dev/tty", "/dev/fd/0":
 		return true // the endless ones are bounded or refused (devices.go)
@@ -178,7 +179,7 @@ func changesInode(a access) bool {
 
 // specialWrite is a device a command may write without it being a change.
 func specialWrite(abs string) bool {
-	switch path.Clean(abs) {
+	switch cleanPath(abs) {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
 		return true
 	}
@@ -206,7 +207,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	}
 	if !inside(r.Path, j.c.Roots) {
 		shown := fmt.Sprintf("%q", a.word)
-		if r.Path != path.Clean(abs) {
+		if r.Path != cleanPath(abs) {
 			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
@@ -214,7 +215,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 		return r, false
 	}
 	if len(j.acc.relinked) > 0 {
-		if rl := j.relinkedAt(r.Path, path.Clean(abs)); rl != nil {
+		if rl := j.relinkedAt(r.Path, cleanPath(abs)); rl != nil {
 			j.refuseRelinked(prog, a.what, a.word, rl)
 			return r, false
 		}
@@ -369,7 +370,7 @@ func (j *judge) path(prog string, a access) {
 // it was named.
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
-	for i, p := range [2]string{resolved, path.Clean(j.abs(word))} {
+	for i, p := range [2]string{resolved, cleanPath(j.abs(word))} {
 		root := j.rootOf(p)
 		if root == "" || i == 1 && p == resolved {
 			continue // outside, or named as it lands: checked already
@@ -425,7 +426,7 @@ func (j *judge) write(prog string, a access) {
 	// Both the path as written and where it lands: a link into .admit/
 	// is refused, and so is a write through a protected folder that is
 	// itself a link elsewhere. A refusal wins over an ask.
-	pr := j.protection(path.Clean(j.abs(a.word)), r.Path)
+	pr := j.protection(cleanPath(j.abs(a.word)), r.Path)
 	if pr.Protected && !pr.Ask {
 		j.refuse(rule.ProtectedPath, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
 		return
@@ -453,7 +454,10 @@ func (j *judge) protection(paths ...string) Protection {
 		personal = j.p.Personal(j.c.Home)
 	}
 	var ask Protection
-	for _, p := range paths {
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			continue // named as it lands: judged already
+		}
 		switch pr := ProtectFor(p, j.c.Roots, personal); {
 		case pr.Protected && !pr.Ask:
 			return pr

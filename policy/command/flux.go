@@ -48,7 +48,7 @@ func (j *judge) checkFlux(prog string, a access, abs string, r Resolved) bool {
 	walks := r.Dir && a.mode == modeRead
 	f := inFlux(r.Path, j.c.InFlux, walks)
 	if f == "" {
-		f = inFlux(path.Clean(abs), j.c.InFlux, walks)
+		f = inFlux(cleanPath(abs), j.c.InFlux, walks)
 	}
 	if f == "" {
 		return true
@@ -65,7 +65,7 @@ func fluxReadDir(c *Context, memo *resolveMemo) func(string) ([]fs.DirEntry, err
 		return c.FS.ReadDir
 	}
 	return func(dir string) ([]fs.DirEntry, error) {
-		p := path.Clean(dir)
+		p := cleanPath(dir)
 		if r, err := memo.resolve(c.FS, p); err == nil {
 			p = r.Path
 		}

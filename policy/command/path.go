@@ -91,7 +91,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		j.acc.pathDirs = make([]string, len(j.c.Path))
 		for i, d := range j.c.Path {
 			if strings.HasPrefix(d, "/") {
-				if rd, err := j.resolvePath(path.Clean(d)); err == nil {
+				if rd, err := j.resolvePath(cleanPath(d)); err == nil {
 					j.acc.pathDirs[i] = rd.Path
 				}
 			}
@@ -105,7 +105,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 		dir, canonical := j.acc.pathDirs[i], true
 		if dir == "" {
-			dir = path.Clean(j.abs(d))
+			dir = cleanPath(j.abs(d))
 			rd, err := j.resolvePath(dir)
 			if canonical = err == nil; canonical {
 				dir = rd.Path
@@ -124,7 +124,7 @@ func (j *judge) programOnPath(argv []string) bool {
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
-			found, foundAt = r.Path, path.Clean(j.abs(d))+"/"+name
+			found, foundAt = r.Path, cleanPath(j.abs(d))+"/"+name
 			break
 		}
 	}

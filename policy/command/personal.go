@@ -29,7 +29,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	}
 	base := func(env, def string) string {
 		if v := getenv(env); path.IsAbs(v) {
-			return path.Clean(v)
+			return cleanPath(v)
 		}
 		return path.Join(home, def)
 	}
@@ -37,7 +37,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	add := func(what string, paths ...string) {
 		for _, p := range paths {
 			if path.IsAbs(p) {
-				ps = append(ps, Place{Path: path.Clean(p), What: what})
+				ps = append(ps, Place{Path: cleanPath(p), What: what})
 			}
 		}
 	}
@@ -50,7 +50,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	if home == "" || !path.IsAbs(home) {
 		return ps
 	}
-	home = path.Clean(home)
+	home = cleanPath(home)
 	const editor = "the editor's user settings (which choose and configure the gate), keybindings, tasks and MCP servers"
 	const exts = "the editor's extensions, the gate's own among them: code the editor runs"
 	for _, app := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf", "Kiro", "Trae"} {
@@ -145,7 +145,7 @@ func NewPersonal(places []Place) *Personal {
 func ScanPersonal(places []Place) *Personal {
 	clean := make([]Place, len(places))
 	for i, pl := range places {
-		clean[i] = Place{Path: path.Clean(pl.Path), What: pl.What, Family: pl.Family}
+		clean[i] = Place{Path: cleanPath(pl.Path), What: pl.What, Family: pl.Family}
 	}
 	return &Personal{places: clean, families: families(clean)}
 }
@@ -254,7 +254,7 @@ func sameName(raw, canon string) bool {
 
 // canonicalPath is a clean absolute path with every name canonical.
 func canonicalPath(p string) string {
-	p = path.Clean(p)
+	p = cleanPath(p)
 	if plainNames(p) {
 		// Each name's canonical spelling is its ASCII lower case, which
 		// folding the whole path gives without splitting it.

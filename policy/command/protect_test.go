@@ -417,3 +417,15 @@ func FuzzCanonicalPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCleanPath: cleanPath is path.Clean.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"", "/", "//", "/a", "/a/", "a", ".", "..", "../a", "a/..", "/a/./b", "/a//b", "/a/b/..", "/.a/..b/c.", "./a", "/..", "a/b/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := cleanPath(p), path.Clean(p); got != want {
+			t.Fatalf("cleanPath(%q) = %q, path.Clean %q", p, got, want)
+		}
+	})
+}

@@ -61,7 +61,7 @@ func (j *judge) carriesLinks(word string) bool {
 	if base == "." || base == ".." {
 		return true
 	}
-	rd, err := j.resolvePath(path.Clean(dir))
+	rd, err := j.resolvePath(cleanPath(dir))
 	if err != nil {
 		return true
 	}
