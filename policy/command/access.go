@@ -482,6 +482,11 @@ func (j *judge) intend(prog string, a access, resolved string) {
 	j.acc.intents = append(j.acc.intents, in)
 }
 
+// observeHint is the hint of a refusal of an unobserved change of word.
+func observeHint(word string) string {
+	return "read the file or list its folder (ls " + path.Dir(word) + ") first"
+}
+
 // observed checks that the agent has seen what it changes.
 func (j *judge) observed(prog string, a access, r Resolved) bool {
 	obs := j.c.Obs
@@ -493,9 +498,8 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		j.refuse(rule.StaleObservation, fmt.Sprintf("%s: %q changed since the agent read it", prog, a.word), "read it again, then retry")
 		return false
 	}
-	hint := "read the file or list its folder (ls " + path.Dir(a.word) + ") first"
 	if obs == nil {
-		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), observeHint(a.word))
 		return false
 	}
 	if r.Exists {
@@ -506,14 +510,14 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 			j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: folder %q was not listed before removing it recursively", prog, a.word), "list it first (ls -R "+a.word+" or find "+a.word+")")
 			return false
 		}
-		if state == Observed || obs.Dir(path.Dir(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
+		if state == Observed || obs.Dir(parentOf(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
 			return true
 		}
-		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), observeHint(a.word))
 		return false
 	}
 	// A new path: its nearest existing folder must have been listed.
-	dir := path.Dir(r.Path)
+	dir := parentOf(r.Path)
 	for range 64 {
 		if obs.Dir(dir) {
 			return true
@@ -522,7 +526,7 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		if err != nil || d.Exists || dir == "/" {
 			break
 		}
-		dir = path.Dir(dir)
+		dir = parentOf(dir)
 	}
 	j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q is new, and its folder %q was not listed first", prog, a.what, a.word, dir), "list the folder first (ls "+path.Dir(a.word)+")")
 	return false

@@ -1,6 +1,9 @@
 package command
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // cleanPath is path.Clean(p). Most paths the policy cleans are clean
 // already (resolved paths, roots, the working folder joined with a plain
@@ -13,26 +16,35 @@ func cleanPath(p string) string {
 	return path.Clean(p)
 }
 
-// isClean reports whether path.Clean(p) is p: not empty, no empty, "."
-// or ".." name (but for a relative path's leading ".."s, which it
-// leaves to path.Clean), and no trailing "/" but on "/" itself.
+// parentOf is path.Dir(p), without cleaning a clean p again.
+func parentOf(p string) string {
+	if !isClean(p) {
+		return path.Dir(p)
+	}
+	switch i := strings.LastIndexByte(p, '/'); {
+	case i < 0:
+		return "."
+	case i == 0:
+		return "/"
+	default:
+		return p[:i]
+	}
+}
+
+// isClean reports whether path.Clean(p) is p, conservatively: false for
+// an empty path, a trailing "/" (but on "/" itself), an empty, "." or
+// ".." name (a relative path's leading ".."s, which path.Clean keeps, are
+// left to it too).
 func isClean(p string) bool {
-	if p == "" || len(p) > 1 && p[len(p)-1] == '/' {
+	switch {
+	case p == "/":
+		return true
+	case p == "" || p == "." || p == ".." || p[len(p)-1] == '/':
+		return false
+	case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
+		return false
+	case strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/.."):
 		return false
 	}
-	start := 0
-	if p[0] == '/' {
-		start = 1
-	}
-	for i := start; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		switch p[start:i] {
-		case "", ".", "..":
-			return p == "/"
-		}
-		start = i + 1
-	}
-	return true
+	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../")
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -614,7 +613,7 @@ func (j *judge) gitWrites(tree bool) {
 // a .git; the root it is in when none does.
 func (j *judge) repoTop() string {
 	root := j.rootOf(j.cwd)
-	for d := j.cwd; d != "" && inside(d, j.c.Roots); d = path.Dir(d) {
+	for d := j.cwd; d != "" && inside(d, j.c.Roots); d = parentOf(d) {
 		if r, err := j.resolvePath(d + "/.git"); err == nil && r.Exists {
 			return d
 		}

@@ -418,7 +418,7 @@ func FuzzCanonicalPath(f *testing.F) {
 	})
 }
 
-// FuzzCleanPath: cleanPath is path.Clean.
+// FuzzCleanPath: cleanPath is path.Clean, parentOf path.Dir.
 func FuzzCleanPath(f *testing.F) {
 	for _, s := range []string{"", "/", "//", "/a", "/a/", "a", ".", "..", "../a", "a/..", "/a/./b", "/a//b", "/a/b/..", "/.a/..b/c.", "./a", "/..", "a/b/"} {
 		f.Add(s)
@@ -426,6 +426,9 @@ func FuzzCleanPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string) {
 		if got, want := cleanPath(p), path.Clean(p); got != want {
 			t.Fatalf("cleanPath(%q) = %q, path.Clean %q", p, got, want)
+		}
+		if got, want := parentOf(p), path.Dir(p); got != want {
+			t.Fatalf("parentOf(%q) = %q, path.Dir %q", p, got, want)
 		}
 	})
 }
