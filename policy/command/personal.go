@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -105,14 +106,16 @@ func families(places []Place) []family {
 
 // family finds the Family place whose folder holds cp (canonical) under a
 // name of the place's family, or -1.
-func (ps *Personal) family(cp string) int {
+func (ps *Personal) family(cp []byte) int {
 	for _, f := range ps.families {
-		rest, ok := strings.CutPrefix(cp, f.dir)
-		if !ok || f.base == "" {
+		if f.base == "" || len(cp) < len(f.dir) || string(cp[:len(f.dir)]) != f.dir {
 			continue
 		}
-		name, _, _ := strings.Cut(rest, "/")
-		if name == f.base || strings.HasPrefix(name, f.base+".") {
+		name := cp[len(f.dir):]
+		if i := bytes.IndexByte(name, '/'); i >= 0 {
+			name = name[:i]
+		}
+		if string(name) == f.base || len(name) > len(f.base) && name[len(f.base)] == '.' && string(name[:len(f.base)]) == f.base {
 			return f.i
 		}
 	}
@@ -163,7 +166,10 @@ func (ps *Personal) protect(p string) Protection {
 	if len(ps.families) == 0 && ps.at == nil {
 		return ps.scan(p)
 	}
-	cp := canonicalPath(p) // once: both lookups below compare it
+	// Spelled once, on the stack: both lookups below compare it, and a
+	// map indexed by string(cp) copies nothing.
+	var buf [256]byte
+	cp := appendCanonical(buf[:0], p)
 	if len(ps.families) > 0 {
 		if i := ps.family(cp); i >= 0 {
 			pl := ps.places[i]
@@ -177,12 +183,12 @@ func (ps *Personal) protect(p string) Protection {
 		if j < len(cp) && cp[j] != '/' {
 			continue
 		}
-		if i, ok := ps.at[cp[:j]]; ok {
+		if i, ok := ps.at[string(cp[:j])]; ok {
 			pl := ps.places[i]
 			return Protection{Protected: true, Why: pl.Path + " is the person's own: " + pl.What + "; no tool call changes it"}
 		}
 	}
-	if i, ok := ps.above[cp]; ok {
+	if i, ok := ps.above[string(cp)]; ok {
 		pl := ps.places[i]
 		return Protection{Protected: true, Why: "it holds " + pl.Path + ", the person's own: " + pl.What + "; no tool call changes it"}
 	}
@@ -250,6 +256,22 @@ func sameName(raw, canon string) bool {
 		}
 	}
 	return true
+}
+
+// appendCanonical appends canonicalPath(p) to dst.
+func appendCanonical(dst []byte, p string) []byte {
+	p = cleanPath(p)
+	if !plainNames(p) {
+		return append(dst, canonicalPath(p)...)
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // canonicalPath is a clean absolute path with every name canonical.

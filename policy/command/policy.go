@@ -253,8 +253,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	}
 	memo := p.newMemo()
 	defer p.doneMemo(memo)
-	var walk *shell.Walk
-	if c.FS != nil {
+	var walk *shell.Walk // made only for a line with patterns to expand
+	if c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
 	}
 	acc := p.judgeScript(script, cwd, c, accum{memo: memo, walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
