@@ -107,10 +107,19 @@ func (j *judge) abs(word string) string {
 	return word
 }
 
-// absMemo is judge.abs's last answer.
+// cleanAbs is cleanPath(j.abs(word)), kept beside abs's answer.
+func (j *judge) cleanAbs(word string) string {
+	abs := j.abs(word)
+	if k := &j.lastAbs; k.clean == "" {
+		k.clean = cleanPath(abs)
+	}
+	return j.lastAbs.clean
+}
+
+// absMemo is judge.abs's last answer, and that cleaned once asked for.
 type absMemo struct {
-	word, cwd, out string
-	argv           bool
+	word, cwd, out, clean string
+	argv                  bool
 }
 
 // specialRead is a device a command may read without it being a file of
@@ -370,7 +379,7 @@ func (j *judge) path(prog string, a access) {
 // it was named.
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
-	for i, p := range [2]string{resolved, cleanPath(j.abs(word))} {
+	for i, p := range [2]string{resolved, j.cleanAbs(word)} {
 		root := j.rootOf(p)
 		if root == "" || i == 1 && p == resolved {
 			continue // outside, or named as it lands: checked already
@@ -426,7 +435,7 @@ func (j *judge) write(prog string, a access) {
 	// Both the path as written and where it lands: a link into .admit/
 	// is refused, and so is a write through a protected folder that is
 	// itself a link elsewhere. A refusal wins over an ask.
-	pr := j.protection(cleanPath(j.abs(a.word)), r.Path)
+	pr := j.protection(j.cleanAbs(a.word), r.Path)
 	if pr.Protected && !pr.Ask {
 		j.refuse(rule.ProtectedPath, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
 		return

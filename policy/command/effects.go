@@ -80,7 +80,7 @@ var scanned = map[string]bool{"curl": true, "wget": true, "http": true, "https":
 // lands or as named), outside the workspace, or the workspace's; "" for
 // the system's own folders and devices.
 func (j *judge) readKind(word string) string {
-	abs := cleanPath(j.abs(word))
+	abs := j.cleanAbs(word)
 	r, ok := j.quietResolve(word)
 	if !ok {
 		r = Resolved{Path: abs}

@@ -194,7 +194,7 @@ func (j *judge) cd(args []string) {
 	}
 	// bash's cd is logical: "link/.." is the folder holding link, not the
 	// parent of its target. Refuse where the two readings differ.
-	if lex, ok := j.quietResolve(cleanPath(j.abs(word))); !ok || lex.Path != r.Path {
+	if lex, ok := j.quietResolve(j.cleanAbs(word)); !ok || lex.Path != r.Path {
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
 		return
 	}

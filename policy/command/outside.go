@@ -86,7 +86,7 @@ func (j *judge) outsideRead(prog string, a access) bool {
 	if j.c.FS == nil || walkers[leadingWord(prog)] {
 		return false
 	}
-	abs := cleanPath(j.abs(a.word))
+	abs := j.cleanAbs(a.word)
 	if inside(abs, j.c.Roots) {
 		return false
 	}

@@ -105,7 +105,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 		dir, canonical := j.acc.pathDirs[i], true
 		if dir == "" {
-			dir = cleanPath(j.abs(d))
+			dir = j.cleanAbs(d)
 			rd, err := j.resolvePath(dir)
 			if canonical = err == nil; canonical {
 				dir = rd.Path
@@ -124,7 +124,7 @@ func (j *judge) programOnPath(argv []string) bool {
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
-			found, foundAt = r.Path, cleanPath(j.abs(d))+"/"+name
+			found, foundAt = r.Path, j.cleanAbs(d)+"/"+name
 			break
 		}
 	}
