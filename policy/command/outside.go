@@ -162,9 +162,26 @@ func (j *judge) privateOutside(p string) bool {
 // leadingWord is the first of the blank-separated words of s ("git" of
 // "git diff"), or "" when it has none.
 func leadingWord(s string) string {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		i = len(s)
+	}
+	if i > 0 && blanklessASCII(s[:i]) {
+		return s[:i] // "git diff", "cat": a plain name first
+	}
 	s = strings.TrimLeftFunc(s, unicode.IsSpace)
 	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
 		s = s[:i]
 	}
 	return s
+}
+
+// blanklessASCII reports whether s is printable ASCII without blanks.
+func blanklessASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
