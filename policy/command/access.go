@@ -50,7 +50,7 @@ type access struct {
 func (j *judge) check(prog *Program, acs []access) {
 	writes := 0
 	for _, a := range acs {
-		if a.mode == modeWrite && !specialWrite(j.abs(a.word)) {
+		if a.mode == modeWrite && !specialWrite(j.cleanAbs(a.word)) {
 			writes++
 		}
 	}
@@ -126,7 +126,7 @@ type absMemo struct {
 // the workspace: each gives nothing, zeros, random bytes or one of the
 // command's own streams, and none is another program's.
 func specialRead(abs string) bool {
-	switch cleanPath(abs) {
+	switch cleanPath(abs) { // a clean abs is taken as it is
 	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
 		"/dev/tty", "/dev/fd/0":
 		return true // the endless ones are bounded or refused (devices.go)
@@ -339,7 +339,7 @@ func (j *judge) path(prog string, a access) {
 		if a.word == "-" && a.mode == modeRead {
 			return // standard input
 		}
-		if specialRead(j.abs(a.word)) {
+		if specialRead(j.cleanAbs(a.word)) {
 			if a.mode == modeRead && endlessDevice(j.abs(a.word)) && a.what != "option --random-source" {
 				j.endlessRead(prog, a.word)
 			}
@@ -367,7 +367,7 @@ func (j *judge) path(prog string, a access) {
 			j.acc.lists = addPath(j.acc.lists, r.Path)
 		}
 	case modeWrite:
-		if specialWrite(j.abs(a.word)) {
+		if specialWrite(j.cleanAbs(a.word)) {
 			return
 		}
 		j.write(prog, a)
@@ -573,7 +573,7 @@ func (j *judge) redirect(r shell.Redirect) {
 	if r.Read {
 		j.path("shell", access{word: r.Target, what: what, mode: modeRead})
 	}
-	if r.Write && !j.acc.refused && !specialWrite(j.abs(r.Target)) {
+	if r.Write && !j.acc.refused && !specialWrite(j.cleanAbs(r.Target)) {
 		j.wrote()
 		j.write("shell", access{word: r.Target, what: what, mode: modeWrite, op: OpChange})
 	}

@@ -169,7 +169,7 @@ func (ps *Personal) protect(p string) Protection {
 	// Spelled once, on the stack: both lookups below compare it, and a
 	// map indexed by string(cp) copies nothing.
 	var buf [256]byte
-	cp := appendCanonical(buf[:0], p)
+	cp := appendCanonical(buf[:0], p) // p is clean: ProtectFor cleaned it
 	if len(ps.families) > 0 {
 		if i := ps.family(cp); i >= 0 {
 			pl := ps.places[i]
@@ -258,9 +258,8 @@ func sameName(raw, canon string) bool {
 	return true
 }
 
-// appendCanonical appends canonicalPath(p) to dst.
+// appendCanonical appends canonicalPath(p) to dst; p is clean.
 func appendCanonical(dst []byte, p string) []byte {
-	p = cleanPath(p)
 	if !plainNames(p) {
 		return append(dst, canonicalPath(p)...)
 	}
