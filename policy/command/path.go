@@ -91,7 +91,7 @@ func (j *judge) programOnPath(argv []string) bool {
 		j.acc.pathDirs = make([]string, len(j.c.Path))
 		for i, d := range j.c.Path {
 			if strings.HasPrefix(d, "/") {
-				if rd, err := j.c.FS.Resolve(path.Clean(d)); err == nil {
+				if rd, err := j.resolvePath(cleanPath(d)); err == nil {
 					j.acc.pathDirs[i] = rd.Path
 				}
 			}
@@ -105,8 +105,8 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 		dir, canonical := j.acc.pathDirs[i], true
 		if dir == "" {
-			dir = path.Clean(j.abs(d))
-			rd, err := j.c.FS.Resolve(dir)
+			dir = j.cleanAbs(d)
+			rd, err := j.resolvePath(dir)
 			if canonical = err == nil; canonical {
 				dir = rd.Path
 			}
@@ -117,14 +117,14 @@ func (j *judge) programOnPath(argv []string) bool {
 		if in, ok := j.c.FS.(resolverIn); ok && canonical {
 			r, err = in.ResolveIn(dir, name)
 		} else {
-			r, err = j.c.FS.Resolve(dir + "/" + name)
+			r, err = j.resolvePath(dir + "/" + name)
 		}
 		if err != nil {
 			j.refuse(rule.OutsideWorkspace, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
-			found, foundAt = r.Path, path.Clean(j.abs(d))+"/"+name
+			found, foundAt = r.Path, j.cleanAbs(d)+"/"+name
 			break
 		}
 	}
