@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"admit/policy/rule"
+
+	"admit/internal/jsonquote"
 )
 
 // Record is one line of the tape. The json tags are the line's field names
@@ -164,17 +166,6 @@ func appendRaw(b []byte, key string, raw json.RawMessage, limit int) []byte {
 	return buf.Bytes()
 }
 
-const hexDigits = "0123456789abcdef"
-
-// plainQuoted are the ASCII bytes appendQuoted keeps as they are: not a
-// control, a quote or a backslash.
-var plainQuoted = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // appendQuoted appends s as a JSON string, cut to MaxString bytes. It
 // escapes what JSON requires, replaces invalid UTF-8 with U+FFFD and
 // escapes U+2028 and U+2029 as encoding/json does; it leaves <, > and &
@@ -189,50 +180,7 @@ func appendQuoted(b []byte, s string) []byte {
 		cut = len(s) - k
 		s = s[:k]
 	}
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if plainQuoted[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
+	b = jsonquote.AppendBody(append(b, '"'), s, jsonquote.Minimal)
 	if cut > 0 {
 		b = append(b, "…(+"...)
 		b = strconv.AppendInt(b, int64(cut), 10)

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
-	"unicode/utf8"
+
+	"admit/internal/jsonquote"
 )
 
 // AppendJSON appends f as json.Marshal encodes it, byte for byte (fields in
@@ -203,65 +203,7 @@ func appendEntries[V any](b []byte, key string, es []entry[V], val func([]byte, 
 	return append(b, '}')
 }
 
-const hexDigits = "0123456789abcdef"
-
-// plainJSON are the ASCII bytes a JSON string holds as they are, as
-// encoding/json writes it: not a control, a quote, a backslash, <, > or &.
-var plainJSON = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
-	}
-	return t
-}()
-
-// appendJSONString appends s quoted as encoding/json quotes it: <, > and &
-// escaped, \b \f \n \r \t by name, other controls as \u00XX, invalid
-// UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+// appendJSONString appends s quoted as encoding/json quotes it.
 func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if plainJSON[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(jsonquote.AppendBody(append(b, '"'), s, jsonquote.Marshal), '"')
 }
