@@ -21,7 +21,8 @@ type judging struct {
 	amend func(*policy.Decision)
 	mode  rule.Mode
 	s     *session
-	env   *policy.Env // nil when the workspace policy file cannot be used
+	env   *policy.Env // &envOf; nil when the workspace policy file cannot be used
+	envOf policy.Env
 	lp    loadedPolicy
 	call  policy.Call
 	// d is the decision as the stages so far left it; its Rule is "" until
@@ -29,6 +30,8 @@ type judging struct {
 	d       policy.Decision
 	tracked bool // a line of a terminal whose folder is tracked (terminal.go)
 	pinned  bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
+	tracing bool // traced records the decision (trace)
+	judged  bool // the policy judged the call: the facts hold what it saw
 	// unconfined is the decision before the person's standing answer for
 	// confined code allowed it (stageConfined): what stands when admit
 	// cannot take the line to run confined after all.
@@ -40,9 +43,18 @@ type judging struct {
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
 	asked *approvals.Resolution
-	// trace records what the decision rests on, for replay (facts.go);
-	// nil when nothing is taped or exported.
-	trace *factTrace
+	// traced records what the decision rests on, for replay (facts.go),
+	// when tracing: not when nothing is taped or exported.
+	traced factTrace
+}
+
+// trace is the decision's factTrace, or nil when it is not traced (its
+// methods do nothing on nil).
+func (j *judging) trace() *factTrace {
+	if !j.tracing {
+		return nil
+	}
+	return &j.traced
 }
 
 // decided reports whether a stage has decided the call.
@@ -107,7 +119,7 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 }
 
 func (g *Gate) stagePolicyFile(j *judging) error {
-	env, lp, err := g.env(j.s)
+	env, lp, err := g.envIn(&j.envOf, j.s)
 	j.env, j.lp = env, lp
 	if wait, ok := j.ctx.Value(waitKey{}).(func() context.Context); ok && env != nil {
 		env.FS = &releasingFS{Resolver: g.cfg.Resolver, release: wait}
@@ -127,7 +139,7 @@ func (g *Gate) stagePolicyFile(j *judging) error {
 	}
 	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), SecretValues: secretValues,
 		Background: j.p.Background, AdmitRuns: g.admitRuns(j.p)}
-	j.trace = g.traceFacts(env, j.s, j.p)
+	j.tracing = g.traceFacts(&j.traced, env, j.s, j.p)
 	switch {
 	case g.cfg.ManagedErr != nil:
 		j.d = managedRefusal(g.cfg.ManagedErr, j.p.Tool)
@@ -169,9 +181,9 @@ func (g *Gate) stagePolicy(j *judging) error {
 		j.env.Budget = j.s.spend(j.p, g.cfg.Now())
 	}
 	j.env.InFlux = j.s.inFlux(g.cfg.Now(), j.p.heldBy)
-	j.trace.call(j.call, j.env, j.tracked, j.pinned)
+	j.trace().call(j.call, j.env, j.tracked, j.pinned)
 	j.d = policy.Decide(j.call, j.env)
-	j.trace.judged()
+	j.judged = true
 	if j.p.Tool == runTool && len(j.d.ShellOnly) > 0 && (j.d.Allowed || j.d.Ask) {
 		j.d = shellOnlyRefusal(j.d) // shellonly.go
 	}
@@ -255,7 +267,7 @@ func (g *Gate) stageAmend(j *judging) error {
 	if j.amend != nil && j.admits() {
 		before := j.d
 		j.amend(&j.d)
-		j.trace.amended(before, j.d)
+		j.trace().amended(before, j.d)
 	}
 	return nil
 }
@@ -277,7 +289,7 @@ func (g *Gate) stageTainted(j *judging) error {
 		j.d.Allowed, j.d.Ask, j.d.Rule = false, true, rule.UnexpectedEffect
 		j.d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
 	}
-	j.trace.result(j.d) // what replay compares with: the policy's answer and the gate's turns replay takes again
+	j.trace().result(j.d) // what replay compares with: the policy's answer and the gate's turns replay takes again
 	return nil
 }
 
@@ -311,16 +323,19 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if j.env != nil {
 		out.roots = j.env.Roots
 	}
-	v := Verdict{ID: j.id, Mode: j.mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
+	// The verdict and the record are built in place, in out.
+	v := &out.Verdict
+	*v = Verdict{ID: j.id, Mode: j.mode, Rule: d.Rule, Reason: d.Reason, Kind: d.Kind, Targets: d.Targets(), Session: s.id, Agent: agentOf(p.Context), Tool: p.Tool, Summary: d.Summary, DecidedBy: rule.ByRule, Outcome: d.Outcome()}
 	if j.lp.path != "" {
 		v.PolicyTrust = string(j.lp.trust)
 	}
 	if p.DryRun {
-		return g.dryRun(out, v, d, j.mode)
+		return g.dryRun(out, *v, d, j.mode)
 	}
 	// Credentials in the clear stay off the tape and out of the export.
-	rec := &tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.trace.encode()}
+	rec := &out.rec
+	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
+		Facts: j.trace().encode(&g.factsBufs, j.judged), FactsCompact: true}
 	switch {
 	case j.asked != nil:
 		o := j.asked
@@ -349,7 +364,10 @@ func (g *Gate) conclude(j *judging) *Decided {
 	if v.Verdict == rule.Deny {
 		rec.Remedy = rule.Remedy(v.Rule, d.Hint)
 	}
-	if err := g.tape(j.ctx, rec); err != nil {
+	err := g.tape(j.ctx, rec)
+	rec.Facts = nil // on the tape now, or not at all: what follows (retape) keeps no facts
+	j.trace().done(&g.factsBufs)
+	if err != nil {
 		if v.Handle != "" {
 			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too
 			v.Handle = ""
@@ -376,8 +394,8 @@ func (g *Gate) conclude(j *judging) *Decided {
 			s.holdFlux(v.ID, held, g.cfg.Now().Add(backgroundHold(p.TimeoutMs)))
 		}
 	}
-	out.Wire = g.count(&v)
-	out.Verdict, out.record = v, rec
+	out.Wire = g.count(v)
+	out.record = rec
 	return out
 }
 

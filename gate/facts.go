@@ -2,29 +2,31 @@ package gate
 
 import (
 	"encoding/json"
+	"sync"
 
 	"admit/policy"
 	"admit/policy/facts"
+	"admit/policy/rule"
 )
 
 // factTrace records what one decision rests on, for the tape's facts
 // (policy/facts) and admit tape replay. It is only made when the decision
 // is taped: admit check without a tape pays nothing for it.
 type factTrace struct {
-	rec     *facts.Recorder
-	base    facts.Facts
-	decided bool            // the policy judged the call
-	d       policy.Decision // the answer replay compares with (result)
+	rec  facts.Recorder
+	base facts.Facts
+	buf  *[]byte // the encoded facts' buffer, from Gate.factsBufs
 }
 
-// traceFacts points env's FS and observations through a recorder and
-// notes the settings the decision is taken under; nil when nothing is
+// traceFacts readies t (a zero factTrace, kept in the judging) to point
+// env's FS and observations through a recorder, and notes the settings
+// the decision is taken under; false, leaving t alone, when nothing is
 // taped or exported.
-func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace {
+func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckParams) bool {
 	if env == nil || g.cfg.Tape == nil && g.cfg.Exporter == nil || p.DryRun {
-		return nil
+		return false
 	}
-	t := &factTrace{rec: facts.NewRecorder(env.FS, env.Obs)}
+	t.rec.Init(env.FS, env.Obs)
 	env.FS = t.rec.FS()
 	if o := t.rec.Obs(); o != nil {
 		env.Obs = o
@@ -36,7 +38,7 @@ func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace
 	if s.caps != nil {
 		t.base.Session, _ = json.Marshal(s.caps)
 	}
-	return t
+	return true
 }
 
 // call notes what the call carried once the gate made it ready.
@@ -51,19 +53,13 @@ func (t *factTrace) call(c policy.Call, env *policy.Env, tracked, pinned bool) {
 	t.base.Budget, t.base.InFlux = env.Budget, env.InFlux
 }
 
-// judged notes that the policy judged the call.
-func (t *factTrace) judged() {
-	if t != nil {
-		t.decided = true
-	}
-}
-
 // result notes the answer after the gate's own turns that replay takes
 // again (the one-call terminal, the file tool's binding, confined runs,
 // a tainted session).
 func (t *factTrace) result(d policy.Decision) {
 	if t != nil {
-		t.d = d
+		// The answer replay compares with, kept in base's Rule and Outcome.
+		t.base.Rule, t.base.Outcome = string(d.Rule), string(d.Outcome())
 	}
 }
 
@@ -75,26 +71,50 @@ func (t *factTrace) amended(before, after policy.Decision) {
 	t.base.AmendRule, t.base.AmendWhy = string(after.Rule), after.Reason
 }
 
-// encode is the facts of decision d, as the tape keeps them. A call
-// refused before the policy judged it keeps only where (facts.Before).
-func (t *factTrace) encode() json.RawMessage {
+// encode is the facts of decision d, as the tape keeps them: compact
+// JSON (tape.Record.FactsCompact), in a buffer of bufs that done gives
+// back. A call refused before the policy judged it keeps only where
+// (facts.Before).
+func (t *factTrace) encode(bufs *sync.Pool, judged bool) json.RawMessage {
 	if t == nil {
 		return nil
 	}
-	d, decided := t.d, t.decided
-	var f facts.Facts
-	if decided {
-		f = t.rec.Facts(t.base)
+	t.buf, _ = bufs.Get().(*[]byte)
+	if t.buf == nil {
+		t.buf = new([]byte)
+	}
+	buf := (*t.buf)[:0]
+	var b []byte
+	var err error
+	if judged {
+		b, err = t.rec.AppendJSON(buf, &t.base)
 	} else {
-		f = facts.Facts{V: facts.Version, Before: "cwd"}
-		if d.Rule == "policy-invalid" {
+		f := facts.Facts{V: facts.Version, Before: "cwd", Rule: t.base.Rule, Outcome: t.base.Outcome}
+		if t.base.Rule == string(rule.PolicyInvalid) {
 			f.Before = "policy"
 		}
+		b, err = f.AppendJSON(buf)
 	}
-	f.Rule, f.Outcome = string(d.Rule), string(d.Outcome())
-	b, err := json.Marshal(&f)
+	*t.buf = b[:0]
 	if err != nil {
 		return nil
 	}
 	return b
 }
+
+// done gives the facts' buffer back to bufs once the tape has copied the
+// line (tape.Tape.Append encodes it before it returns; the export drops
+// the facts): nothing reads a decision's encoded facts after that.
+func (t *factTrace) done(bufs *sync.Pool) {
+	if t == nil || t.buf == nil {
+		return
+	}
+	if cap(*t.buf) <= maxPooledFacts {
+		bufs.Put(t.buf)
+	}
+	t.buf = nil
+}
+
+// maxPooledFacts bounds a buffer kept for the next decision: a long
+// line's facts are not kept waiting.
+const maxPooledFacts = 8 << 10

@@ -110,11 +110,15 @@ type Gate struct {
 	offCache hooksOffCache // the repository files that switch hooks off
 	// watcher, when the server has one, tells what a program that runs
 	// code changed (CaptureWith).
-	watcher  atomic.Pointer[workspace.Watcher]
-	nobody   *approvals.Broker // answers for a gate with no one to ask
-	idPrefix string
-	seq      atomic.Int64
-	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+	watcher atomic.Pointer[workspace.Watcher]
+	nobody  *approvals.Broker // answers for a gate with no one to ask
+	// factsBufs are the buffers decisions' facts are encoded into, each
+	// given back once its line is on the tape (factTrace.done).
+	factsBufs sync.Pool
+	policyAt  atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
+	idPrefix  string
+	seq       atomic.Int64
+	counts    struct{ allowed, denied, wouldDeny atomic.Int64 }
 	// allowConfinedCode is the person's standing answer to asks about
 	// code admit cannot judge, when admit runs it confined (SetSettings).
 	allowConfinedCode atomic.Bool
@@ -402,7 +406,10 @@ func (g *Gate) tape(ctx context.Context, rec *tape.Record) (err error) {
 		if g.cfg.Tape.Sync() != tape.SyncNone {
 			ctx = waiting(ctx) // the record waits for the disk
 		}
-		err = g.cfg.Tape.Append(context.WithoutCancel(ctx), rec)
+		if ctx.Done() != nil { // a context that cannot end needs no cutting loose
+			ctx = context.WithoutCancel(ctx)
+		}
+		err = g.cfg.Tape.Append(ctx, rec)
 	} else if err == nil {
 		return nil
 	}
@@ -485,7 +492,8 @@ func newIDPrefix(now time.Time) string {
 }
 
 func (g *Gate) newID() string {
-	return g.idPrefix + "-" + strconv.FormatInt(g.seq.Add(1), 10)
+	var n [20]byte // one allocation: the concatenation's
+	return g.idPrefix + "-" + string(strconv.AppendInt(n[:0], g.seq.Add(1), 10))
 }
 
 // callKey identifies identical calls for the retry bound.
@@ -527,7 +535,12 @@ func (g *Gate) session(id string) (*session, error) {
 // env assembles what a decision for s depends on, and the policy file it
 // came from.
 func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
-	roots := g.cfg.Roots.List()
+	return g.envIn(new(policy.Env), s)
+}
+
+// envIn is env filled into e: a decision keeps its env in its judging.
+func (g *Gate) envIn(e *policy.Env, s *session) (*policy.Env, loadedPolicy, error) {
+	roots := g.cfg.Roots.Shared() // read only, by the policy and the facts
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()
 	effects, profile, secrets := g.effects, g.shell, g.secrets
@@ -536,7 +549,7 @@ func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
 		// A session may narrow the person's effect mode, never widen it.
 		effects = s.effects
 	}
-	e := &policy.Env{
+	*e = policy.Env{
 		Roots: roots, Effects: command.Effects(effects), Profile: shell.Profile(profile), Home: g.cfg.Home,
 		Commands: g.commands, FS: g.cfg.Resolver, Now: g.cfg.Now, Obs: s.obs, ShellTools: lp.shellTools, Personal: g.personal, Secrets: secrets,
 		MaxRequestChars: g.cfg.Bounds.MaxRequestChars,

@@ -79,8 +79,7 @@ func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 		return g.file
 	}
 	path, stamp := "", workspace.Stamp{}
-	for _, r := range roots {
-		p := r + "/.admit/policy.json" // roots are clean and absolute
+	for _, p := range g.policyPaths(roots) {
 		if st, ok := workspace.StampOf(p); ok {
 			path, stamp = p, st
 			break
@@ -125,6 +124,24 @@ func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 	g.stateChanged()
 	return lp
 }
+
+// policyPaths are where each root keeps its policy file, made again only
+// when the roots change (every decision looks).
+func (g *Gate) policyPaths(roots []string) []string {
+	if c := g.policyAt.Load(); c != nil && slices.Equal(c.roots, roots) {
+		return c.paths
+	}
+	c := &rootPolicyPaths{roots: slices.Clone(roots), paths: make([]string, len(roots))}
+	for i, r := range roots {
+		c.paths[i] = r + "/.admit/policy.json" // roots are clean and absolute
+	}
+	g.policyAt.Store(c)
+	return c.paths
+}
+
+// rootPolicyPaths are roots and their policy files' paths, never changed
+// once made.
+type rootPolicyPaths struct{ roots, paths []string }
 
 // forgetPolicy drops the loaded policy file, so the next decision reads
 // it again (its trust changed).

@@ -200,5 +200,6 @@ type Decided struct {
 	session *session
 	cwd     string
 	roots   []string
-	record  *tape.Record
+	record  *tape.Record // &rec once taped, else nil
+	rec     tape.Record
 }

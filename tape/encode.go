@@ -5,3 +5,9 @@ package tape
 func Encode(r *Record) ([]byte, error) {
 	return appendBody(nil, r), nil
 }
+
+// AppendEncoded appends r encoded as Encode encodes it to b: a caller
+// that encodes many records keeps one buffer.
+func AppendEncoded(b []byte, r *Record) []byte {
+	return appendBody(b, r)
+}

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"admit/policy/rule"
+
+	"admit/internal/jsonquote"
 )
 
 // Record is one line of the tape. The json tags are the line's field names
@@ -45,6 +47,10 @@ type Record struct {
 	// Facts are what the decision rested on besides the policy and the
 	// rules (policy/facts), for admit tape replay; bounded by MaxFacts.
 	Facts json.RawMessage `json:"facts,omitempty"`
+	// FactsCompact says Facts is compact, valid JSON as its maker's own
+	// encoder wrote it (facts.AppendJSON): the line takes it as it is,
+	// without compacting it again. It is not on the line.
+	FactsCompact bool `json:"-"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -125,7 +131,11 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
-	b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	if r.FactsCompact && len(r.Facts) > 0 && len(r.Facts) <= MaxFacts {
+		b = append(append(b, `,"facts":`...), r.Facts...)
+	} else {
+		b = appendRaw(b, `,"facts":`, r.Facts, MaxFacts)
+	}
 	return append(b, '}')
 }
 
@@ -156,8 +166,6 @@ func appendRaw(b []byte, key string, raw json.RawMessage, limit int) []byte {
 	return buf.Bytes()
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendQuoted appends s as a JSON string, cut to MaxString bytes. It
 // escapes what JSON requires, replaces invalid UTF-8 with U+FFFD and
 // escapes U+2028 and U+2029 as encoding/json does; it leaves <, > and &
@@ -172,50 +180,7 @@ func appendQuoted(b []byte, s string) []byte {
 		cut = len(s) - k
 		s = s[:k]
 	}
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
+	b = jsonquote.AppendBody(append(b, '"'), s, jsonquote.Minimal)
 	if cut > 0 {
 		b = append(b, "…(+"...)
 		b = strconv.AppendInt(b, int64(cut), 10)

@@ -15,7 +15,8 @@ const Redacted = "[redacted]"
 // the like. A value stops at a blank or a quote, so JSON stays JSON; a
 // variable's name ($TOKEN) is no value, and the policy judges it as one;
 // nor is @FILE (curl's and httpie's file to send), which the policy judges
-// as the file it is.
+// as the file it is. Each alternative holds one of secretWords, which
+// lets a line without any skip the pattern.
 var secretShapes = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)` +
 		`(authorization:\s*(?:bearer|basic|token)\s+)[^\s"'\\$][^\s"'\\]*` +
@@ -28,6 +29,9 @@ var secretShapes = sync.OnceValue(func() *regexp.Regexp {
 // Redact replaces the secret values in s (secretShapes) with Redacted,
 // keeping the word that named them.
 func Redact(s string) string {
+	if !mayHoldSecret(s) {
+		return s
+	}
 	re := secretShapes()
 	if !re.MatchString(s) {
 		return s
@@ -49,8 +53,63 @@ func Redact(s string) string {
 // RedactRaw is Redact over a JSON value, returned as it is when it holds
 // nothing to redact.
 func RedactRaw(b []byte) []byte {
-	if len(b) == 0 || !secretShapes().Match(b) {
+	if len(b) == 0 || !mayHoldSecret(b) || !secretShapes().Match(b) {
 		return b
 	}
 	return []byte(Redact(string(b)))
+}
+
+// secretWords are, by their first letter, the words every alternative
+// of secretShapes contains, in lower case: a match holds one of them.
+var secretWords = [128][]string{
+	'a': {"authorization", "akia"},
+	'p': {"pass", "pwd"},   // password, passwd, pwd
+	's': {"secret", "sk-"}, // secret, client secret
+	't': {"token"},
+	'k': {"key"}, // api, access and private keys
+	':': {"://"}, // a password in a URL
+	'g': {"gh", "github_pat_", "glpat-"},
+	'x': {"xox"},
+	'n': {"npm_"},
+	'-': {"-----begin"},
+}
+
+// mayHoldSecret is false only when secretShapes cannot match s: s is
+// ASCII (the pattern's case folding maps k and s to letters outside it
+// too) and holds none of secretWords, compared without case. Most lines
+// hold none, and this look costs a small part of the pattern's.
+func mayHoldSecret[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return true
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for _, w := range secretWords[c] {
+			if hasPrefixFold(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether s starts with lower, an ASCII word in
+// lower case, in any case.
+func hasPrefixFold[T string | []byte](s T, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }

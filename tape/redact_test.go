@@ -33,3 +33,37 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestMayHoldSecret: the look before the pattern never passes over a
+// line the pattern matches (one sample or more of each alternative, in
+// any case, inside other text), and passes over ordinary lines.
+func TestMayHoldSecret(t *testing.T) {
+	samples := []string{
+		"Authorization: Bearer abc", "authorization: basic Zm9v", "AUTHORIZATION:token x1",
+		"password=x", "PASSWD: y", "pwd=z", "secret='s'", "Token: t", "api_key=k", "ApiKey=k", "api-key=k",
+		"access_key=a", "accesskey=a", "client_secret=c", "client-secret=c", "private_key=p", "privateKey:p",
+		"https://u:p@h", "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ", "GHO_abcdefghijklmnopqrst", "github_pat_ABCDEFGHIJKLMNOPQRSTU",
+		"AKIAABCDEFGHIJKLMNOP", "akiaabcdefghijklmnop", "sk-abcdefghijklmnopqrstu", "xoxb-1234567890", "glpat-abcdefghijklmnopqrst",
+		"npm_abcdefghijklmnopqrstuvwxyz0123456789", "-----BEGIN RSA PRIVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----",
+		"api\u212aey=x", "ſecret=x", // the pattern folds K and S to these
+	}
+	re := secretShapes()
+	for _, s := range samples {
+		for _, in := range []string{s, "echo " + s + " done", `{"a":"` + s + `"}`, strings.ToUpper(s), strings.ToLower(s)} {
+			if re.MatchString(in) && !mayHoldSecret(in) {
+				t.Errorf("mayHoldSecret(%q) = false, but the pattern matches it", in)
+			}
+			if re.Match([]byte(in)) && !mayHoldSecret([]byte(in)) {
+				t.Errorf("mayHoldSecret([]byte(%q)) = false, but the pattern matches it", in)
+			}
+		}
+		if !re.MatchString(s) {
+			t.Errorf("sample %q: the pattern does not match it", s)
+		}
+	}
+	for _, s := range []string{`{"file_path":"README.md"}`, "cat README.md | grep hello", "go test ./...", "git log --oneline -n 5"} {
+		if mayHoldSecret(s) {
+			t.Errorf("mayHoldSecret(%q) = true: the look passes over nothing", s)
+		}
+	}
+}

@@ -788,3 +788,18 @@ func TestRecordBytes(t *testing.T) {
 		t.Fatalf("read back %+v", back)
 	}
 }
+
+// TestFactsCompact: facts its maker says are compact go on the line as
+// they are, the same bytes the compacting path gives them; facts past
+// MaxFacts are still replaced by their length.
+func TestFactsCompact(t *testing.T) {
+	facts := json.RawMessage(`{"v":1,"roots":["/w"],"rule":"read-allowed","resolve":{"/w/a":{"p":"/w/a","e":true}}}`)
+	for _, f := range []json.RawMessage{facts, json.RawMessage(`{"v":1,"x":"` + strings.Repeat("a", MaxFacts) + `"}`)} {
+		r := Record{Time: time.Unix(0, 0), Facts: f}
+		want := appendBody(nil, &r)
+		r.FactsCompact = true
+		if got := appendBody(nil, &r); !bytes.Equal(got, want) {
+			t.Errorf("compact facts:\n got %.200s\nwant %.200s", got, want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func (r *Roots) Add(dir string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if i, found := slices.BinarySearch(r.list, c); !found {
-		r.list = slices.Insert(r.list, i, c)
+		r.list = slices.Insert(slices.Clone(r.list), i, c) // a new list: Shared's callers keep theirs
 	}
 	return c, nil
 }
@@ -91,7 +91,7 @@ func (r *Roots) Remove(dir string) string {
 	defer r.mu.Unlock()
 	for _, c := range cands {
 		if i, found := slices.BinarySearch(r.list, c); found {
-			r.list = slices.Delete(r.list, i, i+1)
+			r.list = slices.Delete(slices.Clone(r.list), i, i+1) // a new list: Shared's callers keep theirs
 			return c
 		}
 	}
@@ -103,6 +103,16 @@ func (r *Roots) List() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return slices.Clone(r.list)
+}
+
+// Shared returns the roots, sorted, without copying them: the caller
+// must not change the slice. A change of the roots makes a new list, so
+// what Shared returned stays as it was; every decision reads the roots,
+// and a copy each time was an allocation of its own.
+func (r *Roots) Shared() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clip(r.list)
 }
 
 // Contains reports whether the resolved, absolute path p is a root or lies

@@ -13,14 +13,8 @@ import (
 // the stack: the gate stamps the policy file at every decision.
 func StampOf(path string) (s Stamp, ok bool) {
 	var st syscall.Stat_t
-	for {
-		err := syscall.Stat(path, &st)
-		if err == nil {
-			break
-		}
-		if err != syscall.EINTR {
-			return Stamp{}, false
-		}
+	if statPath(path, &st, true) != nil {
+		return Stamp{}, false
 	}
 	return Stamp{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
 }
@@ -30,17 +24,11 @@ func StampOf(path string) (s Stamp, ok bool) {
 // on the stack: every allowed read records one.
 func statNow(path string) (fileState, error) {
 	var st syscall.Stat_t
-	for {
-		err := syscall.Lstat(path, &st)
-		if err == nil {
-			break
-		}
+	if err := statPath(path, &st, false); err != nil {
 		if err == syscall.ENOENT || err == syscall.ENOTDIR {
 			return fileState{absent: true}, nil
 		}
-		if err != syscall.EINTR {
-			return fileState{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
-		}
+		return fileState{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
 	}
 	return fileState{size: st.Size, mode: sysfile.ModeOf(st.Mode), mtime: time.Unix(st.Mtim.Unix()),
 		dev: uint64(st.Dev), ino: uint64(st.Ino), ctime: time.Unix(st.Ctim.Unix())}, nil

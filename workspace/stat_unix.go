@@ -8,12 +8,7 @@ import "syscall"
 // (Mode holds the syscall.S_IF* type, Nlink the link count).
 type statT = syscall.Stat_t
 
-// lstat is syscall.Lstat retried on EINTR.
+// lstat is syscall.Lstat retried on EINTR (statPath).
 func lstat(p string, st *statT) error {
-	for {
-		err := syscall.Lstat(p, st)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
+	return statPath(p, st, false)
 }

@@ -116,6 +116,7 @@ type Exporter struct {
 	logger  otellog.Logger
 	out     sdklog.Exporter
 	batch   *collect
+	line    []byte // add's buffer for a record's line (only run's goroutine adds)
 	meters  *sdkmetric.MeterProvider
 	counter metric.Int64Counter
 	pending atomic.Int64 // records taken from the queue, not yet sent or failed
@@ -361,8 +362,8 @@ func (e *Exporter) add(r *tape.Record) {
 	}
 	lr.SetSeverity(sev)
 	lr.SetSeverityText(text)
-	line, _ := tape.Encode(r)
-	lr.SetBody(attribute.StringValue(tape.Redact(string(line))))
+	e.line = tape.AppendEncoded(e.line[:0], r)
+	lr.SetBody(attribute.StringValue(tape.Redact(string(e.line))))
 	agent := agentOf(r)
 	attrs := []attribute.KeyValue{
 		attribute.String("admit.id", r.ID), attribute.String("admit.session", r.Session), attribute.String("admit.mode", string(r.Mode)),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -49,7 +50,7 @@ type access struct {
 func (j *judge) check(prog *Program, acs []access) {
 	writes := 0
 	for _, a := range acs {
-		if a.mode == modeWrite && !specialWrite(j.abs(a.word)) {
+		if a.mode == modeWrite && !specialWrite(j.cleanAbs(a.word)) {
 			writes++
 		}
 	}
@@ -84,25 +85,48 @@ func (j *judge) check(prog *Program, acs []access) {
 }
 
 // abs makes word absolute against the working folder, expanding "~" in
-// an argv.
+// an argv. The checks of one path each ask for it (resolve, protect,
+// secrets, intents), so the last answer is kept: it is a function of the
+// word, the folder and the argv mode alone.
 func (j *judge) abs(word string) string {
+	if k := &j.lastAbs; k.out != "" && k.word == word && k.cwd == j.cwd && k.argv == j.argv {
+		return k.out
+	}
+	in := word
 	if j.argv && (word == "~" || strings.HasPrefix(word, "~/")) && j.c.Home != "" {
 		word = j.c.Home + word[1:]
 	}
-	if strings.HasPrefix(word, "/") {
-		return word
+	switch {
+	case strings.HasPrefix(word, "/"):
+	case j.cwd == "/":
+		word = "/" + word
+	default:
+		word = j.cwd + "/" + word
 	}
-	if j.cwd == "/" {
-		return "/" + word
+	j.lastAbs = absMemo{word: in, cwd: j.cwd, argv: j.argv, out: word}
+	return word
+}
+
+// cleanAbs is cleanPath(j.abs(word)), kept beside abs's answer.
+func (j *judge) cleanAbs(word string) string {
+	abs := j.abs(word)
+	if k := &j.lastAbs; k.clean == "" {
+		k.clean = cleanPath(abs)
 	}
-	return j.cwd + "/" + word
+	return j.lastAbs.clean
+}
+
+// absMemo is judge.abs's last answer, and that cleaned once asked for.
+type absMemo struct {
+	word, cwd, out, clean string
+	argv                  bool
 }
 
 // specialRead is a device a command may read without it being a file of
 // the workspace: each gives nothing, zeros, random bytes or one of the
 // command's own streams, and none is another program's.
 func specialRead(abs string) bool {
-	switch path.Clean(abs) {
+	switch cleanPath(abs) { // a clean abs is taken as it is
 	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
 		"/dev/tty", "/dev/fd/0":
 		return true // the endless ones are bounded or refused (devices.go)
@@ -164,7 +188,7 @@ func changesInode(a access) bool {
 
 // specialWrite is a device a command may write without it being a change.
 func specialWrite(abs string) bool {
-	switch path.Clean(abs) {
+	switch cleanPath(abs) {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
 		return true
 	}
@@ -184,7 +208,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	if a.nofollow {
 		r, err = j.resolveNoFollow(abs)
 	} else {
-		r, err = j.c.FS.Resolve(abs)
+		r, err = j.resolvePath(abs)
 	}
 	if err != nil {
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %q cannot be resolved: %v", prog, a.word, err), "")
@@ -192,7 +216,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 	}
 	if !inside(r.Path, j.c.Roots) {
 		shown := fmt.Sprintf("%q", a.word)
-		if r.Path != path.Clean(abs) {
+		if r.Path != cleanPath(abs) {
 			shown += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s %s is outside the workspace (%s)", prog, a.what, shown, strings.Join(j.c.Roots, ", ")),
@@ -200,7 +224,7 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 		return r, false
 	}
 	if len(j.acc.relinked) > 0 {
-		if rl := j.relinkedAt(r.Path, path.Clean(abs)); rl != nil {
+		if rl := j.relinkedAt(r.Path, cleanPath(abs)); rl != nil {
 			j.refuseRelinked(prog, a.what, a.word, rl)
 			return r, false
 		}
@@ -225,17 +249,17 @@ func (j *judge) resolve(prog string, a access) (Resolved, bool) {
 func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
 	base := path.Base(abs)
 	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
-		return j.c.FS.Resolve(abs)
+		return j.resolvePath(abs)
 	}
 	dir := abs[:strings.LastIndexByte(abs, '/')]
 	if dir == "" {
 		dir = "/"
 	}
-	rd, err := j.c.FS.Resolve(dir)
+	rd, err := j.resolvePath(dir)
 	if err != nil {
 		return Resolved{}, err
 	}
-	full, err := j.c.FS.Resolve(abs)
+	full, err := j.resolvePath(abs)
 	if err != nil {
 		return Resolved{}, err
 	}
@@ -258,7 +282,7 @@ func (j *judge) noFollowPath(word string) string {
 	abs := j.abs(word)
 	base := path.Base(abs)
 	if strings.HasSuffix(abs, "/") || base == "." || base == ".." || base == "/" {
-		r, err := j.c.FS.Resolve(abs)
+		r, err := j.resolvePath(abs)
 		if err != nil {
 			return ""
 		}
@@ -271,7 +295,7 @@ func (j *judge) noFollowPath(word string) string {
 	if dir == j.cwd {
 		return abs // in the working folder, which is resolved already
 	}
-	rd, err := j.c.FS.Resolve(dir)
+	rd, err := j.resolvePath(dir)
 	if err != nil {
 		return ""
 	}
@@ -283,7 +307,7 @@ func (j *judge) quietResolve(word string) (Resolved, bool) {
 	if j.c.FS == nil {
 		return Resolved{}, false
 	}
-	r, err := j.c.FS.Resolve(j.abs(word))
+	r, err := j.resolvePath(j.abs(word))
 	return r, err == nil
 }
 
@@ -315,7 +339,7 @@ func (j *judge) path(prog string, a access) {
 		if a.word == "-" && a.mode == modeRead {
 			return // standard input
 		}
-		if specialRead(j.abs(a.word)) {
+		if specialRead(j.cleanAbs(a.word)) {
 			if a.mode == modeRead && endlessDevice(j.abs(a.word)) && a.what != "option --random-source" {
 				j.endlessRead(prog, a.word)
 			}
@@ -343,7 +367,7 @@ func (j *judge) path(prog string, a access) {
 			j.acc.lists = addPath(j.acc.lists, r.Path)
 		}
 	case modeWrite:
-		if specialWrite(j.abs(a.word)) {
+		if specialWrite(j.cleanAbs(a.word)) {
 			return
 		}
 		j.write(prog, a)
@@ -355,10 +379,10 @@ func (j *judge) path(prog string, a access) {
 // it was named.
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
-	for _, p := range []string{resolved, path.Clean(j.abs(word))} {
+	for i, p := range [2]string{resolved, j.cleanAbs(word)} {
 		root := j.rootOf(p)
-		if root == "" {
-			continue
+		if root == "" || i == 1 && p == resolved {
+			continue // outside, or named as it lands: checked already
 		}
 		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),
@@ -411,7 +435,7 @@ func (j *judge) write(prog string, a access) {
 	// Both the path as written and where it lands: a link into .admit/
 	// is refused, and so is a write through a protected folder that is
 	// itself a link elsewhere. A refusal wins over an ask.
-	pr := j.protection(path.Clean(j.abs(a.word)), r.Path)
+	pr := j.protection(j.cleanAbs(a.word), r.Path)
 	if pr.Protected && !pr.Ask {
 		j.refuse(rule.ProtectedPath, fmt.Sprintf("%s: %s %q is protected: %s", prog, a.what, a.word, pr.Why), "")
 		return
@@ -439,7 +463,10 @@ func (j *judge) protection(paths ...string) Protection {
 		personal = j.p.Personal(j.c.Home)
 	}
 	var ask Protection
-	for _, p := range paths {
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			continue // named as it lands: judged already
+		}
 		switch pr := ProtectFor(p, j.c.Roots, personal); {
 		case pr.Protected && !pr.Ask:
 			return pr
@@ -464,6 +491,11 @@ func (j *judge) intend(prog string, a access, resolved string) {
 	j.acc.intents = append(j.acc.intents, in)
 }
 
+// observeHint is the hint of a refusal of an unobserved change of word.
+func observeHint(word string) string {
+	return "read the file or list its folder (ls " + path.Dir(word) + ") first"
+}
+
 // observed checks that the agent has seen what it changes.
 func (j *judge) observed(prog string, a access, r Resolved) bool {
 	obs := j.c.Obs
@@ -475,9 +507,8 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 		j.refuse(rule.StaleObservation, fmt.Sprintf("%s: %q changed since the agent read it", prog, a.word), "read it again, then retry")
 		return false
 	}
-	hint := "read the file or list its folder (ls " + path.Dir(a.word) + ") first"
 	if obs == nil {
-		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), observeHint(a.word))
 		return false
 	}
 	if r.Exists {
@@ -488,23 +519,23 @@ func (j *judge) observed(prog string, a access, r Resolved) bool {
 			j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: folder %q was not listed before removing it recursively", prog, a.word), "list it first (ls -R "+a.word+" or find "+a.word+")")
 			return false
 		}
-		if state == Observed || obs.Dir(path.Dir(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
+		if state == Observed || obs.Dir(parentOf(r.Path)) || (r.Dir && obs.Dir(r.Path)) {
 			return true
 		}
-		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), hint)
+		j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q was not observed before the change", prog, a.what, a.word), observeHint(a.word))
 		return false
 	}
 	// A new path: its nearest existing folder must have been listed.
-	dir := path.Dir(r.Path)
+	dir := parentOf(r.Path)
 	for range 64 {
 		if obs.Dir(dir) {
 			return true
 		}
-		d, err := j.c.FS.Resolve(dir)
+		d, err := j.resolvePath(dir)
 		if err != nil || d.Exists || dir == "/" {
 			break
 		}
-		dir = path.Dir(dir)
+		dir = parentOf(dir)
 	}
 	j.refuse(rule.UnobservedTarget, fmt.Sprintf("%s: %s %q is new, and its folder %q was not listed first", prog, a.what, a.word, dir), "list the folder first (ls "+path.Dir(a.word)+")")
 	return false
@@ -542,7 +573,7 @@ func (j *judge) redirect(r shell.Redirect) {
 	if r.Read {
 		j.path("shell", access{word: r.Target, what: what, mode: modeRead})
 	}
-	if r.Write && !j.acc.refused && !specialWrite(j.abs(r.Target)) {
+	if r.Write && !j.acc.refused && !specialWrite(j.cleanAbs(r.Target)) {
 		j.wrote()
 		j.write("shell", access{word: r.Target, what: what, mode: modeWrite, op: OpChange})
 	}

@@ -45,7 +45,7 @@ func (p *Policy) trackCd(script *shell.Script, i int, next []string, c *Context,
 		why = "it runs only when the command before it succeeds"
 	}
 	if why == "" && c.FS != nil {
-		if r, err := c.FS.Resolve(next[0]); err != nil || !r.Exists || !r.Dir {
+		if r, err := acc.memo.resolve(c.FS, next[0]); err != nil || !r.Exists || !r.Dir {
 			why = "the folder does not exist (yet), so cd fails and the shell stays where it was"
 		}
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
@@ -28,7 +27,7 @@ const maxDeviceRead = 1 << 20
 
 // endlessDevice reports the devices that never end.
 func endlessDevice(abs string) bool {
-	switch path.Clean(abs) {
+	switch cleanPath(abs) {
 	case "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full":
 		return true
 	}

@@ -80,7 +80,7 @@ var scanned = map[string]bool{"curl": true, "wget": true, "http": true, "https":
 // lands or as named), outside the workspace, or the workspace's; "" for
 // the system's own folders and devices.
 func (j *judge) readKind(word string) string {
-	abs := path.Clean(j.abs(word))
+	abs := j.cleanAbs(word)
 	r, ok := j.quietResolve(word)
 	if !ok {
 		r = Resolved{Path: abs}
@@ -119,7 +119,7 @@ func (j *judge) workspaceBin(pkg string) bool {
 		name = name[:i]
 	}
 	for _, root := range j.c.Roots {
-		if r, err := j.c.FS.Resolve(root + "/node_modules/.bin/" + name); err == nil && r.Exists && inside(r.Path, j.c.Roots) {
+		if r, err := j.resolvePath(root + "/node_modules/.bin/" + name); err == nil && r.Exists && inside(r.Path, j.c.Roots) {
 			return true
 		}
 	}

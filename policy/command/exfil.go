@@ -265,7 +265,7 @@ func (j *judge) payload(argv []string, prog, word string) bool {
 	if word == "" || word == "-" || remoteSpec(word) || strings.Contains(word, "://") {
 		return false
 	}
-	abs := path.Clean(j.abs(word))
+	abs := j.cleanAbs(word)
 	resolved := abs
 	if r, ok := j.quietResolve(word); ok {
 		resolved = r.Path

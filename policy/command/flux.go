@@ -48,7 +48,7 @@ func (j *judge) checkFlux(prog string, a access, abs string, r Resolved) bool {
 	walks := r.Dir && a.mode == modeRead
 	f := inFlux(r.Path, j.c.InFlux, walks)
 	if f == "" {
-		f = inFlux(path.Clean(abs), j.c.InFlux, walks)
+		f = inFlux(cleanPath(abs), j.c.InFlux, walks)
 	}
 	if f == "" {
 		return true
@@ -60,13 +60,13 @@ func (j *judge) checkFlux(prog string, a access, abs string, r Resolved) bool {
 
 // fluxReadDir is the FS's ReadDir for pattern expansion, refusing a
 // folder in flux or one that holds a path in flux (its names may change).
-func fluxReadDir(c *Context) func(string) ([]fs.DirEntry, error) {
+func fluxReadDir(c *Context, memo *resolveMemo) func(string) ([]fs.DirEntry, error) {
 	if len(c.InFlux) == 0 {
 		return c.FS.ReadDir
 	}
 	return func(dir string) ([]fs.DirEntry, error) {
-		p := path.Clean(dir)
-		if r, err := c.FS.Resolve(p); err == nil {
+		p := cleanPath(dir)
+		if r, err := memo.resolve(c.FS, p); err == nil {
 			p = r.Path
 		}
 		for _, f := range c.InFlux {

@@ -40,6 +40,11 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 	queue := strings.Split(rest, "/")
 	exists, dir := true, true
 	links := 0
+	// last is what the walk's last lstat found, and at names it: the
+	// final path's type and links when the walk ends there, so a path is
+	// lstat'ed once, as workspace.Resolver does.
+	var last fs.FileInfo
+	at := ""
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
@@ -85,14 +90,19 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 			continue
 		}
 		cur, dir = next, fi.IsDir()
+		last, at = fi, cur
 	}
 	r := Resolved{Path: cur, Exists: exists, Dir: exists && dir}
 	if exists {
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			return Resolved{}, err
+		if at != cur {
+			// The walk ended on "..", or on a root it did not lstat.
+			fi, err := os.Lstat(cur)
+			if err != nil {
+				return Resolved{}, err
+			}
+			last = fi
 		}
-		r.Mode, r.Links = fi.Mode(), linkCount(fi)
+		r.Mode, r.Links = last.Mode(), linkCount(last)
 	}
 	return r, nil
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -613,8 +612,8 @@ func (j *judge) gitWrites(tree bool) {
 // a .git; the root it is in when none does.
 func (j *judge) repoTop() string {
 	root := j.rootOf(j.cwd)
-	for d := j.cwd; d != "" && inside(d, j.c.Roots); d = path.Dir(d) {
-		if r, err := j.c.FS.Resolve(d + "/.git"); err == nil && r.Exists {
+	for d := j.cwd; d != "" && inside(d, j.c.Roots); d = parentOf(d) {
+		if r, err := j.resolvePath(d + "/.git"); err == nil && r.Exists {
 			return d
 		}
 		if d == root || d == "/" {

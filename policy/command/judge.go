@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +38,8 @@ type judge struct {
 	// judged, for its rule; they live in the judge (see pass) and are
 	// never nested, since no rule judges another program.
 	words words
+	// lastAbs is abs's last answer (access.go).
+	lastAbs absMemo
 }
 
 // command judges one simple command and its redirections.
@@ -193,7 +194,7 @@ func (j *judge) cd(args []string) {
 	}
 	// bash's cd is logical: "link/.." is the folder holding link, not the
 	// parent of its target. Refuse where the two readings differ.
-	if lex, ok := j.quietResolve(path.Clean(j.abs(word))); !ok || lex.Path != r.Path {
+	if lex, ok := j.quietResolve(j.cleanAbs(word)); !ok || lex.Path != r.Path {
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
 		return
 	}

@@ -3,6 +3,7 @@ package command
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"admit/policy/rule"
 )
@@ -82,14 +83,14 @@ var privateSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/et
 // workspace; it reports whether it judged it (asked or allowed). false
 // leaves it to the access engine, which refuses it.
 func (j *judge) outsideRead(prog string, a access) bool {
-	if j.c.FS == nil || walkers[strings.Fields(prog + " x")[0]] {
+	if j.c.FS == nil || walkers[leadingWord(prog)] {
 		return false
 	}
-	abs := path.Clean(j.abs(a.word))
+	abs := j.cleanAbs(a.word)
 	if inside(abs, j.c.Roots) {
 		return false
 	}
-	r, err := j.c.FS.Resolve(abs)
+	r, err := j.resolvePath(abs)
 	if err != nil || inside(r.Path, j.c.Roots) {
 		return false
 	}
@@ -156,4 +157,31 @@ func (j *judge) privateOutside(p string) bool {
 		}
 	}
 	return false
+}
+
+// leadingWord is the first of the blank-separated words of s ("git" of
+// "git diff"), or "" when it has none.
+func leadingWord(s string) string {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		i = len(s)
+	}
+	if i > 0 && blanklessASCII(s[:i]) {
+		return s[:i] // "git diff", "cat": a plain name first
+	}
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// blanklessASCII reports whether s is printable ASCII without blanks.
+func blanklessASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -95,10 +95,10 @@ func (j *judge) pathDir(i int) string {
 	}
 	dir := ""
 	if d := j.c.Path[i]; strings.HasPrefix(d, "/") {
-		d = path.Clean(d)
-		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && path.Clean(e) == d }); k >= 0 {
+		d = cleanPath(d)
+		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && cleanPath(e) == d }); k >= 0 {
 			dir = j.pathDir(k)
-		} else if rd, err := j.c.FS.Resolve(d); err == nil {
+		} else if rd, err := j.resolvePath(d); err == nil {
 			dir = rd.Path
 		}
 	}
@@ -129,8 +129,8 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 		dir, canonical := j.pathDir(i), true
 		if dir == "" {
-			dir = path.Clean(j.abs(d))
-			rd, err := j.c.FS.Resolve(dir)
+			dir = j.cleanAbs(d)
+			rd, err := j.resolvePath(dir)
 			if canonical = err == nil; canonical {
 				dir = rd.Path
 			}
@@ -145,14 +145,14 @@ func (j *judge) programOnPath(argv []string) bool {
 			searched = append(searched, dir)
 			r, err = in.ResolveIn(dir, name)
 		} else {
-			r, err = j.c.FS.Resolve(dir + "/" + name)
+			r, err = j.resolvePath(dir + "/" + name)
 		}
 		if err != nil {
 			j.refuse(rule.OutsideWorkspace, fmt.Sprintf("program %q: %s/%s on PATH cannot be resolved: %v", name, d, name, err), "")
 			return false
 		}
 		if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
-			found, foundAt = r.Path, path.Clean(j.abs(d))+"/"+name
+			found, foundAt = r.Path, j.cleanAbs(d)+"/"+name
 			break
 		}
 	}

@@ -47,6 +47,13 @@ func (j *judge) personRules(argv []string) bool {
 // an allow rule of the person's over argv answers the question.
 func (j *judge) asksCode(r rule.Rule, argv []string, reason, hint string) {
 	written := withoutRuntimeNames(argv)
+	if len(written) == 0 {
+		// The program itself is a name only known when it runs (find 0
+		// -exec {} +): there is nothing to ask about, nor for a rule to
+		// match.
+		j.refuse(rule.DynamicWord, "the program to run is a name only known when it runs ({} of find -exec or xargs -I)", "name the program to run")
+		return
+	}
 	if !slices.ContainsFunc(j.acc.runsCode, func(have []string) bool { return slices.Equal(have, written) }) {
 		j.acc.runsCode = append(j.acc.runsCode, slices.Clone(written))
 	}

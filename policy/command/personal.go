@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -29,7 +30,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	}
 	base := func(env, def string) string {
 		if v := getenv(env); path.IsAbs(v) {
-			return path.Clean(v)
+			return cleanPath(v)
 		}
 		return path.Join(home, def)
 	}
@@ -37,7 +38,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	add := func(what string, paths ...string) {
 		for _, p := range paths {
 			if path.IsAbs(p) {
-				ps = append(ps, Place{Path: path.Clean(p), What: what})
+				ps = append(ps, Place{Path: cleanPath(p), What: what})
 			}
 		}
 	}
@@ -50,7 +51,7 @@ func PersonalPlaces(home string, getenv func(string) string) []Place {
 	if home == "" || !path.IsAbs(home) {
 		return ps
 	}
-	home = path.Clean(home)
+	home = cleanPath(home)
 	const editor = "the editor's user settings (which choose and configure the gate), keybindings, tasks and MCP servers"
 	const exts = "the editor's extensions, the gate's own among them: code the editor runs"
 	for _, app := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf", "Kiro", "Trae"} {
@@ -105,14 +106,16 @@ func families(places []Place) []family {
 
 // family finds the Family place whose folder holds cp (canonical) under a
 // name of the place's family, or -1.
-func (ps *Personal) family(cp string) int {
+func (ps *Personal) family(cp []byte) int {
 	for _, f := range ps.families {
-		rest, ok := strings.CutPrefix(cp, f.dir)
-		if !ok || f.base == "" {
+		if f.base == "" || len(cp) < len(f.dir) || string(cp[:len(f.dir)]) != f.dir {
 			continue
 		}
-		name, _, _ := strings.Cut(rest, "/")
-		if name == f.base || strings.HasPrefix(name, f.base+".") {
+		name := cp[len(f.dir):]
+		if i := bytes.IndexByte(name, '/'); i >= 0 {
+			name = name[:i]
+		}
+		if string(name) == f.base || len(name) > len(f.base) && name[len(f.base)] == '.' && string(name[:len(f.base)]) == f.base {
 			return f.i
 		}
 	}
@@ -145,7 +148,7 @@ func NewPersonal(places []Place) *Personal {
 func ScanPersonal(places []Place) *Personal {
 	clean := make([]Place, len(places))
 	for i, pl := range places {
-		clean[i] = Place{Path: path.Clean(pl.Path), What: pl.What, Family: pl.Family}
+		clean[i] = Place{Path: cleanPath(pl.Path), What: pl.What, Family: pl.Family}
 	}
 	return &Personal{places: clean, families: families(clean)}
 }
@@ -160,8 +163,15 @@ func (ps *Personal) protect(p string) Protection {
 	if ps == nil || len(ps.places) == 0 {
 		return Protection{}
 	}
+	if len(ps.families) == 0 && ps.at == nil {
+		return ps.scan(p)
+	}
+	// Spelled once, on the stack: both lookups below compare it, and a
+	// map indexed by string(cp) copies nothing.
+	var buf [256]byte
+	cp := appendCanonical(buf[:0], p) // p is clean: ProtectFor cleaned it
 	if len(ps.families) > 0 {
-		if i := ps.family(canonicalPath(p)); i >= 0 {
+		if i := ps.family(cp); i >= 0 {
 			pl := ps.places[i]
 			return Protection{Protected: true, Why: p + " is the person's own (beside " + pl.Path + "): " + pl.What + "; no tool call changes it"}
 		}
@@ -169,17 +179,16 @@ func (ps *Personal) protect(p string) Protection {
 	if ps.at == nil {
 		return ps.scan(p)
 	}
-	cp := canonicalPath(p)
 	for j := 1; j <= len(cp); j++ {
 		if j < len(cp) && cp[j] != '/' {
 			continue
 		}
-		if i, ok := ps.at[cp[:j]]; ok {
+		if i, ok := ps.at[string(cp[:j])]; ok {
 			pl := ps.places[i]
 			return Protection{Protected: true, Why: pl.Path + " is the person's own: " + pl.What + "; no tool call changes it"}
 		}
 	}
-	if i, ok := ps.above[cp]; ok {
+	if i, ok := ps.above[string(cp)]; ok {
 		pl := ps.places[i]
 		return Protection{Protected: true, Why: "it holds " + pl.Path + ", the person's own: " + pl.What + "; no tool call changes it"}
 	}
@@ -249,11 +258,47 @@ func sameName(raw, canon string) bool {
 	return true
 }
 
+// appendCanonical appends canonicalPath(p) to dst; p is clean.
+func appendCanonical(dst []byte, p string) []byte {
+	if !plainNames(p) {
+		return append(dst, canonicalPath(p)...)
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // canonicalPath is a clean absolute path with every name canonical.
 func canonicalPath(p string) string {
-	names := strings.Split(path.Clean(p), "/")
+	p = cleanPath(p)
+	if plainNames(p) {
+		// Each name's canonical spelling is its ASCII lower case, which
+		// folding the whole path gives without splitting it.
+		return foldName(p)
+	}
+	names := strings.Split(p, "/")
 	for i, n := range names {
 		names[i] = canonicalName(n)
 	}
 	return strings.Join(names, "/")
+}
+
+// plainNames reports whether every name of the clean path p is canonical
+// once lower-cased: ASCII (no code point HFS+ ignores), no ':' (an NTFS
+// stream), and none ending in '.' or ' ' (which Windows drops).
+func plainNames(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c >= 0x80 || c == ':':
+			return false
+		case (c == '.' || c == ' ') && (i+1 == len(p) || p[i+1] == '/'):
+			return false
+		}
+	}
+	return true
 }

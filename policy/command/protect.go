@@ -184,12 +184,12 @@ func ProtectFor(p string, roots []string, personal *Personal) Protection {
 	if !path.IsAbs(p) {
 		return Protection{Protected: true, Why: "it is not an absolute path, so what it names cannot be told"}
 	}
-	p = path.Clean(p)
+	p = cleanPath(p)
 	if pr := personal.protect(p); pr.Protected {
 		return pr
 	}
 	for _, root := range roots {
-		root = path.Clean(root)
+		root = cleanPath(root)
 		var rel string
 		switch {
 		case p == root:

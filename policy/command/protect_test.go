@@ -2,6 +2,7 @@ package command
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -395,4 +396,51 @@ func TestRootNames(t *testing.T) {
 			t.Errorf("%s: an empty one means something, or nothing at a root", n)
 		}
 	}
+}
+
+// FuzzCanonicalPath: the whole-path shortcut of canonicalPath spells every
+// path as canonicalName does name by name.
+func FuzzCanonicalPath(f *testing.F) {
+	for _, s := range []string{"/Home/U/.SSH/id_rsa", "/w/.admit. /x", "/w/a:b/C", "/w/.Git\u200c/config", "/a/b.", "/a/ b /c", "/", "/../A", "/W/x.", "/x/\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if !strings.HasPrefix(p, "/") {
+			return
+		}
+		names := strings.Split(path.Clean(p), "/")
+		for i, n := range names {
+			names[i] = canonicalName(n)
+		}
+		if want, got := strings.Join(names, "/"), canonicalPath(p); got != want {
+			t.Fatalf("canonicalPath(%q) = %q, name by name %q", p, got, want)
+		}
+	})
+}
+
+// FuzzCleanPath: cleanPath is path.Clean, parentOf path.Dir.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"", "/", "//", "/a", "/a/", "a", ".", "..", "../a", "a/..", "/a/./b", "/a//b", "/a/b/..", "/.a/..b/c.", "./a", "/..", "a/b/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := cleanPath(p), path.Clean(p); got != want {
+			t.Fatalf("cleanPath(%q) = %q, path.Clean %q", p, got, want)
+		}
+		if got, want := parentOf(p), path.Dir(p); got != want {
+			t.Fatalf("parentOf(%q) = %q, path.Dir %q", p, got, want)
+		}
+	})
+}
+
+// FuzzAppendCanonical: appendCanonical of a clean path appends canonicalPath.
+func FuzzAppendCanonical(f *testing.F) {
+	for _, s := range []string{"/Home/U/.SSH/id_rsa", "/w/.admit. /x", "/w/a:b/C", "/", "/a/../B", "/x/\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := string(appendCanonical([]byte("x"), path.Clean(p))), "x"+canonicalPath(p); got != want {
+			t.Fatalf("appendCanonical(%q) = %q, canonicalPath %q", p, got, want)
+		}
+	})
 }

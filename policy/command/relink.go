@@ -50,7 +50,7 @@ func (j *judge) carriesLinks(word string) bool {
 	if abs == "" {
 		return true
 	}
-	full, err := j.c.FS.Resolve(abs)
+	full, err := j.resolvePath(abs)
 	if err != nil {
 		return true
 	}
@@ -61,7 +61,7 @@ func (j *judge) carriesLinks(word string) bool {
 	if base == "." || base == ".." {
 		return true
 	}
-	rd, err := j.c.FS.Resolve(path.Clean(dir))
+	rd, err := j.resolvePath(cleanPath(dir))
 	if err != nil {
 		return true
 	}
@@ -146,7 +146,7 @@ func (j *judge) noteGitInput(resolved, word string) {
 // rootOf is the root p lies in ("" if none).
 func (j *judge) rootOf(p string) string {
 	for _, r := range j.c.Roots {
-		if p == r || strings.HasPrefix(p, r+"/") {
+		if p == r || len(p) > len(r) && p[len(r)] == '/' && strings.HasPrefix(p, r) {
 			return r
 		}
 	}

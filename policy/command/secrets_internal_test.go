@@ -33,47 +33,74 @@ func BenchmarkSecret(b *testing.B) {
 	}
 }
 
+// testSecretPatterns are the defaults with patterns of every shape.
+func testSecretPatterns() []string {
+	return append(DefaultSecretPatterns(), "conf/*/token", "[ab]*.key", "x?.env", "deploy/keys/*", "!keys/public.key",
+		`a\*.pem`, "tok[0-9].txt", "*.tar.gz", "!old*.tar.gz", "id_*", "*secret")
+}
+
+// secretByEveryPattern is what comparing p with every pattern in order,
+// the exemptions first, says.
+func secretByEveryPattern(s *Secrets, p string) string {
+	parts := strings.Split(strings.ToLower(strings.Trim(p, "/")), "/")
+	ends := func(sp secretPattern) bool {
+		if len(sp.parts) > len(parts) {
+			return false
+		}
+		tail := parts[len(parts)-len(sp.names):]
+		for i := range sp.names {
+			if !sp.names[i].matches(tail[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, e := range s.except {
+		if ends(e) {
+			return ""
+		}
+	}
+	for _, m := range s.match {
+		if ends(m) {
+			return m.text
+		}
+	}
+	return ""
+}
+
+var secretTestPaths = []string{"", "/", ".env", "/w/.env", "/w/.ENV.local", "/w/.env.example", "/w/a.env", "/w/a.env.sample", "/w/keys/id_ed25519",
+	"/w/certs/server.pem", "/w/.aws/credentials", "aws/credentials", "/h/.config/gcloud/x.json", "/w/conf/a/token", "/w/conf/token",
+	"/w/b1.key", "/w/keys/public.key", "/w/deploy/keys/k", "/w/xy.env", "/w/README.md", "/w/src/main.go", "/w/secring.gpg",
+	"/w/service-account-1.json", "/w/.docker/config.json", "/w/docker/config.json", "/w/Terraform.TFSTATE", "/w/a/b/c/.netrc",
+	"/w/a*.pem", "/w/tok7.txt", "/w/x.tar.gz", "/w/old1.tar.gz", "/w/id_x", "/w/mysecret", "/w/client_secret_9.json", "/w/x.", "/w/.", "/w/a.b.c"}
+
 // The indexed matcher answers what comparing the path with every
 // pattern in order does.
 func TestSecretIndexAgreesWithEveryPattern(t *testing.T) {
-	pats := append(DefaultSecretPatterns(), "conf/*/token", "[ab]*.key", "x?.env", "deploy/keys/*", "!keys/public.key")
-	s, err := NewSecrets(pats)
+	s, err := NewSecrets(testSecretPatterns())
 	if err != nil {
 		t.Fatal(err)
 	}
-	naive := func(p string) string {
-		parts := strings.Split(strings.ToLower(strings.Trim(p, "/")), "/")
-		ends := func(sp secretPattern) bool {
-			if len(sp.parts) > len(parts) {
-				return false
-			}
-			tail := parts[len(parts)-len(sp.names):]
-			for i := range sp.names {
-				if !sp.names[i].matches(tail[i]) {
-					return false
-				}
-			}
-			return true
-		}
-		for _, e := range s.except {
-			if ends(e) {
-				return ""
-			}
-		}
-		for _, m := range s.match {
-			if ends(m) {
-				return m.text
-			}
-		}
-		return ""
-	}
-	paths := []string{"", "/", ".env", "/w/.env", "/w/.ENV.local", "/w/.env.example", "/w/a.env", "/w/a.env.sample", "/w/keys/id_ed25519",
-		"/w/certs/server.pem", "/w/.aws/credentials", "aws/credentials", "/h/.config/gcloud/x.json", "/w/conf/a/token", "/w/conf/token",
-		"/w/b1.key", "/w/keys/public.key", "/w/deploy/keys/k", "/w/xy.env", "/w/README.md", "/w/src/main.go", "/w/secring.gpg",
-		"/w/service-account-1.json", "/w/.docker/config.json", "/w/docker/config.json", "/w/Terraform.TFSTATE", "/w/a/b/c/.netrc"}
-	for _, p := range paths {
-		if got, want := s.Secret(p), naive(p); got != want {
+	for _, p := range secretTestPaths {
+		if got, want := s.Secret(p), secretByEveryPattern(s, p); got != want {
 			t.Errorf("Secret(%q) = %q, every pattern in order says %q", p, got, want)
 		}
 	}
+}
+
+// FuzzSecretIndex: the same, for any path and one more pattern.
+func FuzzSecretIndex(f *testing.F) {
+	for _, p := range secretTestPaths {
+		f.Add(p, "*.pem")
+	}
+	f.Add("/w/a[b].x", "a[[]b].x")
+	f.Fuzz(func(t *testing.T, p, extra string) {
+		s, err := NewSecrets(append(testSecretPatterns(), extra))
+		if err != nil {
+			return
+		}
+		if got, want := s.Secret(p), secretByEveryPattern(s, p); got != want {
+			t.Fatalf("Secret(%q) with %q = %q, every pattern in order says %q", p, extra, got, want)
+		}
+	})
 }

@@ -501,7 +501,7 @@ func (j *judge) argPaths(argv []string, from int) {
 
 // argPath judges cand, a path the word of argv names (argPaths).
 func (j *judge) argPath(argv []string, word, cand string) {
-	abs := path.Clean(j.abs(cand))
+	abs := j.cleanAbs(cand)
 	r, ok := j.quietResolve(cand)
 	if !ok {
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: the argument %q cannot be resolved", argv[0], word), "")

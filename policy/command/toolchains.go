@@ -411,7 +411,10 @@ func (p *Policy) toolchainOf(name string) *toolchain {
 	if tc := p.tools[name]; tc != nil {
 		return tc
 	}
-	base := strings.TrimRight(name, "0123456789.")
+	base := name // python3.12, node18: the toolchain's name without its version
+	for base != "" && (base[len(base)-1] >= '0' && base[len(base)-1] <= '9' || base[len(base)-1] == '.') {
+		base = base[:len(base)-1]
+	}
 	if base != name && base != "" {
 		return p.tools[base]
 	}

@@ -1,11 +1,16 @@
+//go:build unix
+
 package command
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"admit/policy/rule"
 )
@@ -39,7 +44,16 @@ func TestXargsOptionNames(t *testing.T) {
 			cmd := exec.Command("bash", "-c", line)
 			cmd.Dir = root
 			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-			_ = cmd.Run() // sort fails once sh has run; the marker tells
+			// sort fails once sh has run; the marker tells. The sh it
+			// started may outlive it, touching the marker: the line runs
+			// in a process group of its own, ended whole before the test
+			// goes on (else the folder's removal races with it).
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			endGroup(cmd.Process.Pid)
 		}
 		run("git init -q . && git add -A .")
 		run(attack + " >/dev/null 2>&1")
@@ -95,4 +109,15 @@ func hasProgram(name string) bool {
 func gnuSort() bool {
 	out, err := exec.Command("sort", "--version").Output()
 	return err == nil && strings.Contains(string(out), "GNU")
+}
+
+// endGroup ends every process left in the process group pgid, and waits
+// (a while) until none is: one ended but not yet reaped (where the
+// machine's first process reaps slowly) does nothing more either.
+func endGroup(pgid int) {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if err := syscall.Kill(-pgid, syscall.SIGKILL); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+	}
 }

@@ -125,12 +125,114 @@ type Recorder struct {
 
 	// mu guards f.
 	mu sync.Mutex
-	f  Facts
+	f  answers
+}
+
+// answers are the answers a Recorder keeps, by kind, as Facts' maps hold
+// them.
+type answers struct {
+	Resolve   answered[Resolved]
+	Links     answered[[]string]
+	Split     answered[[]string]
+	Options   answered[[]string]
+	GitExec   answered[string]
+	GitConfig answered[[]string]
+	ReadDir   answered[Dir]
+	Remotes   answered[*[]string]
+	WriteExec answered[string]
+	ObsFile   answered[ObsAnswer]
+	ObsDir    answered[bool]
+}
+
+// answered is one kind of answer, keyed by what was asked, the first
+// answer to each key kept. It is a list, not a map: most decisions ask a
+// few questions of a kind, and a map is two allocations and a bucket of
+// eight; past smallAnswered keys an index finds them.
+type answered[V any] struct {
+	list []entry[V]
+	idx  map[string]int // nil up to smallAnswered keys
+}
+
+type entry[V any] struct {
+	k string
+	v V
+}
+
+const smallAnswered = 8
+
+// keep puts the first answer to k.
+func (a *answered[V]) keep(k string, v V) {
+	if a.idx != nil {
+		if _, ok := a.idx[k]; ok {
+			return
+		}
+	} else if slices.ContainsFunc(a.list, func(e entry[V]) bool { return e.k == k }) {
+		return
+	}
+	a.list = append(a.list, entry[V]{k, v})
+	switch {
+	case a.idx != nil:
+		a.idx[k] = len(a.list) - 1
+	case len(a.list) > smallAnswered:
+		a.reindex()
+	}
+}
+
+func (a *answered[V]) reindex() {
+	a.idx = make(map[string]int, 2*len(a.list))
+	for i, e := range a.list {
+		a.idx[e.k] = i
+	}
+}
+
+// asMap is the answers as Facts holds them: nil for none.
+func (a *answered[V]) asMap() map[string]V {
+	if len(a.list) == 0 {
+		return nil
+	}
+	m := make(map[string]V, len(a.list))
+	for _, e := range a.list {
+		m[e.k] = e.v
+	}
+	return m
+}
+
+// sorted is the answers in the order of their keys, as json.Marshal
+// writes a map; the list is sorted in place.
+func (a *answered[V]) sorted() []entry[V] {
+	if !slices.IsSortedFunc(a.list, compareEntries) {
+		slices.SortFunc(a.list, compareEntries)
+		if a.idx != nil {
+			a.reindex()
+		}
+	}
+	return a.list
+}
+
+func compareEntries[V any](a, b entry[V]) int { return strings.Compare(a.k, b.k) }
+
+// sortedOf is m's entries in the order of their keys.
+func sortedOf[V any](m map[string]V) []entry[V] {
+	out := make([]entry[V], 0, len(m))
+	for k, v := range m {
+		out = append(out, entry[V]{k, v})
+	}
+	slices.SortFunc(out, compareEntries)
+	return out
 }
 
 // NewRecorder wraps the live FS and observations (obs may be nil).
 func NewRecorder(fsys command.FS, obs command.Observations) *Recorder {
-	return &Recorder{fs: fsys, obs: obs}
+	r := &Recorder{}
+	r.Init(fsys, obs)
+	return r
+}
+
+// Init readies a zero Recorder in place, as NewRecorder makes one: the
+// gate keeps a decision's recorder inside what it decides with, one
+// allocation fewer a decision.
+func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
+	r.fs, r.obs = fsys, obs
 }
 
 // FS is the recording FS: it implements command.GitWrites (and resolves
@@ -163,11 +265,25 @@ func (r *Recorder) Obs() command.Observations {
 func (r *Recorder) Facts(base Facts) Facts {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	f := r.f
+	f := &r.f
 	base.V = Version
-	base.Resolve, base.Links, base.Split, base.Options, base.GitExec, base.GitConfig = f.Resolve, f.Links, f.Split, f.Options, f.GitExec, f.GitConfig
-	base.ReadDir, base.Remotes, base.WriteExec, base.ObsFile, base.ObsDir = f.ReadDir, f.Remotes, f.WriteExec, f.ObsFile, f.ObsDir
+	base.Resolve, base.Links, base.Split, base.Options = f.Resolve.asMap(), f.Links.asMap(), f.Split.asMap(), f.Options.asMap()
+	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
+	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
 	return base
+}
+
+// AppendJSON appends what Facts(base) returns as json.Marshal encodes it
+// (Facts.AppendJSON), without making its maps: the gate encodes a
+// decision's facts so. base's own answers are not written.
+func (r *Recorder) AppendJSON(b []byte, base *Facts) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, err := base.appendSettings(b, Version)
+	if err != nil {
+		return b, err
+	}
+	return r.f.appendJSON(b), nil
 }
 
 // resolverIn mirrors command's optional fast path (ResolveIn): the same
@@ -191,19 +307,14 @@ func (r *Recorder) keepResolved(p string, res command.Resolved, err error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.f.Resolve == nil {
-		r.f.Resolve = map[string]Resolved{}
-	}
-	if _, ok := r.f.Resolve[p]; !ok {
-		r.f.Resolve[p] = rec
-	}
+	r.f.Resolve.keep(p, rec)
 }
 
 func (x recFS) LinksOutside(dir string) []string {
 	out := x.r.fs.LinksOutside(dir)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Links = keep(x.r.f.Links, dir, out)
+	x.r.f.Links.keep(dir, out)
 	return out
 }
 
@@ -211,7 +322,7 @@ func (x recFS) SplitNames(dir string) []string {
 	out := x.r.fs.SplitNames(dir)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Split = keep(x.r.f.Split, dir, out)
+	x.r.f.Split.keep(dir, out)
 	return out
 }
 
@@ -219,7 +330,7 @@ func (x recFS) OptionNames(dir string) []string {
 	out := x.r.fs.OptionNames(dir)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Options = keep(x.r.f.Options, dir, out)
+	x.r.f.Options.keep(dir, out)
 	return out
 }
 
@@ -227,7 +338,7 @@ func (x recFS) GitExec(dir string) string {
 	out := x.r.fs.GitExec(dir)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.GitExec = keep(x.r.f.GitExec, dir, out)
+	x.r.f.GitExec.keep(dir, out)
 	return out
 }
 
@@ -235,7 +346,7 @@ func (x recFS) GitConfigFiles(dir string) []string {
 	out := x.r.fs.GitConfigFiles(dir)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.GitConfig = keep(x.r.f.GitConfig, dir, out)
+	x.r.f.GitConfig.keep(dir, out)
 	return out
 }
 
@@ -258,7 +369,7 @@ func (x recFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	}
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.ReadDir = keep(x.r.f.ReadDir, dir, d)
+	x.r.f.ReadDir.keep(dir, d)
 	return ents, err
 }
 
@@ -284,7 +395,7 @@ func (x recGit) GitRemotes(dir string) ([]string, bool) {
 	}
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Remotes = keep(x.r.f.Remotes, dir, v)
+	x.r.f.Remotes.keep(dir, v)
 	return out, ok
 }
 
@@ -292,7 +403,7 @@ func (x recGit) GitWriteExec(dir string, hooks []string) string {
 	out := x.r.fs.(command.GitWrites).GitWriteExec(dir, hooks)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.WriteExec = keep(x.r.f.WriteExec, writeExecKey(dir, hooks), out)
+	x.r.f.WriteExec.keep(writeExecKey(dir, hooks), out)
 	return out
 }
 
@@ -312,7 +423,7 @@ func (x recObs) File(p string) command.ObsState {
 	s := x.r.obs.File(p)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.ObsFile = keep(x.r.f.ObsFile, p, int(s))
+	x.r.f.ObsFile.keep(p, int(s))
 	return s
 }
 
@@ -320,19 +431,8 @@ func (x recObs) Dir(p string) bool {
 	s := x.r.obs.Dir(p)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.ObsDir = keep(x.r.f.ObsDir, p, s)
+	x.r.f.ObsDir.keep(p, s)
 	return s
-}
-
-// keep puts the first answer to k in m, made when nil.
-func keep[V any](m map[string]V, k string, v V) map[string]V {
-	if m == nil {
-		m = map[string]V{}
-	}
-	if _, ok := m[k]; !ok {
-		m[k] = v
-	}
-	return m
 }
 
 // Replay answers the policy's questions from recorded facts. A question

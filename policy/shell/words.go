@@ -227,7 +227,7 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	}
 	// Most words are one plain unquoted literal: no copy needed.
 	if len(parts) == 1 {
-		if lit, ok := parts[0].(*syntax.Lit); ok && strings.IndexAny(lit.Value, "\\~*?[") < 0 {
+		if lit, ok := parts[0].(*syntax.Lit); ok && plainLiteral(lit.Value) {
 			return lit.Value, lit.Value == "", true
 		}
 	}
@@ -457,4 +457,17 @@ func assignmentLike(s string) bool {
 		}
 	}
 	return false
+}
+
+// plainLiteral reports whether s holds none of "\\~*?[": an unquoted
+// literal that is its own value. It is asked of every word, and a byte
+// loop costs a fraction of strings.IndexAny's rune-by-rune search.
+func plainLiteral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '~', '*', '?', '[':
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,71 @@
+package command
+
+// resolveMemo keeps what FS.Resolve answered during one decision, so that
+// a path named by several checks of a line (cd src && ls, cp a b and its
+// readback's folder, every path again in a line judged twice) is walked
+// once.
+//
+// It never outlives the decision: Evaluate and EvaluateArgv take one from
+// the Policy's pool empty and empty it before they put it back. That is
+// what makes it safe in a hostile workspace. The policy writes nothing,
+// so within one decision a path can only change under another process;
+// the memo then gives every check of the decision the same answer for it
+// (two checks of one path can no longer see two file systems), and the
+// window between the decision and the command's run, which the gate
+// answers for (Protect, the readback, confinement), is exactly as wide as
+// without it. A memo kept across decisions would instead answer a later
+// line from a file system that may since have changed: a link swapped in
+// after the first decision would be followed unseen.
+type resolveMemo struct {
+	seen []memoEntry
+}
+
+type memoEntry struct {
+	path string
+	r    Resolved
+	err  error
+}
+
+// maxMemo bounds the memo: a line naming more paths than this resolves
+// the rest each time, rather than scanning a long list for each.
+const maxMemo = 32
+
+// resolve is fs.Resolve(p), answered from the memo when this decision
+// resolved p before. A nil memo resolves every time.
+func (m *resolveMemo) resolve(fs FS, p string) (Resolved, error) {
+	if m == nil {
+		return fs.Resolve(p)
+	}
+	for i := range m.seen {
+		if m.seen[i].path == p {
+			return m.seen[i].r, m.seen[i].err
+		}
+	}
+	r, err := fs.Resolve(p)
+	if len(m.seen) < maxMemo {
+		m.seen = append(m.seen, memoEntry{path: p, r: r, err: err})
+	}
+	return r, err
+}
+
+// newMemo takes an empty memo from the pool for one decision.
+func (p *Policy) newMemo() *resolveMemo {
+	m, _ := p.memos.Get().(*resolveMemo)
+	if m == nil {
+		m = &resolveMemo{seen: make([]memoEntry, 0, maxMemo)}
+	}
+	return m
+}
+
+// doneMemo empties m, ending what it knows with its decision, and
+// returns it to the pool.
+func (p *Policy) doneMemo(m *resolveMemo) {
+	clear(m.seen)
+	m.seen = m.seen[:0]
+	p.memos.Put(m)
+}
+
+// resolvePath is FS.Resolve through the decision's memo.
+func (j *judge) resolvePath(p string) (Resolved, error) {
+	return j.acc.memo.resolve(j.c.FS, p)
+}

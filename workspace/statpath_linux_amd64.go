@@ -1,0 +1,6 @@
+package workspace
+
+import "syscall"
+
+// fstatatTrap is fstatat's system call (newfstatat on amd64).
+const fstatatTrap = syscall.SYS_NEWFSTATAT

@@ -1,0 +1,6 @@
+package workspace
+
+import "syscall"
+
+// fstatatTrap is fstatat's system call.
+const fstatatTrap = syscall.SYS_FSTATAT
