@@ -70,13 +70,7 @@ func gitRevOptions() []Option {
 	}
 }
 
-func joinOptions(sets ...[]Option) []Option {
-	var out []Option
-	for _, s := range sets {
-		out = append(out, s...)
-	}
-	return out
-}
+func joinOptions(sets ...[]Option) []Option { return slices.Concat(sets...) }
 
 // gitTable is the accept-list of git's read subcommands. Each is a Program
 // (its options, exact long names) whose rules say what the operands are:
@@ -84,7 +78,7 @@ func joinOptions(sets ...[]Option) []Option {
 // "paths" (pathspecs), "text", "list" (operands only in list mode),
 // "grep" (a pattern, then revisions and paths), "none".
 func gitTable() map[string]*Program {
-	subs := []*Program{
+	subs := []Program{ // one allocation for all of them, not one each
 		{Name: "status", rules: "paths", Options: []Option{
 			{Names: "-s --short -b --branch --long -v --verbose -z --no-column --ahead-behind --no-ahead-behind --renames --no-renames --show-stash --no-optional-locks"},
 			{Names: "--porcelain -u --untracked-files --ignored --ignore-submodules --column --find-renames", Arg: OptionalArg},
@@ -194,12 +188,12 @@ func gitTable() map[string]*Program {
 		}},
 	}
 	t := make(map[string]*Program, len(subs))
-	for _, p := range subs {
+	idx := make([]optionIndex, len(subs)) // indexed on first lookup; TestBuiltinTablesCompile indexes each
+	for i := range subs {
+		p := &subs[i]
 		p.ExactLong = true
 		p.Name = "git " + p.Name
-		if err := p.compile(); err != nil {
-			panic("command: git table: " + err.Error())
-		}
+		p.idx = &idx[i]
 		t[strings.TrimPrefix(p.Name, "git ")] = p
 	}
 	return t

@@ -159,12 +159,11 @@ func gitWriteTable() map[string]*gitWrite {
 		"config":   {prog: &Program{Name: "config", NoOptions: true}, permissive: true, handles: configWrites, judge: (*judge).gitConfigWrite},
 		"worktree": {prog: &Program{Name: "worktree", NoOptions: true}, permissive: true, handles: worktreeWrites, judge: gitAsks("adds, moves or removes a working tree of the repository", hooksCheckout, false)},
 	}
+	idx := make([]optionIndex, len(t)) // indexed on first lookup; TestBuiltinTablesCompile indexes each
 	for name, w := range t {
 		w.prog.ExactLong = true
 		w.prog.Name = "git " + name
-		if err := w.prog.compile(); err != nil {
-			panic("command: git write table: " + err.Error())
-		}
+		w.prog.idx, idx = &idx[0], idx[1:]
 	}
 	return t
 }

@@ -35,6 +35,11 @@ func (ps *parsed) has(mark string) *optUse {
 // optError is an option the program table does not accept.
 type optError struct{ reason string }
 
+// unindexed refuses every option of a program whose entry does not index.
+func (ix *optionIndex) unindexed() *optError {
+	return &optError{fmt.Sprintf("the program table's entry does not compile (%v), so none of its options is accepted", ix.err)}
+}
+
 // parseArgs splits args (argv without the program name) with p's options.
 // With stop, the first operand ends the options (a wrapper's command, or
 // POSIX order), as getopt does with a "+" in its option string.
@@ -44,6 +49,7 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 		ps.operands = args
 		return ps, nil
 	}
+	ix := p.index()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -58,13 +64,13 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 			}
 			ps.operands = append(ps.operands, a)
 		case a[1] == '-':
-			next, err := parseLong(p, &ps, args, i)
+			next, err := parseLong(p, ix, &ps, args, i)
 			if err != nil {
 				return ps, err
 			}
 			i = next
 		default:
-			next, err := parseShort(p, &ps, args, i)
+			next, err := parseShort(p, ix, &ps, args, i)
 			if err != nil {
 				return ps, err
 			}
@@ -76,11 +82,14 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 
 // parseLong reads the long option at args[i] and returns the index of the
 // last word it used.
-func parseLong(p *Program, ps *parsed, args []string, i int) (int, *optError) {
+func parseLong(p *Program, ix *optionIndex, ps *parsed, args []string, i int) (int, *optError) {
 	a := args[i]
 	name, value, hasValue := strings.Cut(a[2:], "=")
-	o, full := lookupLong(p, name)
+	o, full := lookupLong(p, ix, name)
 	if o == nil {
+		if ix.err != nil {
+			return i, ix.unindexed()
+		}
 		if full == "" {
 			return i, &optError{fmt.Sprintf("option %q of %s is not in the accepted options", "--"+name, p.Name)}
 		}
@@ -109,8 +118,8 @@ func parseLong(p *Program, ps *parsed, args []string, i int) (int, *optError) {
 // lookupLong finds a long option by its full name or, unless the program
 // spells them out, by an unambiguous prefix. When nothing matches it
 // returns "", when several do it returns them joined.
-func lookupLong(p *Program, name string) (*Option, string) {
-	if o, ok := p.long[name]; ok {
+func lookupLong(p *Program, ix *optionIndex, name string) (*Option, string) {
+	if o, ok := ix.long[name]; ok {
 		return o, name
 	}
 	if p.ExactLong || name == "" {
@@ -119,11 +128,11 @@ func lookupLong(p *Program, name string) (*Option, string) {
 	var found *Option
 	var names []string
 	var first string
-	for _, l := range p.longs {
+	for _, l := range ix.longs {
 		if !strings.HasPrefix(l, name) {
 			continue
 		}
-		o := p.long[l]
+		o := ix.long[l]
 		if found == nil {
 			found, first = o, l
 		} else if o != found {
@@ -141,7 +150,7 @@ func lookupLong(p *Program, name string) (*Option, string) {
 
 // parseShort reads a word of short options (a cluster: -la, -uo file,
 // -ofile) and returns the index of the last word it used.
-func parseShort(p *Program, ps *parsed, args []string, i int) (int, *optError) {
+func parseShort(p *Program, ix *optionIndex, ps *parsed, args []string, i int) (int, *optError) {
 	a := args[i]
 	if p.Digits {
 		if allDigits(a[1:]) {
@@ -152,8 +161,11 @@ func parseShort(p *Program, ps *parsed, args []string, i int) (int, *optError) {
 	cluster := len(a) > 2
 	for j := 1; j < len(a); j++ {
 		c := a[j]
-		o := p.short[c]
+		o := ix.short[c]
 		if o == nil {
+			if ix.err != nil {
+				return i, ix.unindexed()
+			}
 			if p.Digits && c >= '0' && c <= '9' {
 				return i, &optError{fmt.Sprintf("option %q of %s mixes a count with other options; write -n N and the options separately", a, p.Name)}
 			}

@@ -72,6 +72,40 @@ type resolverIn interface {
 	ResolveIn(dir, name string) (Resolved, error)
 }
 
+// unresolved marks a PATH folder not resolved yet in accum.pathDirs (no
+// path holds a NUL).
+const unresolved = "\x00"
+
+// pathDir is Context.Path[i] resolved when it is absolute ("" for the
+// others, and for one that does not resolve). A folder is resolved when a
+// lookup first reaches it, so folders after every hit of the line are
+// never asked about, and once however often PATH names it. The answer is
+// kept for one decision (accum.pathDirs, carried to its second pass) and
+// never across decisions: between them the workspace may change a link
+// that a PATH folder runs through.
+func (j *judge) pathDir(i int) string {
+	if j.acc.pathDirs == nil {
+		j.acc.pathDirs = make([]string, len(j.c.Path))
+		for k := range j.acc.pathDirs {
+			j.acc.pathDirs[k] = unresolved
+		}
+	}
+	if dir := j.acc.pathDirs[i]; dir != unresolved {
+		return dir
+	}
+	dir := ""
+	if d := j.c.Path[i]; strings.HasPrefix(d, "/") {
+		d = cleanPath(d)
+		if k := slices.IndexFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && cleanPath(e) == d }); k >= 0 {
+			dir = j.pathDir(k)
+		} else if rd, err := j.resolvePath(d); err == nil {
+			dir = rd.Path
+		}
+	}
+	j.acc.pathDirs[i] = dir
+	return dir
+}
+
 // programOnPath resolves argv[0] on Context.Path and judges what it
 // finds; false when the command is decided (asked or refused) and must
 // not be judged as the table's program of its name. A file of the
@@ -86,24 +120,14 @@ func (j *judge) programOnPath(argv []string) bool {
 		return true
 	}
 	j.acc.readsWrites = true
-	if j.acc.pathDirs == nil {
-		// The absolute folders of PATH, resolved once for the line.
-		j.acc.pathDirs = make([]string, len(j.c.Path))
-		for i, d := range j.c.Path {
-			if strings.HasPrefix(d, "/") {
-				if rd, err := j.resolvePath(cleanPath(d)); err == nil {
-					j.acc.pathDirs[i] = rd.Path
-				}
-			}
-		}
-	}
-	var dirs []string // the PATH folders searched before (and with) the hit, resolved
+	var dirs []string     // the PATH folders searched before (and with) the hit, resolved
+	var searched []string // of dirs, those searched by ResolveIn
 	found, foundAt := "", ""
 	for i, d := range j.c.Path {
 		if d == "" {
 			d = "." // an empty entry is the working folder
 		}
-		dir, canonical := j.acc.pathDirs[i], true
+		dir, canonical := j.pathDir(i), true
 		if dir == "" {
 			dir = j.cleanAbs(d)
 			rd, err := j.resolvePath(dir)
@@ -115,6 +139,10 @@ func (j *judge) programOnPath(argv []string) bool {
 		var r Resolved
 		var err error
 		if in, ok := j.c.FS.(resolverIn); ok && canonical {
+			if slices.Contains(searched, dir) {
+				continue // a folder PATH names twice (or two links to it): asked once
+			}
+			searched = append(searched, dir)
 			r, err = in.ResolveIn(dir, name)
 		} else {
 			r, err = j.resolvePath(dir + "/" + name)

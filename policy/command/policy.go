@@ -196,13 +196,14 @@ type tables struct {
 // builtin is the built-in table and the fixed tables, compiled once per
 // process: a gate opened per call (every hook, every case of the corpus)
 // compiled them each time.
-var builtin = sync.OnceValue(func() *tables {
-	t := DefaultTable()
-	if err := t.compile(); err != nil {
-		panic("command: " + err.Error()) // the built-in table compiles (every test builds it)
-	}
-	return &tables{progs: t.Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
-})
+var builtin = sync.OnceValue(buildTables)
+
+// buildTables builds them; each program's options are indexed on its
+// first lookup (optionIndex), which a one-shot process (a hook deciding
+// alone, admit run) pays only for the programs of its line.
+func buildTables() *tables {
+	return &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+}
 
 // New returns a Policy over t; a nil t is the built-in table.
 func New(t *Table) *Policy {
@@ -265,7 +266,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		// reads as configuration changes what git runs; those before it
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
-		acc = p.judgeScript(script, cwd, c, accum{memo: memo, relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written})
+		// PATH's folders, resolved for this decision, are not resolved again.
+		acc = p.judgeScript(script, cwd, c, accum{memo: memo, relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written, pathDirs: acc.pathDirs})
 		acc.patternsRace()
 	}
 	d := acc.decision()
@@ -477,7 +479,7 @@ type accum struct {
 	// readsWrites: a command's judgment depends on written (git, a PATH
 	// lookup): judge the line again.
 	readsWrites    bool
-	pathDirs       []string // Context.Path's absolute folders, resolved ("" for the others), once a name is looked up
+	pathDirs       []string // Context.Path's absolute folders, each resolved when a lookup reaches it (pathDir)
 	writesAnywhere bool     // a command may write anywhere (a workspace program)
 	background     bool     // a command runs in the background (setsid, nohup)
 	final          string   // the folder the line leaves the shell in, when finalKnown (cwd.go)

@@ -21,7 +21,7 @@ const (
 // dd.go), and the write programs tee and chmod.
 // Each call returns a new table.
 func DefaultTable() *Table {
-	progs := []*Program{
+	progs := []Program{ // one allocation for all of them, not one each
 		{
 			Name: "cat",
 			Options: []Option{
@@ -662,17 +662,19 @@ func DefaultTable() *Table {
 		},
 	}
 	t := &Table{Programs: make(map[string]*Program, len(progs))}
-	for _, p := range progs {
-		t.Programs[p.Name] = p
+	for i := range progs {
+		t.Programs[progs[i].Name] = &progs[i]
 	}
 	// egrep and fgrep are grep -E and grep -F, with grep's options; gawk
 	// and mawk are awk.
 	for name, of := range map[string]string{"egrep": "grep", "fgrep": "grep", "gawk": "awk", "mawk": "awk"} {
 		alias := *t.Programs[of]
-		alias.Name, alias.Options = name, slices.Clone(alias.Options)
+		alias.Name, alias.Options, alias.idx = name, slices.Clone(alias.Options), nil
 		t.Programs[name] = &alias
 	}
-	if err := t.compile(); err != nil {
+	// Each entry's options are indexed on its first lookup; every test
+	// builds the table, and TestBuiltinTablesCompile indexes each entry.
+	if err := t.prepare(false); err != nil {
 		panic("command: built-in table: " + err.Error()) // a programmer bug, caught by every test
 	}
 	return t

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Arg says whether an option takes a value and what the value is.
@@ -106,9 +107,24 @@ type Program struct {
 	// rule is programRules[rules], looked up once by compile.
 	rule programRule
 
+	// idx is the options by spelling (index). A copy of a Program with
+	// other Options must not keep it: clone and DefaultTable's aliases
+	// reset it.
+	idx *optionIndex
+}
+
+// optionIndex is a program's options by spelling. The built-in tables
+// build it on a program's first lookup, not when the table is built: a
+// one-shot process (a hook deciding alone, admit run) looks up a few
+// programs, and indexing all of them cost it more than its decision.
+// TestBuiltinTablesCompile indexes every entry, so a bad spelling in them
+// fails a test rather than a decision.
+type optionIndex struct {
+	once  sync.Once
 	short map[byte]*Option
 	long  map[string]*Option
 	longs []string // sorted long names, for prefix matching
+	err   error
 }
 
 // Table is a set of programs by name.
@@ -116,10 +132,25 @@ type Table struct {
 	Programs map[string]*Program
 }
 
-// compile indexes the options of every program. It fails on a spelling
-// that is not an option or is given twice, and on rules that name no
-// family of programRules.
-func (t *Table) compile() error {
+// compile checks the rules of every program and indexes the options of
+// each that has no index yet (one built by hand, or read from a policy
+// file). It fails on a spelling that is not an option or is given twice,
+// and on rules that name no family of programRules.
+func (t *Table) compile() error { return t.prepare(true) }
+
+// prepare is compile that, unless eager, leaves each entry's options to
+// be indexed on its first lookup (optionIndex): DefaultTable's entries.
+func (t *Table) prepare(eager bool) error {
+	var slab []optionIndex // the lazy indexes, in one allocation
+	if !eager {
+		n := 0
+		for _, p := range t.Programs {
+			if p != nil && p.idx == nil {
+				n++
+			}
+		}
+		slab = make([]optionIndex, n)
+	}
 	for name, p := range t.Programs {
 		if p == nil {
 			delete(t.Programs, name)
@@ -130,38 +161,86 @@ func (t *Table) compile() error {
 			return fmt.Errorf("programs.%s.rules: %q is not one of the built-in rules (%s)", name, p.rules, ruleNames())
 		}
 		p.rule = rule
-		if err := p.compile(); err != nil {
-			return err
+		switch {
+		case p.idx != nil:
+		case eager:
+			if err := p.compile(); err != nil {
+				return err
+			}
+		default:
+			p.idx, slab = &slab[0], slab[1:]
 		}
 	}
 	return nil
 }
 
+// compile indexes p's options now, so that a policy file's error is
+// reported when the file is read.
 func (p *Program) compile() error {
-	p.short = map[byte]*Option{}
-	p.long = map[string]*Option{}
-	p.longs = p.longs[:0]
+	ix := &optionIndex{}
+	ix.once.Do(func() { ix.err = ix.build(p) })
+	p.idx = ix
+	return ix.err
+}
+
+// index is p's options by spelling. An entry whose options do not index
+// (which TestBuiltinTablesCompile rules out for the built-in tables)
+// accepts none, and index says why.
+func (p *Program) index() *optionIndex {
+	ix := p.idx
+	if ix == nil {
+		// A program made for one check (find's -newer as test, the
+		// assignments of env): indexed for this lookup only.
+		ix = &optionIndex{}
+		ix.err = ix.build(p)
+		return ix
+	}
+	ix.once.Do(func() { ix.err = ix.build(p) })
+	return ix
+}
+
+// build indexes p's options; on an error the index holds none.
+func (ix *optionIndex) build(p *Program) error {
+	if len(p.Options) == 0 {
+		return nil
+	}
+	// Sized first: most programs have a few dozen spellings, and a map
+	// grown from empty costs several allocations on the way.
+	nShort, nLong := 0, 0
+	for i := range p.Options {
+		for n := range strings.FieldsSeq(p.Options[i].Names) {
+			if strings.HasPrefix(n, "--") {
+				nLong++
+			} else {
+				nShort++
+			}
+		}
+	}
+	short := make(map[byte]*Option, nShort)
+	long := make(map[string]*Option, nLong)
+	longs := make([]string, 0, nLong)
 	for i := range p.Options {
 		o := &p.Options[i]
-		for _, n := range strings.Fields(o.Names) {
+		for n := range strings.FieldsSeq(o.Names) {
 			switch {
 			case strings.HasPrefix(n, "--") && len(n) > 2:
-				if _, dup := p.long[n[2:]]; dup {
+				if _, dup := long[n[2:]]; dup {
 					return fmt.Errorf("programs.%s.options: %q is given twice", p.Name, n)
 				}
-				p.long[n[2:]] = o
-				p.longs = append(p.longs, n[2:])
+				long[n[2:]] = o
+				longs = append(longs, n[2:])
 			case len(n) == 2 && n[0] == '-' && n[1] != '-':
-				if _, dup := p.short[n[1]]; dup {
+				if _, dup := short[n[1]]; dup {
 					return fmt.Errorf("programs.%s.options: %q is given twice", p.Name, n)
 				}
-				p.short[n[1]] = o
+				short[n[1]] = o
 			default:
 				return fmt.Errorf("programs.%s.options: %q is not an option spelling (use -x or --name)", p.Name, n)
 			}
 		}
 	}
-	sort.Strings(p.longs)
+	sort.Strings(longs)
+	ix.short, ix.long, ix.longs = short, long, longs
 	return nil
 }
 
@@ -169,7 +248,7 @@ func (p *Program) compile() error {
 func (t *Table) clone() *Table {
 	c := &Table{Programs: make(map[string]*Program, len(t.Programs))}
 	for k, v := range t.Programs {
-		cp := *v
+		cp := *v // shares v's index: the same options
 		c.Programs[k] = &cp
 	}
 	return c

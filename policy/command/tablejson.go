@@ -66,7 +66,9 @@ func ParseTable(data []byte) (*Table, error) {
 	if err := strictjson.Decode(data, &raw); err != nil {
 		return nil, strictjson.Within("programs", err)
 	}
-	t := DefaultTable().clone()
+	// The process's built-in table, copied: its entries' option indexes
+	// (built on first lookup) are shared, not built again per file.
+	t := (&Table{Programs: builtin().progs}).clone()
 	names := make([]string, 0, len(raw))
 	for n := range raw {
 		names = append(names, n)
