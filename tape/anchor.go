@@ -16,7 +16,7 @@ import (
 // tape's mark in the seal folder. Neither is followed through a symlink:
 // the writer overwrites them in place.
 func (w *writer) reopenAnchors() error {
-	hf, hid, err := openAnchor(w.t.path + HeadSuffix)
+	hf, hid, err := openAnchor(w.headName)
 	if err != nil {
 		return fmt.Errorf("%w: open head: %w", ErrUnwritable, err)
 	}
@@ -53,16 +53,13 @@ func openAnchor(name string) (*os.File, sysfile.Info, error) {
 // anchorsMoved says whether the head or the mark at their paths is no
 // longer the file this writer has open (removed, or replaced by another).
 func (w *writer) anchorsMoved() bool {
-	for _, a := range []struct {
-		name string
-		id   sysfile.Info
-	}{{w.t.path + HeadSuffix, w.hid}, {w.markName, w.mid}} {
-		now, err := sysfile.Lstat(a.name)
-		if err != nil || !now.Same(a.id) {
-			return true
-		}
-	}
-	return false
+	return moved(w.headName, w.hid) || moved(w.markName, w.mid)
+}
+
+// moved says whether name is no longer the file id.
+func moved(name string, id sysfile.Info) bool {
+	now, err := sysfile.Lstat(name)
+	return err != nil || !now.Same(id)
 }
 
 // anchor is the writer's state as a head would say it.

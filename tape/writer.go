@@ -48,6 +48,7 @@ type writer struct {
 	// hold is older than size, head and records.
 	seal      *seal
 	base      string // the tape file's name, in every head
+	headName  string // the tape's head, path + HeadSuffix
 	markName  string // the tape's mark in the seal folder
 	hf, mf    *os.File
 	hid, mid  sysfile.Info
@@ -76,7 +77,7 @@ func (w *writer) open() error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUnwritable, err)
 	}
-	w.seal, w.base, w.markName = s, filepath.Base(path), s.markPath(path)
+	w.seal, w.base, w.headName, w.markName = s, filepath.Base(path), path+HeadSuffix, s.markPath(path)
 	lock, err := sysfile.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: open lock: %w", ErrUnwritable, err)

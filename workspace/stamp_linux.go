@@ -13,7 +13,7 @@ import (
 // the stack: the gate stamps the policy file at every decision.
 func StampOf(path string) (s Stamp, ok bool) {
 	var st syscall.Stat_t
-	if statPath(path, &st, true) != nil {
+	if sysfile.StatPath(path, &st, true) != nil {
 		return Stamp{}, false
 	}
 	return Stamp{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
@@ -24,7 +24,7 @@ func StampOf(path string) (s Stamp, ok bool) {
 // on the stack: every allowed read records one.
 func statNow(path string) (fileState, error) {
 	var st syscall.Stat_t
-	if err := statPath(path, &st, false); err != nil {
+	if err := sysfile.StatPath(path, &st, false); err != nil {
 		if err == syscall.ENOENT || err == syscall.ENOTDIR {
 			return fileState{absent: true}, nil
 		}

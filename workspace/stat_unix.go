@@ -2,13 +2,17 @@
 
 package workspace
 
-import "syscall"
+import (
+	"syscall"
+
+	"admit/internal/sysfile"
+)
 
 // statT is what the resolver's lstat fills: on Unix the system's own stat
 // (Mode holds the syscall.S_IF* type, Nlink the link count).
 type statT = syscall.Stat_t
 
-// lstat is syscall.Lstat retried on EINTR (statPath).
+// lstat is syscall.Lstat retried on EINTR (sysfile.StatPath).
 func lstat(p string, st *statT) error {
-	return statPath(p, st, false)
+	return sysfile.StatPath(p, st, false)
 }

@@ -63,16 +63,19 @@ func SyncDir(dir string) error {
 // Lstat stats path without following a final symlink.
 func Lstat(path string) (Info, error) {
 	var st syscall.Stat_t
-	for {
-		err := syscall.Lstat(path, &st)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return Info{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
-		}
-		return infoOf(&st), nil
+	if err := StatPath(path, &st, false); err != nil {
+		return Info{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
 	}
+	return infoOf(&st), nil
+}
+
+// Stat stats path, following symlinks.
+func Stat(path string) (Info, error) {
+	var st syscall.Stat_t
+	if err := StatPath(path, &st, true); err != nil {
+		return Info{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return infoOf(&st), nil
 }
 
 // FileStat stats the open file f.

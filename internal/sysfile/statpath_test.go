@@ -1,6 +1,6 @@
 //go:build unix
 
-package workspace
+package sysfile
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestStatPath: statPath answers as syscall.Stat and syscall.Lstat do, for
+// TestStatPath: StatPath answers as syscall.Stat and syscall.Lstat do, for
 // a file, a symlink (followed and not), a missing path, a path through a
 // file, a path longer than its buffer and one holding a NUL; on Linux
 // without an allocation.
@@ -29,20 +29,20 @@ func TestStatPath(t *testing.T) {
 	for _, p := range []string{file, link, filepath.Join(dir, "none"), filepath.Join(file, "under"), long, dir + "/f\x00x", ""} {
 		for _, follow := range []bool{true, false} {
 			var got, want syscall.Stat_t
-			gotErr := statPath(p, &got, follow)
+			gotErr := StatPath(p, &got, follow)
 			wantErr := statPathSlow(p, &want, follow)
 			if gotErr != wantErr || got != want {
-				t.Errorf("statPath(%.40q, follow %v) = %+v, %v; want %+v, %v", p, follow, got.Ino, gotErr, want.Ino, wantErr)
+				t.Errorf("StatPath(%.40q, follow %v) = %+v, %v; want %+v, %v", p, follow, got.Ino, gotErr, want.Ino, wantErr)
 			}
 		}
 	}
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
-		return // elsewhere statPath is syscall's
+		return // elsewhere StatPath is syscall's
 	}
 	if n := testing.AllocsPerRun(10, func() {
 		var st syscall.Stat_t
-		_ = statPath(file, &st, false)
+		_ = StatPath(file, &st, false)
 	}); n != 0 {
-		t.Errorf("statPath allocates %v times", n)
+		t.Errorf("StatPath allocates %v times", n)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package workspace
+package sysfile
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package workspace
+package sysfile
 
 import (
 	"strings"
@@ -10,14 +10,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// statPath is fstatat(AT_FDCWD, path) retried on EINTR, following a final
+// StatPath is fstatat(AT_FDCWD, path) retried on EINTR, following a final
 // symlink when follow. The path is made a C string in a buffer on the
 // stack, not in an allocation as syscall.Stat makes it: the gate stats
 // paths at every decision (the policy file, each path operand, each read
 // it observes). The runtime does not move a goroutine's stack while it is
 // in a system call. A path too long for the buffer, or holding a NUL,
 // goes through syscall.Stat and syscall.Lstat.
-func statPath(path string, st *syscall.Stat_t, follow bool) error {
+func StatPath(path string, st *syscall.Stat_t, follow bool) error {
 	var buf [512]byte
 	if len(path) >= len(buf) || strings.IndexByte(path, 0) >= 0 {
 		return statPathSlow(path, st, follow)
