@@ -291,7 +291,10 @@ func TestKilledAdmitsEmptiesRemoved(t *testing.T) {
 	}
 	ready := filepath.Join(e.root, "sub", "ready")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledAdmitRun$")
-	cmd.Env = append(os.Environ(), "ADMIT_TEST_KILLED_ROOT="+e.root, "ADMIT_TEST_KILLED_STATE="+e.state, "ADMIT_TEST_KILLED_PATH="+e.path)
+	cmd.Env = append(os.Environ(), "ADMIT_TEST_KILLED_ROOT="+e.root, "ADMIT_TEST_KILLED_STATE="+e.state, "ADMIT_TEST_KILLED_PATH="+e.path,
+		// The killed process cannot remove its own temporary folders: it
+		// gets this test's.
+		"ADMIT_TEST_KILLED_OUTSIDE="+t.TempDir())
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +337,7 @@ func TestKilledAdmitRun(t *testing.T) {
 	if root == "" {
 		t.Skip("run by TestKilledAdmitsEmptiesRemoved")
 	}
-	e := &env{root: root, state: os.Getenv("ADMIT_TEST_KILLED_STATE"), path: os.Getenv("ADMIT_TEST_KILLED_PATH"), outside: t.TempDir()}
+	e := &env{root: root, state: os.Getenv("ADMIT_TEST_KILLED_STATE"), path: os.Getenv("ADMIT_TEST_KILLED_PATH"), outside: os.Getenv("ADMIT_TEST_KILLED_OUTSIDE")}
 	r := Run(context.Background(), e.confined(layouts[1], helperName+" sleep sub/ready"))
 	t.Fatalf("the run ended: %+v", r)
 }
