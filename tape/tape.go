@@ -41,7 +41,9 @@
 // (one per decision); the head and the mark are written after it and
 // never synced. The head of a synced batch is written just after the
 // fdatasync; that of unsynced batches (SyncNone), and the mark, when the
-// writer gives the lock back (at most LockLease later) and at Close. A
+// writer gives the lock back (at most LockLease later; after IdleLease of
+// idleness when no other process writes the tape) and at Close: nobody
+// reads or writes the tape without the lock, so none sees them behind. A
 // head or mark a crash left behind the tape is made good from the seal;
 // lines past them without a valid seal are named. Readers read the head
 // under the shared lock, so it matches the files.
@@ -95,7 +97,8 @@
 // tape itself when they chain on from what this writer knew and end
 // sealed; anything else reads the head and the mark again. It gives the
 // lock back as soon as no line waits (once its callers have had the
-// chance to queue their next), and at the latest after LockLease while
+// chance to queue their next) when another process writes the tape too,
+// else after IdleLease of idleness, and at the latest after LockLease while
 // lines keep coming: a busy writer pays for the lock once per run of
 // batches, and another process waits for one batch of an idle writer, at
 // most a lease of a busy one.
@@ -220,6 +223,7 @@ type Tape struct {
 	commit sync.Mutex
 	w      writer
 	lease  *time.Timer // gives the flock back when its lease ends
+	leased time.Time   // when w last took the flock; under commit
 
 	head     atomic.Pointer[headSum] // hash of the last line, for Head
 	appended atomic.Int64
@@ -414,13 +418,29 @@ func (t *Tape) lead() {
 		t.commit.Lock()
 		held := t.w.locked
 		t.w.commit(batch)
+		if !held && t.w.locked {
+			t.leased = time.Now()
+		}
 		idle := t.idleAfterYield()
 		switch {
-		case idle:
-			// Nothing more to write here: another process sharing the
-			// tape need not wait for the lease to end.
+		case !t.w.locked:
+		case idle && t.w.others > 0:
+			// Another process writes this tape too: it need not wait.
 			t.w.unlock()
-		case !held && t.w.locked:
+		case idle:
+			// Nothing waits here now: keep the lock (and the head and mark
+			// unwritten) for IdleLease in case this process's next line
+			// follows at once, as a caller deciding line after line does;
+			// a process that starts sharing the tape waits for the timer
+			// (which the runtime may round up to a millisecond) once,
+			// then both give it back at once (writer.others).
+			left := LockLease - time.Since(t.leased)
+			if left <= 0 {
+				t.w.unlock()
+			} else {
+				t.lease.Reset(min(left, IdleLease))
+			}
+		case !held:
 			t.lease.Reset(LockLease)
 		}
 		t.commit.Unlock()
@@ -465,8 +485,14 @@ func (t *Tape) idleAfterYield() bool {
 const leadBatches = 4
 
 // LockLease is the longest a writer keeps the flock while lines keep
-// coming; it gives it back at once when none are waiting.
+// coming; when none are waiting it gives it back after IdleLease.
 const LockLease = time.Millisecond
+
+// IdleLease is how long a writer keeps the flock once no line waits: long
+// enough that a single caller's next decision finds it held (no lock, no
+// look at the files, no head and mark written per line), short against
+// a paced caller's pause, so that another process waits for it briefly.
+const IdleLease = 50 * time.Microsecond
 
 // endLease gives the flock back between batches, so other processes
 // sharing the tape get their turn.

@@ -62,6 +62,11 @@ type writer struct {
 	// it, carries a valid seal.
 	lastSealed bool
 
+	// others is nonzero for othersSeen looks after one found that another
+	// process wrote: while it is, the flock goes back as soon as no line
+	// waits, not after IdleLease.
+	others int
+
 	buf  []byte // the batch being written, reused
 	ends []int  // where each line of buf ends, reused
 }
@@ -353,14 +358,20 @@ func (w *writer) refresh() error {
 
 // look takes the file as another process may have left it.
 func (w *writer) look() error {
+	// Until this look shows otherwise, nobody else wrote since we did.
+	if w.others > 0 {
+		w.others--
+	}
 	now, err := sysfile.Stat(w.t.path)
 	if err != nil || !now.Same(w.id) {
+		w.others = othersSeen
 		// Rotated (or removed) by someone else: follow the path.
 		if err := w.reopen(); err != nil {
 			return err
 		}
 	}
 	if w.anchorsMoved() {
+		w.others = othersSeen
 		// A head or mark replaced under us: take them as they are now.
 		if err := w.reopenAnchors(); err != nil {
 			return err
@@ -373,6 +384,9 @@ func (w *writer) look() error {
 	fi, err := w.f.Stat()
 	if err != nil {
 		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
+	}
+	if fi.Size() != w.size {
+		w.others = othersSeen
 	}
 	switch {
 	case w.dirty && fi.Size() == w.dirtySize:
@@ -415,6 +429,10 @@ func chainsOn(head [32]byte, hasHead bool, b []byte) (sum [32]byte, lines int64,
 	}
 	return head, lines, last, last != nil
 }
+
+// othersSeen is how many takings of the lock that find nobody else wrote
+// it takes before a writer keeps the lock through idle moments again.
+const othersSeen = 64
 
 // maxFollow bounds what follow reads; past it, load takes the file.
 const maxFollow = 256 << 10
