@@ -2,8 +2,10 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,20 +66,28 @@ func (id *folderID) UnmarshalJSON(b []byte) error {
 // openLedger removes what dead admits left (sweepLedgers) and starts this
 // run's record in dir.
 func openLedger(dir string) (*ledger, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("the record of placeholders: %w", err)
-	}
-	var st unix.Stat_t
-	if err := unix.Lstat(dir, &st); err != nil {
-		return nil, fmt.Errorf("the record of placeholders: %w", err)
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
-		return nil, fmt.Errorf("the record of placeholders: %s is not a folder only this user can write", dir)
-	}
-	sweepLedgers(dir)
-	f, err := os.CreateTemp(dir, ledgerPrefix+"*"+ledgerSuffix)
-	if err != nil {
-		return nil, fmt.Errorf("the record of placeholders: %w", err)
+	var f *os.File
+	for try := 0; ; try++ {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("the record of placeholders: %w", err)
+		}
+		var st unix.Stat_t
+		if err := unix.Lstat(dir, &st); err != nil {
+			return nil, fmt.Errorf("the record of placeholders: %w", err)
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
+			return nil, fmt.Errorf("the record of placeholders: %s is not a folder only this user can write", dir)
+		}
+		sweepLedgers(dir)
+		var err error
+		f, err = os.CreateTemp(dir, ledgerPrefix+"*"+ledgerSuffix)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) || try == 2 {
+			return nil, fmt.Errorf("the record of placeholders: %w", err)
+		}
+		// Another run's close removed the folder, empty, meanwhile.
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
 		os.Remove(f.Name())
@@ -117,6 +127,9 @@ func (l *ledger) close() {
 	}
 	os.Remove(l.f.Name())
 	l.f.Close()
+	// The folder goes with the last record (rmdir: not while another
+	// run's is in it), so admit leaves nothing in its state but the tape.
+	os.Remove(filepath.Dir(l.f.Name()))
 }
 
 // sweepLedgers removes the empties of every record in dir that no living
@@ -229,6 +242,8 @@ func SweepLeftovers(stateDir string) {
 		stateDir = defaultStateDir()
 	}
 	if stateDir != "" {
-		sweepLedgers(filepath.Join(stateDir, "placeholders"))
+		dir := filepath.Join(stateDir, "placeholders")
+		sweepLedgers(dir)
+		os.Remove(dir) // rmdir: only when no record is left in it
 	}
 }
