@@ -217,17 +217,29 @@ func BenchmarkAppendProcesses(b *testing.B) {
 		name    string
 		writers int
 		pause   time.Duration
-	}{{"paced", 1, 200 * time.Microsecond}, {"busy", 1, 0}, {"busy8", 8, 0}} {
+		apart   bool
+	}{
+		{"paced", 1, 200 * time.Microsecond, false},
+		{"paced-apart", 1, 200 * time.Microsecond, true},
+		{"busy", 1, 0, false},
+		{"busy8", 8, 0, false},
+	} {
 		for _, procs := range []int{1, 2, 8} {
 			b.Run(fmt.Sprintf("%s/processes=%d", load.name, procs), func(b *testing.B) {
-				benchProcesses(b, procs, load.writers, load.pause)
+				benchProcesses(b, procs, load.writers, load.pause, load.apart)
 			})
 		}
 	}
 }
 
-func benchProcesses(b *testing.B, procs, writers int, pause time.Duration) {
-	path := filepath.Join(b.TempDir(), "tape.jsonl")
+func benchProcesses(b *testing.B, procs, writers int, pause time.Duration, apart bool) {
+	dir := b.TempDir()
+	tapeOf := func(i int) string {
+		if apart {
+			return filepath.Join(dir, fmt.Sprintf("tape%d.jsonl", i))
+		}
+		return filepath.Join(dir, "tape.jsonl")
+	}
 	each := max(b.N/procs, 1)
 	type child struct {
 		cmd *exec.Cmd
@@ -237,7 +249,7 @@ func benchProcesses(b *testing.B, procs, writers int, pause time.Duration) {
 	kids := make([]child, procs)
 	for i := range kids {
 		c := exec.Command(os.Args[0], "-test.run=^$")
-		c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d %s %s", benchChildEnv, each, writers, pause, SyncNone, path))
+		c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d %s %s", benchChildEnv, each, writers, pause, SyncNone, tapeOf(i)))
 		c.Stderr = os.Stderr
 		in, err := c.StdinPipe()
 		if err != nil {
@@ -281,7 +293,13 @@ func benchProcesses(b *testing.B, procs, writers int, pause time.Duration) {
 	b.StopTimer()
 	b.ReportMetric(float64(each*procs)/elapsed.Seconds(), "lines/s")
 	b.ReportMetric(perAppend/float64(procs), "us/append")
-	if n, err := Verify(path); err != nil || n < each*procs {
+	if apart {
+		for i := range procs {
+			if n, err := Verify(tapeOf(i)); err != nil || n < each {
+				b.Fatalf("tape %d holds %d records, want %d, and does not verify: %v", i, n, each, err)
+			}
+		}
+	} else if n, err := Verify(tapeOf(0)); err != nil || n < each*procs {
 		b.Fatalf("the tape the processes shared holds %d records, want %d, and does not verify: %v", n, each*procs, err)
 	}
 }

@@ -184,7 +184,7 @@ func TestReadOnlyWhileOpen(t *testing.T) {
 	path := filepath.Join(dir, "tape.jsonl")
 	tp := openT(t, path, Options{})
 	appendN(t, tp, 3, rec)
-	tp.endLease() // within a lease the writer trusts the file it holds
+	tp.giveBack() // within a lease the writer trusts the file it holds
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_RDONLY, "size=64k"); err != nil {
 		t.Skipf("skipped: cannot mount a tmpfs on %s: %v", dir, err)
 	}

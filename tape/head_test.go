@@ -212,7 +212,7 @@ func TestVerifyStaleHead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
 	tp := openT(t, path, Options{})
 	appendN(t, tp, 5, rec)
-	tp.endLease() // give the lock back: the head and mark are written
+	tp.giveBack() // give the lock back: the head and mark are written
 	old, _ := os.ReadFile(path + HeadSuffix)
 	appendN(t, tp, 3, func(i int) *Record { return rec(5 + i) })
 	tp.Close()
@@ -292,7 +292,7 @@ func TestVerifyRollback(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
 	tp := openT(t, path, Options{})
 	appendN(t, tp, 5, rec)
-	tp.endLease()
+	tp.giveBack()
 	oldTape, _ := os.ReadFile(path)
 	oldHead, _ := os.ReadFile(path + HeadSuffix)
 	appendN(t, tp, 5, func(i int) *Record { return &Record{ID: fmt.Sprint("secret", i), Verdict: "allow", Allowed: true} })
@@ -425,7 +425,7 @@ func TestHeadInStepWithCommit(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			tp.endLease()
+			tp.giveBack()
 			mustVerify(t, path, 320)
 		})
 	}
@@ -433,7 +433,7 @@ func TestHeadInStepWithCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
 	tp := openT(t, path, Options{Sync: SyncNone})
 	appendN(t, tp, 50, rec)
-	tp.endLease()
+	tp.giveBack()
 	mustVerify(t, path, 50)
 }
 
@@ -481,7 +481,7 @@ func TestHeadReplacedWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tape.jsonl")
 	tp := openT(t, path, Options{})
 	appendN(t, tp, 3, rec)
-	tp.endLease()
+	tp.giveBack()
 	os.Remove(path + HeadSuffix)
 	writeFile(t, path+HeadSuffix, []byte(`{"v":1}`))
 	appendN(t, tp, 1, func(int) *Record { return rec(9) })

@@ -222,8 +222,16 @@ type Tape struct {
 	// w belongs to whoever holds it.
 	commit sync.Mutex
 	w      writer
-	lease  *time.Timer // gives the flock back when its lease ends
-	leased time.Time   // when w last took the flock; under commit
+	// lease gives the flock back when its lease ends. It is armed once per
+	// taking of the lock, not reset per batch (a timer change per decision
+	// costs a wake of the runtime's poller): when it fires, endLease looks
+	// at when the last batch ended and arms it again for what is left.
+	lease    *time.Timer
+	armed    bool      // lease is pending; under commit
+	due      time.Time // when it fires; under commit
+	leased   time.Time // when w last took the flock; under commit
+	lastEnd  time.Time // when the last batch ended; under commit
+	lastIdle bool      // no line waited when it ended; under commit
 
 	head     atomic.Pointer[headSum] // hash of the last line, for Head
 	appended atomic.Int64
@@ -362,11 +370,11 @@ func (t *Tape) Append(ctx context.Context, r *Record) error {
 	t.mu.Unlock()
 
 	if lead {
-		t.lead()
+		t.lead(q)
 	}
 	err := <-q.done
 	if err == errLead {
-		t.lead()
+		t.lead(q)
 		err = <-q.done
 	}
 	if err == nil {
@@ -408,7 +416,7 @@ func (t *Tape) Close() error {
 // meanwhile, up to leadBatches batches; then it hands the turn to the
 // first caller still queued. Nobody waits for a goroutine of the tape's,
 // and no caller writes more than leadBatches batches of others' lines.
-func (t *Tape) lead() {
+func (t *Tape) lead(own *request) {
 	t.mu.Lock()
 	for turn := 0; ; turn++ {
 		batch := t.queue
@@ -418,30 +426,35 @@ func (t *Tape) lead() {
 		t.commit.Lock()
 		held := t.w.locked
 		t.w.commit(batch)
+		now := time.Now()
 		if !held && t.w.locked {
-			t.leased = time.Now()
+			t.leased = now
 		}
-		idle := t.idleAfterYield()
+		// A batch of only this caller's own line answered nobody who could
+		// append again: yielding for them would only cost the scheduler.
+		idle := t.nothingWaits(turn == 0 && len(batch) == 1 && batch[0] == own)
 		switch {
 		case !t.w.locked:
 		case idle && t.w.others > 0:
 			// Another process writes this tape too: it need not wait.
 			t.w.unlock()
-		case idle:
-			// Nothing waits here now: keep the lock (and the head and mark
-			// unwritten) for IdleLease in case this process's next line
-			// follows at once, as a caller deciding line after line does;
-			// a process that starts sharing the tape waits for the timer
-			// (which the runtime may round up to a millisecond) once,
+		case now.Sub(t.leased) >= LockLease:
+			t.w.unlock()
+		default:
+			// Keep the lock (and the head and mark unwritten): while lines
+			// keep coming, until LockLease after it was taken; once nothing
+			// waits here, for IdleLease more, in case this process's next
+			// line follows at once, as a caller deciding line after line
+			// does. A process that starts sharing the tape waits for the
+			// timer (which the runtime may round up to a millisecond) once,
 			// then both give it back at once (writer.others).
-			left := LockLease - time.Since(t.leased)
-			if left <= 0 {
-				t.w.unlock()
-			} else {
-				t.lease.Reset(min(left, IdleLease))
+			// The timer is changed only when it would fire too late.
+			t.lastEnd, t.lastIdle = now, idle
+			left := t.leaseLeft(now)
+			if due := now.Add(left); !t.armed || due.Before(t.due) {
+				t.armed, t.due = true, due
+				t.lease.Reset(left)
 			}
-		case !held:
-			t.lease.Reset(LockLease)
 		}
 		t.commit.Unlock()
 
@@ -462,16 +475,17 @@ func (t *Tape) lead() {
 	}
 }
 
-// idleAfterYield says whether no line waits, once the callers this batch
-// just answered have had the processor: with many callers, the queue is
-// empty only for the moment they take to append again, and giving the
-// lock back then would cost every next batch the lock and its checks.
-func (t *Tape) idleAfterYield() bool {
+// nothingWaits says whether no line waits. Unless alone (only the leader's own
+// line was in the batch), it asks once the callers this batch just
+// answered have had the processor: with many callers, the queue is empty
+// only for the moment they take to append again, and giving the lock back
+// then would cost every next batch the lock and its checks.
+func (t *Tape) nothingWaits(alone bool) bool {
 	t.mu.Lock()
 	empty := len(t.queue) == 0
 	t.mu.Unlock()
-	if !empty {
-		return false
+	if !empty || alone {
+		return empty
 	}
 	runtime.Gosched()
 	t.mu.Lock()
@@ -494,11 +508,33 @@ const LockLease = time.Millisecond
 // a paced caller's pause, so that another process waits for it briefly.
 const IdleLease = 50 * time.Microsecond
 
-// endLease gives the flock back between batches, so other processes
-// sharing the tape get their turn.
+// leaseLeft is how long the lock may still be kept at now: until LockLease
+// after it was taken, and IdleLease after the last batch if no line waited
+// then. Under commit.
+func (t *Tape) leaseLeft(now time.Time) time.Duration {
+	left := LockLease - now.Sub(t.leased)
+	if t.lastIdle {
+		left = min(left, IdleLease-now.Sub(t.lastEnd))
+	}
+	return left
+}
+
+// endLease runs when the lease timer fires: it gives the flock back if the
+// lease is over, so other processes sharing the tape get their turn, and
+// otherwise arms the timer again for what is left of it.
 func (t *Tape) endLease() {
 	t.commit.Lock()
 	defer t.commit.Unlock()
+	t.armed = false
+	if !t.w.locked {
+		return
+	}
+	now := time.Now()
+	if left := t.leaseLeft(now); left > 0 {
+		t.armed, t.due = true, now.Add(left)
+		t.lease.Reset(left)
+		return
+	}
 	t.w.unlock()
 }
 

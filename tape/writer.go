@@ -362,7 +362,13 @@ func (w *writer) look() error {
 	if w.others > 0 {
 		w.others--
 	}
-	now, err := sysfile.Stat(w.t.path)
+	// One stat of the path says both whether it is still our file and, if
+	// it is, how long it is (no fstat more under the lock).
+	fi, err := os.Stat(w.t.path)
+	var now sysfile.Info
+	if err == nil {
+		now, err = sysfile.StatOf(w.t.path, fi)
+	}
 	if err != nil || !now.Same(w.id) {
 		w.others = othersSeen
 		// Rotated (or removed) by someone else: follow the path.
@@ -380,10 +386,6 @@ func (w *writer) look() error {
 	}
 	if !w.loaded {
 		return w.load()
-	}
-	fi, err := w.f.Stat()
-	if err != nil {
-		return fmt.Errorf("%w: stat: %w", ErrUnwritable, err)
 	}
 	if fi.Size() != w.size {
 		w.others = othersSeen
