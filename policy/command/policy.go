@@ -284,10 +284,6 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 	pa := p.newPass(c, seed)
 	pa.j.line = script.Commands
 	acc := &pa.acc
-	acc.joiners = acc.joiners[:0]
-	for i := range script.Commands {
-		acc.joiners = append(acc.joiners, script.Commands[i].Joiner)
-	}
 	cur := []string{cwd}
 	var fallback []string
 	acc.final, acc.finalKnown, acc.certainCd = cwd, true, -1
@@ -473,7 +469,6 @@ type accum struct {
 	// gitInputs are writes to files git may read as configuration or
 	// repository shape, by command index; see judge.noteGitInput.
 	gitInputs []gitInput
-	joiners   []string    // each command's joiner, for pipeline membership
 	walk      *shell.Walk // the line's pattern expansion and its bound
 	written   []lineWrite // every admitted write, by command (path.go)
 	// readsWrites: a command's judgment depends on written (git, a PATH
