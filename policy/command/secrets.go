@@ -34,11 +34,14 @@ type secretPattern struct {
 // secretMatcher is one index over the patterns and the exemptions, by
 // what a file's name must be for the pattern's last part to match it: the
 // name itself (a literal), its extension (the last "." of a literal end:
-// "*.pem", "*-credentials.json", "service-account*.json"), or anything
-// (prefixes, "*", the rest), in rest.
+// "*.pem", "*-credentials.json", "service-account*.json"), its first byte
+// (a prefix: ".env.*", "secring.*"), or, for a last part that matches any
+// name ("*"), the literal folder above it (".azure/*", "gcloud/*"); the
+// rest are compared with every name.
 type secretMatcher struct {
-	exact, ext map[string][]secretRef
-	rest       []secretRef
+	exact, ext, parent map[string][]secretRef
+	first              map[byte][]secretRef
+	rest               []secretRef
 }
 
 // secretRef is a pattern of Secrets.match, or of except when exempt.
@@ -55,6 +58,11 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 	case strings.Contains(tail, "."):
 		e := tail[strings.LastIndexByte(tail, '.'):]
 		m.ext[e] = append(m.ext[e], ref)
+	case last.kind == 'p' && last.text != "":
+		m.first[last.text[0]] = append(m.first[last.text[0]], ref)
+	case last.kind == 's' && last.text == "" && len(sp.names) > 1 && sp.names[len(sp.names)-2].kind == '=':
+		up := sp.names[len(sp.names)-2].text
+		m.parent[up] = append(m.parent[up], ref)
 	default:
 		m.rest = append(m.rest, ref)
 	}
@@ -88,6 +96,13 @@ func (s *Secrets) find(lp, name string) string {
 	try(s.ix.exact[name])
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		try(s.ix.ext[name[i:]])
+	}
+	if name != "" {
+		try(s.ix.first[name[0]])
+	}
+	if len(name) < len(lp) {
+		up := lp[:len(lp)-len(name)-1]
+		try(s.ix.parent[up[strings.LastIndexByte(up, '/')+1:]])
 	}
 	try(s.ix.rest)
 	if exempt || best < 0 {
@@ -201,7 +216,7 @@ func NewSecrets(patterns []string) (*Secrets, error) {
 			s.match = append(s.match, sp)
 		}
 	}
-	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}}
+	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}, parent: map[string][]secretRef{}, first: map[byte][]secretRef{}}
 	for i := range s.match {
 		s.ix.add(&s.match[i], secretRef{i: i})
 	}
