@@ -42,7 +42,16 @@ type secretMatcher struct {
 	exact, ext, parent map[string][]secretRef
 	first              map[byte][]secretRef
 	rest               []secretRef
+	// firsts and parents hold the first bytes of first's keys and of
+	// parent's, so that most names skip those two lookups.
+	firsts, parents byteSet
 }
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // secretRef is a pattern of Secrets.match, or of except when exempt.
 type secretRef struct {
@@ -60,9 +69,11 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 		m.ext[e] = append(m.ext[e], ref)
 	case last.kind == 'p' && last.text != "":
 		m.first[last.text[0]] = append(m.first[last.text[0]], ref)
+		m.firsts.add(last.text[0])
 	case last.kind == 's' && last.text == "" && len(sp.names) > 1 && sp.names[len(sp.names)-2].kind == '=':
 		up := sp.names[len(sp.names)-2].text
 		m.parent[up] = append(m.parent[up], ref)
+		m.parents.add(up[0])
 	default:
 		m.rest = append(m.rest, ref)
 	}
@@ -97,12 +108,14 @@ func (s *Secrets) find(lp, name string) string {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		try(s.ix.ext[name[i:]])
 	}
-	if name != "" {
+	if name != "" && s.ix.firsts.has(name[0]) {
 		try(s.ix.first[name[0]])
 	}
 	if len(name) < len(lp) {
 		up := lp[:len(lp)-len(name)-1]
-		try(s.ix.parent[up[strings.LastIndexByte(up, '/')+1:]])
+		if up = up[strings.LastIndexByte(up, '/')+1:]; up != "" && s.ix.parents.has(up[0]) {
+			try(s.ix.parent[up])
+		}
 	}
 	try(s.ix.rest)
 	if exempt || best < 0 {
