@@ -217,6 +217,9 @@ func (p *Parser) refuse(line string) (*Script, *Problem) {
 // 4: the commands are then one allocation for most lines, not one per
 // doubling of a 300-byte Command (append grows past a low guess).
 func commandsIn(line string) int {
+	if !strings.ContainsAny(line, "|&;\n") {
+		return 1
+	}
 	n, in := 1, false
 	for i := 0; i < len(line) && n < 4; i++ {
 		switch line[i] {
