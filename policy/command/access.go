@@ -126,6 +126,9 @@ type absMemo struct {
 // the workspace: each gives nothing, zeros, random bytes or one of the
 // command's own streams, and none is another program's.
 func specialRead(abs string) bool {
+	if !strings.HasPrefix(abs, "/dev/") {
+		return false // the callers' abs is clean (cleanAbs): not cleaned again
+	}
 	switch cleanPath(abs) { // a clean abs is taken as it is
 	case "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
 		"/dev/tty", "/dev/fd/0":
@@ -188,6 +191,9 @@ func changesInode(a access) bool {
 
 // specialWrite is a device a command may write without it being a change.
 func specialWrite(abs string) bool {
+	if !strings.HasPrefix(abs, "/dev/") {
+		return false // as specialRead
+	}
 	switch cleanPath(abs) {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
 		return true

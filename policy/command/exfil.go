@@ -300,7 +300,7 @@ func (j *judge) stdinPayload(argv []string) bool {
 			return false // a here-document: the line shows what is sent
 		}
 	}
-	if j.cmd >= len(j.acc.joiners) || j.acc.joiners[j.cmd] != "|" {
+	if j.cmd >= len(j.line) || j.line[j.cmd].Joiner != "|" {
 		return false
 	}
 	for k := j.cmd - 1; k >= 0 && k < len(j.line); k-- {
@@ -322,7 +322,7 @@ func (j *judge) stdinPayload(argv []string) bool {
 				return true
 			}
 		}
-		if j.acc.joiners[k] != "|" {
+		if j.line[k].Joiner != "|" {
 			break
 		}
 	}

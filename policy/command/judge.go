@@ -22,7 +22,8 @@ type judge struct {
 	globs  []int  // argv indexes of --opt=PATTERN words (shell.Command.GlobOptions)
 	// redirs are the redirections of the command being judged, and line
 	// the commands of its script (nil for an argv): where an interpreter
-	// reads its program from (toolchain.go).
+	// reads its program from (toolchain.go), and each one's Joiner, for
+	// pipeline membership (not copied out per pass).
 	redirs []shell.Redirect
 	line   []shell.Command
 	inGit  bool // the command being judged is git's (treeChangedAt)

@@ -1,5 +1,7 @@
 package command
 
+import "strings"
+
 // resolveMemo keeps what FS.Resolve answered during one decision, so that
 // a path named by several checks of a line (cd src && ls, cp a b and its
 // readback's folder, every path again in a line judged twice) is walked
@@ -39,6 +41,16 @@ func (m *resolveMemo) resolve(fs FS, p string) (Resolved, error) {
 	for i := range m.seen {
 		if m.seen[i].path == p {
 			return m.seen[i].r, m.seen[i].err
+		}
+	}
+	// D/. is D when D is a folder (cd src && ls resolves both): the walk
+	// to D, links followed, ends on the same folder, and "." stays there.
+	// For anything else ("file/." names nothing) it is resolved.
+	if dir, ok := strings.CutSuffix(p, "/."); ok && dir != "" {
+		for i := range m.seen {
+			if e := &m.seen[i]; e.path == dir && e.err == nil && e.r.Exists && e.r.Dir {
+				return e.r, nil
+			}
 		}
 	}
 	r, err := fs.Resolve(p)

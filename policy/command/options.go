@@ -32,6 +32,15 @@ func (ps *parsed) has(mark string) *optUse {
 	return nil
 }
 
+// sizeOpts makes opts, at the first option, room for n (bounded): the
+// options of the words left are then one allocation, not one per
+// doubling.
+func (ps *parsed) sizeOpts(n int) {
+	if ps.opts == nil {
+		ps.opts = make([]optUse, 0, min(n, 16))
+	}
+}
+
 // optError is an option the program table does not accept.
 type optError struct{ reason string }
 
@@ -62,14 +71,20 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 				ps.operands = append(ps.operands, args[i:]...)
 				return ps, nil
 			}
+			if ps.operands == nil {
+				// One allocation for every operand still to come.
+				ps.operands = make([]string, 0, len(args)-i)
+			}
 			ps.operands = append(ps.operands, a)
 		case a[1] == '-':
+			ps.sizeOpts(len(args) - i)
 			next, err := parseLong(p, ix, &ps, args, i)
 			if err != nil {
 				return ps, err
 			}
 			i = next
 		default:
+			ps.sizeOpts(len(args) - i + len(a) - 2) // -la is two
 			next, err := parseShort(p, ix, &ps, args, i)
 			if err != nil {
 				return ps, err

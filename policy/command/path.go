@@ -56,8 +56,8 @@ func (j *judge) writesBefore(w lineWrite) bool {
 	if w.cmd == j.cmd {
 		return false
 	}
-	for k := j.cmd + 1; k <= w.cmd && k < len(j.acc.joiners); k++ {
-		if j.acc.joiners[k] != "|" {
+	for k := j.cmd + 1; k <= w.cmd && k < len(j.line); k++ {
+		if j.line[k].Joiner != "|" {
 			return false
 		}
 	}

@@ -218,7 +218,7 @@ func TestWorkspaceProgramRules(t *testing.T) {
 		if ctx.Rules, err = rules.NewSet([]rules.Rule{r}); err != nil {
 			t.Fatal(err)
 		}
-		pa := p.newPass(ctx, accum{})
+		pa := p.newPass(ctx, &accum{})
 		j := pa.judge(w.ws, 0, nil)
 		j.asksWorkspaceProgram([]string{"npm", "test"}, ".venv/bin/npm")
 		d := pa.acc.decision()

@@ -258,7 +258,8 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
 	}
-	acc := p.judgeScript(script, cwd, c, accum{memo: memo, walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
+	pa := p.judgeScript(script, cwd, c, &accum{memo: memo, walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
+	acc := &pa.acc
 	acc.patternsRace()
 	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || len(acc.treeChanged) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
@@ -267,27 +268,28 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
 		// PATH's folders, resolved for this decision, are not resolved again.
-		acc = p.judgeScript(script, cwd, c, accum{memo: memo, relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written, pathDirs: acc.pathDirs})
+		again := p.judgeScript(script, cwd, c, &accum{memo: memo, relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written, pathDirs: acc.pathDirs})
+		p.done(pa)
+		pa, acc = again, &again.acc
 		acc.patternsRace()
 	}
 	d := acc.decision()
 	d.Script = script
 	d.ShellOnly = script.ShellOnly
-	backgroundWrites(&d, &acc, c)
-	p.finalCwd(&d, &acc, cwd, c)
+	backgroundWrites(&d, acc, c)
+	p.finalCwd(&d, acc, cwd, c)
+	p.done(pa)
 	return d
 }
 
-// judgeScript judges every command of script, starting in cwd. relinked
-// are destinations known to be moved or copied links (from a first pass).
-func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed accum) accum {
+// judgeScript judges every command of script, starting in cwd, from
+// seed (relinked: destinations known to be moved or copied links, from a
+// first pass). The caller reads the pass's accum where it is (not a
+// 600-byte copy per pass) and hands the pass back with done.
+func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed *accum) *pass {
 	pa := p.newPass(c, seed)
 	pa.j.line = script.Commands
 	acc := &pa.acc
-	acc.joiners = acc.joiners[:0]
-	for i := range script.Commands {
-		acc.joiners = append(acc.joiners, script.Commands[i].Joiner)
-	}
 	cur := []string{cwd}
 	var fallback []string
 	acc.final, acc.finalKnown, acc.certainCd = cwd, true, -1
@@ -341,9 +343,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			}
 		}
 	}
-	out := *acc
-	p.done(pa)
-	return out
+	return pa
 }
 
 // expand replaces the patterns of command i (ls *.go) with the names they
@@ -406,7 +406,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	}
 	memo := p.newMemo()
 	defer p.doneMemo(memo)
-	pa := p.newPass(c, accum{memo: memo, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
+	pa := p.newPass(c, &accum{memo: memo, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	j := pa.judge(cwd, 0, nil)
 	j.argv = true
 	j.command(argv, nil, 0)
@@ -427,18 +427,19 @@ type pass struct {
 	j   judge
 }
 
-func (p *Policy) newPass(c *Context, seed accum) *pass {
+func (p *Policy) newPass(c *Context, seed *accum) *pass {
 	pa, _ := p.passes.Get().(*pass)
 	if pa == nil {
 		pa = new(pass)
 	}
-	pa.acc = seed
+	pa.acc = *seed
 	pa.j = judge{p: p, c: c, acc: &pa.acc}
 	return pa
 }
 
-// done returns a finished pass, whose accum the caller has copied; none
-// of the accum's slices point into the pass. It is not cleared here:
+// done returns a finished pass, whose accum the caller is done reading;
+// none of the accum's slices point into the pass, so a Decision made from
+// it outlives it. It is not cleared here:
 // newPass sets both its fields whole before any use, and clearing 1 KB
 // of pointers twice per pass was 1.5% of a decision (the pool lets go of
 // what it holds within two collections).
@@ -473,7 +474,6 @@ type accum struct {
 	// gitInputs are writes to files git may read as configuration or
 	// repository shape, by command index; see judge.noteGitInput.
 	gitInputs []gitInput
-	joiners   []string    // each command's joiner, for pipeline membership
 	walk      *shell.Walk // the line's pattern expansion and its bound
 	written   []lineWrite // every admitted write, by command (path.go)
 	// readsWrites: a command's judgment depends on written (git, a PATH

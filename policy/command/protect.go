@@ -201,16 +201,30 @@ func ProtectFor(p string, roots []string, personal *Personal) Protection {
 		default:
 			continue
 		}
-		return protectRel(strings.Split(rel, "/"))
+		var buf [8]string // most paths have fewer names: no allocation
+		return protectRel(splitNames(buf[:0], rel))
 	}
 	return Protection{}
 }
 
+// splitNames appends rel's "/"-separated names to dst, as strings.Split
+// gives them.
+func splitNames(dst []string, rel string) []string {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return append(dst, rel)
+		}
+		dst, rel = append(dst, rel[:i]), rel[i+1:]
+	}
+}
+
 // protectRel judges the names below a root, the strictest guard first.
 func protectRel(names []string) Protection {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = canonicalName(n)
+	var pbuf [8]string
+	parts := pbuf[:0]
+	for _, n := range names {
+		parts = append(parts, canonicalName(n))
 	}
 	var found Protection
 	var buf [16]int

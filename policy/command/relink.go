@@ -161,8 +161,8 @@ func (j *judge) gitInputBefore() string {
 		if cmd < j.cmd {
 			return true
 		}
-		for k := j.cmd + 1; k <= cmd && k < len(j.acc.joiners); k++ {
-			if j.acc.joiners[k] != "|" {
+		for k := j.cmd + 1; k <= cmd && k < len(j.line); k++ {
+			if j.line[k].Joiner != "|" {
 				return false
 			}
 		}

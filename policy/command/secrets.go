@@ -34,12 +34,24 @@ type secretPattern struct {
 // secretMatcher is one index over the patterns and the exemptions, by
 // what a file's name must be for the pattern's last part to match it: the
 // name itself (a literal), its extension (the last "." of a literal end:
-// "*.pem", "*-credentials.json", "service-account*.json"), or anything
-// (prefixes, "*", the rest), in rest.
+// "*.pem", "*-credentials.json", "service-account*.json"), its first byte
+// (a prefix: ".env.*", "secring.*"), or, for a last part that matches any
+// name ("*"), the literal folder above it (".azure/*", "gcloud/*"); the
+// rest are compared with every name.
 type secretMatcher struct {
-	exact, ext map[string][]secretRef
-	rest       []secretRef
+	exact, ext, parent map[string][]secretRef
+	first              map[byte][]secretRef
+	rest               []secretRef
+	// firsts and parents hold the first bytes of first's keys and of
+	// parent's, so that most names skip those two lookups.
+	firsts, parents byteSet
 }
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // secretRef is a pattern of Secrets.match, or of except when exempt.
 type secretRef struct {
@@ -55,6 +67,13 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 	case strings.Contains(tail, "."):
 		e := tail[strings.LastIndexByte(tail, '.'):]
 		m.ext[e] = append(m.ext[e], ref)
+	case last.kind == 'p' && last.text != "":
+		m.first[last.text[0]] = append(m.first[last.text[0]], ref)
+		m.firsts.add(last.text[0])
+	case last.kind == 's' && last.text == "" && len(sp.names) > 1 && sp.names[len(sp.names)-2].kind == '=':
+		up := sp.names[len(sp.names)-2].text
+		m.parent[up] = append(m.parent[up], ref)
+		m.parents.add(up[0])
 	default:
 		m.rest = append(m.rest, ref)
 	}
@@ -88,6 +107,15 @@ func (s *Secrets) find(lp, name string) string {
 	try(s.ix.exact[name])
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		try(s.ix.ext[name[i:]])
+	}
+	if name != "" && s.ix.firsts.has(name[0]) {
+		try(s.ix.first[name[0]])
+	}
+	if len(name) < len(lp) {
+		up := lp[:len(lp)-len(name)-1]
+		if up = up[strings.LastIndexByte(up, '/')+1:]; up != "" && s.ix.parents.has(up[0]) {
+			try(s.ix.parent[up])
+		}
 	}
 	try(s.ix.rest)
 	if exempt || best < 0 {
@@ -201,7 +229,7 @@ func NewSecrets(patterns []string) (*Secrets, error) {
 			s.match = append(s.match, sp)
 		}
 	}
-	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}}
+	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}, parent: map[string][]secretRef{}, first: map[byte][]secretRef{}}
 	for i := range s.match {
 		s.ix.add(&s.match[i], secretRef{i: i})
 	}

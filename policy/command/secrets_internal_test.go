@@ -72,7 +72,8 @@ var secretTestPaths = []string{"", "/", ".env", "/w/.env", "/w/.ENV.local", "/w/
 	"/w/certs/server.pem", "/w/.aws/credentials", "aws/credentials", "/h/.config/gcloud/x.json", "/w/conf/a/token", "/w/conf/token",
 	"/w/b1.key", "/w/keys/public.key", "/w/deploy/keys/k", "/w/xy.env", "/w/README.md", "/w/src/main.go", "/w/secring.gpg",
 	"/w/service-account-1.json", "/w/.docker/config.json", "/w/docker/config.json", "/w/Terraform.TFSTATE", "/w/a/b/c/.netrc",
-	"/w/a*.pem", "/w/tok7.txt", "/w/x.tar.gz", "/w/old1.tar.gz", "/w/id_x", "/w/mysecret", "/w/client_secret_9.json", "/w/x.", "/w/.", "/w/a.b.c"}
+	"/w/a*.pem", "/w/tok7.txt", "/w/x.tar.gz", "/w/old1.tar.gz", "/w/id_x", "/w/mysecret", "/w/client_secret_9.json", "/w/x.", "/w/.", "/w/a.b.c",
+	"/w/.azure/profile", ".azure", "/w/.AZURE/x", "/w/azure/x", "/h/gcloud/x", "/w/SECRING.kbx", "/w/.envrc"}
 
 // The indexed matcher answers what comparing the path with every
 // pattern in order does.
@@ -94,6 +95,9 @@ func FuzzSecretIndex(f *testing.F) {
 		f.Add(p, "*.pem")
 	}
 	f.Add("/w/a[b].x", "a[[]b].x")
+	f.Add("/w/a/b", "a/*")
+	f.Add("/w/b/a/b", "!b/a/*")
+	f.Add("/w/sec", "s*")
 	f.Fuzz(func(t *testing.T, p, extra string) {
 		s, err := NewSecrets(append(testSecretPatterns(), extra))
 		if err != nil {

@@ -359,14 +359,14 @@ func (j *judge) stdinOf() (string, string) {
 			src = "file"
 		}
 	}
-	if src != "" || j.cmd >= len(j.acc.joiners) || j.acc.joiners[j.cmd] != "|" {
+	if src != "" || j.cmd >= len(j.line) || j.line[j.cmd].Joiner != "|" {
 		return src, ""
 	}
 	for k := j.cmd - 1; k >= 0 && k < len(j.line); k-- {
 		if name := innerProgram(j.line[k].Argv); netPrograms[name] {
 			return "pipe", name
 		}
-		if j.acc.joiners[k] != "|" {
+		if j.line[k].Joiner != "|" {
 			break
 		}
 	}

@@ -212,6 +212,29 @@ func (p *Parser) refuse(line string) (*Script, *Problem) {
 	return script, nil
 }
 
+// commandsIn guesses how many simple commands line holds, from its runs
+// of operator bytes ("|", "&&", ";", a newline; quoted ones too), at most
+// 4: the commands are then one allocation for most lines, not one per
+// doubling of a 300-byte Command (append grows past a low guess).
+func commandsIn(line string) int {
+	if !strings.ContainsAny(line, "|&;\n") {
+		return 1
+	}
+	n, in := 1, false
+	for i := 0; i < len(line) && n < 4; i++ {
+		switch line[i] {
+		case '|', '&', ';', '\n':
+			if !in {
+				n++
+			}
+			in = true
+		default:
+			in = false
+		}
+	}
+	return n
+}
+
 func (p *Parser) analyze(line string) (*Script, *Problem) {
 	// mvdan's lexer drops NUL bytes and reads a carriage return as a blank;
 	// bash keeps a carriage return inside the word, and no argv can carry a
@@ -242,6 +265,7 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 		p.ps.add(classEmpty, "the line has only blanks or comments", "")
 		return nil, p.ps.problem()
 	}
+	p.cmds = make([]Command, 0, commandsIn(line))
 	p.stmts(f.Stmts, "", false)
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
