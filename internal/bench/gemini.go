@@ -145,7 +145,7 @@ func (g GeminiCLI) RunPolicy(dir, ws string, lines []string, warmup, d time.Dura
 	}
 	cmd := exec.Command(g.Node, script, g.Package)
 	cmd.Dir, cmd.Stdin = ws, bytes.NewReader(in)
-	cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_CLI_HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_CLI_HOME="+home)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
