@@ -119,3 +119,18 @@ func forbidden(from, imp string) string {
 	}
 	return ""
 }
+
+// TestBinaryLinksNoTesting: the admit binary reads the case corpus (admit
+// bench) but links no test framework: package testing registers nothing a
+// person needs and grows every start.
+func TestBinaryLinksNoTesting(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "testing" || strings.HasPrefix(p, "testing/") {
+			t.Errorf("the admit binary links %s (go list -deps . | grep testing; and go mod why -m to see through what)", p)
+		}
+	}
+}

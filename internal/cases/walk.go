@@ -1,9 +1,22 @@
 package cases
 
-import (
-	"strings"
-	"testing"
-)
+import "strings"
+
+// TB is what the corpus asks of a test or benchmark (*testing.T and
+// *testing.B have it). The package does not import testing, so that a
+// binary that reads the corpus (admit bench) does not link it.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Errorf(format string, args ...any)
+	TempDir() string
+}
+
+// T is a TB with subtests of its own kind: *testing.T.
+type T[Self any] interface {
+	TB
+	Run(name string, f func(t Self)) bool
+}
 
 // Got is the decision a level made for a case.
 type Got struct {
@@ -15,7 +28,7 @@ type Got struct {
 // Walk runs fn for every case as the subtest THEME/NAME of t, each theme
 // in a workspace of its own (Build). Run one with
 // go test -run 'TestCases/THEME/NAME', spaces written as underscores.
-func Walk(t *testing.T, fn func(t *testing.T, w *Workspace, c *Case)) {
+func Walk[Self T[Self]](t Self, fn func(t Self, w *Workspace, c *Case)) {
 	t.Helper()
 	themes, err := Themes()
 	if err != nil {
@@ -23,18 +36,18 @@ func Walk(t *testing.T, fn func(t *testing.T, w *Workspace, c *Case)) {
 	}
 	for i := range themes {
 		th := &themes[i]
-		t.Run(th.Name, func(t *testing.T) {
+		t.Run(th.Name, func(t Self) {
 			w := Build(t, th)
 			for j := range th.Cases {
 				c := &th.Cases[j]
-				t.Run(c.Name, func(t *testing.T) { fn(t, w, c) })
+				t.Run(c.Name, func(t Self) { fn(t, w, c) })
 			}
 		})
 	}
 }
 
 // Check reports a decision that is not the case's want.
-func (c *Case) Check(t testing.TB, got Got) {
+func (c *Case) Check(t TB, got Got) {
 	t.Helper()
 	want := c.Want
 	if got.Outcome == want.Outcome && got.Rule == want.Rule {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 )
 
 // Workspace is the corpus's workspace, built in a temporary folder.
@@ -21,7 +20,7 @@ type Workspace struct {
 
 // Build makes the workspace of testdata/workspace.txtar in t.TempDir(),
 // with th's roots and policy file when th is not nil.
-func Build(t testing.TB, th *Theme) *Workspace {
+func Build(t TB, th *Theme) *Workspace {
 	t.Helper()
 	w, err := build(t.TempDir(), th)
 	if err != nil {
