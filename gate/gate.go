@@ -115,10 +115,12 @@ type Gate struct {
 	// factsBufs are the buffers decisions' facts are encoded into, each
 	// given back once its line is on the tape (factTrace.done).
 	factsBufs sync.Pool
-	policyAt  atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
-	idPrefix  string
-	seq       atomic.Int64
-	counts    struct{ allowed, denied, wouldDeny atomic.Int64 }
+	// traces are decisions' factTraces, reused (endTrace).
+	traces   sync.Pool
+	policyAt atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
+	idPrefix string
+	seq      atomic.Int64
+	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
 	// allowConfinedCode is the person's standing answer to asks about
 	// code admit cannot judge, when admit runs it confined (SetSettings).
 	allowConfinedCode atomic.Bool
