@@ -20,8 +20,9 @@ import (
 
 // benchCmd is `admit bench`: the load command. It measures admit/check
 // round trips over real stdio pipes against a child `admit serve`, beside a
-// bare jsonrpc2 echo server in the same run, and the tape's appends per
-// second for each sync setting.
+// bare jsonrpc2 echo server in the same run, admit's command policy
+// beside Gemini CLI's policy engine on the same lines, and the tape's
+// appends per second for each sync setting.
 func benchCmd(args []string, std Stdio) int {
 	stdout := std.Out
 	d := 2 * time.Second
@@ -75,6 +76,9 @@ func benchCmd(args []string, std Stdio) int {
 	}
 	fmt.Fprintf(stdout, "\nthe same check through the gate alone, no transport (tape none):\n")
 	row(stdout, "admit gate", alone)
+	if err := besideGemini(stdout, dir, d, os.Getenv); err != nil {
+		return failed(std, err)
+	}
 
 	hooks, err := hookRounds(self, dir, root, d)
 	if err != nil {
@@ -425,4 +429,49 @@ func hookRounds(self, dir, root string, d time.Duration) ([]bench.LoadResult, er
 		out[i] = r
 	}
 	return out, nil
+}
+
+// besideGemini times admit's command policy and Gemini CLI's policy engine
+// (PolicyEngine.check with the policies it ships, run by node) on the same
+// lines in this run, and prints both and their ratio. Admit is timed
+// before and after Gemini, half of d each, so that a machine slower for a
+// while weighs on both. With no node or no Gemini CLI installed it prints
+// why and how to get them, and measures nothing.
+func besideGemini(w io.Writer, dir string, d time.Duration, getenv func(string) string) error {
+	g, err := bench.FindGemini(getenv)
+	if err != nil {
+		if errors.Is(err, bench.ErrNoGemini) {
+			fmt.Fprintf(w, "\n%v\n", err)
+			return nil
+		}
+		return err
+	}
+	lines, err := bench.ShellLines()
+	if err != nil {
+		return err
+	}
+	ws, home, err := bench.ShellWorkspace(dir)
+	if err != nil {
+		return err
+	}
+	before, err := bench.EvaluateLines(ws, home, lines, d/2)
+	if err != nil {
+		return err
+	}
+	gem, err := g.RunPolicy(dir, ws, lines, d/4, d)
+	if err != nil {
+		return err
+	}
+	after, err := bench.EvaluateLines(ws, home, lines, d/2)
+	if err != nil {
+		return err
+	}
+	admitNs := (before.NsPerLine*float64(before.Checks) + after.NsPerLine*float64(after.Checks)) / float64(before.Checks+after.Checks)
+	perLine := func(ns float64) string { return time.Duration(ns).Round(10 * time.Nanosecond).String() }
+	fmt.Fprintf(w, "\nbeside Gemini CLI %s's policy engine (the same %d lines, node %s):\n", gem.Version, len(lines), gem.Node)
+	fmt.Fprintf(w, "%-36s %10s %8s %8s %8s\n", "policy", "per line", "allowed", "asked", "refused")
+	fmt.Fprintf(w, "%-36s %10s %8d %8d %8d\n", "Gemini CLI PolicyEngine.check", perLine(gem.NsPerLine), gem.Decisions["allow"], gem.Decisions["ask_user"], gem.Decisions["deny"])
+	fmt.Fprintf(w, "%-36s %10s %8d %8d %8d\n", "admit command policy (Evaluate)", perLine(admitNs), before.Allowed, before.Asked, before.Refused)
+	fmt.Fprintf(w, "  admit is %.1fx faster (Gemini's time per line / admit's; issue 21 asks for 10x)\n", gem.NsPerLine/max(admitNs, 1e-9))
+	return nil
 }
