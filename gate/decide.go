@@ -23,7 +23,7 @@ type judging struct {
 	s     *session
 	env   *policy.Env // &envOf; nil when the workspace policy file cannot be used
 	envOf policy.Env
-	lp    loadedPolicy
+	lp    *loadedPolicy // never changed once loaded
 	call  policy.Call
 	// Decided is what Decide returns, made in place: one allocation a
 	// decision. Its Decision is the decision as the stages so far left it;

@@ -361,7 +361,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			if r.Dir {
 				d.Listed = append(d.Listed, r.Path)
 			} else {
-				d.Reads = append(d.Reads, r.Path)
+				d.Reads, d.Seen = append(d.Reads, r.Path), append(d.Seen, r)
 				if pat := secretOf(e, r.Path, abs); pat != "" {
 					secrets = append(secrets, fmt.Sprintf("%q (%s)", p, pat))
 				}
