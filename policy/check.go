@@ -182,8 +182,8 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	// Strictly (strictjson): a repeated key and invalid UTF-8 are refused
 	// in the same pass as the decode, since parsers differ on which of two
 	// equal keys wins, and the gate and the tool could read different paths.
-	var m map[string]any
-	if err := strictjson.Decode(raw, &m); err != nil {
+	m, err := strictjson.Object(raw)
+	if err != nil {
 		return nil, fmt.Errorf("args must be one JSON object, each key once: %v", err)
 	}
 	return m, nil
