@@ -23,14 +23,14 @@ type judging struct {
 	s     *session
 	env   *policy.Env // &envOf; nil when the workspace policy file cannot be used
 	envOf policy.Env
-	lp    loadedPolicy
+	lp    *loadedPolicy // never changed once loaded
 	call  policy.Call
-	// d is the decision as the stages so far left it; its Rule is "" until
-	// a stage has decided.
-	d       policy.Decision
+	// Decided is what Decide returns, made in place: one allocation a
+	// decision. Its Decision is the decision as the stages so far left it;
+	// its Rule is "" until a stage has decided.
+	Decided
 	tracked bool // a line of a terminal whose folder is tracked (terminal.go)
 	pinned  bool // a line typed into a shell the host keeps, whose folder is not followed (StayInFolder)
-	tracing bool // traced records the decision (trace)
 	judged  bool // the policy judged the call: the facts hold what it saw
 	// unconfined is the decision before the person's standing answer for
 	// confined code allowed it (stageConfined): what stands when admit
@@ -43,34 +43,25 @@ type judging struct {
 	// asked is the person's answer (or the broker's, with nobody to ask),
 	// when the call was put to one.
 	asked *approvals.Resolution
-	// traced records what the decision rests on, for replay (facts.go),
-	// when tracing: not when nothing is taped or exported.
-	traced factTrace
-}
-
-// trace is the decision's factTrace, or nil when it is not traced (its
-// methods do nothing on nil).
-func (j *judging) trace() *factTrace {
-	if !j.tracing {
-		return nil
-	}
-	return &j.traced
+	// traced records what the decision rests on, for replay (facts.go);
+	// nil when nothing is taped or exported (its methods do nothing on nil).
+	traced *factTrace
 }
 
 // decided reports whether a stage has decided the call.
-func (j *judging) decided() bool { return j.d.Rule != "" }
+func (j *judging) decided() bool { return j.Decision.Rule != "" }
 
 // admits reports whether the call is, so far, allowed or put to a person.
-func (j *judging) admits() bool { return j.d.Allowed || j.d.Ask }
+func (j *judging) admits() bool { return j.Decision.Allowed || j.Decision.Ask }
 
 // refuse decides the call with a refusal of r, keeping what the policy
 // said of the call's kind and summary.
 func (j *judging) refuse(r rule.Rule, reason, hint string) {
-	kind, summary := j.d.Kind, j.d.Summary
+	kind, summary := j.Decision.Kind, j.Decision.Summary
 	if kind == "" {
 		kind, summary = "read", j.p.Tool
 	}
-	j.d = policy.Decision{Rule: r, Reason: reason, Hint: hint, Kind: kind, Summary: summary}
+	j.Decision = policy.Decision{Rule: r, Reason: reason, Hint: hint, Kind: kind, Summary: summary}
 }
 
 // stages are the steps of one decision, in the catalogue's stage order
@@ -139,10 +130,10 @@ func (g *Gate) stagePolicyFile(j *judging) error {
 	}
 	j.call = policy.Call{Tool: j.p.Tool, Args: j.p.Args, Command: j.p.Command, Argv: j.p.Argv, Path: j.p.pathList(), SecretValues: secretValues,
 		Background: j.p.Background, AdmitRuns: g.admitRuns(j.p)}
-	j.tracing = g.traceFacts(&j.traced, env, j.s, j.p)
+	j.traced = g.traceFacts(env, j.s, j.p)
 	switch {
 	case g.cfg.ManagedErr != nil:
-		j.d = managedRefusal(g.cfg.ManagedErr, j.p.Tool)
+		j.Decision = managedRefusal(g.cfg.ManagedErr, j.p.Tool)
 	case err != nil:
 		j.refuse(rule.PolicyInvalid, "the workspace policy file cannot be used, so the gate stays closed: "+err.Error(), "")
 	}
@@ -181,11 +172,11 @@ func (g *Gate) stagePolicy(j *judging) error {
 		j.env.Budget = j.s.spend(j.p, g.cfg.Now())
 	}
 	j.env.InFlux = j.s.inFlux(g.cfg.Now(), j.p.heldBy)
-	j.trace().call(j.call, j.env, j.tracked, j.pinned)
-	j.d = policy.Decide(j.call, j.env)
+	j.traced.call(j.call, j.env, j.tracked, j.pinned)
+	j.Decision = policy.Decide(j.call, j.env)
 	j.judged = true
-	if j.p.Tool == runTool && len(j.d.ShellOnly) > 0 && (j.d.Allowed || j.d.Ask) {
-		j.d = shellOnlyRefusal(j.d) // shellonly.go
+	if j.p.Tool == runTool && len(j.Decision.ShellOnly) > 0 && (j.Decision.Allowed || j.Decision.Ask) {
+		j.Decision = shellOnlyRefusal(j.Decision) // shellonly.go
 	}
 	return nil
 }
@@ -194,7 +185,7 @@ func (g *Gate) stagePolicy(j *judging) error {
 // terminal to its next line, nor can anyone follow a shell the host keeps
 // without saying where it left it.
 func (g *Gate) stageOneCall(j *judging) error {
-	if !(j.tracked && g.cfg.OneCall || j.pinned) || !j.admits() || j.d.FinalCwdKnown && j.d.FinalCwd == j.call.Cwd {
+	if !(j.tracked && g.cfg.OneCall || j.pinned) || !j.admits() || j.Decision.FinalCwdKnown && j.Decision.FinalCwd == j.call.Cwd {
 		return nil
 	}
 	why := "admit decides alone here, one call at a time, so it could not judge the terminal's next line in the folder it is really in"
@@ -212,7 +203,7 @@ func (g *Gate) stageOneCall(j *judging) error {
 // runner runs it (code confined, words judged again once known) is
 // refused here when admit cannot take it, never after a person said yes.
 func (g *Gate) stageHandle(j *judging) error {
-	wanted := j.d.Allowed || j.d.Ask && j.mode == rule.Enforce
+	wanted := j.Decision.Allowed || j.Decision.Ask && j.mode == rule.Enforce
 	if !j.p.Handle || j.p.DryRun || !wanted || j.env == nil || !slices.Contains(j.env.ShellTools, j.p.Tool) {
 		return nil
 	}
@@ -220,11 +211,11 @@ func (g *Gate) stageHandle(j *judging) error {
 	// back unless the person says yes, and then the run that redeems it is
 	// not asked again.
 	var approved rule.Rule
-	if j.d.Ask {
-		approved = j.d.Rule
+	if j.Decision.Ask {
+		approved = j.Decision.Rule
 	}
 	h, err := "", error(errShellOnly)
-	if len(j.d.ShellOnly) == 0 { // what only a shell runs is left to the host's (shellonly.go)
+	if len(j.Decision.ShellOnly) == 0 { // what only a shell runs is left to the host's (shellonly.go)
 		h, err = g.issue(&Decided{session: j.s, cwd: j.call.Cwd}, j.p, j.id, approved)
 	}
 	if err == nil {
@@ -233,15 +224,15 @@ func (g *Gate) stageHandle(j *judging) error {
 	}
 	g.cfg.Logger.Warn("no handle for a rewrite; the host runs the line itself", "id", j.id, "err", err)
 	switch {
-	case len(j.d.Rejudged) > 0:
+	case len(j.Decision.Rejudged) > 0:
 		// Its substitutions are admitted only because admit's runner
 		// judges their words again: the host's shell would not.
 		j.refuse(rule.DynamicWord, "the line has words only known when it runs (a command substitution, a variable), which only admit's own runner judges again, and admit could not take it to run ("+err.Error()+"); run it through admit run", "")
 	case j.unconfined != nil:
 		// Code the person lets run only confined: the host would run it as
 		// it is, so it is a question again, as for any code the host runs.
-		j.d = *j.unconfined
-		j.d.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
+		j.Decision = *j.unconfined
+		j.Decision.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
 	}
 	return nil
 }
@@ -250,7 +241,7 @@ func (g *Gate) stageHandle(j *judging) error {
 // after all (an ask the host's own prompt may answer, an allow without a
 // handle) must mean the same in the host's own shell.
 func (g *Gate) stageHostShell(j *judging) error {
-	if !j.p.Handle || j.env == nil || !(j.d.Ask || j.d.Allowed && j.handle == "" && !j.p.DryRun) {
+	if !j.p.Handle || j.env == nil || !(j.Decision.Ask || j.Decision.Allowed && j.handle == "" && !j.p.DryRun) {
 		return nil
 	}
 	if hd := g.hostJudge(j.call, j.env, j.p); hd != nil {
@@ -258,46 +249,46 @@ func (g *Gate) stageHostShell(j *judging) error {
 			_, _ = g.cfg.Handles.take(j.handle) // the call is refused: its handle goes
 			j.handle = ""
 		}
-		j.d = *hd
+		j.Decision = *hd
 	}
 	return nil
 }
 
 func (g *Gate) stageAmend(j *judging) error {
 	if j.amend != nil && j.admits() {
-		before := j.d
-		j.amend(&j.d)
-		j.trace().amended(before, j.d)
+		before := j.Decision
+		j.amend(&j.Decision)
+		j.traced.amended(before, j.Decision)
 	}
 	return nil
 }
 
 func (g *Gate) stageConfined(j *judging) error {
-	if j.d.Ask && g.confinedWithoutAsking(j.p, j.d) {
-		before := j.d
+	if j.Decision.Ask && g.confinedWithoutAsking(j.p, j.Decision) {
+		before := j.Decision
 		j.unconfined = &before
-		j.d.Allowed, j.d.Ask, j.d.Rule = true, false, rule.RuleAllows
-		j.d.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + j.d.Reason
+		j.Decision.Allowed, j.Decision.Ask, j.Decision.Rule = true, false, rule.RuleAllows
+		j.Decision.Reason = "admit runs it confined (the workspace minus its protected paths, no network), and the person lets programs that run code run confined without asking: " + j.Decision.Reason
 	}
 	return nil
 }
 
 func (g *Gate) stageTainted(j *judging) error {
-	if why := j.s.tainted(); why != "" && j.d.Kind == "write" && j.admits() {
+	if why := j.s.tainted(); why != "" && j.Decision.Kind == "write" && j.admits() {
 		// An earlier run changed what it was not admitted to: a person
 		// acknowledges that before the session writes again.
-		j.d.Allowed, j.d.Ask, j.d.Rule = false, true, rule.UnexpectedEffect
-		j.d.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
+		j.Decision.Allowed, j.Decision.Ask, j.Decision.Rule = false, true, rule.UnexpectedEffect
+		j.Decision.Reason = "an earlier run in this session " + why + "; a person must acknowledge it before the next change"
 	}
-	j.trace().result(j.d) // what replay compares with: the policy's answer and the gate's turns replay takes again
+	j.traced.result(j.Decision) // what replay compares with: the policy's answer and the gate's turns replay takes again
 	return nil
 }
 
 func (g *Gate) stagePerson(j *judging) error {
-	if !j.d.Ask || j.mode != rule.Enforce || j.p.DryRun {
+	if !j.Decision.Ask || j.mode != rule.Enforce || j.p.DryRun {
 		return nil
 	}
-	if j.p.approved != "" && j.p.approved == j.d.Rule {
+	if j.p.approved != "" && j.p.approved == j.Decision.Rule {
 		// The person said yes to this call when the hook asked; the run
 		// that redeems its handle is the same call, asked once.
 		j.asked = &approvals.Resolution{Allowed: true, DecidedBy: rule.ByHandle, Rule: rule.HumanApproved,
@@ -305,8 +296,8 @@ func (g *Gate) stagePerson(j *judging) error {
 		return nil
 	}
 	j.ctx = waiting(j.ctx)
-	o := g.ask(j.ctx, j.s, j.p, j.id, j.d)
-	if o.Allowed && j.d.Rule == rule.UnexpectedEffect {
+	o := g.ask(j.ctx, j.s, j.p, j.id, j.Decision)
+	if o.Allowed && j.Decision.Rule == rule.UnexpectedEffect {
 		j.s.acknowledge()
 	}
 	j.asked = &o
@@ -318,8 +309,9 @@ func (g *Gate) stagePerson(j *judging) error {
 // what an admitted call leaves behind (observations, the terminal's
 // folder, the paths a background command holds).
 func (g *Gate) conclude(j *judging) *Decided {
-	d, p, s := j.d, j.p, j.s
-	out := &Decided{Decision: d, session: s, cwd: j.call.Cwd}
+	d, p, s := j.Decision, j.p, j.s
+	out := &j.Decided
+	out.session, out.cwd = s, j.call.Cwd
 	if j.env != nil {
 		out.roots = j.env.Roots
 	}
@@ -335,7 +327,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	// Credentials in the clear stay off the tape and out of the export.
 	rec := &out.rec
 	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.trace().encode(&g.factsBufs, j.judged), FactsCompact: true}
+		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true}
 	switch {
 	case j.asked != nil:
 		o := j.asked
@@ -366,7 +358,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	}
 	err := g.tape(j.ctx, rec)
 	rec.Facts = nil // on the tape now, or not at all: what follows (retape) keeps no facts
-	j.trace().done(&g.factsBufs)
+	g.endTrace(j.traced)
 	if err != nil {
 		if v.Handle != "" {
 			_, _ = g.cfg.Handles.take(v.Handle) // the call may not run: its handle goes too

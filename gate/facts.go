@@ -18,13 +18,16 @@ type factTrace struct {
 	buf  *[]byte // the encoded facts' buffer, from Gate.factsBufs
 }
 
-// traceFacts readies t (a zero factTrace, kept in the judging) to point
-// env's FS and observations through a recorder, and notes the settings
-// the decision is taken under; false, leaving t alone, when nothing is
-// taped or exported.
-func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckParams) bool {
+// traceFacts is a trace, from the gate's pool, that points env's FS and
+// observations through a recorder, with the settings the decision is
+// taken under noted; nil when nothing is taped or exported.
+func (g *Gate) traceFacts(env *policy.Env, s *session, p CheckParams) *factTrace {
 	if env == nil || g.cfg.Tape == nil && g.cfg.Exporter == nil || p.DryRun {
-		return false
+		return nil
+	}
+	t, _ := g.traces.Get().(*factTrace)
+	if t == nil {
+		t = new(factTrace)
 	}
 	t.rec.Init(env.FS, env.Obs)
 	env.FS = t.rec.FS()
@@ -38,7 +41,7 @@ func (g *Gate) traceFacts(t *factTrace, env *policy.Env, s *session, p CheckPara
 	if s.caps != nil {
 		t.base.Session, _ = json.Marshal(s.caps)
 	}
-	return true
+	return t
 }
 
 // call notes what the call carried once the gate made it ready.
@@ -102,17 +105,21 @@ func (t *factTrace) encode(bufs *sync.Pool, judged bool) json.RawMessage {
 	return b
 }
 
-// done gives the facts' buffer back to bufs once the tape has copied the
-// line (tape.Tape.Append encodes it before it returns; the export drops
-// the facts): nothing reads a decision's encoded facts after that.
-func (t *factTrace) done(bufs *sync.Pool) {
-	if t == nil || t.buf == nil {
+// endTrace gives t and its facts' buffer back to the gate's pools once the
+// tape has copied the line (tape.Tape.Append encodes it before it
+// returns; the export drops the facts): nothing reads a decision's trace
+// after that. A trace is the largest part of a decision (some 900 bytes):
+// kept, it is no garbage for the collector.
+func (g *Gate) endTrace(t *factTrace) {
+	if t == nil {
 		return
 	}
-	if cap(*t.buf) <= maxPooledFacts {
-		bufs.Put(t.buf)
+	if t.buf != nil && cap(*t.buf) <= maxPooledFacts {
+		g.factsBufs.Put(t.buf)
 	}
-	t.buf = nil
+	t.rec.Init(nil, nil) // drops what it answered, keeping the room
+	t.base, t.buf = facts.Facts{}, nil
+	g.traces.Put(t)
 }
 
 // maxPooledFacts bounds a buffer kept for the next decision: a long

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,10 +116,12 @@ type Gate struct {
 	// factsBufs are the buffers decisions' facts are encoded into, each
 	// given back once its line is on the tape (factTrace.done).
 	factsBufs sync.Pool
-	policyAt  atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
-	idPrefix  string
-	seq       atomic.Int64
-	counts    struct{ allowed, denied, wouldDeny atomic.Int64 }
+	// traces are decisions' factTraces, reused (endTrace).
+	traces   sync.Pool
+	policyAt atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
+	idPrefix string
+	seq      atomic.Int64
+	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
 	// allowConfinedCode is the person's standing answer to asks about
 	// code admit cannot judge, when admit runs it confined (SetSettings).
 	allowConfinedCode atomic.Bool
@@ -132,7 +135,14 @@ type Gate struct {
 	secrets  *command.Secrets // the person's secret patterns; nil is the built-in ones
 	// acceptWeaker: the person accepts weaker confinement.
 	acceptWeaker bool
-	file         loadedPolicy
+	file         *loadedPolicy // nil until a decision loads it
+	// defaults is the default session's capability set as last built
+	// (defaultCaps), for the policy it was built from and the roots.
+	defaults struct {
+		lp    *loadedPolicy
+		roots string
+		caps  *policy.Caps
+	}
 	managedMerge struct{ in, out *rules.Set } // the last merge of withManagedRules (managed.go)
 	tapeErr      string
 	sessionSeq   int64
@@ -389,7 +399,7 @@ func (g *Gate) headless() bool {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.file.file != nil && g.file.file.Headless
+	return g.file != nil && g.file.file != nil && g.file.file.Headless
 }
 
 // tape writes the record; a failure is logged and reported in the state.
@@ -442,9 +452,15 @@ func (g *Gate) retape(ctx context.Context, d *Decided, fill func(r *tape.Record)
 	_ = g.tape(ctx, &r)
 }
 
+// observe records what an admitted call reads and lists, each read with
+// the state its resolution saw where the policy kept it.
 func (g *Gate) observe(s *session, d policy.Decision) {
 	for _, p := range d.Reads {
-		s.obs.RecordFile(p)
+		if i := slices.IndexFunc(d.Seen, func(r command.Resolved) bool { return r.Path == p }); i >= 0 {
+			s.obs.RecordResolved(d.Seen[i])
+		} else {
+			s.obs.RecordFile(p)
+		}
 	}
 	for _, p := range d.Listed {
 		s.obs.RecordDir(p)
@@ -534,12 +550,12 @@ func (g *Gate) session(id string) (*session, error) {
 
 // env assembles what a decision for s depends on, and the policy file it
 // came from.
-func (g *Gate) env(s *session) (*policy.Env, loadedPolicy, error) {
+func (g *Gate) env(s *session) (*policy.Env, *loadedPolicy, error) {
 	return g.envIn(new(policy.Env), s)
 }
 
 // envIn is env filled into e: a decision keeps its env in its judging.
-func (g *Gate) envIn(e *policy.Env, s *session) (*policy.Env, loadedPolicy, error) {
+func (g *Gate) envIn(e *policy.Env, s *session) (*policy.Env, *loadedPolicy, error) {
 	roots := g.cfg.Roots.Shared() // read only, by the policy and the facts
 	lp := g.loadPolicy(roots)
 	g.mu.Lock()

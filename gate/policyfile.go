@@ -33,8 +33,6 @@ type loadedPolicy struct {
 	baseline *command.Policy
 	hash     string // the tape's policy field: a short hash of the content
 	err      error
-	caps     *policy.Caps // the default session's, for rootsKey
-	roots    string
 	// shellTools are the tools whose calls carry a command line: the
 	// built-in list, the file's, and admit.run.
 	shellTools []string
@@ -68,11 +66,11 @@ func withBuiltins(list, add []string) []string {
 // the policy given in the configuration, or the built-in. The file is
 // stat'ed on every decision and re-read when it changed, so a decision
 // never rests on a stale policy, nor on a trust given to other content.
-func (g *Gate) loadPolicy(roots []string) loadedPolicy {
+func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 	if g.cfg.Policy != nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		if g.file.file == nil && g.file.err == nil {
+		if g.file == nil {
 			// The editor's own settings: the person's, so trusted.
 			g.file = g.compilePolicy("initializationOptions.policy", g.cfg.Policy, nil, policy.Trusted)
 		}
@@ -88,16 +86,16 @@ func (g *Gate) loadPolicy(roots []string) loadedPolicy {
 	g.mu.Lock()
 	cur := g.file
 	g.mu.Unlock()
-	if cur.file != nil && cur.path == path && cur.stamp == stamp || cur.err != nil && cur.path == path && cur.stamp == stamp && path != "" {
+	if cur != nil && (cur.file != nil && cur.path == path && cur.stamp == stamp || cur.err != nil && cur.path == path && cur.stamp == stamp && path != "") {
 		return cur
 	}
-	var lp loadedPolicy
+	var lp *loadedPolicy
 	if path == "" {
 		lp = g.compilePolicy("built-in", policy.DefaultFile(), nil, policy.BuiltIn)
 	} else if data, err := os.ReadFile(path); err != nil {
-		lp = loadedPolicy{err: fmt.Errorf("%s: %w", path, err)}
+		lp = &loadedPolicy{err: fmt.Errorf("%s: %w", path, err)}
 	} else if f, err := policy.ParseFile(path, data); err != nil {
-		lp = loadedPolicy{err: err}
+		lp = &loadedPolicy{err: err}
 	} else {
 		sum := policy.Sum(path, data)
 		widens := f.Widens(policy.DefaultFile(), g.cfg.Bounds)
@@ -147,29 +145,29 @@ type rootPolicyPaths struct{ roots, paths []string }
 // it again (its trust changed).
 func (g *Gate) forgetPolicy() {
 	g.mu.Lock()
-	g.file = loadedPolicy{}
+	g.file = nil
 	g.mu.Unlock()
 }
 
 // compilePolicy prepares a policy file as it takes effect under trust.
-func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust policy.Trust) loadedPolicy {
+func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust policy.Trust) *loadedPolicy {
 	if data == nil {
 		data, _ = json.Marshal(f)
 	}
 	sum := sha256.Sum256(data)
 	eff := f.Effective(policy.DefaultFile(), g.cfg.Bounds, trust != policy.Untrusted)
-	lp := loadedPolicy{file: eff, trust: trust, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(eff.ShellTools, []string{runTool})}
+	lp := &loadedPolicy{file: eff, trust: trust, hash: hex.EncodeToString(sum[:8]), shellTools: withBuiltins(eff.ShellTools, []string{runTool})}
 	if f.Rules != nil {
 		set, err := f.Rules.Set("repository", false)
 		if err != nil {
-			return loadedPolicy{err: fmt.Errorf("%s: %w", where, err), hash: lp.hash}
+			return &loadedPolicy{err: fmt.Errorf("%s: %w", where, err), hash: lp.hash}
 		}
 		lp.rules = set
 	}
 	if len(f.Programs) > 0 {
 		t, err := command.ParseTable(f.Programs)
 		if err != nil {
-			return loadedPolicy{err: fmt.Errorf("%s: programs: %w", where, err), hash: lp.hash}
+			return &loadedPolicy{err: fmt.Errorf("%s: programs: %w", where, err), hash: lp.hash}
 		}
 		lp.table = command.New(t)
 		if trust == policy.Untrusted {
@@ -182,20 +180,18 @@ func (g *Gate) compilePolicy(where string, f *policy.File, data []byte, trust po
 // defaultCaps is the default session's capability set: the policy file's
 // grants, with the workspace roots as write roots. It is built once per
 // policy version and set of roots.
-func (g *Gate) defaultCaps(lp loadedPolicy, roots []string) *policy.Caps {
+func (g *Gate) defaultCaps(lp *loadedPolicy, roots []string) *policy.Caps {
 	key := strings.Join(roots, "\x00")
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.file.caps != nil && g.file.roots == key && g.file.path == lp.path && g.file.stamp == lp.stamp {
-		return g.file.caps
+	if d := &g.defaults; d.lp == lp && d.roots == key {
+		return d.caps
 	}
 	f := lp.file
 	c := &policy.Caps{
 		Label: f.Label, Allow: withBuiltins(f.Allow, builtinTools), NeedsHuman: f.NeedsHuman,
 		Mutators: withBuiltins(f.Mutators, builtinMutators), WriteRoots: roots,
 	}
-	if g.file.path == lp.path && g.file.stamp == lp.stamp {
-		g.file.caps, g.file.roots = c, key
-	}
+	g.defaults.lp, g.defaults.roots, g.defaults.caps = lp, key, c
 	return c
 }

@@ -149,7 +149,7 @@ func Replay(recs []tape.Record, o ReplayOptions) (*ReplayReport, error) {
 type replayer struct {
 	o      ReplayOptions
 	g      *Gate // compiles the policy as the live gate does; decides nothing
-	lp     loadedPolicy
+	lp     *loadedPolicy
 	places map[string]*command.Personal
 }
 

@@ -3,6 +3,7 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -225,5 +226,58 @@ func TestReplayMissingFacts(t *testing.T) {
 	// fact nobody saw.
 	if rep.Changed != 1 || rep.Changes[0].To == rule.OutcomeAllow {
 		t.Errorf("changes: %+v", rep.Changes)
+	}
+}
+
+// TestReplayReusedTraces: one gate decides call after call, its traces
+// reused between them (endTrace); each record's facts hold only what its
+// own decision asked, and each replays unchanged.
+func TestReplayReusedTraces(t *testing.T) {
+	root := t.TempDir()
+	names := []string{"a.txt", "b.txt", "c.txt", "d.txt"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink := &recordSink{}
+	g, err := gate.Open(gate.Options{Dirs: []string{root}, Headless: true, Exporter: sink, Bounds: policy.DefaultBounds(),
+		Settings: gate.Settings{Mode: "enforce", Effects: "read-only"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		n := names[i%len(names)]
+		p := gate.CheckParams{Tool: "Read", Args: json.RawMessage(`{"file_path":"` + n + `"}`)}
+		if i%3 == 1 {
+			p = gate.CheckParams{Tool: "bash", Command: "cat " + n + " ../outside-" + n}
+		}
+		if _, err := g.Check(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.recs) != 40 {
+		t.Fatalf("%d records, want 40", len(sink.recs))
+	}
+	for i, r := range sink.recs {
+		var f struct {
+			Resolve map[string]json.RawMessage `json:"resolve"`
+		}
+		if err := json.Unmarshal(r.Facts, &f); err != nil {
+			t.Fatalf("record %d: facts %s: %v", i, r.Facts, err)
+		}
+		own := names[i%len(names)]
+		for p := range f.Resolve {
+			if !strings.Contains(p, own) {
+				t.Errorf("record %d (%s) holds another decision's answer for %s", i, own, p)
+			}
+		}
+	}
+	rep := replayCase(t, tapedCase{recs: sink.recs}, nil, nil)
+	if rep.Calls != 40 || rep.Replayed != 40 || rep.Changed != 0 || rep.MissingFacts != 0 {
+		t.Fatalf("replay: %+v", rep)
 	}
 }

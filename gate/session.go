@@ -140,7 +140,7 @@ func (s *session) acknowledge() {
 // file lp: what the file tightens holds in every session, not only the
 // editor's default one. A tool the file says always needs a person, or is
 // a mutator, is so in a session that names it too.
-func (s *session) sessionCaps(lp loadedPolicy) *policy.Caps {
+func (s *session) sessionCaps(lp *loadedPolicy) *policy.Caps {
 	f := lp.file
 	if f == nil || len(f.NeedsHuman) == 0 && len(f.Mutators) == 0 {
 		return s.caps

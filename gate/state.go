@@ -82,15 +82,19 @@ func (g *Gate) State() State {
 	}
 	g.mu.Lock()
 	st.Mode, st.Effects, st.Shell, st.TapeError = g.mode, g.effects, g.shell, g.tapeErr
-	if g.file.err != nil {
-		st.PolicyError = g.file.err.Error()
+	f := g.file
+	if f == nil {
+		f = &loadedPolicy{}
 	}
-	st.Policy, st.PolicyTrust = g.file.path, string(g.file.trust)
+	if f.err != nil {
+		st.PolicyError = f.err.Error()
+	}
+	st.Policy, st.PolicyTrust = f.path, string(f.trust)
 	if st.Policy == "" {
 		st.Policy = "built-in"
 	}
-	if g.file.trust == policy.Untrusted {
-		st.PolicyWidens = g.file.widens
+	if f.trust == policy.Untrusted {
+		st.PolicyWidens = f.widens
 	}
 	for id := range g.sessions {
 		st.Sessions = append(st.Sessions, id)

@@ -182,8 +182,8 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	// Strictly (strictjson): a repeated key and invalid UTF-8 are refused
 	// in the same pass as the decode, since parsers differ on which of two
 	// equal keys wins, and the gate and the tool could read different paths.
-	var m map[string]any
-	if err := strictjson.Decode(raw, &m); err != nil {
+	m, err := strictjson.Object(raw)
+	if err != nil {
 		return nil, fmt.Errorf("args must be one JSON object, each key once: %v", err)
 	}
 	return m, nil
@@ -361,7 +361,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			if r.Dir {
 				d.Listed = append(d.Listed, r.Path)
 			} else {
-				d.Reads = append(d.Reads, r.Path)
+				d.Reads, d.Seen = append(d.Reads, r.Path), append(d.Seen, r)
 				if pat := secretOf(e, r.Path, abs); pat != "" {
 					secrets = append(secrets, fmt.Sprintf("%q (%s)", p, pat))
 				}

@@ -19,10 +19,14 @@ type Decision struct {
 	Kind    string    // "read" or "write"
 	Hint    string    // what would be allowed instead, where the policy can tell
 
-	Reads, Writes, Listed []string   // resolved paths the call reads, writes, lists
-	Summary               string     // one line a person can read: the command, or the tool and its paths
-	Grant                 string     // what an allow-session answer grants: same tool and args, or same program, subcommand and options
-	Argv                  [][]string // each simple command, as judged (the call's argv for an argv call); nil for one in Rejudged, then the commands of its substitutions
+	Reads, Writes, Listed []string // resolved paths the call reads, writes, lists
+	// Seen are the resolutions of those of Reads the policy resolved
+	// itself (a file tool's own paths), as they were seen: what the gate
+	// records of each read without a second stat.
+	Seen    []command.Resolved
+	Summary string     // one line a person can read: the command, or the tool and its paths
+	Grant   string     // what an allow-session answer grants: same tool and args, or same program, subcommand and options
+	Argv    [][]string // each simple command, as judged (the call's argv for an argv call); nil for one in Rejudged, then the commands of its substitutions
 	// Rejudged are the commands of the line with a command substitution
 	// among their words (wc -l $(git ls-files)): only their shape was
 	// judged. A run judges each again as a plain argv once its words are

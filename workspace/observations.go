@@ -137,21 +137,47 @@ func (o *Observations) RecordDir(path string) {
 	_ = o.record(filepath.Clean(path), true, "")
 }
 
+// RecordResolved records a read of r.Path with the state r's resolution
+// saw of it (command.Resolved.Seen), a moment ago: the file is stat'ed
+// once per decision. Without a stamp it is RecordFile.
+func (o *Observations) RecordResolved(r command.Resolved) error {
+	switch {
+	case !r.Exists:
+		return o.recordState(r.Path, fileState{absent: true}, "")
+	case !r.Seen.Known():
+		return o.RecordFile(r.Path)
+	}
+	s := r.Seen
+	return o.recordState(r.Path, fileState{size: s.Size, mode: r.Mode, mtime: time.Unix(0, s.Mtime), ctime: time.Unix(0, s.Ctime), dev: s.Dev, ino: s.Ino}, "")
+}
+
 func (o *Observations) record(path string, dir bool, hash string) error {
-	var st fileState
-	racy := false
-	if !dir {
-		var err error
-		if st, err = statNow(path); err != nil {
-			return err
-		}
-		racy = st.racy(time.Now())
-		if racy && hash == "" && st.mode.IsRegular() && st.size <= maxRacyHashBytes {
-			if _, h, err := ReadFile(path, maxRacyHashBytes); err == nil {
-				hash = h
-			}
+	if dir {
+		o.keep(path, true, fileState{}, "", false)
+		return nil
+	}
+	st, err := statNow(path)
+	if err != nil {
+		return err
+	}
+	return o.recordState(path, st, hash)
+}
+
+// recordState records a read of path in state st; a file changed too
+// recently for its times to tell a later same-size write apart is hashed.
+func (o *Observations) recordState(path string, st fileState, hash string) error {
+	racy := st.racy(time.Now())
+	if racy && hash == "" && st.mode.IsRegular() && st.size <= maxRacyHashBytes {
+		if _, h, err := ReadFile(path, maxRacyHashBytes); err == nil {
+			hash = h
 		}
 	}
+	o.keep(path, false, st, hash, racy)
+	return nil
+}
+
+// keep puts one observation, the newest of its path.
+func (o *Observations) keep(path string, dir bool, st fileState, hash string, racy bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.seq++
@@ -162,7 +188,6 @@ func (o *Observations) record(path string, dir bool, hash string) error {
 	o.entries[key] = &observation{seq: o.seq, dir: dir, state: st, hash: hash, racy: racy}
 	o.order = append(o.order, orderItem{key, o.seq})
 	o.trim()
-	return nil
 }
 
 // dirKey keeps folder listings apart from file reads of the same path.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -207,4 +208,54 @@ func BenchmarkObservationsFile(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestRecordResolvedAsStatted: a read recorded with the state its
+// resolution saw is the same observation as one stat'ed again: Observed
+// while the file stands, Stale once it changes, and a resolution that saw
+// nothing falls back to a stat.
+func TestRecordResolvedAsStatted(t *testing.T) {
+	root := tempRoot(t)
+	p := root + "/f.txt"
+	writeFile(t, p, "hello")
+	past := time.Now().Add(-time.Hour) // out of the racy window: no hash
+	if err := os.Chtimes(p, past, past); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := NewRoots(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResolver(roots).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "linux" && !r.Seen.Known() {
+		t.Fatalf("Resolve(%s) saw no stamp: %+v", p, r)
+	}
+	seen, statted := NewObservations(0), NewObservations(0)
+	if err := seen.RecordResolved(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := statted.RecordFile(p); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := seen.entries[p].state, statted.entries[p].state; a != b {
+		t.Fatalf("recorded from the resolution %+v, stat'ed %+v", a, b)
+	}
+	if got := seen.File(p); got != command.Observed {
+		t.Fatalf("after record: %v", got)
+	}
+	writeFile(t, p, "hello, changed")
+	if got := seen.File(p); got != command.Stale {
+		t.Errorf("after a write: %v, want Stale", got)
+	}
+	unseen := NewObservations(0)
+	r.Seen = command.Stamp{}
+	if err := unseen.RecordResolved(r); err != nil {
+		t.Fatal(err)
+	}
+	if got := unseen.File(p); got != command.Observed {
+		t.Errorf("recorded without a stamp (stat'ed): %v, want Observed", got)
+	}
 }

@@ -139,6 +139,7 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 		// ends there.
 		lastMode  uint32
 		lastLinks uint64
+		lastSeen  command.Stamp
 		lastLen   = -1
 	)
 	for {
@@ -221,16 +222,16 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 			isDir = false
 		}
 		if st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
-			lastMode, lastLinks, lastLen = uint32(st.Mode), uint64(st.Nlink), len(buf)
+			lastMode, lastLinks, lastSeen, lastLen = uint32(st.Mode), uint64(st.Nlink), stampOf(&st), len(buf)
 		}
 	}
 	res := command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}
 	if exists {
 		if lastLen == len(buf) {
-			res.Mode, res.Links = sysfile.ModeOf(lastMode), lastLinks
+			res.Mode, res.Links, res.Seen = sysfile.ModeOf(lastMode), lastLinks, lastSeen
 		} else if err := lstat(res.Path, &st); err == nil {
 			// The walk ended on ".." or on a root it did not lstat.
-			res.Mode, res.Links = sysfile.ModeOf(uint32(st.Mode)), uint64(st.Nlink)
+			res.Mode, res.Links, res.Seen = sysfile.ModeOf(uint32(st.Mode)), uint64(st.Nlink), stampOf(&st)
 		} else {
 			return command.Resolved{}, false, fmt.Errorf("workspace: resolve %q: lstat %s: %w", p, res.Path, err)
 		}

@@ -53,7 +53,21 @@ type Resolved struct {
 	// file with more than one may be the same file as one outside the
 	// roots (a package store's).
 	Links uint64
+	// Seen is what the resolution saw of an existing Path: what the gate
+	// records when the agent reads it, without a second stat. Zero when
+	// the FS does not tell.
+	Seen Stamp
 }
+
+// Stamp is a file's size, modification and change times (nanoseconds)
+// and identity, as an observation of a read keeps them.
+type Stamp struct {
+	Size, Mtime, Ctime int64
+	Dev, Ino           uint64
+}
+
+// Known reports whether the FS filled the stamp: no file has inode 0.
+func (s Stamp) Known() bool { return s.Ino != 0 }
 
 // Typed reports whether the FS told the file's type: Mode and Links are
 // known. An FS that leaves them zero for an existing path is read as

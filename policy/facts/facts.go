@@ -228,11 +228,29 @@ func NewRecorder(fsys command.FS, obs command.Observations) *Recorder {
 	return r
 }
 
-// Init readies a zero Recorder in place, as NewRecorder makes one: the
-// gate keeps a decision's recorder inside what it decides with, one
-// allocation fewer a decision.
+// Init readies a Recorder in place, zero or used, as NewRecorder makes
+// one: the gate reuses a decision's recorder for the next, so it forgets
+// what it was answered, keeping the room its lists took.
 func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	r.fs, r.obs = fsys, obs
+	f := &r.f
+	forget(&f.Resolve)
+	forget(&f.Links)
+	forget(&f.Split)
+	forget(&f.Options)
+	forget(&f.GitExec)
+	forget(&f.GitConfig)
+	forget(&f.ReadDir)
+	forget(&f.Remotes)
+	forget(&f.WriteExec)
+	forget(&f.ObsFile)
+	forget(&f.ObsDir)
+}
+
+// forget empties a, dropping what its answers point to.
+func forget[V any](a *answered[V]) {
+	clear(a.list)
+	a.list, a.idx = a.list[:0], nil
 }
 
 // FS is the recording FS: it implements command.GitWrites (and resolves
