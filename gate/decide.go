@@ -92,9 +92,20 @@ var stages = []struct {
 // may refuse a decision the policy admitted, before anyone is asked and
 // before the tape: the file tools bind a change to the bytes read.
 func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision)) (*Decided, error) {
-	j := &judging{ctx: ctx, id: g.newID(), p: p, amend: amend, mode: g.Mode()}
+	j, err := g.decide(ctx, p, amend, &judging{})
+	if err != nil {
+		return nil, err
+	}
+	return &j.Decided, nil
+}
+
+// decide runs the decision order on j, a zero judging, and leaves what
+// Decide returns in j.Decided.
+func (g *Gate) decide(ctx context.Context, p CheckParams, amend func(d *policy.Decision), j *judging) (*judging, error) {
+	j.ctx, j.id, j.p, j.amend, j.mode = ctx, g.newID(), p, amend, g.Mode()
 	if j.mode == rule.Off {
-		return &Decided{Verdict: Verdict{ID: j.id, Verdict: rule.Allow, Allowed: true, Mode: j.mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}}, nil
+		j.Verdict = Verdict{ID: j.id, Verdict: rule.Allow, Allowed: true, Mode: j.mode, Rule: rule.CapsOff, Reason: "the gate is off: nothing was checked or recorded", Tool: p.Tool, Outcome: rule.OutcomeAllow}
+		return j, nil
 	}
 	s, err := g.session(p.Session)
 	if err != nil {
@@ -106,7 +117,8 @@ func (g *Gate) Decide(ctx context.Context, p CheckParams, amend func(d *policy.D
 			return nil, err
 		}
 	}
-	return g.conclude(j), nil
+	g.conclude(j)
+	return j, nil
 }
 
 func (g *Gate) stagePolicyFile(j *judging) error {

@@ -2,8 +2,12 @@ package gate_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -11,6 +15,7 @@ import (
 	"admit/gate"
 	"admit/policy"
 	"admit/policy/rule"
+	"admit/tape"
 )
 
 // countingAsker answers every question with answer and counts them.
@@ -95,4 +100,68 @@ func TestHandleStageBeforeThePerson(t *testing.T) {
 			t.Fatalf("handles left: %v", left)
 		}
 	})
+}
+
+// TestCheckKeepsNothingBetweenCalls: Check decides in a judging it reuses;
+// calls of every kind, from four callers at once, each get the verdict a
+// gate of their own gives the same call, nothing of another call in it.
+func TestCheckKeepsNothingBetweenCalls(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"a.txt", "b.txt", ".env"} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func() *gate.Gate {
+		g, err := gate.Open(gate.Options{Dirs: []string{root}, Headless: true, Bounds: policy.DefaultBounds(),
+			Settings: gate.Settings{Mode: "enforce", Effects: "read-only"}, TapePath: filepath.Join(t.TempDir(), "tape.jsonl"),
+			Tape: tape.Options{Sync: tape.SyncNone}, TapeRequired: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { g.Close() })
+		return g
+	}
+	var calls []gate.CheckParams
+	for i := range 60 {
+		n := strconv.Itoa(i)
+		calls = append(calls, []gate.CheckParams{
+			{Tool: "Read", Args: json.RawMessage(`{"file_path":"a.txt"}`)},
+			{Tool: "bash", Command: "cat b.txt | grep " + n},
+			{Tool: "bash", Command: "cat /etc/passwd-" + n},
+			{Tool: "Read", Args: json.RawMessage(`{"file_path":".env"}`)},
+			{Tool: "Write", Args: json.RawMessage(`{"file_path":"new-` + n + `.txt","content":"x"}`)},
+			{Tool: "bash", Command: "ls -la && git status --short " + n},
+		}[i%6])
+	}
+	want := make([]gate.Verdict, len(calls))
+	for i, p := range calls {
+		d, err := open().Decide(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = d.Verdict
+	}
+	g := open()
+	got := make([]gate.Verdict, len(calls))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(calls); i += 4 {
+				v, err := g.Check(context.Background(), calls[i])
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = v
+			}
+		})
+	}
+	wg.Wait()
+	for i := range calls {
+		a, b := got[i], want[i]
+		a.ID, b.ID = "", ""
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("call %d %+v:\n got  %+v\n want %+v", i, calls[i], a, b)
+		}
+	}
 }

@@ -117,7 +117,11 @@ type Gate struct {
 	// given back once its line is on the tape (factTrace.done).
 	factsBufs sync.Pool
 	// traces are decisions' factTraces, reused (endTrace).
-	traces   sync.Pool
+	traces sync.Pool
+	// judgings are what Check decides in: the largest part of a decision
+	// (2 KB), reused, since Check keeps only the verdict, a copy. Decide's
+	// caller keeps its Decided, so Decide makes its own.
+	judgings sync.Pool
 	policyAt atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
 	idPrefix string
 	seq      atomic.Int64
@@ -242,11 +246,18 @@ func waiting(ctx context.Context) context.Context {
 // Check decides one call: it runs the decision order, asks a person when a
 // rule says so, tapes the decision and notifies the client.
 func (g *Gate) Check(ctx context.Context, p CheckParams) (Verdict, error) {
-	d, err := g.Decide(ctx, p, nil)
-	if err != nil {
+	j, _ := g.judgings.Get().(*judging)
+	if j == nil {
+		j = new(judging)
+	}
+	defer func() {
+		*j = judging{} // nothing of this call is left for the next
+		g.judgings.Put(j)
+	}()
+	if _, err := g.decide(ctx, p, nil, j); err != nil {
 		return Verdict{}, err
 	}
-	return d.Verdict, nil
+	return j.Verdict, nil
 }
 
 // dryRun finishes a dry run's decision: what the policy says, and whether
