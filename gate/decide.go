@@ -180,10 +180,11 @@ func (g *Gate) stagePolicy(j *judging) error {
 	if j.decided() {
 		return nil
 	}
+	now := g.cfg.Now()
 	if !j.p.DryRun {
-		j.env.Budget = j.s.spend(j.p, g.cfg.Now())
+		j.env.Budget = j.s.spend(j.p, now)
 	}
-	j.env.InFlux = j.s.inFlux(g.cfg.Now(), j.p.heldBy)
+	j.env.InFlux = j.s.inFlux(now, j.p.heldBy)
 	j.traced.call(j.call, j.env, j.tracked, j.pinned)
 	j.Decision = policy.Decide(j.call, j.env)
 	j.judged = true
