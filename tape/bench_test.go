@@ -74,6 +74,56 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendShared is the cost of sharing a tape without the noise
+// of processes and a busy processor: 1, 2 and 8 Tapes open on one file in
+// this process (each with its own flock, as processes have) take turns,
+// one line each, from one goroutine, so that every line but with 1 Tape
+// takes the lock after another writer wrote: the lock, the look at the
+// files, learning the other writer's lines, and the head and mark written
+// on giving the lock back.
+//
+//	go test -run '^$' -bench AppendShared ./tape/
+func BenchmarkAppendShared(b *testing.B) {
+	for _, tapes := range []int{1, 2, 8} {
+		b.Run(fmt.Sprintf("tapes=%d", tapes), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "tape.jsonl")
+			tps := make([]*Tape, tapes)
+			for i := range tps {
+				tp, err := Open(path, Options{Sync: SyncNone})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tps[i] = tp
+			}
+			tmpl := benchRecord()
+			// One turn each first, so that every Tape has seen the others.
+			for _, tp := range tps {
+				r := tmpl
+				if err := tp.Append(context.Background(), &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				r := tmpl
+				if err := tps[i%tapes].Append(context.Background(), &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			for _, tp := range tps {
+				if err := tp.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := Verify(path); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
 // BenchmarkEncode is the part of Append that runs on the caller's
 // goroutine, in parallel.
 func BenchmarkEncode(b *testing.B) {
