@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -199,7 +200,8 @@ func BenchmarkQuery(b *testing.B) {
 // binary opens the tape at PATH, waits for a line on stdin (so that its
 // start is not counted), appends COUNT records from WRITERS goroutines,
 // each pausing PAUSE between its appends, prints the mean time one Append
-// took and the processor time the appends took, in nanoseconds, and exits.
+// took, the processor time the appends took and the median time one
+// Append took, in nanoseconds, and exits.
 const benchChildEnv = "ADMIT_TAPE_BENCH_CHILD"
 
 func benchChild(spec string) int {
@@ -217,6 +219,7 @@ func benchChild(spec string) int {
 	}
 	tmpl := benchRecord()
 	var next, spent atomic.Int64
+	took := make([]time.Duration, n) // each Append, for the median
 	var wg sync.WaitGroup
 	failed := atomic.Bool{}
 	fmt.Println("ready")
@@ -227,7 +230,7 @@ func benchChild(spec string) int {
 	cpu0 := processCPU()
 	for range writers {
 		wg.Go(func() {
-			for next.Add(1) <= int64(n) {
+			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
 				r := tmpl
 				t0 := time.Now()
 				if err := tp.Append(context.Background(), &r); err != nil {
@@ -235,7 +238,9 @@ func benchChild(spec string) int {
 					failed.Store(true)
 					return
 				}
-				spent.Add(int64(time.Since(t0)))
+				d := time.Since(t0)
+				spent.Add(int64(d))
+				took[i-1] = d
 				if pause > 0 {
 					time.Sleep(pause)
 				}
@@ -247,7 +252,8 @@ func benchChild(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	fmt.Println(spent.Load()/int64(n), int64(processCPU()-cpu0))
+	slices.Sort(took)
+	fmt.Println(spent.Load()/int64(n), int64(processCPU()-cpu0), int64(took[n/2]))
 	return 0
 }
 
@@ -257,7 +263,8 @@ func benchChild(spec string) int {
 // 8 writers; sync none, so that the figures are the sharing, not the
 // disk. us/append is the mean time one Append takes in a process, to
 // compare with the processes=1 row (issue 21: at most 1.5 times with
-// paced callers); lines/s is all processes together; cpu-us/line is the
+// paced callers), us/append-p50 its median (less moved by a busy
+// machine's stalls); lines/s is all processes together; cpu-us/line is the
 // processor time (user and system) all processes spent per line, the
 // figure a busy shared machine disturbs least. b.N records are shared
 // among the processes; their start-up is not counted.
@@ -325,7 +332,7 @@ func benchProcesses(b *testing.B, procs, writers int, pause time.Duration, apart
 	for _, k := range kids {
 		k.in.Write([]byte("go\n"))
 	}
-	var perAppend, cpu float64
+	var perAppend, median, cpu float64
 	for _, k := range kids {
 		l, err := k.out.ReadString('\n')
 		if err != nil {
@@ -334,17 +341,19 @@ func benchProcesses(b *testing.B, procs, writers int, pause time.Duration, apart
 		if err := k.cmd.Wait(); err != nil {
 			b.Fatal(err)
 		}
-		var ns, cpuNs int64
-		if _, err := fmt.Sscan(l, &ns, &cpuNs); err != nil {
+		var ns, cpuNs, medianNs int64
+		if _, err := fmt.Sscan(l, &ns, &cpuNs, &medianNs); err != nil {
 			b.Fatalf("bench child said %q", l)
 		}
 		perAppend += float64(ns) / 1e3
 		cpu += float64(cpuNs) / 1e3
+		median += float64(medianNs) / 1e3
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.ReportMetric(float64(each*procs)/elapsed.Seconds(), "lines/s")
 	b.ReportMetric(perAppend/float64(procs), "us/append")
+	b.ReportMetric(median/float64(procs), "us/append-p50")
 	b.ReportMetric(cpu/float64(each*procs), "cpu-us/line")
 	if apart {
 		for i := range procs {

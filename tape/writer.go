@@ -488,15 +488,18 @@ func (w *writer) follow(size int64) bool {
 func (w *writer) takeHead(size int64) bool {
 	width := headWidth(w.base)
 	b := w.buf[:0]
-	if cap(b) < width+1 {
-		b = make([]byte, 0, max(width+1, 4<<10))
+	if cap(b) < width {
+		b = make([]byte, 0, max(width, 4<<10))
 	}
-	b = b[:width+1]
+	b = b[:width]
 	w.buf = b[:0]
-	if n, err := w.hf.ReadAt(b, 0); n != width || err != io.EOF {
-		return false // not one head's width: decode says what it is
+	// One head's width, in one read: bytes past it (which no writer
+	// writes) are Verify's to name, as they were when follow took the
+	// lines without reading the head.
+	if n, err := w.hf.ReadAt(b, 0); n != width || err != nil && err != io.EOF {
+		return false
 	}
-	a, scratch, ok := w.seal.decodeOwn(b[:width], w.base, w.headBuf)
+	a, scratch, ok := w.seal.decodeOwn(b, w.base, w.headBuf)
 	w.headBuf = scratch
 	if !ok || a.size != size || a.records <= w.records || a.records-w.records > size-w.size {
 		return false
