@@ -480,11 +480,11 @@ func (w *writer) follow(size int64) bool {
 // hashing them all as follow does: the head must be in the form this
 // writer writes (sealed with this key, for this file), end exactly at size,
 // hold more records than this writer knew, and name the line that ends at
-// size, whose hash is checked. That line is the one a change of the tape
-// that keeps its size would have to touch to go unseen by the chain (load
-// records it, as it does when follow fails). A head a crash left behind
-// the lines, a torn head, a changed last line: false, and follow or load
-// take the file.
+// size, whose hash is checked: a change of that line shows on no prev,
+// only against the head (load records it, as when follow fails), while a
+// change of a line before it shows on the chain. A head a crash left
+// behind the lines, a torn head, a changed last line: false, and follow or
+// load take the file.
 func (w *writer) takeHead(size int64) bool {
 	width := headWidth(w.base)
 	b := w.buf[:0]
