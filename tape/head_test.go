@@ -719,6 +719,11 @@ func TestWriterTakesTheHead(t *testing.T) {
 			}
 			writeFile(t, path, bytes.Join(ls, nil))
 		}, false, "the last record was changed"},
+		{"a line added without the key", func(t *testing.T, path string, _, _ []byte) {
+			ls := lines(t, path)
+			forged := fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged","allowed":true,"prev":"%s"}`+"\n", hashOf(ls[len(ls)-1]))
+			writeFile(t, path, append(bytes.Join(ls, nil), forged...))
+		}, false, "were not anchored"},
 		{"head re-encoded by hand", func(t *testing.T, path string, _, _ []byte) {
 			b, _ := os.ReadFile(path + HeadSuffix)
 			writeFile(t, path+HeadSuffix, bytes.Replace(b, []byte(`{"v":1,`), []byte(`{"v":1, `), 1)[:len(b)])
@@ -744,7 +749,7 @@ func TestWriterTakesTheHead(t *testing.T) {
 			b.commit.Lock()
 			b.w.flock()
 			took := b.w.takeHead(fi.Size())
-			want := anchor{records: 9, size: fi.Size()}
+			want := anchor{records: 9, size: fi.Size()} // when it takes the head
 			got := b.w.anchor()
 			got.last = [32]byte{}
 			b.w.funlock()
@@ -762,7 +767,7 @@ func TestWriterTakesTheHead(t *testing.T) {
 			case c.finding != "" && (len(found) != 1 || !strings.Contains(found[0].Reason, c.finding)):
 				t.Fatalf("recorded %+v, want %q", found, c.finding)
 			}
-			mustVerify(t, path, 10+len(found))
+			mustVerify(t, path, len(lines(t, path)))
 		})
 	}
 }
