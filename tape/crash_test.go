@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"admit/policy/rule"
 )
 
 // crashChildEnv names the tape a re-executed test binary appends to until
@@ -172,4 +174,114 @@ func TestCrashMidBurst(t *testing.T) {
 	// page can leave a torn line; say how often that and a reanchor
 	// happened.
 	t.Logf("%d torn lines were repaired or unanchored lines reanchored", on[""])
+}
+
+// crashProc is a crash child appending to a tape until it is killed.
+type crashProc struct {
+	cmd     *exec.Cmd
+	reading chan struct{}
+	mu      sync.Mutex
+	acked   []string
+}
+
+func startCrashChild(t *testing.T, path string) *crashProc {
+	t.Helper()
+	p := &crashProc{cmd: exec.Command(os.Args[0], "-test.run=^$"), reading: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
+	p.cmd.Stderr = os.Stderr
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.kill() })
+	go func() {
+		defer close(p.reading)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.acked = append(p.acked, sc.Text())
+			p.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+func (p *crashProc) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.acked)
+}
+
+// waitAcks waits until the child has acknowledged n appends in all.
+func (p *crashProc) waitAcks(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for p.count() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the child acked only %d appends, want %d", p.count(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func (p *crashProc) kill() {
+	if p.cmd.ProcessState == nil {
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+		<-p.reading
+	}
+}
+
+// Two processes share a tape and each in turn is killed mid-burst while
+// the other writes on: the survivor takes the tape as the dead one left
+// it (lines past its head, a torn line), and in the end the tape holds
+// every acknowledged line once and verifies, with nothing found but what
+// a kill leaves (torn or unanchored lines).
+func TestCrashWhileSharing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short: starts child processes")
+	}
+	path := filepath.Join(t.TempDir(), "tape.jsonl")
+	var acked []string
+	survivor := startCrashChild(t, path)
+	for round := range 3 {
+		victim := startCrashChild(t, path)
+		victim.waitAcks(t, 300)
+		survivor.waitAcks(t, survivor.count()+100)
+		time.Sleep(time.Duration(round*3) * time.Millisecond)
+		victim.kill()
+		acked = append(acked, victim.acked...)
+		survivor.waitAcks(t, survivor.count()+300)
+	}
+	survivor.kill()
+	acked = append(acked, survivor.acked...)
+
+	tp, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mustVerify(t, path, -1)
+	recs, err := Query(path, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := map[string]int{}
+	for _, r := range recs {
+		on[r.ID]++
+		if r.Rule == rule.TapeReanchored && !strings.Contains(r.Reason, "were not anchored") {
+			t.Errorf("found more than a kill leaves: %s", r.Reason)
+		}
+	}
+	for _, id := range acked {
+		if on[id] != 1 {
+			t.Fatalf("acked record %s is on the tape %d times", id, on[id])
+		}
+	}
+	t.Logf("%d acked, %d records, %d found by the tape", len(acked), len(recs), on[""])
 }

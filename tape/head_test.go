@@ -553,6 +553,12 @@ func FuzzHeadDecode(f *testing.F) {
 		if a, err := s.decode(b, "tape.jsonl"); err == nil && !bytes.Contains(b, hex.AppendEncode(nil, s.mac("tape.jsonl", a))) {
 			t.Fatalf("accepted %q without the MAC of %+v", b, a)
 		}
+		// What a writer takes from a head without decode, decode takes too.
+		if own, _, ok := s.decodeOwn(b, "tape.jsonl", nil); ok {
+			if a, err := s.decode(b, "tape.jsonl"); err != nil || a != own {
+				t.Fatalf("decodeOwn took %q as %+v, decode as %+v, %v", b, own, a, err)
+			}
+		}
 		if records < 0 || size < 0 {
 			return
 		}
@@ -563,6 +569,9 @@ func FuzzHeadDecode(f *testing.F) {
 		got, err := s.decode(s.encode(nil, "tape.jsonl", a), "tape.jsonl")
 		if err != nil || got != a {
 			t.Fatalf("round trip of %+v: %+v, %v", a, got, err)
+		}
+		if own, _, ok := s.decodeOwn(s.encode(nil, "tape.jsonl", a), "tape.jsonl", nil); !ok || own != a {
+			t.Fatalf("decodeOwn round trip of %+v: %+v, %v", a, own, ok)
 		}
 	})
 }
@@ -672,4 +681,130 @@ func TestWritersFollowEachOther(t *testing.T) {
 	}
 	a.Close()
 	b.Close()
+}
+
+// A writer whose turn comes after another's takes the other's lines from
+// the head it left, when that head ends where the tape ends, in the form a
+// writer writes, and names the tape's last line. Otherwise it reads the
+// lines, or the files, as before: a kill between the lines and the head
+// leaves a head behind them, which the lines' seal makes good; a last line
+// changed (keeping its length) while nobody held the lock is recorded.
+func TestWriterTakesTheHead(t *testing.T) {
+	seal, err := openSeal("", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		// change runs after a's turn; head and mark are as they were
+		// before it.
+		change  func(t *testing.T, path string, head, mark []byte)
+		takes   bool
+		finding string // in b's reanchor record ("" : none)
+	}{
+		{"as a left it", func(*testing.T, string, []byte, []byte) {}, true, ""},
+		{"killed before the head and the mark", func(t *testing.T, path string, head, mark []byte) {
+			writeFile(t, path+HeadSuffix, head)
+			writeFile(t, seal.markPath(path), mark)
+		}, false, ""},
+		{"killed before the mark", func(t *testing.T, path string, _, mark []byte) {
+			writeFile(t, seal.markPath(path), mark)
+		}, true, ""},
+		{"last line changed", func(t *testing.T, path string, _, _ []byte) {
+			ls := lines(t, path)
+			last := ls[len(ls)-1]
+			ls[len(ls)-1] = bytes.Replace(last, []byte(`"id":"r8"`), []byte(`"id":"r9"`), 1)
+			if bytes.Equal(ls[len(ls)-1], last) {
+				t.Fatalf("last line %s has no r8", last)
+			}
+			writeFile(t, path, bytes.Join(ls, nil))
+		}, false, "the last record was changed"},
+		{"a line added without the key", func(t *testing.T, path string, _, _ []byte) {
+			ls := lines(t, path)
+			forged := fmt.Sprintf(`{"time":"2026-12-01T00:00:00Z","id":"forged","allowed":true,"prev":"%s"}`+"\n", hashOf(ls[len(ls)-1]))
+			writeFile(t, path, append(bytes.Join(ls, nil), forged...))
+		}, false, "were not anchored"},
+		{"head re-encoded by hand", func(t *testing.T, path string, _, _ []byte) {
+			b, _ := os.ReadFile(path + HeadSuffix)
+			writeFile(t, path+HeadSuffix, bytes.Replace(b, []byte(`{"v":1,`), []byte(`{"v":1, `), 1)[:len(b)])
+		}, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tape.jsonl")
+			a := openT(t, path, Options{Sync: SyncNone})
+			b := openT(t, path, Options{Sync: SyncNone})
+			appendN(t, b, 1, rec) // b knows the tape
+			b.giveBack()
+			head, _ := os.ReadFile(path + HeadSuffix)
+			mark, _ := os.ReadFile(seal.markPath(path))
+			appendN(t, a, 8, func(i int) *Record { return rec(1 + i) })
+			a.giveBack()
+			c.change(t, path, head, mark)
+
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.commit.Lock()
+			b.w.flock()
+			took := b.w.takeHead(fi.Size())
+			want := anchor{records: 9, size: fi.Size()} // when it takes the head
+			got := b.w.anchor()
+			got.last = [32]byte{}
+			b.w.funlock()
+			b.commit.Unlock()
+			if took != c.takes || took && got != want {
+				t.Fatalf("took the head: %v with %+v, want %v with %+v", took, got, c.takes, want)
+			}
+
+			appendN(t, b, 1, func(int) *Record { return rec(10) })
+			b.giveBack()
+			found := reanchors(t, path)
+			switch {
+			case c.finding == "" && len(found) != 0:
+				t.Fatalf("recorded %+v", found)
+			case c.finding != "" && (len(found) != 1 || !strings.Contains(found[0].Reason, c.finding)):
+				t.Fatalf("recorded %+v, want %q", found, c.finding)
+			}
+			mustVerify(t, path, len(lines(t, path)))
+		})
+	}
+}
+
+// decodeOwn reads back exactly what encode writes and nothing else: any
+// one byte of a head changed, it leaves the head to decode.
+func TestDecodeOwn(t *testing.T) {
+	s, err := openSeal(t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := openSeal(t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []anchor{{}, {records: 1, size: 312, last: sha256.Sum256([]byte("x"))}, {records: 1 << 40, size: 1 << 50, last: [32]byte{9}}} {
+		h := s.encode(nil, "t\"é.jsonl", a)
+		if got, _, ok := s.decodeOwn(h, "t\"é.jsonl", nil); !ok || got != a {
+			t.Fatalf("decodeOwn(encode(%+v)) = %+v, %v", a, got, ok)
+		}
+		if _, _, ok := s.decodeOwn(h, "tape.jsonl", nil); ok {
+			t.Errorf("took the head of t\"é.jsonl for tape.jsonl")
+		}
+		if _, _, ok := other.decodeOwn(h, "t\"é.jsonl", nil); ok {
+			t.Errorf("took a head sealed with another key")
+		}
+		for i := range h {
+			for _, c := range []byte{'0', '9', 'a', ' ', '"'} {
+				if h[i] == c {
+					continue
+				}
+				changed := bytes.Clone(h)
+				changed[i] = c
+				if got, _, ok := s.decodeOwn(changed, "t\"é.jsonl", nil); ok {
+					t.Fatalf("took %q (byte %d of a head of %+v changed) as %+v", changed, i, a, got)
+				}
+			}
+		}
+	}
 }

@@ -94,8 +94,11 @@
 // tape. A writer takes an exclusive flock on "<path>.lock" and, on taking
 // it, notices lines or rotations made by another process, so the chain
 // stays one chain: lines appended by another writer are taken from the
-// tape itself when they chain on from what this writer knew and end
-// sealed; anything else reads the head and the mark again. It gives the
+// head that writer left when it ends where the tape ends and names the
+// tape's last line (one head and one line read, however many lines were
+// added), else from the tape itself when they chain on from what this
+// writer knew and end sealed; anything else reads the head and the mark
+// again, as Open does, and records what does not match. It gives the
 // lock back as soon as no line waits (once its callers have had the
 // chance to queue their next) when another process writes the tape too,
 // else after IdleLease of idleness, and at the latest after LockLease while

@@ -397,7 +397,7 @@ func (w *writer) look() error {
 			return fmt.Errorf("%w: cut failed write: %w", ErrUnwritable, err)
 		}
 		w.dirty = false
-	case !w.dirty && fi.Size() > w.size && w.follow(fi.Size()):
+	case !w.dirty && fi.Size() > w.size && (w.takeHead(fi.Size()) || w.follow(fi.Size())):
 		// Another writer appended sealed lines to what we knew.
 	case w.dirty || fi.Size() != w.size:
 		// Another process wrote (maybe after our failed bytes, which it
@@ -473,6 +473,77 @@ func (w *writer) follow(size int64) bool {
 	w.head, w.size, w.lastSealed = head, size, true
 	w.t.publishHead()
 	return true
+}
+
+// takeHead takes lines another writer appended, from w.size to size, from
+// the head it wrote before it gave the lock back, without reading or
+// hashing them all as follow does: the head must be in the form this
+// writer writes (sealed with this key, for this file), end exactly at size,
+// hold more records than this writer knew, and name the line that ends at
+// size, whose hash is checked: a change of that line shows on no prev,
+// only against the head (load records it, as when follow fails), while a
+// change of a line before it shows on the chain. A head a crash left
+// behind the lines, a torn head, a changed last line: false, and follow or
+// load take the file.
+func (w *writer) takeHead(size int64) bool {
+	width := headWidth(w.base)
+	b := w.buf[:0]
+	if cap(b) < width {
+		b = make([]byte, 0, max(width, 4<<10))
+	}
+	b = b[:width]
+	w.buf = b[:0]
+	// One head's width, in one read: bytes past it (which no writer
+	// writes) are Verify's to name, as they were when follow took the
+	// lines without reading the head.
+	if n, err := w.hf.ReadAt(b, 0); n != width || err != nil && err != io.EOF {
+		return false
+	}
+	a, scratch, ok := w.seal.decodeOwn(b, w.base, w.headBuf)
+	w.headBuf = scratch
+	if !ok || a.size != size || a.records <= w.records || a.records-w.records > size-w.size {
+		return false
+	}
+	line, ok := w.lastLine(size)
+	if !ok || sha256.Sum256(line) != a.last {
+		return false
+	}
+	w.records, w.size, w.head, w.hasHead = a.records, size, a.last, true
+	// The head on disk says what this writer would; the mark, written
+	// by whoever let go of the lock last, is not known to.
+	w.headDirty, w.markDirty = false, true
+	w.t.publishHead()
+	return true
+}
+
+// lastLine reads the line (without its newline) that ends the current
+// file at size, which starts at w.size or after it; ok false when it does
+// not end in a newline or is longer than maxFollow.
+func (w *writer) lastLine(size int64) ([]byte, bool) {
+	for chunk := int64(8 << 10); ; chunk *= 2 {
+		from := max(w.size, size-chunk)
+		b := w.buf[:0]
+		if int64(cap(b)) < size-from {
+			b = make([]byte, 0, size-from)
+		}
+		b = b[:size-from]
+		w.buf = b[:0]
+		if n, err := w.f.ReadAt(b, from); int64(n) != size-from || err != nil && err != io.EOF {
+			return nil, false
+		}
+		if b[len(b)-1] != '\n' {
+			return nil, false
+		}
+		if i := bytes.LastIndexByte(b[:len(b)-1], '\n'); i >= 0 {
+			return b[i+1 : len(b)-1], true
+		}
+		if from == w.size {
+			return b[:len(b)-1], true
+		}
+		if chunk >= maxFollow {
+			return nil, false
+		}
+	}
 }
 
 // commit writes one batch taken from the queue and answers every request
