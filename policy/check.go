@@ -418,9 +418,9 @@ func secretOf(e *Env, resolved, named string) string {
 	if s == nil {
 		s = command.DefaultSecrets()
 	}
-	for _, p := range []string{resolved, named} {
+	for _, p := range [2]string{resolved, named} {
 		for _, r := range e.Roots {
-			if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(r, "/")+"/"); ok {
+			if rel, ok := beneath(p, r); ok {
 				if pat := s.Secret(rel); pat != "" {
 					return pat
 				}
@@ -428,6 +428,16 @@ func secretOf(e *Env, resolved, named string) string {
 		}
 	}
 	return ""
+}
+
+// beneath is p relative to the folder root when p starts with root and a
+// slash; root may end in "/". No string is built for it.
+func beneath(p, root string) (string, bool) {
+	root = strings.TrimSuffix(root, "/")
+	if len(p) < len(root)+1 || p[len(root)] != '/' || !strings.HasPrefix(p, root) {
+		return "", false
+	}
+	return p[len(root)+1:], true
 }
 
 // observedForWrite says why a write target is not known well enough to change.
