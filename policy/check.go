@@ -418,7 +418,10 @@ func secretOf(e *Env, resolved, named string) string {
 	if s == nil {
 		s = command.DefaultSecrets()
 	}
-	for _, p := range [2]string{resolved, named} {
+	for i, p := range [2]string{resolved, named} {
+		if i == 1 && p == resolved {
+			break // no link on the way: the name is the resolved path
+		}
 		for _, r := range e.Roots {
 			if rel, ok := beneath(p, r); ok {
 				if pat := s.Secret(rel); pat != "" {
