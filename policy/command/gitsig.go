@@ -39,13 +39,24 @@ func SignatureFormat(format string) string {
 }
 
 // gitSignatureFormat refuses a git read whose --pretty or --format
-// verifies signatures.
+// verifies signatures, or whose shortlog --group=format:FORMAT does.
 func (j *judge) gitSignatureFormat(sub *Program, ps *parsed) bool {
 	for _, u := range ps.opts {
-		if u.name != "--pretty" && u.name != "--format" || !u.hasValue {
+		if !u.hasValue {
 			continue
 		}
-		if ph := SignatureFormat(u.value); ph != "" {
+		format := u.value
+		switch u.name {
+		case "--pretty", "--format":
+		case "--group":
+			var ok bool
+			if format, ok = strings.CutPrefix(format, "format:"); !ok {
+				continue // author, committer, trailer:KEY: no format
+			}
+		default:
+			continue
+		}
+		if ph := SignatureFormat(format); ph != "" {
 			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s=%q: the placeholder %s verifies a signature, which runs gpg (found on the command's PATH), as --show-signature does", sub.Name, u.name, u.value, ph),
 				"leave the signature placeholders (%G?, %GS, %GK, ...) out of the format")
 			return true
