@@ -37,9 +37,16 @@ type runnerSpec struct {
 	line   string // options whose value is a shell line (npx -c LINE)
 	asLine string // options that make its other words one shell line (pnpm exec -c)
 	module string // options whose value names a Python module run as the program (uv run -m)
+	then   string // a second word the subcommand needs ("uv tool run"); "" none
 	// joined: the runner joins its words into a shell line itself (yarn
 	// exec), so a word with shell syntax changes what runs.
 	joined bool
+	// self: the subcommand is the program it runs, with the words after
+	// it (yarn node ARGS runs node ARGS).
+	self bool
+	// envPrefix: the command's first word may name an environment before
+	// a colon, after matrix selections (hatch run +py=3.12 test:sh ...).
+	envPrefix bool
 }
 
 const (
@@ -55,16 +62,17 @@ var runnerSpecs = map[string][]runnerSpec{
 	"pnpx":   {{valued: npxValued, flags: npxFlags, line: "-c --call"}},
 	"npm":    {{sub: "exec x", valued: npxValued, flags: npxFlags, line: "-c --call"}},
 	"pnpm":   {{sub: "exec", valued: "--filter -F --resume-from --workspace-concurrency -C --dir", flags: "-r --recursive --parallel --no-bail --report-summary --no-reporter-hide-prefix --workspace-root -w --silent -s", asLine: "-c --shell-mode"}, {sub: "dlx", valued: "--package", flags: "--silent -s", asLine: "-c --shell-mode"}},
-	"yarn":   {{sub: "exec", joined: true}, {sub: "dlx", valued: "-p --package", flags: "-q --quiet"}},
+	"yarn":   {{sub: "exec", joined: true}, {sub: "dlx", valued: "-p --package", flags: "-q --quiet"}, {sub: "node", self: true}},
 	"bunx":   {{valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
 	"bun":    {{sub: "x", valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
-	"uv":     {{sub: "run", valued: uvValued, flags: uvFlags, module: "-m --module"}},
+	"uv":     {{sub: "run", valued: uvValued, flags: uvFlags, module: "-m --module"}, {sub: "tool", then: "run", valued: uvValued, flags: uvFlags}},
 	"uvx":    {{valued: uvValued, flags: uvFlags}},
 	"pipx":   {{sub: "run", valued: "--spec --python --pip-args", flags: "--no-cache --verbose -v --quiet -q --system-site-packages"}},
 	"poetry": {{sub: "run"}},
 	"pipenv": {{sub: "run"}},
 	"pdm":    {{sub: "run", valued: "-p --project", flags: "-l --list -s --site-packages --json --recreate"}},
-	"hatch":  {{sub: "run"}},
+	"hatch":  {{sub: "run", envPrefix: true}, {sub: "env", then: "run", valued: "-e --env -i --include -x --exclude -f --filter", flags: "--ignore-compat"}},
+	"tox":    {{sub: "exec", valued: "-e --env -c --conf --root --workdir -x --override --runner --result-json --hashseed --discover", flags: "-r --recreate -n --notest --skip-pkg-install --no-recreate-pkg --skip-env -q -v --quiet --verbose --no-provision"}},
 }
 
 // runnerInner is what a runner's words say it runs: an argv, or a shell
@@ -85,24 +93,47 @@ func (j *judge) runnerOf(tc *toolchain, argv []string) (runnerInner, bool) {
 	if specs == nil {
 		return runnerInner{}, false
 	}
+	if argv[0] == "yarn" {
+		if in, ok := j.yarnWorkspace(tc, argv); ok {
+			return in, true
+		}
+	}
 	for _, sp := range specs {
 		i := 1
 		by := argv[0]
+		asLine := false
 		if sp.sub != "" {
-			k := subIndex(tc, argv)
-			if k < 0 || !hasField(sp.sub, argv[k]) {
+			k := subIndex(tc, argv, sp.sub)
+			if k < 0 {
 				continue
 			}
+			// The runner's own options may come before the subcommand
+			// (pnpm -c exec 'LINE').
+			asLine = slices.ContainsFunc(argv[1:k], func(a string) bool { return hasField(sp.asLine, a) })
 			i, by = k+1, argv[0]+" "+argv[k]
+			if sp.then != "" {
+				if i >= len(argv) || argv[i] != sp.then {
+					continue
+				}
+				i, by = i+1, by+" "+sp.then
+			}
+			if sp.self {
+				return runnerInner{argv: argv[k:], at: k, by: by}, true
+			}
 		}
-		return j.runnerWords(sp, argv, i, by)
+		return j.runnerWords(sp, argv, i, by, asLine)
 	}
 	return runnerInner{}, false
 }
 
-// subIndex is the index in argv of a toolchain's subcommand: the first
-// word that is no option (nor an option's value), or -1.
-func subIndex(tc *toolchain, argv []string) int {
+// subIndex is the index in argv of a runner's subcommand, one of subs, or
+// -1. The runner's options before it are skipped, and so is a word after
+// an option the table does not know to take none (poetry -C DIR run, bun
+// --cwd DIR x): such a word may be that option's value, and a runner
+// missed would let the command it runs go unjudged, while one seen where
+// there is none only judges words more.
+func subIndex(tc *toolchain, argv []string, subs string) int {
+	maybeValue := false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
@@ -111,19 +142,66 @@ func subIndex(tc *toolchain, argv []string) int {
 		case strings.HasPrefix(a, "-") && a != "-":
 			if hasField(tc.valued, a) && i+1 < len(argv) {
 				i++
+				maybeValue = false
+				continue
 			}
+			maybeValue = !strings.Contains(a, "=")
 		case strings.HasPrefix(a, "+"): // cargo +nightly
-		default:
+			maybeValue = false
+		case hasField(subs, a):
 			return i
+		case maybeValue:
+			maybeValue = false
+		default:
+			return -1 // another subcommand
 		}
 	}
 	return -1
 }
 
+// yarnWorkspace reads "yarn workspace NAME COMMAND..." and "yarn
+// workspaces foreach [OPTIONS] COMMAND...", which run yarn COMMAND in
+// other workspaces: a runner there (yarn workspace web exec 'LINE') is
+// judged as one.
+func (j *judge) yarnWorkspace(tc *toolchain, argv []string) (runnerInner, bool) {
+	k := subIndex(tc, argv, "workspace workspaces")
+	if k < 0 {
+		return runnerInner{}, false
+	}
+	rest := k + 2 // after workspace NAME
+	if argv[k] == "workspaces" {
+		if k+1 >= len(argv) || argv[k+1] != "foreach" {
+			return runnerInner{}, false
+		}
+		for rest = k + 2; rest < len(argv) && strings.HasPrefix(argv[rest], "-"); rest++ {
+			a := argv[rest]
+			name, _, attached := strings.Cut(a, "=")
+			switch {
+			case hasField("--include --exclude --from --since -j --jobs", name) && !attached:
+				rest++
+			case hasField("--include --exclude --from --since -j --jobs", name), hasField("-A --all -R --recursive -W --worktree -p --parallel -i --interlaced -v --verbose -t --topological --topological-dev -n --dry-run --no-private", a):
+			default:
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of yarn workspaces foreach is not one admit knows, so it cannot tell where the command it runs starts", a), "leave the option out")
+				return runnerInner{}, true
+			}
+		}
+	}
+	if rest >= len(argv) {
+		return runnerInner{}, false
+	}
+	inner := append([]string{"yarn"}, argv[rest:]...)
+	in, ok := j.runnerOf(tc, inner)
+	if !ok || j.acc.refused {
+		return in, ok
+	}
+	in.at += rest - 1 // inner[1] is argv[rest]
+	in.by = strings.Join(argv[:rest], " ") + strings.TrimPrefix(in.by, "yarn")
+	return in, true
+}
+
 // runnerWords reads a runner's options from argv[i:], up to the command
 // it runs.
-func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (runnerInner, bool) {
-	asLine := false
+func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string, asLine bool) (runnerInner, bool) {
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		name, value, attached := strings.Cut(a, "=")
@@ -131,6 +209,16 @@ func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (run
 		case a == "--":
 			i++
 			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
+		case sp.envPrefix && strings.HasPrefix(a, "+"):
+			// hatch's matrix selection (+py=3.12): no command yet.
+		case sp.envPrefix && strings.Contains(a, ":"):
+			// ENV:COMMAND runs COMMAND in the environment ENV.
+			_, cmd, _ := strings.Cut(a, ":")
+			inner := append([]string{cmd}, argv[i+1:]...)
+			if cmd == "" {
+				inner = inner[1:]
+			}
+			return runnerInner{argv: inner, at: i, by: by, joined: sp.joined || asLine}, true
 		case !strings.HasPrefix(a, "-") || a == "-":
 			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
 		case hasField(sp.line, name) || attachedOption(sp.line, a):
@@ -407,6 +495,8 @@ func codeExtension(argv []string) (int, string) {
 				return i, fmt.Sprintf("%s loads a module before the program", n)
 			}
 		}
+	case name == "go":
+		return goToolOption(argv)
 	case name == "pytest" || name == "py.test":
 		return pytestPlugin(argv, 1)
 	case strings.HasPrefix(name, "python"):
@@ -533,4 +623,56 @@ func makeFlagsSafe(v string) bool {
 		}
 	}
 	return true
+}
+
+// goToolOption finds a go build flag that names a program go starts:
+// -vettool, a linker named in -ldflags (-extld, -extldflags), and
+// -gccgoflags that point gccgo at other programs (-B, -wrapper,
+// -fplugin). (-exec and -toolexec are rules.CodeOptions already.)
+func goToolOption(argv []string) (int, string) {
+	for i := 2; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		n, v, attached := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		n = strings.TrimPrefix(n, "-") // go's flags take one dash or two
+		at := i
+		if !attached && (n == "vettool" || n == "ldflags" || n == "gccgoflags") && i+1 < len(argv) {
+			v, at = argv[i+1], i+1 // the rule must name the value too
+		}
+		switch {
+		case n == "vettool":
+			return at, fmt.Sprintf("-vettool=%s is the program go vet runs on every package", v)
+		case n == "ldflags" && (extLinker(v) || strings.Contains(v, "-extldflags") && compilerPicksPrograms(v)):
+			return at, fmt.Sprintf("-ldflags=%q names the external linker go starts, or has it start other programs", v)
+		case n == "gccgoflags" && compilerPicksPrograms(v):
+			return at, fmt.Sprintf("-gccgoflags=%q point gccgo at programs or plugins of their own", v)
+		}
+	}
+	return -1, ""
+}
+
+// extLinker reports go's linker flag -extld (the external linker's
+// program) in an -ldflags value.
+func extLinker(ldflags string) bool {
+	for _, w := range strings.Fields(ldflags) {
+		w = strings.Trim(w, `"'`)
+		if w == "-extld" || w == "--extld" || strings.HasPrefix(w, "-extld=") || strings.HasPrefix(w, "--extld=") {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerPicksPrograms reports C compiler flags that choose the programs
+// or plugins it runs (-B DIR, -fuse-ld=, -wrapper, -fplugin=, -specs=);
+// -static, -O2 or -L only tune the build.
+func compilerPicksPrograms(flags string) bool {
+	for _, k := range []string{"-B", "-fuse-ld", "-wrapper", "-fplugin", "-specs", "--ld-path", "-no-integrated-as"} {
+		if strings.Contains(flags, k) {
+			return true
+		}
+	}
+	return false
 }
