@@ -500,11 +500,18 @@ func codeExtension(argv []string) (int, string) {
 	case name == "pytest" || name == "py.test":
 		return pytestPlugin(argv, 1)
 	case strings.HasPrefix(name, "python"):
-		for i := 1; i+1 < len(argv); i++ {
-			if argv[i] == "-m" && argv[i+1] == "pytest" {
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case a == "-m" && i+1 < len(argv) && argv[i+1] == "pytest":
 				return pytestPlugin(argv, i+2)
+			case a == "-mpytest":
+				return pytestPlugin(argv, i+1)
+			case a == "-X" || a == "-W":
+				i++ // their value, then more options
+				continue
 			}
-			if !strings.HasPrefix(argv[i], "-") {
+			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" || strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "-m") {
 				break
 			}
 		}
@@ -541,12 +548,46 @@ func pytestPlugin(argv []string, from int) (int, string) {
 			i++ // the rule must name the value too
 		case strings.HasPrefix(a, "-p") && len(a) > 2:
 			v = strings.TrimPrefix(a[2:], "=")
+		case strings.HasPrefix(a, "--pdbcls"):
+			return i, fmt.Sprintf("%s imports a debugger class from a module the tests do not name", a)
+		case a == "-o" || a == "--override-ini":
+			if i+1 < len(argv) {
+				i++
+				if at, why := pytestIni(argv[i], i); at >= 0 {
+					return at, why
+				}
+			}
+			continue
+		case strings.HasPrefix(a, "--override-ini="):
+			if at, why := pytestIni(strings.TrimPrefix(a, "--override-ini="), i); at >= 0 {
+				return at, why
+			}
+			continue
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			if at, why := pytestIni(strings.TrimPrefix(a[2:], "="), i); at >= 0 {
+				return at, why
+			}
+			continue
 		default:
 			continue
 		}
 		if !strings.HasPrefix(v, "no:") {
 			return i, fmt.Sprintf("-p %s loads the plugin module %q, code the tests do not name", v, v)
 		}
+	}
+	return -1, ""
+}
+
+// pytestIni judges one -o KEY=VALUE of pytest (the word at index at):
+// addopts is more of pytest's options, read as if they were on the line.
+func pytestIni(kv string, at int) (int, string) {
+	key, value, _ := strings.Cut(kv, "=")
+	if strings.TrimSpace(key) != "addopts" {
+		return -1, ""
+	}
+	opts := append([]string{"pytest"}, strings.Fields(value)...)
+	if k, why := pytestPlugin(opts, 1); k >= 0 {
+		return at, fmt.Sprintf("-o %s: %s", kv, why)
 	}
 	return -1, ""
 }
@@ -602,6 +643,32 @@ func codeVar(name, value string) string {
 		return "makes the programs the command starts load code, or run a program, that the line does not show"
 	}
 	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER") || strings.HasSuffix(name, "_RUSTFLAGS")) {
+		return "names a program cargo starts, or flags for its compiler"
+	}
+	if why := cargoVar(name); why != "" && value != "" {
+		return why
+	}
+	return ""
+}
+
+// cargoVar says why a CARGO_ variable, cargo's environment form of a
+// --config key (CARGO_PROFILE_DEV_RUSTFLAGS is profile.dev.rustflags),
+// changes what cargo runs or fetches, or "": the keys --config refuses
+// that name a program, flags for the compiler, a cargo command an alias
+// runs (cargo install behind another name) or where crates come from.
+func cargoVar(name string) string {
+	switch {
+	case !strings.HasPrefix(name, "CARGO_"):
+		return ""
+	case strings.HasPrefix(name, "CARGO_PROFILE_") && strings.HasSuffix(name, "_RUSTFLAGS"):
+		return "passes flags to rustc for a profile (-C linker= names a program)"
+	case strings.HasPrefix(name, "CARGO_ALIAS_"):
+		return "makes a cargo command an alias of another, which a rule over cargo's words then does not see"
+	case strings.Contains(name, "CREDENTIAL_PROVIDER"):
+		return "names a program cargo starts for credentials"
+	case strings.HasPrefix(name, "CARGO_REGISTRIES_") && strings.HasSuffix(name, "_INDEX") || name == "CARGO_REGISTRY_INDEX":
+		return "changes where cargo downloads crates from"
+	case name == "CARGO_BUILD_RUSTC_WRAPPER" || name == "CARGO_BUILD_RUSTC" || name == "CARGO_BUILD_RUSTDOC" || name == "CARGO_BUILD_RUSTFLAGS" || name == "CARGO_BUILD_RUSTDOCFLAGS" || name == "CARGO_DOC_BROWSER":
 		return "names a program cargo starts, or flags for its compiler"
 	}
 	return ""
