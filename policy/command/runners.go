@@ -467,7 +467,7 @@ func codeExtension(argv []string) (int, string) {
 				break
 			}
 			n, v, attached := strings.Cut(a, "=")
-			switch n {
+			switch npmOption(n) {
 			case "--node-options":
 				at := i
 				if !attached && i+1 < len(argv) {
@@ -478,6 +478,8 @@ func codeExtension(argv []string) (int, string) {
 				}
 			case "--script-shell", "--shell":
 				return i, "its " + n + " names the shell its scripts run in"
+			case "--userconfig", "--globalconfig", "--init-module", "--onload-script":
+				return i, "its " + n + " names a file npm reads its settings or code from (script-shell, node-options)"
 			case "--require", "-r", "--import", "--preload":
 				if name == "bun" || name == "bunx" {
 					return i, fmt.Sprintf("%s loads a module before the program", n)
@@ -492,6 +494,24 @@ func codeExtension(argv []string) (int, string) {
 				break
 			}
 			if nodeLoader(n) || strings.HasPrefix(a, "-r") && len(a) > 2 && a[1] == 'r' {
+				return i, fmt.Sprintf("%s loads a module before the program", n)
+			}
+			if v, ok := strings.CutPrefix(a, "--test-reporter="); ok && !slices.Contains([]string{"spec", "tap", "dot", "junit", "lcov"}, v) {
+				return i, fmt.Sprintf("--test-reporter=%s loads a module as the test reporter", v)
+			}
+			if a == "--test-reporter" && i+1 < len(argv) && !slices.Contains([]string{"spec", "tap", "dot", "junit", "lcov"}, argv[i+1]) {
+				return i + 1, fmt.Sprintf("--test-reporter %s loads a module as the test reporter", argv[i+1])
+			}
+		}
+	case name == "ts-node" || name == "tsx" || name == "mocha" || name == "nyc" || name == "c8":
+		// Their -r and --require load a module first, as node's do.
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			if a == "--" {
+				break
+			}
+			n, _, _ := strings.Cut(a, "=")
+			if n == "-r" || n == "--require" || n == "--import" || n == "--loader" || strings.HasPrefix(a, "-r") && len(a) > 2 && a[1] == 'r' {
 				return i, fmt.Sprintf("%s loads a module before the program", n)
 			}
 		}
@@ -531,6 +551,44 @@ func codeExtension(argv []string) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// npmAbbreviated are npm's settings that name code or a shell, with the
+// shortest prefix npm takes for each: npm reads an unambiguous prefix of a
+// long option as the option (--node-opt=, --scr=).
+var npmAbbreviated = []struct{ name, shortest string }{
+	{"--node-options", "--node-o"}, {"--script-shell", "--scr"}, {"--userconfig", "--userc"},
+	{"--globalconfig", "--globalc"}, {"--init-module", "--init-m"}, {"--onload-script", "--onl"},
+}
+
+// npmOption is the long option n of npm (pnpm, npx) stands for: the
+// setting it abbreviates from npmAbbreviated, or n itself.
+func npmOption(n string) string {
+	if !strings.HasPrefix(n, "--") {
+		return n
+	}
+	for _, o := range npmAbbreviated {
+		if len(n) >= len(o.shortest) && strings.HasPrefix(o.name, n) {
+			return o.name
+		}
+	}
+	return n
+}
+
+// npmConfigVar says why an npm_config_ variable (any case: npm reads
+// NPM_CONFIG_SCRIPT_SHELL too) names code or a shell, or "".
+func npmConfigVar(name, value string) string {
+	key, ok := strings.CutPrefix(strings.ToLower(name), "npm_config_")
+	if !ok || value == "" {
+		return ""
+	}
+	switch strings.ReplaceAll(key, "_", "-") {
+	case "node-options":
+		return nodeLoads(value)
+	case "script-shell", "shell", "userconfig", "globalconfig", "init-module", "onload-script", "git", "editor", "browser", "viewer":
+		return "is npm's " + key + " setting, which names code, a program or a file of settings npm reads"
+	}
+	return ""
 }
 
 // pytestPlugin finds pytest's -p NAME from argv[from:] (-p no:NAME turns
@@ -646,6 +704,9 @@ func codeVar(name, value string) string {
 		return "names a program cargo starts, or flags for its compiler"
 	}
 	if why := cargoVar(name); why != "" && value != "" {
+		return why
+	}
+	if why := npmConfigVar(name, value); why != "" {
 		return why
 	}
 	return ""
