@@ -517,6 +517,10 @@ func codeExtension(argv []string) (int, string) {
 		}
 	case name == "go":
 		return goToolOption(argv)
+	case responseFilePrograms[name] || name == "cargo":
+		if i := responseFile(argv); i >= 0 {
+			return i, fmt.Sprintf("%s reads more of %s's options from the file %s, which the gate does not read", argv[i], name, argv[i][1:])
+		}
 	case name == "pytest" || name == "py.test":
 		return pytestPlugin(argv, 1)
 	case strings.HasPrefix(name, "python"):
@@ -800,6 +804,50 @@ func compilerPicksPrograms(flags string) bool {
 	for _, k := range []string{"-B", "-fuse-ld", "-wrapper", "-fplugin", "-specs", "--ld-path", "-no-integrated-as"} {
 		if strings.Contains(flags, k) {
 			return true
+		}
+	}
+	return false
+}
+
+// responseFilePrograms read a word @FILE as more of their options, one
+// a line or blank-separated (compilers, linkers, the JVM's launchers,
+// mypy's argparse): options the line does not show, from a file the
+// gate judges as a read.
+var responseFilePrograms = map[string]bool{
+	"gcc": true, "g++": true, "cc": true, "c++": true, "clang": true, "clang++": true, "rustc": true, "javac": true, "java": true,
+	"kotlinc": true, "dotnet": true, "mypy": true, "tsc": true, "ld": true, "ar": true,
+}
+
+// responseFile is the index of the first @FILE word of argv, or -1;
+// cargo's are those after "--" (cargo rustc -- @FILE hands rustc the file).
+func responseFile(argv []string) int {
+	after := argv[0] != "cargo"
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			after = true
+			continue
+		}
+		if after && len(a) > 1 && a[0] == '@' {
+			return i
+		}
+	}
+	return -1
+}
+
+// responseFiles judges each @FILE of a program that reads options from
+// it as a read of FILE: outside the workspace refused. It reports a
+// refusal.
+func (j *judge) responseFiles(argv []string) bool {
+	if !responseFilePrograms[argv[0]] && argv[0] != "cargo" {
+		return false
+	}
+	for i := responseFile(argv); i >= 0 && i < len(argv); i++ {
+		if a := argv[i]; len(a) > 1 && a[0] == '@' {
+			j.argPaths([]string{argv[0], a[1:]}, 1)
+			if j.acc.refused {
+				return true
+			}
 		}
 	}
 	return false

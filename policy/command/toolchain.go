@@ -158,7 +158,7 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 		return true
 	}
 	j.argPaths(argv, 1)
-	if j.acc.refused || j.givenCode(argv) {
+	if j.acc.refused || j.responseFiles(argv) || j.givenCode(argv) {
 		return true
 	}
 	if j.runner(tc, argv); j.acc.refused {
