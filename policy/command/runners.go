@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -848,6 +849,54 @@ func (j *judge) responseFiles(argv []string) bool {
 			if j.acc.refused {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// shellLinePrograms run words of theirs as shell lines: concurrently
+// each operand, watch its operands joined, nodemon's --exec, chokidar's
+// --command. valued are their options that take the next word; lineOpt
+// the ones whose value is the line ("" for operands).
+var shellLinePrograms = map[string]struct{ valued, lineOpt string }{
+	"concurrently": {valued: "-n --names -c --prefix-colors -p --prefix -s --success -m --max-processes -t --timestamp-format -l --prefix-length --restart-tries --restart-after --default-input-target --names-separator --hide --pad-prefix -P --passthrough-arguments"},
+	"watch":        {valued: "-n --interval -d --differences -q --equexit"},
+	"nodemon":      {lineOpt: "-x --exec"},
+	"chokidar":     {lineOpt: "-c --command"},
+}
+
+// shellLineOperands judges the lines a program of shellLinePrograms runs
+// through a shell as lines of their own (runnerLine), whatever rule
+// allows the program. It reports a refusal.
+func (j *judge) shellLineOperands(argv []string) bool {
+	sp, ok := shellLinePrograms[path.Base(argv[0])]
+	if !ok {
+		return false
+	}
+	var lines []string
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		name, value, attached := strings.Cut(a, "=")
+		switch {
+		case sp.lineOpt != "" && hasField(sp.lineOpt, name):
+			if !attached && i+1 < len(argv) {
+				i++
+				value = argv[i]
+			}
+			lines = append(lines, value)
+		case strings.HasPrefix(a, "-") && hasField(sp.valued, name) && !attached:
+			i++
+		case strings.HasPrefix(a, "-"):
+		case sp.lineOpt == "" && path.Base(argv[0]) == "watch":
+			lines = append(lines, strings.Join(argv[i:], " ")) // watch runs sh -c with its words joined
+			i = len(argv)
+		case sp.lineOpt == "":
+			lines = append(lines, a)
+		}
+	}
+	for _, l := range lines {
+		if j.runnerLine(runnerInner{line: l, by: path.Base(argv[0])}); j.acc.refused {
+			return true
 		}
 	}
 	return false

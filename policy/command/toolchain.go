@@ -463,7 +463,7 @@ func (j *judge) pathProgram(argv []string) {
 // unknownProgram asks about a program in none of the tables.
 func (j *judge) unknownProgram(argv []string) {
 	j.argPaths(argv, 1)
-	if j.acc.refused {
+	if j.acc.refused || j.shellLineOperands(argv) {
 		return
 	}
 	j.asksCode(rule.UnsupportedProgram, argv, fmt.Sprintf("program %q is in none of admit's tables, so admit cannot judge what it does; a person decides", argv[0]),
