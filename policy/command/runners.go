@@ -90,16 +90,25 @@ type runnerInner struct {
 // when it is none; a refusal (an option whose reach admit cannot tell)
 // is made here.
 func (j *judge) runnerOf(tc *toolchain, argv []string) (runnerInner, bool) {
-	specs := runnerSpecs[argv[0]]
-	if specs == nil {
-		return runnerInner{}, false
-	}
 	if argv[0] == "yarn" {
 		if in, ok := j.yarnWorkspace(tc, argv); ok {
 			return in, true
 		}
 	}
-	for _, sp := range specs {
+	if argv[0] == "cmake" && len(argv) > 3 && argv[1] == "-E" {
+		// cmake -E env [VAR=value]... COMMAND runs COMMAND as env does;
+		// -E time COMMAND runs it; -E chdir DIR COMMAND runs it elsewhere.
+		switch argv[2] {
+		case "env":
+			return runnerInner{argv: append([]string{"env"}, argv[3:]...), at: 3, by: "cmake -E env"}, true
+		case "time":
+			return runnerInner{argv: argv[3:], at: 3, by: "cmake -E time"}, true
+		case "chdir":
+			j.refuse(rule.HiddenCommand, "cmake -E chdir runs a command in another folder, where the paths of its words lead elsewhere", "cd to the folder as a line of its own, then run the command")
+			return runnerInner{}, true
+		}
+	}
+	for _, sp := range runnerSpecs[argv[0]] {
 		i := 1
 		by := argv[0]
 		asLine := false
@@ -386,20 +395,33 @@ func (j *judge) givenCode(argv []string) bool {
 	return false
 }
 
-// makeEval is make's --eval (or a prefix of it) or -E word in argv, or "".
+// makeEval is make's --eval (or a prefix of it) or -E word in argv, or
+// a makefile read from standard input (-f -, --file=-), or "".
 func makeEval(argv []string) string {
-	for _, a := range argv[1:] {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		next := ""
+		if i+1 < len(argv) {
+			next = argv[i+1]
+		}
 		switch {
 		case a == "--":
 			return ""
 		case strings.HasPrefix(a, "--"):
-			if n, _, _ := strings.Cut(a, "="); len(n) >= 4 && strings.HasPrefix("--eval", n) {
+			n, v, attached := strings.Cut(a, "=")
+			if len(n) >= 4 && strings.HasPrefix("--eval", n) {
 				return a // getopt_long takes --ev and --eva for --eval
+			}
+			if len(n) >= 3 && (strings.HasPrefix("--file", n) || strings.HasPrefix("--makefile", n)) && (attached && v == "-" || !attached && next == "-") {
+				return a + map[bool]string{true: "", false: " -"}[attached] // the makefile is what the line pipes in
 			}
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
 				if a[k] == 'E' {
 					return a
+				}
+				if a[k] == 'f' && (a[k+1:] == "-" || k+1 == len(a) && next == "-") {
+					return "-f -"
 				}
 				if strings.IndexByte("CfIjloW", a[k]) >= 0 {
 					break // the rest of the word is that option's value
