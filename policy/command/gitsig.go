@@ -9,7 +9,8 @@ import (
 
 // git's format placeholders that verify a signature: %G? %GS %GK %GG %GF
 // %GP %GT (log, show, rev-list's --pretty and --format) and the
-// %(signature...) atoms (for-each-ref, branch, tag). Each makes git start
+// %(signature...) atoms, %(*signature...) too (for-each-ref, branch,
+// tag). Each makes git start
 // gpg (or gpg.program, ssh-keygen), found on the call's PATH, where a
 // workspace's .venv/bin/gpg would be found first: they are judged as
 // --show-signature is.
@@ -27,7 +28,8 @@ func SignatureFormat(format string) string {
 		case format[i+1] == 'G':
 			end := min(i+3, len(format))
 			return format[i:end]
-		case strings.HasPrefix(format[i+1:], "(signature"):
+		case strings.HasPrefix(format[i+1:], "(signature"), strings.HasPrefix(format[i+1:], "(*signature"):
+			// %(*signature) is the signature of the object a tag points to.
 			end := strings.IndexByte(format[i:], ')')
 			if end < 0 {
 				return format[i:]
