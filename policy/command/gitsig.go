@@ -10,10 +10,9 @@ import (
 // git's format placeholders that verify a signature: %G? %GS %GK %GG %GF
 // %GP %GT (log, show, rev-list's --pretty and --format) and the
 // %(signature...) atoms, %(*signature...) too (for-each-ref, branch,
-// tag). Each makes git start
-// gpg (or gpg.program, ssh-keygen), found on the call's PATH, where a
-// workspace's .venv/bin/gpg would be found first: they are judged as
-// --show-signature is.
+// tag). Each makes git start gpg (or gpg.program, ssh-keygen), found on
+// the call's PATH, where a workspace's .venv/bin/gpg would be found
+// first: they are judged as --show-signature is.
 
 // SignatureFormat returns the placeholder of format that makes git verify
 // a signature, or "". "%%" is a literal "%".
