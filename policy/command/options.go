@@ -243,9 +243,30 @@ func valuePaths(v string) []string {
 		}
 		if embedded && certainPath(piece) {
 			out = append(out, piece)
+		} else if p, ok := fileURLPath(piece); ok {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// fileURLPath is the path a file: URL or package spec names (file:../x,
+// file:///tmp/x, git+file:///repo, file://localhost/x): what npm, uv,
+// pip, deno and node load code from, as a path is.
+func fileURLPath(piece string) (string, bool) {
+	i := strings.Index(piece, "file:")
+	if i < 0 || i > 0 && piece[i-1] != '+' {
+		return "", false
+	}
+	rest := piece[i+len("file:"):]
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		host, p, _ := strings.Cut(after, "/")
+		if host != "" && host != "localhost" {
+			return "", false // another machine's
+		}
+		rest = "/" + p
+	}
+	return rest, rest != ""
 }
 
 // certainPath reports a word that can only be a path: absolute (not "/"
