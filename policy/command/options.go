@@ -230,9 +230,13 @@ func allDigits(s string) bool {
 // what reads as a path for certain is returned (absolute, "~", "./",
 // "../"); the value's start is the caller's to judge, as a path or as
 // text, by what the option takes.
-func valuePaths(v string) []string {
+func valuePaths(v string, list bool) []string {
 	var out []string
-	for _, piece := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+	// A list of folders (a class path: .:/x, lib/a.jar:/x) is split at
+	// its colons too; a URL's colon is no separator, nor a host's
+	// (host:/x, user@host:/x), unless the option takes a list (list).
+	colons := list || !strings.Contains(v, "://") && !strings.Contains(v, "@") && classPathLike(v)
+	for _, piece := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == ':' && colons }) {
 		embedded := piece != v
 		for {
 			i := strings.IndexByte(piece, '=')
@@ -275,3 +279,15 @@ func fileURLPath(piece string) (string, bool) {
 func certainPath(w string) bool {
 	return len(w) > 1 && w[0] == '/' || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || w == ".."
 }
+
+// classPathLike reports a value whose first colon follows a path (.,
+// lib/, x.jar), as a class path's does, not a host name.
+func classPathLike(v string) bool {
+	first, _, ok := strings.Cut(v, ":")
+	return ok && (first == "." || first == ".." || strings.Contains(first, "/") || strings.HasSuffix(first, ".jar") || strings.HasSuffix(first, ".zip"))
+}
+
+// listOptions take a colon-separated list of folders or archives as
+// their next word (java -cp lib:/x).
+var listOptions = map[string]bool{"-cp": true, "-classpath": true, "--class-path": true, "--module-path": true, "--upgrade-module-path": true,
+	"-sourcepath": true, "--source-path": true, "-processorpath": true, "--processor-path": true, "-bootclasspath": true}

@@ -478,14 +478,25 @@ func (j *judge) unknownProgram(argv []string) {
 // one that names a protected path asks a person, since the program may
 // change it.
 func (j *judge) argPaths(argv []string, from int) {
-	for _, word := range argv[from:] {
+	for k, word := range argv[from:] {
+		list := from+k > 0 && listOptions[argv[from+k-1]]
 		cand := word
 		if i := strings.IndexByte(word, '='); i > 0 && !strings.Contains(word[:i], "/") {
 			cand = word[i+1:]
 		} else if strings.HasPrefix(word, "-") {
+			if p := attachedPath(word); p != "" {
+				if j.argPath(argv, word, p); j.acc.refused {
+					return
+				}
+			}
+			for _, p := range valuePaths(word, false) { // -Wl,-rpath,/x
+				if j.argPath(argv, word, p); j.acc.refused {
+					return
+				}
+			}
 			continue
 		}
-		for _, p := range valuePaths(cand) {
+		for _, p := range valuePaths(cand, list || strings.HasPrefix(word, "--class-path=") || strings.HasPrefix(word, "--module-path=")) {
 			if j.argPath(argv, word, p); j.acc.refused {
 				return
 			}
@@ -497,6 +508,25 @@ func (j *judge) argPaths(argv []string, from int) {
 			return
 		}
 	}
+}
+
+// attachedPath is the path a short option carries in its own word
+// (-I/tmp, -L../lib, ruby's -I~/lib) or after a colon (java
+// -javaagent:/tmp/a.jar=opts, -Xbootclasspath/a:/x), or "".
+func attachedPath(word string) string {
+	if strings.HasPrefix(word, "--") {
+		return ""
+	}
+	if i := strings.IndexByte(word, ':'); i > 1 && certainPath(word[i+1:]) {
+		p, _, _ := strings.Cut(word[i+1:], "=")
+		return p
+	}
+	for k := 2; k <= 3 && k < len(word); k++ {
+		if certainPath(word[k:]) {
+			return word[k:]
+		}
+	}
+	return ""
 }
 
 // argPath judges cand, a path the word of argv names (argPaths).
