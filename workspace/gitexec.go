@@ -504,6 +504,10 @@ func runsProgramToo(e configEntry) bool {
 		// --pretty=NAME, or log's default format, with a placeholder
 		// that verifies signatures runs gpg.
 		return e.hasValue && command.SignatureFormat(e.value) != ""
+	case e.section == "shortlog" && e.sub == "" && e.key == "group":
+		// shortlog's default --group, format:FORMAT among them.
+		f, ok := strings.CutPrefix(e.value, "format:")
+		return e.hasValue && ok && command.SignatureFormat(f) != ""
 	}
 	return false
 }

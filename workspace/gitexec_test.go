@@ -257,15 +257,17 @@ func TestGitExecMoreKeys(t *testing.T) {
 		hook   bool
 		want   string
 	}{
-		"log.showSignature":         {config: "[log]\n\tshowSignature = true\n", want: "log.showsignature"},
-		"log.showSignature false":   {config: "[log]\n\tshowSignature = false\n"},
-		"pretty with %GS":           {config: "[pretty]\n\tsig = format:%h %GS\n", want: "pretty.sig"},
-		"pretty without signatures": {config: "[pretty]\n\tshort = format:%h %an\n"},
-		"format.pretty with %G?":    {config: "[format]\n\tpretty = %G?\n", want: "format.pretty"},
-		"core.alternateRefsCommand": {config: "[core]\n\talternateRefsCommand = ./x\n", want: "core.alternaterefscommand"},
-		"core.worktree outside":     {config: "[core]\n\tworktree = /etc\n", want: "core.worktree"},
-		"core.worktree inside":      {config: "[core]\n\tworktree = ..\n"},
-		"post-index-change hook":    {hook: true, want: "post-index-change"},
+		"log.showSignature":          {config: "[log]\n\tshowSignature = true\n", want: "log.showsignature"},
+		"log.showSignature false":    {config: "[log]\n\tshowSignature = false\n"},
+		"pretty with %GS":            {config: "[pretty]\n\tsig = format:%h %GS\n", want: "pretty.sig"},
+		"pretty without signatures":  {config: "[pretty]\n\tshort = format:%h %an\n"},
+		"format.pretty with %G?":     {config: "[format]\n\tpretty = %G?\n", want: "format.pretty"},
+		"shortlog.group format: %GK": {config: "[shortlog]\n\tgroup = format:%GK\n", want: "shortlog.group"},
+		"shortlog.group author":      {config: "[shortlog]\n\tgroup = author\n"},
+		"core.alternateRefsCommand":  {config: "[core]\n\talternateRefsCommand = ./x\n", want: "core.alternaterefscommand"},
+		"core.worktree outside":      {config: "[core]\n\tworktree = /etc\n", want: "core.worktree"},
+		"core.worktree inside":       {config: "[core]\n\tworktree = ..\n"},
+		"post-index-change hook":     {hook: true, want: "post-index-change"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := tempRoot(t)

@@ -145,7 +145,10 @@ func writeRunsProgram(e configEntry) bool {
 	case "merge", "mergetool", "difftool":
 		return e.sub != "" && (e.key == "driver" || e.key == "cmd") && set
 	case "remote":
-		return e.sub != "" && (e.key == "receivepack" || e.key == "uploadpack" || e.key == "proxy" || e.key == "vcs") && set
+		// A URL git reaches through a remote helper (ext::, evil://)
+		// starts git-remote-NAME, found on the PATH.
+		return e.sub != "" && ((e.key == "receivepack" || e.key == "uploadpack" || e.key == "proxy" || e.key == "vcs") && set ||
+			(e.key == "url" || e.key == "pushurl") && command.RemoteHelper(e.value) != "")
 	case "url":
 		return e.sub != "" && (e.key == "insteadof" || e.key == "pushinsteadof")
 	case "protocol":

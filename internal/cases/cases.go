@@ -30,7 +30,9 @@
 //	observed:     files the agent has read, relative to cwd
 //	observed-dir: folders the agent has listed, relative to cwd
 //	stale:        files read, then changed by someone else
-//	shell:        the shell profile: analyze (the default) or refuse
+//	shell:        the shell profile: analyze (the default), refuse, or
+//	              the shell a host types the line into (bash-interactive,
+//	              zsh, fish, portable)
 //	rules:        the person's rules, as the JSON of their rules file
 //	              ({"allow": ["npm test *"], "deny": [...]}), matched
 //	              with the repository's rules of the theme's policy
@@ -62,6 +64,7 @@ import (
 	"strings"
 
 	"admit/policy/rules"
+	"admit/policy/shell"
 )
 
 //go:embed testdata/*.txtar
@@ -107,7 +110,7 @@ type Case struct {
 	Observed    []string
 	ObservedDir []string
 	Stale       []string
-	Shell       string  // "analyze" or "refuse"
+	Shell       string  // a shell profile's name (shell.Profiles)
 	Rules       string  // the person's rules file, as JSON; "" for none
 	Path        *string // the PATH the command runs with, or nil
 	Terminal    bool    // the line runs in a terminal that keeps its folder
@@ -252,8 +255,8 @@ func parseCase(s section) (Case, error) {
 			c.Stale = strings.Fields(val)
 		case "shell":
 			c.Shell = val
-			if val != "analyze" && val != "refuse" {
-				err = fmt.Errorf("%q: want analyze or refuse", val)
+			if _, perr := shell.ParseProfile(val); perr != nil || val == "" {
+				err = fmt.Errorf("%q: want a shell profile (%s)", val, profileNames())
 			}
 		case "path":
 			c.Path = &val
@@ -371,4 +374,13 @@ func (c *Case) WriteRules(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "rules.json"), []byte(c.Rules+"\n"), 0o600)
+}
+
+// profileNames lists the shell profiles a case may name.
+func profileNames() string {
+	var names []string
+	for _, p := range shell.Profiles() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }

@@ -190,6 +190,9 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 				return
 			}
 		}
+		if j.gitTransports(w.prog.Name, ps.operands); j.acc.refused {
+			return
+		}
 		j.argPaths(argv, i+1)
 		if j.acc.refused {
 			return
@@ -668,4 +671,44 @@ func (j *judge) gitOther(argv []string, i int) {
 		}
 	}
 	j.asksCode(rule.GitSubcommand, argv, fmt.Sprintf("git %s is not a subcommand admit judges, so a person decides", argv[i]), "")
+}
+
+// gitNativeSchemes are the URL schemes git speaks itself (or with the
+// helpers of its own exec path).
+var gitNativeSchemes = []string{"http", "https", "ssh", "git", "file", "ftp", "ftps", "git+ssh", "ssh+git"}
+
+// RemoteHelper returns the remote helper git starts for a remote's URL
+// (TRANSPORT::ADDRESS, or a scheme git does not speak itself: evil://x),
+// git-remote-TRANSPORT found on the command's PATH, or "" for a URL, a
+// folder or an scp-like address git reads itself. ext:: runs its
+// address as a command line.
+func RemoteHelper(url string) string {
+	if transport, _, ok := strings.Cut(url, "::"); ok && transport != "" && !strings.ContainsAny(transport, "/:@") {
+		return "git-remote-" + transport
+	}
+	if scheme, _, ok := strings.Cut(url, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, "/@:") && !slices.Contains(gitNativeSchemes, strings.ToLower(scheme)) {
+		return "git-remote-" + scheme
+	}
+	return ""
+}
+
+// gitTransports judges the operands of a git command that talks to a
+// remote: one that starts a remote helper (ext::sh, evil://x) is
+// refused, and a file:// URL is judged as the folder it names.
+func (j *judge) gitTransports(sub string, ops []string) {
+	for _, o := range ops {
+		if helper := RemoteHelper(o); helper != "" {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s %q: git starts the remote helper %s for it, found on the PATH (ext:: runs its address as a command)", sub, o, helper),
+				"use an https:// or ssh URL")
+			return
+		}
+		scheme, rest, url := strings.Cut(o, "://")
+		if url && strings.EqualFold(scheme, "file") {
+			// file:///path is the folder /path, read as a repository.
+			j.argPaths([]string{sub, "/" + strings.TrimLeft(strings.TrimPrefix(rest, "localhost"), "/")}, 1)
+			if j.acc.refused {
+				return
+			}
+		}
+	}
 }

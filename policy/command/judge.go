@@ -34,6 +34,10 @@ type judge struct {
 	// via are the runners whose command is being judged, outermost first
 	// (runners.go): a rule over one of them answers for it.
 	via []viaRunner
+	// linked are the folders a cd of the line entered through a symbolic
+	// link: the shell's own path there (cd's "..") is the link's side,
+	// not the real folder's the gate judges from.
+	linked []string
 
 	// words are the words of the program (or git subcommand) being
 	// judged, for its rule; they live in the judge (see pass) and are
@@ -158,12 +162,14 @@ func (j *judge) refuseGlobs(argv []string) {
 // cd judges the cd builtin and sets the folder the next commands run in.
 func (j *judge) cd(args []string) {
 	var ops []string
+	physical := false // cd -P: the shell's path is the real one
 	for i, a := range args {
 		if a == "--" {
 			ops = append(ops, args[i+1:]...)
 			break
 		}
 		if a == "-L" || a == "-P" || a == "-LP" || a == "-PL" {
+			physical = a == "-P" || a == "-LP"
 			continue
 		}
 		if a == "-" {
@@ -189,6 +195,12 @@ func (j *judge) cd(args []string) {
 	} else {
 		word = j.c.Home
 	}
+	linkedHere := slices.Contains(j.linked, j.cwd)
+	if linkedHere && !physical && hasDotDot(word) {
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q: an earlier cd of the line came here through a symbolic link, and the shell's cd reads \"..\" back through the link, not from the real folder the gate judges", word),
+			"cd -P to the real folder first, or name the folder from the workspace's root")
+		return
+	}
 	r, ok := j.resolve("cd", access{word: word, what: "folder", mode: modeProbe})
 	if !ok {
 		return
@@ -203,7 +215,27 @@ func (j *judge) cd(args []string) {
 		j.refuse(rule.NoTarget, fmt.Sprintf("cd %q: not a folder", word), "")
 		return
 	}
+	if !physical && (linkedHere || j.cleanAbs(word) != r.Path) {
+		if j.c.Terminal {
+			j.refuse(rule.DynamicWord, fmt.Sprintf("cd %q goes through a symbolic link: the terminal would keep the link's path, where its next cd \"..\" goes back through the link, and the gate judges from the real folder", word),
+				"cd -P "+word+" (the shell then keeps the real folder)")
+			return
+		}
+		if !slices.Contains(j.linked, r.Path) {
+			j.linked = append(j.linked, r.Path)
+		}
+	}
 	j.newCwd = r.Path
+}
+
+// hasDotDot reports a path with a ".." element.
+func hasDotDot(p string) bool {
+	for _, e := range strings.Split(p, "/") {
+		if e == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapper judges a wrapper program declared by a policy: its own options,

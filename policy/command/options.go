@@ -230,9 +230,13 @@ func allDigits(s string) bool {
 // what reads as a path for certain is returned (absolute, "~", "./",
 // "../"); the value's start is the caller's to judge, as a path or as
 // text, by what the option takes.
-func valuePaths(v string) []string {
+func valuePaths(v string, list bool) []string {
 	var out []string
-	for _, piece := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+	// A list of folders (a class path: .:/x, lib/a.jar:/x) is split at
+	// its colons too; a URL's colon is no separator, nor a host's
+	// (host:/x, user@host:/x), unless the option takes a list (list).
+	colons := list || !strings.Contains(v, "://") && !strings.Contains(v, "@") && classPathLike(v)
+	for _, piece := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == ':' && colons }) {
 		embedded := piece != v
 		for {
 			i := strings.IndexByte(piece, '=')
@@ -243,9 +247,30 @@ func valuePaths(v string) []string {
 		}
 		if embedded && certainPath(piece) {
 			out = append(out, piece)
+		} else if p, ok := fileURLPath(piece); ok {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// fileURLPath is the path a file: URL or package spec names (file:../x,
+// file:///tmp/x, git+file:///repo, file://localhost/x): what npm, uv,
+// pip, deno and node load code from, as a path is.
+func fileURLPath(piece string) (string, bool) {
+	i := strings.Index(piece, "file:")
+	if i < 0 || i > 0 && piece[i-1] != '+' {
+		return "", false
+	}
+	rest := piece[i+len("file:"):]
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		host, p, _ := strings.Cut(after, "/")
+		if host != "" && host != "localhost" {
+			return "", false // another machine's
+		}
+		rest = "/" + p
+	}
+	return rest, rest != ""
 }
 
 // certainPath reports a word that can only be a path: absolute (not "/"
@@ -254,3 +279,15 @@ func valuePaths(v string) []string {
 func certainPath(w string) bool {
 	return len(w) > 1 && w[0] == '/' || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || w == ".."
 }
+
+// classPathLike reports a value whose first colon follows a path (.,
+// lib/, x.jar), as a class path's does, not a host name.
+func classPathLike(v string) bool {
+	first, _, ok := strings.Cut(v, ":")
+	return ok && (first == "." || first == ".." || strings.Contains(first, "/") || strings.HasSuffix(first, ".jar") || strings.HasSuffix(first, ".zip"))
+}
+
+// listOptions take a colon-separated list of folders or archives as
+// their next word (java -cp lib:/x).
+var listOptions = map[string]bool{"-cp": true, "-classpath": true, "--class-path": true, "--module-path": true, "--upgrade-module-path": true,
+	"-sourcepath": true, "--source-path": true, "-processorpath": true, "--processor-path": true, "-bootclasspath": true}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -37,9 +38,16 @@ type runnerSpec struct {
 	line   string // options whose value is a shell line (npx -c LINE)
 	asLine string // options that make its other words one shell line (pnpm exec -c)
 	module string // options whose value names a Python module run as the program (uv run -m)
+	then   string // a second word the subcommand needs ("uv tool run"); "" none
 	// joined: the runner joins its words into a shell line itself (yarn
 	// exec), so a word with shell syntax changes what runs.
 	joined bool
+	// self: the subcommand is the program it runs, with the words after
+	// it (yarn node ARGS runs node ARGS).
+	self bool
+	// envPrefix: the command's first word may name an environment before
+	// a colon, after matrix selections (hatch run +py=3.12 test:sh ...).
+	envPrefix bool
 }
 
 const (
@@ -55,16 +63,17 @@ var runnerSpecs = map[string][]runnerSpec{
 	"pnpx":   {{valued: npxValued, flags: npxFlags, line: "-c --call"}},
 	"npm":    {{sub: "exec x", valued: npxValued, flags: npxFlags, line: "-c --call"}},
 	"pnpm":   {{sub: "exec", valued: "--filter -F --resume-from --workspace-concurrency -C --dir", flags: "-r --recursive --parallel --no-bail --report-summary --no-reporter-hide-prefix --workspace-root -w --silent -s", asLine: "-c --shell-mode"}, {sub: "dlx", valued: "--package", flags: "--silent -s", asLine: "-c --shell-mode"}},
-	"yarn":   {{sub: "exec", joined: true}, {sub: "dlx", valued: "-p --package", flags: "-q --quiet"}},
+	"yarn":   {{sub: "exec", joined: true}, {sub: "dlx", valued: "-p --package", flags: "-q --quiet"}, {sub: "node", self: true}},
 	"bunx":   {{valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
 	"bun":    {{sub: "x", valued: "-p --package", flags: "--bun --no-install --verbose --silent"}},
-	"uv":     {{sub: "run", valued: uvValued, flags: uvFlags, module: "-m --module"}},
+	"uv":     {{sub: "run", valued: uvValued, flags: uvFlags, module: "-m --module"}, {sub: "tool", then: "run", valued: uvValued, flags: uvFlags}},
 	"uvx":    {{valued: uvValued, flags: uvFlags}},
 	"pipx":   {{sub: "run", valued: "--spec --python --pip-args", flags: "--no-cache --verbose -v --quiet -q --system-site-packages"}},
 	"poetry": {{sub: "run"}},
 	"pipenv": {{sub: "run"}},
 	"pdm":    {{sub: "run", valued: "-p --project", flags: "-l --list -s --site-packages --json --recreate"}},
-	"hatch":  {{sub: "run"}},
+	"hatch":  {{sub: "run", envPrefix: true}, {sub: "env", then: "run", valued: "-e --env -i --include -x --exclude -f --filter", flags: "--ignore-compat"}},
+	"tox":    {{sub: "exec", valued: "-e --env -c --conf --root --workdir -x --override --runner --result-json --hashseed --discover", flags: "-r --recreate -n --notest --skip-pkg-install --no-recreate-pkg --skip-env -q -v --quiet --verbose --no-provision"}},
 }
 
 // runnerInner is what a runner's words say it runs: an argv, or a shell
@@ -81,28 +90,60 @@ type runnerInner struct {
 // when it is none; a refusal (an option whose reach admit cannot tell)
 // is made here.
 func (j *judge) runnerOf(tc *toolchain, argv []string) (runnerInner, bool) {
-	specs := runnerSpecs[argv[0]]
-	if specs == nil {
-		return runnerInner{}, false
+	if argv[0] == "yarn" {
+		if in, ok := j.yarnWorkspace(tc, argv); ok {
+			return in, true
+		}
 	}
-	for _, sp := range specs {
+	if argv[0] == "cmake" && len(argv) > 3 && argv[1] == "-E" {
+		// cmake -E env [VAR=value]... COMMAND runs COMMAND as env does;
+		// -E time COMMAND runs it; -E chdir DIR COMMAND runs it elsewhere.
+		switch argv[2] {
+		case "env":
+			return runnerInner{argv: append([]string{"env"}, argv[3:]...), at: 3, by: "cmake -E env"}, true
+		case "time":
+			return runnerInner{argv: argv[3:], at: 3, by: "cmake -E time"}, true
+		case "chdir":
+			j.refuse(rule.HiddenCommand, "cmake -E chdir runs a command in another folder, where the paths of its words lead elsewhere", "cd to the folder as a line of its own, then run the command")
+			return runnerInner{}, true
+		}
+	}
+	for _, sp := range runnerSpecs[argv[0]] {
 		i := 1
 		by := argv[0]
+		asLine := false
 		if sp.sub != "" {
-			k := subIndex(tc, argv)
-			if k < 0 || !hasField(sp.sub, argv[k]) {
+			k := subIndex(tc, argv, sp.sub)
+			if k < 0 {
 				continue
 			}
+			// The runner's own options may come before the subcommand
+			// (pnpm -c exec 'LINE').
+			asLine = slices.ContainsFunc(argv[1:k], func(a string) bool { return hasField(sp.asLine, a) })
 			i, by = k+1, argv[0]+" "+argv[k]
+			if sp.then != "" {
+				if i >= len(argv) || argv[i] != sp.then {
+					continue
+				}
+				i, by = i+1, by+" "+sp.then
+			}
+			if sp.self {
+				return runnerInner{argv: argv[k:], at: k, by: by}, true
+			}
 		}
-		return j.runnerWords(sp, argv, i, by)
+		return j.runnerWords(sp, argv, i, by, asLine)
 	}
 	return runnerInner{}, false
 }
 
-// subIndex is the index in argv of a toolchain's subcommand: the first
-// word that is no option (nor an option's value), or -1.
-func subIndex(tc *toolchain, argv []string) int {
+// subIndex is the index in argv of a runner's subcommand, one of subs, or
+// -1. The runner's options before it are skipped, and so is a word after
+// an option the table does not know to take none (poetry -C DIR run, bun
+// --cwd DIR x): such a word may be that option's value, and a runner
+// missed would let the command it runs go unjudged, while one seen where
+// there is none only judges words more.
+func subIndex(tc *toolchain, argv []string, subs string) int {
+	maybeValue := false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
@@ -111,19 +152,66 @@ func subIndex(tc *toolchain, argv []string) int {
 		case strings.HasPrefix(a, "-") && a != "-":
 			if hasField(tc.valued, a) && i+1 < len(argv) {
 				i++
+				maybeValue = false
+				continue
 			}
+			maybeValue = !strings.Contains(a, "=")
 		case strings.HasPrefix(a, "+"): // cargo +nightly
-		default:
+			maybeValue = false
+		case hasField(subs, a):
 			return i
+		case maybeValue:
+			maybeValue = false
+		default:
+			return -1 // another subcommand
 		}
 	}
 	return -1
 }
 
+// yarnWorkspace reads "yarn workspace NAME COMMAND..." and "yarn
+// workspaces foreach [OPTIONS] COMMAND...", which run yarn COMMAND in
+// other workspaces: a runner there (yarn workspace web exec 'LINE') is
+// judged as one.
+func (j *judge) yarnWorkspace(tc *toolchain, argv []string) (runnerInner, bool) {
+	k := subIndex(tc, argv, "workspace workspaces")
+	if k < 0 {
+		return runnerInner{}, false
+	}
+	rest := k + 2 // after workspace NAME
+	if argv[k] == "workspaces" {
+		if k+1 >= len(argv) || argv[k+1] != "foreach" {
+			return runnerInner{}, false
+		}
+		for rest = k + 2; rest < len(argv) && strings.HasPrefix(argv[rest], "-"); rest++ {
+			a := argv[rest]
+			name, _, attached := strings.Cut(a, "=")
+			switch {
+			case hasField("--include --exclude --from --since -j --jobs", name) && !attached:
+				rest++
+			case hasField("--include --exclude --from --since -j --jobs", name), hasField("-A --all -R --recursive -W --worktree -p --parallel -i --interlaced -v --verbose -t --topological --topological-dev -n --dry-run --no-private", a):
+			default:
+				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of yarn workspaces foreach is not one admit knows, so it cannot tell where the command it runs starts", a), "leave the option out")
+				return runnerInner{}, true
+			}
+		}
+	}
+	if rest >= len(argv) {
+		return runnerInner{}, false
+	}
+	inner := append([]string{"yarn"}, argv[rest:]...)
+	in, ok := j.runnerOf(tc, inner)
+	if !ok || j.acc.refused {
+		return in, ok
+	}
+	in.at += rest - 1 // inner[1] is argv[rest]
+	in.by = strings.Join(argv[:rest], " ") + strings.TrimPrefix(in.by, "yarn")
+	return in, true
+}
+
 // runnerWords reads a runner's options from argv[i:], up to the command
 // it runs.
-func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (runnerInner, bool) {
-	asLine := false
+func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string, asLine bool) (runnerInner, bool) {
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		name, value, attached := strings.Cut(a, "=")
@@ -131,6 +219,16 @@ func (j *judge) runnerWords(sp runnerSpec, argv []string, i int, by string) (run
 		case a == "--":
 			i++
 			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
+		case sp.envPrefix && strings.HasPrefix(a, "+"):
+			// hatch's matrix selection (+py=3.12): no command yet.
+		case sp.envPrefix && strings.Contains(a, ":"):
+			// ENV:COMMAND runs COMMAND in the environment ENV.
+			_, cmd, _ := strings.Cut(a, ":")
+			inner := append([]string{cmd}, argv[i+1:]...)
+			if cmd == "" {
+				inner = inner[1:]
+			}
+			return runnerInner{argv: inner, at: i, by: by, joined: sp.joined || asLine}, true
 		case !strings.HasPrefix(a, "-") || a == "-":
 			return runnerInner{argv: argv[i:], at: i, by: by, joined: sp.joined || asLine}, true
 		case hasField(sp.line, name) || attachedOption(sp.line, a):
@@ -297,20 +395,33 @@ func (j *judge) givenCode(argv []string) bool {
 	return false
 }
 
-// makeEval is make's --eval (or a prefix of it) or -E word in argv, or "".
+// makeEval is make's --eval (or a prefix of it) or -E word in argv, or
+// a makefile read from standard input (-f -, --file=-), or "".
 func makeEval(argv []string) string {
-	for _, a := range argv[1:] {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		next := ""
+		if i+1 < len(argv) {
+			next = argv[i+1]
+		}
 		switch {
 		case a == "--":
 			return ""
 		case strings.HasPrefix(a, "--"):
-			if n, _, _ := strings.Cut(a, "="); len(n) >= 4 && strings.HasPrefix("--eval", n) {
+			n, v, attached := strings.Cut(a, "=")
+			if len(n) >= 4 && strings.HasPrefix("--eval", n) {
 				return a // getopt_long takes --ev and --eva for --eval
+			}
+			if len(n) >= 3 && (strings.HasPrefix("--file", n) || strings.HasPrefix("--makefile", n)) && (attached && v == "-" || !attached && next == "-") {
+				return a + map[bool]string{true: "", false: " -"}[attached] // the makefile is what the line pipes in
 			}
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
 				if a[k] == 'E' {
 					return a
+				}
+				if a[k] == 'f' && (a[k+1:] == "-" || k+1 == len(a) && next == "-") {
+					return "-f -"
 				}
 				if strings.IndexByte("CfIjloW", a[k]) >= 0 {
 					break // the rest of the word is that option's value
@@ -379,7 +490,7 @@ func codeExtension(argv []string) (int, string) {
 				break
 			}
 			n, v, attached := strings.Cut(a, "=")
-			switch n {
+			switch npmOption(n) {
 			case "--node-options":
 				at := i
 				if !attached && i+1 < len(argv) {
@@ -390,6 +501,8 @@ func codeExtension(argv []string) (int, string) {
 				}
 			case "--script-shell", "--shell":
 				return i, "its " + n + " names the shell its scripts run in"
+			case "--userconfig", "--globalconfig", "--init-module", "--onload-script":
+				return i, "its " + n + " names a file npm reads its settings or code from (script-shell, node-options)"
 			case "--require", "-r", "--import", "--preload":
 				if name == "bun" || name == "bunx" {
 					return i, fmt.Sprintf("%s loads a module before the program", n)
@@ -406,15 +519,46 @@ func codeExtension(argv []string) (int, string) {
 			if nodeLoader(n) || strings.HasPrefix(a, "-r") && len(a) > 2 && a[1] == 'r' {
 				return i, fmt.Sprintf("%s loads a module before the program", n)
 			}
+			if v, ok := strings.CutPrefix(a, "--test-reporter="); ok && !slices.Contains([]string{"spec", "tap", "dot", "junit", "lcov"}, v) {
+				return i, fmt.Sprintf("--test-reporter=%s loads a module as the test reporter", v)
+			}
+			if a == "--test-reporter" && i+1 < len(argv) && !slices.Contains([]string{"spec", "tap", "dot", "junit", "lcov"}, argv[i+1]) {
+				return i + 1, fmt.Sprintf("--test-reporter %s loads a module as the test reporter", argv[i+1])
+			}
+		}
+	case name == "ts-node" || name == "tsx" || name == "mocha" || name == "nyc" || name == "c8":
+		// Their -r and --require load a module first, as node's do.
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			if a == "--" {
+				break
+			}
+			n, _, _ := strings.Cut(a, "=")
+			if n == "-r" || n == "--require" || n == "--import" || n == "--loader" || strings.HasPrefix(a, "-r") && len(a) > 2 && a[1] == 'r' {
+				return i, fmt.Sprintf("%s loads a module before the program", n)
+			}
+		}
+	case name == "go":
+		return goToolOption(argv)
+	case responseFilePrograms[name] || name == "cargo":
+		if i := responseFile(argv); i >= 0 {
+			return i, fmt.Sprintf("%s reads more of %s's options from the file %s, which the gate does not read", argv[i], name, argv[i][1:])
 		}
 	case name == "pytest" || name == "py.test":
 		return pytestPlugin(argv, 1)
 	case strings.HasPrefix(name, "python"):
-		for i := 1; i+1 < len(argv); i++ {
-			if argv[i] == "-m" && argv[i+1] == "pytest" {
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case a == "-m" && i+1 < len(argv) && argv[i+1] == "pytest":
 				return pytestPlugin(argv, i+2)
+			case a == "-mpytest":
+				return pytestPlugin(argv, i+1)
+			case a == "-X" || a == "-W":
+				i++ // their value, then more options
+				continue
 			}
-			if !strings.HasPrefix(argv[i], "-") {
+			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" || strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "-m") {
 				break
 			}
 		}
@@ -436,6 +580,44 @@ func codeExtension(argv []string) (int, string) {
 	return -1, ""
 }
 
+// npmAbbreviated are npm's settings that name code or a shell, with the
+// shortest prefix npm takes for each: npm reads an unambiguous prefix of a
+// long option as the option (--node-opt=, --scr=).
+var npmAbbreviated = []struct{ name, shortest string }{
+	{"--node-options", "--node-o"}, {"--script-shell", "--scr"}, {"--userconfig", "--userc"},
+	{"--globalconfig", "--globalc"}, {"--init-module", "--init-m"}, {"--onload-script", "--onl"},
+}
+
+// npmOption is the long option n of npm (pnpm, npx) stands for: the
+// setting it abbreviates from npmAbbreviated, or n itself.
+func npmOption(n string) string {
+	if !strings.HasPrefix(n, "--") {
+		return n
+	}
+	for _, o := range npmAbbreviated {
+		if len(n) >= len(o.shortest) && strings.HasPrefix(o.name, n) {
+			return o.name
+		}
+	}
+	return n
+}
+
+// npmConfigVar says why an npm_config_ variable (any case: npm reads
+// NPM_CONFIG_SCRIPT_SHELL too) names code or a shell, or "".
+func npmConfigVar(name, value string) string {
+	key, ok := strings.CutPrefix(strings.ToLower(name), "npm_config_")
+	if !ok || value == "" {
+		return ""
+	}
+	switch strings.ReplaceAll(key, "_", "-") {
+	case "node-options":
+		return nodeLoads(value)
+	case "script-shell", "shell", "userconfig", "globalconfig", "init-module", "onload-script", "git", "editor", "browser", "viewer":
+		return "is npm's " + key + " setting, which names code, a program or a file of settings npm reads"
+	}
+	return ""
+}
+
 // pytestPlugin finds pytest's -p NAME from argv[from:] (-p no:NAME turns
 // a plugin off, and adds nothing).
 func pytestPlugin(argv []string, from int) (int, string) {
@@ -451,12 +633,46 @@ func pytestPlugin(argv []string, from int) (int, string) {
 			i++ // the rule must name the value too
 		case strings.HasPrefix(a, "-p") && len(a) > 2:
 			v = strings.TrimPrefix(a[2:], "=")
+		case strings.HasPrefix(a, "--pdbcls"):
+			return i, fmt.Sprintf("%s imports a debugger class from a module the tests do not name", a)
+		case a == "-o" || a == "--override-ini":
+			if i+1 < len(argv) {
+				i++
+				if at, why := pytestIni(argv[i], i); at >= 0 {
+					return at, why
+				}
+			}
+			continue
+		case strings.HasPrefix(a, "--override-ini="):
+			if at, why := pytestIni(strings.TrimPrefix(a, "--override-ini="), i); at >= 0 {
+				return at, why
+			}
+			continue
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			if at, why := pytestIni(strings.TrimPrefix(a[2:], "="), i); at >= 0 {
+				return at, why
+			}
+			continue
 		default:
 			continue
 		}
 		if !strings.HasPrefix(v, "no:") {
 			return i, fmt.Sprintf("-p %s loads the plugin module %q, code the tests do not name", v, v)
 		}
+	}
+	return -1, ""
+}
+
+// pytestIni judges one -o KEY=VALUE of pytest (the word at index at):
+// addopts is more of pytest's options, read as if they were on the line.
+func pytestIni(kv string, at int) (int, string) {
+	key, value, _ := strings.Cut(kv, "=")
+	if strings.TrimSpace(key) != "addopts" {
+		return -1, ""
+	}
+	opts := append([]string{"pytest"}, strings.Fields(value)...)
+	if k, why := pytestPlugin(opts, 1); k >= 0 {
+		return at, fmt.Sprintf("-o %s: %s", kv, why)
 	}
 	return -1, ""
 }
@@ -514,6 +730,35 @@ func codeVar(name, value string) string {
 	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER") || strings.HasSuffix(name, "_RUSTFLAGS")) {
 		return "names a program cargo starts, or flags for its compiler"
 	}
+	if why := cargoVar(name); why != "" && value != "" {
+		return why
+	}
+	if why := npmConfigVar(name, value); why != "" {
+		return why
+	}
+	return ""
+}
+
+// cargoVar says why a CARGO_ variable, cargo's environment form of a
+// --config key (CARGO_PROFILE_DEV_RUSTFLAGS is profile.dev.rustflags),
+// changes what cargo runs or fetches, or "": the keys --config refuses
+// that name a program, flags for the compiler, a cargo command an alias
+// runs (cargo install behind another name) or where crates come from.
+func cargoVar(name string) string {
+	switch {
+	case !strings.HasPrefix(name, "CARGO_"):
+		return ""
+	case strings.HasPrefix(name, "CARGO_PROFILE_") && strings.HasSuffix(name, "_RUSTFLAGS"):
+		return "passes flags to rustc for a profile (-C linker= names a program)"
+	case strings.HasPrefix(name, "CARGO_ALIAS_"):
+		return "makes a cargo command an alias of another, which a rule over cargo's words then does not see"
+	case strings.Contains(name, "CREDENTIAL_PROVIDER"):
+		return "names a program cargo starts for credentials"
+	case strings.HasPrefix(name, "CARGO_REGISTRIES_") && strings.HasSuffix(name, "_INDEX") || name == "CARGO_REGISTRY_INDEX":
+		return "changes where cargo downloads crates from"
+	case name == "CARGO_BUILD_RUSTC_WRAPPER" || name == "CARGO_BUILD_RUSTC" || name == "CARGO_BUILD_RUSTDOC" || name == "CARGO_BUILD_RUSTFLAGS" || name == "CARGO_BUILD_RUSTDOCFLAGS" || name == "CARGO_DOC_BROWSER":
+		return "names a program cargo starts, or flags for its compiler"
+	}
 	return ""
 }
 
@@ -533,4 +778,148 @@ func makeFlagsSafe(v string) bool {
 		}
 	}
 	return true
+}
+
+// goToolOption finds a go build flag that names a program go starts:
+// -vettool, a linker named in -ldflags (-extld, -extldflags), and
+// -gccgoflags that point gccgo at other programs (-B, -wrapper,
+// -fplugin). (-exec and -toolexec are rules.CodeOptions already.)
+func goToolOption(argv []string) (int, string) {
+	for i := 2; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		n, v, attached := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		n = strings.TrimPrefix(n, "-") // go's flags take one dash or two
+		at := i
+		if !attached && (n == "vettool" || n == "ldflags" || n == "gccgoflags") && i+1 < len(argv) {
+			v, at = argv[i+1], i+1 // the rule must name the value too
+		}
+		switch {
+		case n == "vettool":
+			return at, fmt.Sprintf("-vettool=%s is the program go vet runs on every package", v)
+		case n == "ldflags" && (extLinker(v) || strings.Contains(v, "-extldflags") && compilerPicksPrograms(v)):
+			return at, fmt.Sprintf("-ldflags=%q names the external linker go starts, or has it start other programs", v)
+		case n == "gccgoflags" && compilerPicksPrograms(v):
+			return at, fmt.Sprintf("-gccgoflags=%q point gccgo at programs or plugins of their own", v)
+		}
+	}
+	return -1, ""
+}
+
+// extLinker reports go's linker flag -extld (the external linker's
+// program) in an -ldflags value.
+func extLinker(ldflags string) bool {
+	for _, w := range strings.Fields(ldflags) {
+		w = strings.Trim(w, `"'`)
+		if w == "-extld" || w == "--extld" || strings.HasPrefix(w, "-extld=") || strings.HasPrefix(w, "--extld=") {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerPicksPrograms reports C compiler flags that choose the programs
+// or plugins it runs (-B DIR, -fuse-ld=, -wrapper, -fplugin=, -specs=);
+// -static, -O2 or -L only tune the build.
+func compilerPicksPrograms(flags string) bool {
+	for _, k := range []string{"-B", "-fuse-ld", "-wrapper", "-fplugin", "-specs", "--ld-path", "-no-integrated-as"} {
+		if strings.Contains(flags, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// responseFilePrograms read a word @FILE as more of their options, one
+// a line or blank-separated (compilers, linkers, the JVM's launchers,
+// mypy's argparse): options the line does not show, from a file the
+// gate judges as a read.
+var responseFilePrograms = map[string]bool{
+	"gcc": true, "g++": true, "cc": true, "c++": true, "clang": true, "clang++": true, "rustc": true, "javac": true, "java": true,
+	"kotlinc": true, "dotnet": true, "mypy": true, "tsc": true, "ld": true, "ar": true,
+}
+
+// responseFile is the index of the first @FILE word of argv, or -1;
+// cargo's are those after "--" (cargo rustc -- @FILE hands rustc the file).
+func responseFile(argv []string) int {
+	after := argv[0] != "cargo"
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			after = true
+			continue
+		}
+		if after && len(a) > 1 && a[0] == '@' {
+			return i
+		}
+	}
+	return -1
+}
+
+// responseFiles judges each @FILE of a program that reads options from
+// it as a read of FILE: outside the workspace refused. It reports a
+// refusal.
+func (j *judge) responseFiles(argv []string) bool {
+	if !responseFilePrograms[argv[0]] && argv[0] != "cargo" {
+		return false
+	}
+	for i := responseFile(argv); i >= 0 && i < len(argv); i++ {
+		if a := argv[i]; len(a) > 1 && a[0] == '@' {
+			j.argPaths([]string{argv[0], a[1:]}, 1)
+			if j.acc.refused {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shellLinePrograms run words of theirs as shell lines: concurrently
+// each operand, watch its operands joined, nodemon's --exec, chokidar's
+// --command. valued are their options that take the next word; lineOpt
+// the ones whose value is the line ("" for operands).
+var shellLinePrograms = map[string]struct{ valued, lineOpt string }{
+	"concurrently": {valued: "-n --names -c --prefix-colors -p --prefix -s --success -m --max-processes -t --timestamp-format -l --prefix-length --restart-tries --restart-after --default-input-target --names-separator --hide --pad-prefix -P --passthrough-arguments"},
+	"watch":        {valued: "-n --interval -d --differences -q --equexit"},
+	"nodemon":      {lineOpt: "-x --exec"},
+	"chokidar":     {lineOpt: "-c --command"},
+}
+
+// shellLineOperands judges the lines a program of shellLinePrograms runs
+// through a shell as lines of their own (runnerLine), whatever rule
+// allows the program. It reports a refusal.
+func (j *judge) shellLineOperands(argv []string) bool {
+	sp, ok := shellLinePrograms[path.Base(argv[0])]
+	if !ok {
+		return false
+	}
+	var lines []string
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		name, value, attached := strings.Cut(a, "=")
+		switch {
+		case sp.lineOpt != "" && hasField(sp.lineOpt, name):
+			if !attached && i+1 < len(argv) {
+				i++
+				value = argv[i]
+			}
+			lines = append(lines, value)
+		case strings.HasPrefix(a, "-") && hasField(sp.valued, name) && !attached:
+			i++
+		case strings.HasPrefix(a, "-"):
+		case sp.lineOpt == "" && path.Base(argv[0]) == "watch":
+			lines = append(lines, strings.Join(argv[i:], " ")) // watch runs sh -c with its words joined
+			i = len(argv)
+		case sp.lineOpt == "":
+			lines = append(lines, a)
+		}
+	}
+	for _, l := range lines {
+		if j.runnerLine(runnerInner{line: l, by: path.Base(argv[0])}); j.acc.refused {
+			return true
+		}
+	}
+	return false
 }

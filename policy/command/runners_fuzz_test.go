@@ -17,7 +17,7 @@ func FuzzRunnerInner(f *testing.F) {
 			f.Add(c.Line, c.Write())
 		}
 	}
-	for _, s := range []string{"sh -c id", "cat /etc/passwd", "cat /dev/urandom", "git log --format=%GS", "make --eval=x", "rm -rf /"} {
+	for _, s := range []string{"sh -c id", "cat /etc/passwd", "cat /dev/urandom", "git log --format=%GS", "make --eval=x", "rm -rf /", "git shortlog --group=format:%GS", "go vet -vettool=/tmp/x"} {
 		f.Add(s, false)
 	}
 	w := newWorkspace(f)
@@ -34,7 +34,8 @@ func FuzzRunnerInner(f *testing.F) {
 			// workspace or in no table.
 			return
 		}
-		for _, by := range []string{"uv run ", "poetry run ", "npx ", "npm exec -- ", "pnpm exec "} {
+		for _, by := range []string{"uv run ", "poetry run ", "npx ", "npm exec -- ", "pnpm exec ",
+			"poetry -C src run ", "bun --cwd src x ", "uv tool run ", "hatch env run -- ", "hatch run test:", "tox exec -- ", "yarn workspace web exec "} {
 			if got := p.Evaluate(by+line, w.ws, c); got.Allowed || got.Ask {
 				t.Fatalf("%q is refused (%s), and %q is not: %s %s", line, d.Rule, by+line, got.Rule, got.Reason)
 			}

@@ -158,7 +158,7 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 		return true
 	}
 	j.argPaths(argv, 1)
-	if j.acc.refused || j.givenCode(argv) {
+	if j.acc.refused || j.responseFiles(argv) || j.givenCode(argv) {
 		return true
 	}
 	if j.runner(tc, argv); j.acc.refused {
@@ -463,7 +463,7 @@ func (j *judge) pathProgram(argv []string) {
 // unknownProgram asks about a program in none of the tables.
 func (j *judge) unknownProgram(argv []string) {
 	j.argPaths(argv, 1)
-	if j.acc.refused {
+	if j.acc.refused || j.shellLineOperands(argv) {
 		return
 	}
 	j.asksCode(rule.UnsupportedProgram, argv, fmt.Sprintf("program %q is in none of admit's tables, so admit cannot judge what it does; a person decides", argv[0]),
@@ -478,14 +478,25 @@ func (j *judge) unknownProgram(argv []string) {
 // one that names a protected path asks a person, since the program may
 // change it.
 func (j *judge) argPaths(argv []string, from int) {
-	for _, word := range argv[from:] {
+	for k, word := range argv[from:] {
+		list := from+k > 0 && listOptions[argv[from+k-1]]
 		cand := word
 		if i := strings.IndexByte(word, '='); i > 0 && !strings.Contains(word[:i], "/") {
 			cand = word[i+1:]
 		} else if strings.HasPrefix(word, "-") {
+			if p := attachedPath(word); p != "" {
+				if j.argPath(argv, word, p); j.acc.refused {
+					return
+				}
+			}
+			for _, p := range valuePaths(word, false) { // -Wl,-rpath,/x
+				if j.argPath(argv, word, p); j.acc.refused {
+					return
+				}
+			}
 			continue
 		}
-		for _, p := range valuePaths(cand) {
+		for _, p := range valuePaths(cand, list || strings.HasPrefix(word, "--class-path=") || strings.HasPrefix(word, "--module-path=")) {
 			if j.argPath(argv, word, p); j.acc.refused {
 				return
 			}
@@ -497,6 +508,25 @@ func (j *judge) argPaths(argv []string, from int) {
 			return
 		}
 	}
+}
+
+// attachedPath is the path a short option carries in its own word
+// (-I/tmp, -L../lib, ruby's -I~/lib) or after a colon (java
+// -javaagent:/tmp/a.jar=opts, -Xbootclasspath/a:/x), or "".
+func attachedPath(word string) string {
+	if strings.HasPrefix(word, "--") {
+		return ""
+	}
+	if i := strings.IndexByte(word, ':'); i > 1 && certainPath(word[i+1:]) {
+		p, _, _ := strings.Cut(word[i+1:], "=")
+		return p
+	}
+	for k := 2; k <= 3 && k < len(word); k++ {
+		if certainPath(word[k:]) {
+			return word[k:]
+		}
+	}
+	return ""
 }
 
 // argPath judges cand, a path the word of argv names (argPaths).

@@ -265,6 +265,9 @@ func (j *judge) splitName(starts []string) string {
 		if !ok || !r.Dir {
 			continue
 		}
+		if by := j.namesChangedBy(r.Path); by != "" {
+			return "(names written by " + by + ")"
+		}
 		if odd := j.c.FS.SplitNames(r.Path); len(odd) > 0 {
 			return odd[0]
 		}
@@ -356,11 +359,52 @@ func (j *judge) namesNotOptions(inner []string, replace string) bool {
 		if !ok || !r.Dir {
 			continue
 		}
+		if by := j.namesChangedBy(r.Path); by != "" {
+			j.refuse(rule.DynamicWord, fmt.Sprintf("xargs hands %s the names %s prints, and %s changes the files there first, so which names it prints (one starting with \"-\", read as an option) is only known when it runs", inner[0], innerProgram(producer), by),
+				"run that command as a line of its own, then the one with xargs; or put \"--\" before the names (xargs -0 "+inner[0]+" --)")
+			return false
+		}
 		if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
 			j.refuse(rule.DynamicWord, fmt.Sprintf("xargs hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", inner[0], innerProgram(producer), names[0], inner[0]),
 				"put \"--\" before the names (xargs -0 "+inner[0]+" --), or use find, whose names start with its folder")
 			return false
 		}
+	}
+	return true
+}
+
+// namesChangedBy names a command of the line that changes the files
+// under dir before (or while) the command feeding xargs lists them: a
+// write there, or a git command that changes the working tree (git
+// checkout of a branch with other files), or "". The names the gate reads
+// in dir now are then not the ones xargs is handed.
+func (j *judge) namesChangedBy(dir string) string {
+	under := func(p string) bool { return p == dir || strings.HasPrefix(p, dir+"/") || strings.HasPrefix(dir, p+"/") }
+	for _, w := range j.acc.written {
+		if j.writesBefore(w) && w.cmd != j.cmd-1 && under(w.path) && !j.plainWrite(w) {
+			return fmt.Sprintf("the write of %q", w.word)
+		}
+	}
+	for _, t := range j.acc.treeChanged {
+		if t.cmd != j.cmd && under(t.path) {
+			return fmt.Sprintf("%s (at %s)", t.by, t.word)
+		}
+	}
+	return ""
+}
+
+// plainWrite reports a write that adds no name xargs could misread: a
+// file whose name neither starts with "-" nor holds what xargs without -0
+// splits at, by a command that is no archive's (tar -x, unzip bring
+// names of their own below the path written).
+func (j *judge) plainWrite(w lineWrite) bool {
+	base := path.Base(w.path)
+	if strings.HasPrefix(base, "-") || strings.ContainsAny(base, splitChars) || w.cmd < 0 || w.cmd >= len(j.line) {
+		return false
+	}
+	switch path.Base(innerProgram(j.line[w.cmd].Argv)) {
+	case "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "pax", "ar", "rsync", "git", "curl", "wget":
+		return false
 	}
 	return true
 }

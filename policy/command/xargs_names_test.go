@@ -121,3 +121,67 @@ func endGroup(pgid int) {
 		}
 	}
 }
+
+// TestXargsNamesChangedFirst: the names a list prints are the gate's to
+// read only if no command of the line changes them first. A branch
+// holds files named --compress-program=sh and -S1 that the checked-out tree does
+// not: "git checkout other && git ls-files -z | xargs -0 sort" makes sort
+// run sh (shown with the real git and sort), and the gate, which sees no
+// such name in the folder now, refuses the line for the checkout before
+// it. A write of a plain file before the list does not change the answer.
+func TestXargsNamesChangedFirst(t *testing.T) {
+	if !gnuSort() || !hasProgram("git") || !hasProgram("bash") {
+		t.Skip("needs GNU sort, git and bash")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(root, "MARK")
+	run := func(line string) {
+		t.Helper()
+		cmd := exec.Command("bash", "-c", line)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		endGroup(cmd.Process.Pid)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte(strings.Repeat("touch "+marker+"\n", 400)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("git init -q -b main . && git add a.txt && git commit -qm a && git checkout -qb other && touch ./--compress-program=sh ./-S1 && git add -A && git commit -qm b && git checkout -q main")
+	if _, err := os.Stat(filepath.Join(root, "--compress-program=sh")); err == nil {
+		t.Fatal("the checked-out tree holds the name: the test does not show what it guards against")
+	}
+	attack := "git checkout other && git ls-files -z | xargs -0 sort"
+	run(attack + " >/dev/null 2>&1")
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the attack did not reproduce (no %s)", marker)
+	}
+	run("rm -f MARK && git checkout -q main")
+
+	p := New(nil)
+	c := &Context{Roots: []string{root}, FS: newTestFS(root), Home: t.TempDir(), Effects: WorkspaceWrite, Obs: &testObs{files: map[string]ObsState{}, dirs: map[string]bool{root: true}}}
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{attack, false},
+		{"git checkout other; git diff --name-only -z | xargs -0 sort", false},
+		{"touch ./-S1 && git ls-files -o -z | xargs -0 sort", false},
+		{"git checkout other && git ls-files -z | xargs -0 sort --", true},
+		{"echo x > out.txt && git ls-files -z | xargs -0 sort", true},
+		{"git ls-files -z | xargs -0 sort", true},
+	} {
+		d := p.Evaluate(tc.line, root, c)
+		refused := !d.Allowed && !d.Ask
+		if refused == tc.ok || !tc.ok && d.Rule != rule.DynamicWord {
+			t.Errorf("%s: allowed %v ask %v (%s: %s), want refused %v (dynamic-word)", tc.line, d.Allowed, d.Ask, d.Rule, d.Reason, !tc.ok)
+		}
+	}
+}

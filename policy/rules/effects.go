@@ -226,7 +226,7 @@ var codeVariables = []string{"NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "D
 // inlineFlags carry the code they run, per interpreter.
 var inlineFlags = map[string][]string{
 	"python": {"-c"}, "python3": {"-c"}, "python2": {"-c"}, "node": {"-e", "-p", "--eval", "--print"}, "bun": {"-e", "--eval", "-p", "--print"},
-	"deno": {"eval"}, "ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "bash": {"-c"}, "sh": {"-c"}, "zsh": {"-c"}, "dash": {"-c"},
+	"deno": {"eval"}, "ts-node": {"-e", "--eval", "-p", "--print"}, "tsx": {"-e", "--eval", "-p", "--print"}, "ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "bash": {"-c"}, "sh": {"-c"}, "zsh": {"-c"}, "dash": {"-c"},
 	"fish": {"-c", "--command"}, "lua": {"-e"}, "pwsh": {"-c", "-Command", "-EncodedCommand"}, "Rscript": {"-e"}, "osascript": {"-e"},
 	"npx": {"-c", "--call"},
 }

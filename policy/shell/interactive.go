@@ -837,6 +837,15 @@ func (p *Parser) checkCommand(argv []string) {
 			}
 			if operands > 1 {
 				p.refuseAs("cd with two folders", "cd "+strings.Join(args, " "), "replaces the first in the current path with the second", hintZshCd)
+				return
+			}
+			for _, a := range args {
+				if len(a) > 1 && (a[0] == '+' || a[0] == '-') && strings.Trim(a[1:], "0123456789") == "" {
+					// With auto_pushd (oh-my-zsh's default) every cd
+					// fills that stack, with folders the gate never saw.
+					p.refuseAs("cd to a folder of the stack", name+" "+a, "goes to an entry of zsh's folder stack, not to a folder of that name", hintZshCd)
+					return
+				}
 			}
 		}
 		if p.prof == Fish && len(args) == 1 && args[0] == "-" {

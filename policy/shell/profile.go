@@ -35,7 +35,8 @@ const (
 	// of one descriptor (zsh's MULTIOS), a tilde after "=" or ":", brace
 	// expansions that zsh expands differently, $ before punctuation, and
 	// the builtins zsh alone has or runs differently (r, print, echo with
-	// a backslash, cd with two folders, cd in a pipeline).
+	// a backslash, cd with two folders or to the folder stack (cd +1), cd
+	// in a pipeline).
 	Zsh Profile = "zsh"
 	// Fish is fish 3.x in a terminal (fish --no-config -i): as
 	// BashInteractive without history expansion, and refused are fish's

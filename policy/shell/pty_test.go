@@ -78,6 +78,13 @@ var terminalAttacks = []terminalAttack{
 	{prof: Zsh, note: "^U erases what came before it", lines: []string{"echo ok\\\x15touch M"}, marker: "w/M"},
 	{prof: Zsh, note: "ESC . inserts the last word of the line before", lines: []string{"echo M", "touch \x1b."}, marker: "w/M"},
 	{prof: Zsh, note: "a trailing backslash joins the next call", lines: []string{`touch \`, `M`}, marker: "w/M"},
+	{prof: Zsh, note: "cd +1 goes to the folder stack, not to the folder +1", setup: func(t *testing.T, sb *sandbox) {
+		for _, d := range []string{"+1", "d"} {
+			if err := os.MkdirAll(filepath.Join(sb.work, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}, lines: []string{"setopt autopushd", "cd d", "cd +1 && touch M"}, marker: "w/M"},
 
 	// fish.
 	{prof: Fish, note: `\x escapes outside quotes read a file outside`, setup: func(t *testing.T, sb *sandbox) {
