@@ -15,7 +15,10 @@
 // elicitation/create (the server making the client's model or person act
 // for it) always ask a person. A method no route knows is judged under its
 // own name, which nothing grants: refused. A message that repeats a key at
-// any depth (also under another case) is refused and never relayed.
+// any depth (also under another case) is refused and never relayed. The
+// client's answer is relayed only to a request of the server's that was
+// decided and relayed to it: an answer to any other id (a guessed one, or
+// one the gateway refused) would stand in for that decision.
 //
 // The session's capability set is built from the child's own tools/list:
 // every listed tool is granted, its input schema says which arguments are
@@ -99,6 +102,9 @@ type gateway struct {
 	stale bool                            // the child said its tool list changed
 	ours  map[string]chan json.RawMessage // the gateway's own requests to the child, by id
 	seq   int64
+	// relayed are the ids (IDKey) of the server's requests relayed to the
+	// client and not yet answered: only those may the client answer.
+	relayed map[string]bool
 
 	pending mcpwire.Inflight // requests being decided, by side and id
 }
@@ -132,7 +138,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}}
+	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}, relayed: map[string]bool{}}
 
 	childDone := make(chan struct{})
 	go func() {
@@ -227,7 +233,7 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 	}
 	switch {
 	case m.IsResponse():
-		g.toChild(line) // the client's answer to a request of the server's, which was decided
+		g.clientAnswer(line, m)
 	case m.IsNotification() && !notificationMethod(m.Method):
 		g.refuseNotification(ctx, fromClient, m)
 	case m.IsNotification():
@@ -238,6 +244,24 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 	default:
 		g.request(ctx, fromClient, m)
 	}
+}
+
+// clientAnswer relays the client's answer to a request of the server's,
+// which was decided and relayed: an answer to any other id (a request the
+// gateway refused, or one never sent: a sampling result or an elicitation
+// accepted that nobody was shown) is dropped, so an answer cannot stand in
+// for the decision of a request.
+func (g *gateway) clientAnswer(line []byte, m *mcpwire.Message) {
+	key := mcpwire.IDKey(m.ID)
+	g.mu.Lock()
+	ok := m.ID != nil && g.relayed[key]
+	delete(g.relayed, key)
+	g.mu.Unlock()
+	if !ok {
+		g.log.Warn("mcp: the client answered a request the server's side never relayed to it; it is not relayed", "id", string(m.ID))
+		return
+	}
+	g.toChild(line)
 }
 
 // childLine handles one line from the child.
@@ -396,9 +420,14 @@ func (g *gateway) relay(from side, m *mcpwire.Message) {
 	}
 	if from == fromClient {
 		g.toChild(line)
-	} else {
-		g.toClient(line)
+		return
 	}
+	if m.IsRequest() {
+		g.mu.Lock()
+		g.relayed[mcpwire.IDKey(m.ID)] = true
+		g.mu.Unlock()
+	}
+	g.toClient(line)
 }
 
 // withdraw stops deciding a request its sender cancelled: it is then

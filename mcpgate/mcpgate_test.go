@@ -72,6 +72,12 @@ func fakeServer(log string) int {
 			continue
 		}
 		if m.Method == "" { // the client's answer to our sampling request
+			// The client's answers are recorded; the gateway's own refusal
+			// (code -32001) is not the client's.
+			if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil && !strings.Contains(string(m.Error), `"code":-32001`) {
+				fmt.Fprintf(f, "answer %s %s%s\n", m.ID, m.Result, m.Error)
+				f.Close()
+			}
 			text := "sampled: " + string(m.Result)
 			if m.Error != nil {
 				text = "sampling failed: " + string(m.Error)
