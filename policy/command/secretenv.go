@@ -258,11 +258,33 @@ func secretValue(v string) bool {
 			return true
 		}
 	}
-	return strings.Contains(v, "-----BEGIN ") && strings.Contains(v, "PRIVATE KEY")
+	if strings.Contains(v, "-----BEGIN ") && strings.Contains(v, "PRIVATE KEY") {
+		return true
+	}
+	// A connection string of key=value pairs (ADO.NET, Azure Storage and
+	// Service Bus, ODBC) that carries its password or key.
+	if strings.IndexByte(v, '=') > 0 && strings.IndexByte(v, ';') > 0 {
+		l := strings.ToLower(v)
+		for _, k := range connectionSecrets {
+			if strings.HasPrefix(l, k) || strings.Contains(l, ";"+k) || strings.Contains(l, "; "+k) {
+				return true
+			}
+		}
+	}
+	return false
 }
+
+// connectionSecrets are the keys of a connection string whose value is a
+// credential.
+var connectionSecrets = []string{"password=", "pwd=", "accountkey=", "sharedaccesskey=", "sharedaccesssignature="}
 
 // tokenPrefixes start the tokens of the services agents meet: GitHub,
 // GitLab, OpenAI and Anthropic, Stripe, Slack, AWS, Google, npm, PyPI,
-// Hugging Face, DigitalOcean, a JWT's header.
+// Hugging Face, DigitalOcean, a JWT's header, and more below.
 var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-", "sk_live_", "sk_test_", "rk_live_", "pk_live_",
-	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-", "AKIA", "ASIA", "AIza", "ya29.", "npm_", "pypi-", "hf_", "dop_v1_", "eyJ"}
+	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-", "AKIA", "ASIA", "AIza", "ya29.", "npm_", "pypi-", "hf_", "dop_v1_", "eyJ",
+	// GitLab's other tokens, Shopify, Slack's refresh, Square, age, Vault,
+	// Google's OAuth client secret, Linear, PlanetScale, SendGrid, Stripe's
+	// webhooks, Atlassian, Netlify, Notion, Docker, Pulumi.
+	"glptt-", "gldt-", "glrt-", "glcbt-", "shpat_", "shpss_", "shpca_", "xoxe.", "xoxe-", "sq0atp-", "sq0csp-", "AGE-SECRET-KEY-",
+	"hvs.", "hvb.", "GOCSPX-", "lin_api_", "pscale_tkn_", "pscale_pw_", "SG.", "whsec_", "rk_test_", "ATATT3", "nfp_", "ntn_", "dckr_pat_", "pul-"}

@@ -37,6 +37,9 @@ func TestSecretValue(t *testing.T) {
 		"xoxb-1234-5678-abcdef": true, "AKIAIOSFODNN7EXAMPLE": true, "eyJhbGciOiJIUzI1NiJ9.e30.x": true,
 		"-----BEGIN OPENSSH PRIVATE KEY-----\nx": true,
 		"https://example.com/path":               false, "http://proxy:3128": false, "git@github.com:o/r": false, "production": false, "": false,
+		"Server=db;Database=app;User Id=sa;Password=hunter2;": true, "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abc==;": true,
+		"glpat-abcdefghijklmnop": true, "hvs.CAESIabcdefghijkl": true, "GOCSPX-abcdefghijklmnop": true, "AGE-SECRET-KEY-1QQQQQQQQQQ": true,
+		"a=1;b=2": false, "LANG=C;x": false, "SG.": false,
 		"/usr/bin:/bin": false, "sk-": false, "https://user@host/x": false,
 	} {
 		if got := secretValue(v); got != want {
