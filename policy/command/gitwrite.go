@@ -324,6 +324,16 @@ func (j *judge) gitMv(g *words, e *gitEffect) {
 	}
 	e.tree, e.hooks = true, hooksIndex
 	j.gitSpecs(g, g.ops, true, true)
+	dest := g.ops[len(g.ops)-1]
+	for _, src := range g.ops[:len(g.ops)-1] {
+		t := dest
+		if len(g.ops) > 2 {
+			t = intoFolder(dest, src)
+		} else if r, ok := j.quietResolve(dest); ok && r.Exists && r.Dir {
+			t = intoFolder(dest, src)
+		}
+		j.relabelsSecret("git mv", src, t)
+	}
 }
 
 func (j *judge) gitSwitch(g *words, e *gitEffect) {
