@@ -2,7 +2,9 @@ package command
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"admit/policy/rule"
 )
@@ -134,4 +136,56 @@ func byteCount(s string) (int64, bool) {
 		return n, true // over the bound whatever the multiplier
 	}
 	return n * mult, true
+}
+
+// maxSeqLines bounds the lines seq may print: a test's fixture or a
+// loop's range, not an output or a file without end (seq inf, seq 1e18
+// > f fills the disk).
+const maxSeqLines = 10_000_000
+
+// seq judges seq FIRST [INCR] LAST by the count of lines it prints: more
+// than maxSeqLines, no end (inf, a zero or wrong-signed step on
+// implementations that loop), or a number it cannot read is refused.
+func (j *judge) seq(w *words) {
+	var nums []float64
+	args := j.cur[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || a == "-s" || a == "--format" || a == "--separator":
+			i++
+			continue
+		case strings.HasPrefix(a, "--") || len(a) > 1 && a[0] == '-' && (a[1] < '0' || a[1] > '9') && a[1] != '.':
+			continue // -w, -fFMT, --format=FMT
+		}
+		n, err := strconv.ParseFloat(a, 64)
+		if err != nil {
+			j.refuse(rule.EndlessInput, fmt.Sprintf("seq: %q is not a number the policy can read, so how many lines seq prints is not known", a), "give seq plain decimal numbers")
+			return
+		}
+		nums = append(nums, n)
+	}
+	first, incr, last := 1.0, 1.0, 0.0
+	switch len(nums) {
+	case 1:
+		last = nums[0]
+	case 2:
+		first, last = nums[0], nums[1]
+	case 3:
+		first, incr, last = nums[0], nums[1], nums[2]
+	default:
+		return // seq's own usage error
+	}
+	lines := math.Floor((last-first)/incr) + 1
+	if incr == 0 || math.IsNaN(lines) || math.IsInf(lines, 0) || lines > maxSeqLines {
+		j.refuse(rule.EndlessInput, fmt.Sprintf("seq %s would print %s lines, with no small end: it would run until stopped, or fill the disk or the output", strings.Join(args, " "), seqCount(lines, incr)),
+			fmt.Sprintf("print at most %d lines (seq 1 1000)", maxSeqLines))
+	}
+}
+
+func seqCount(lines, incr float64) string {
+	if incr == 0 || math.IsNaN(lines) || math.IsInf(lines, 0) {
+		return "endless"
+	}
+	return strconv.FormatFloat(lines, 'g', 3, 64)
 }

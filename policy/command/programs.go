@@ -376,7 +376,7 @@ func DefaultTable() *Table {
 		},
 		{
 			// seq's operands are numbers; -NUM is a negative one (seq -5 5).
-			Name: "seq", Operands: TextOperands, Digits: true,
+			Name: "seq", Operands: TextOperands, Digits: true, rules: "seq",
 			Options: []Option{
 				{Names: "-f --format -s --separator", Arg: TextArg}, {Names: "-w --equal-width"}, {Names: "--help --version"},
 			},

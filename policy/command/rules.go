@@ -53,6 +53,7 @@ var programRules = map[string]programRule{
 	"df":         {operands: (*judge).df},         // probes.go
 	"xargs":      {argv: (*judge).xargs},          // xargs.go
 	"dd":         {operands: (*judge).dd},         // dd.go
+	"seq":        {operands: (*judge).seq},        // devices.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.
