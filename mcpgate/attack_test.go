@@ -1,8 +1,10 @@
 package mcpgate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"admit/tape"
 )
@@ -114,6 +116,76 @@ func TestToolCallShapes(t *testing.T) {
 	for _, r := range recs {
 		if r.Allowed && r.Tool != "mcp:tools/list" {
 			t.Errorf("taped as allowed: %s %s", r.Tool, r.Args)
+		}
+	}
+}
+
+// TestServerRequestsNotReadWholeStay: a request of the server's inside a
+// batch is decided as one (sampling asks a person: refused here, and the
+// client never sees it), and one the gateway cannot read whole (text
+// after the object) is never relayed, though a streaming reader on the
+// client's side would take it.
+func TestServerRequestsNotReadWholeStay(t *testing.T) {
+	ws := workspaceDir(t)
+	door, tp := tapedDoor(t, ws)
+	c, _, _ := startGateway(t, door, ws)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"test","version":"1"}}}`)
+	c.answer(1)
+	var seen []string
+	for id, uri := range []string{2: "note://batch", 3: "note://trailing"} {
+		if uri == "" {
+			continue
+		}
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, id, uri))
+		if m := c.answerSeeing(float64(id), &seen); m["result"] == nil {
+			t.Fatalf("resources/read %s: %v", uri, m)
+		}
+	}
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	c.answerSeeing(4, &seen)
+	c.close()
+	for m := range c.lines {
+		seen = append(seen, mustJSON(m))
+	}
+	for _, l := range seen {
+		if strings.Contains(l, `"method":"sampling/createMessage"`) || strings.Contains(l, `"method":"elicitation/create"`) {
+			t.Errorf("the client received a request of the server's that was not decided: %s", l)
+		}
+	}
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampling := 0
+	for _, r := range recs {
+		if r.Tool == "mcp:sampling/createMessage" {
+			sampling++
+			if r.Allowed {
+				t.Errorf("the batch's sampling was allowed: %+v", r)
+			}
+		}
+	}
+	if sampling != 1 {
+		t.Errorf("the tape has %d decisions of the batch's sampling request, want 1", sampling)
+	}
+}
+
+// answerSeeing is answer, keeping every other line it read.
+func (c *client) answerSeeing(id float64, seen *[]string) map[string]any {
+	c.t.Helper()
+	deadline := time.After(waitFor)
+	for {
+		select {
+		case m, ok := <-c.lines:
+			if !ok {
+				c.t.Fatalf("the gateway closed before answering %v", id)
+			}
+			if m["id"] == id {
+				return m
+			}
+			*seen = append(*seen, mustJSON(m))
+		case <-deadline:
+			c.t.Fatalf("no answer to %v", id)
 		}
 	}
 }

@@ -18,7 +18,10 @@
 // any depth (also under another case) is refused and never relayed. The
 // client's answer is relayed only to a request of the server's that was
 // decided and relayed to it: an answer to any other id (a guessed one, or
-// one the gateway refused) would stand in for that decision.
+// one the gateway refused) would stand in for that decision. A batch from
+// either side is taken apart, each request in it decided on its own; a
+// line of the server's that cannot be read whole and names a method is
+// not relayed.
 //
 // The session's capability set is built from the child's own tools/list:
 // every listed tool is granted, its input schema says which arguments are
@@ -266,6 +269,21 @@ func (g *gateway) clientAnswer(line []byte, m *mcpwire.Message) {
 
 // childLine handles one line from the child.
 func (g *gateway) childLine(ctx context.Context, line []byte) {
+	if line[0] == '[' {
+		// A batch: each element is handled on its own, so a request in
+		// it is decided like any other, never relayed whole.
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil {
+			g.log.Warn("mcp: the server sent a batch that is not valid JSON; it is not relayed", "err", err)
+			return
+		}
+		for _, m := range batch {
+			if m = bytes.TrimSpace(m); len(m) > 0 {
+				g.childLine(ctx, m)
+			}
+		}
+		return
+	}
 	m, err := mcpwire.Parse(line)
 	if err != nil {
 		id := requestID(line)
@@ -278,6 +296,11 @@ func (g *gateway) childLine(ctx context.Context, line []byte) {
 			g.toChild(mcpwire.Response(id, nil, parseError(err)))
 		case errors.As(err, &dup):
 			g.log.Warn("mcp: the server sent a message that repeats a key; it is not relayed", "err", err)
+		case hasMethod(line):
+			// A request or notification not read whole (text after the
+			// object, an id not read): a lenient client could still act
+			// on it, so it is not relayed.
+			g.log.Warn("mcp: the server sent a method the gateway cannot read; it is not relayed", "err", err)
 		default:
 			g.toClient(line) // not JSON-RPC: the client reads it as it can
 		}

@@ -114,6 +114,15 @@ func fakeServer(log string) int {
 		case "resources/read":
 			var p struct{ URI string }
 			_ = json.Unmarshal(m.Params, &p)
+			switch p.URI {
+			case "note://batch":
+				// A request of the server's inside a batch.
+				_, _ = fmt.Fprintln(os.Stdout, `[{"jsonrpc":"2.0","id":"sb","method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}]`)
+			case "note://trailing":
+				// A request of the server's with text after it, which a
+				// streaming reader would still take.
+				_, _ = fmt.Fprintln(os.Stdout, `{"jsonrpc":"2.0","id":"st","method":"elicitation/create","params":{"message":"ok?","requestedSchema":{}}} x`)
+			}
 			if p.URI == "note://notify" {
 				// A request of the server's sent as a notification.
 				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "sampling/createMessage", "params": map[string]any{"messages": []any{}, "maxTokens": 5}})
