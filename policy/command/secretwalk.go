@@ -72,3 +72,45 @@ func optionValues(ps *parsed, names string) []string {
 	}
 	return out
 }
+
+// gitBlobSecrets asks when a git read names a committed or staged secret
+// by a revision and a path (git show HEAD:.env, git cat-file -p
+// :keys/id_rsa, HEAD~3:.aws/credentials): git prints the file as it was,
+// which the model then sees as it would by reading it.
+func (j *judge) gitBlobSecrets(sub string, ops []string) {
+	s := j.c.secrets()
+	for _, o := range ops {
+		p := blobPath(o)
+		if p == "" {
+			continue
+		}
+		if pat := s.Secret(p); pat != "" {
+			j.acc.asks(rule.SecretRead, fmt.Sprintf("git %s %s prints %q as committed or staged, which the secrets pattern %q names, so the person decides whether the model sees it", sub, o, p, pat),
+				"read a template of it (git show HEAD:.env.example), or ask the user for the values the task needs")
+			return
+		}
+	}
+}
+
+// blobPath is the path of a REV:PATH (or :PATH, :N:PATH) word, "" for a
+// word of another kind: a URL, a commit search (:/text), pathspec magic.
+func blobPath(o string) string {
+	if strings.Contains(o, "://") {
+		return ""
+	}
+	var p string
+	switch i := strings.IndexByte(o, ':'); {
+	case i < 0:
+		return ""
+	case i == 0:
+		p = o[1:]
+		if len(p) >= 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
+			p = p[2:]
+		} else if p != "" && strings.ContainsRune("/(!^", rune(p[0])) {
+			return ""
+		}
+	default:
+		p = o[i+1:]
+	}
+	return strings.TrimPrefix(path.Clean("/"+p), "/")
+}
