@@ -45,14 +45,14 @@ func TestUnexpectedEffectNeedsAcknowledgement(t *testing.T) {
 	ws := workspaceDir(t)
 	e := rpctest.Start(t, rpctest.Options{Roots: []string{ws}, Approve: true, Init: map[string]any{"mode": "enforce", "effects": "workspace-write"}})
 	done := make(chan gate.RunResult, 1)
-	// A run reads no FIFO (it would block), so a long seq holds the run
+	// A run reads no FIFO (it would block), so a long sleep holds the run
 	// open until its timeout.
 	go func() {
 		var r gate.RunResult
-		_ = e.Try("admit/run", map[string]any{"command": "seq 999999999999", "timeoutMs": 2000}, &r)
+		_ = e.Try("admit/run", map[string]any{"command": "sleep 60", "timeoutMs": 2000}, &r)
 		done <- r
 	}()
-	rpctest.WaitForChild(t, os.Getpid(), "seq")
+	rpctest.WaitForChild(t, os.Getpid(), "sleep")
 	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("changed during the run\n"), 0o644))
 	r := rpctest.Within(t, done, "run")
 	if r.Verified || !slices.Contains(r.Unexpected, filepath.Join(ws, "README.md")) {

@@ -186,7 +186,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"a refused command never starts", nil, []string{"run", "--root", ws, "-c", "cat /etc/passwd"}, 77},
 		{"the command's own status", nil, []string{"run", "--root", ws, "-c", "grep nothing-here a.txt"}, 1},
 		{"a write, verified", write, []string{"run", "--root", ws, "--observed-dir", ".", "-c", "mkdir -p out/x && touch out/x/f"}, 0},
-		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "seq 999999999999"}, 124},
+		{"the tool timeout kills the group", append(write, "ADMIT_TOOL_TIMEOUT_MS=200"), []string{"run", "--root", ws, "-c", "sleep 60"}, 124},
 		{"a FIFO is never read", nil, []string{"run", "--root", ws, "-c", "cat fifo"}, 77},
 		{"usage", nil, []string{"run", "--root", ws}, 64},
 		{"an empty command line is refused, not a usage error", nil, []string{"run", "--root", ws, "-c", ""}, 77},
@@ -207,14 +207,14 @@ func TestRunExitCodes(t *testing.T) {
 
 func TestRunSignalReports128PlusN(t *testing.T) {
 	ws := testWorkspace(t)
-	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "seq 999999999999")
+	cmd := admitCmd(t, nil, "run", "--root", ws, "-c", "sleep 60")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Once seq runs, the person presses ^C (SIGINT).
-	rpctest.WaitForChild(t, cmd.Process.Pid, "seq")
+	// Once sleep runs, the person presses ^C (SIGINT).
+	rpctest.WaitForChild(t, cmd.Process.Pid, "sleep")
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
