@@ -189,3 +189,35 @@ func (c *client) answerSeeing(id float64, seen *[]string) map[string]any {
 		}
 	}
 }
+
+// TestClientCannotTakeTheGatewaysIDs: a request whose id holds the prefix
+// of the gateway's own requests to the server is refused: the server's
+// answer to it would be taken for the answer to the gateway's tools/list,
+// and so for the session's tools.
+func TestClientCannotTakeTheGatewaysIDs(t *testing.T) {
+	ws := workspaceDir(t)
+	door, _ := tapedDoor(t, ws)
+	c, log, _ := startGateway(t, door, ws)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	c.answer(1)
+	c.send(`{"jsonrpc":"2.0","id":"admit-mcp-1","method":"tools/call","params":{"name":"read_note","arguments":{"path":"notes.txt"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	var seen []string
+	c.answerSeeing(2, &seen)
+	c.close()
+	for m := range c.lines {
+		seen = append(seen, mustJSON(m))
+	}
+	refused := false
+	for _, l := range seen {
+		refused = refused || strings.Contains(l, `"id":"admit-mcp-1"`) && strings.Contains(l, "gateway's own")
+	}
+	if !refused {
+		t.Errorf("the request with the gateway's id was not refused: %q", seen)
+	}
+	for _, l := range recorded(t, log) {
+		if strings.HasPrefix(l, "tools/call") {
+			t.Errorf("the server received %s", l)
+		}
+	}
+}

@@ -244,6 +244,10 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 			g.withdraw(fromClient, m.Params)
 		}
 		g.relay(fromClient, m)
+	case bytes.Contains(m.ID, []byte(ourIDPrefix)):
+		// The server's answer to it would be taken for the answer to the
+		// gateway's own request of that id (its tool list).
+		g.toClient(mcpwire.Response(m.ID, nil, &mcpwire.Error{Code: mcpwire.InvalidRequest, Message: "ids holding " + ourIDPrefix + " are the gateway's own; use another id"}))
 	default:
 		g.request(ctx, fromClient, m)
 	}
