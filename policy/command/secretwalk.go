@@ -50,6 +50,17 @@ func (s *Secrets) secretGlob(glob string) string {
 	return ""
 }
 
+// Glob is the secrets pattern a search's file filter selects the files
+// of (secretGlob), "" when it selects none; nil s means the defaults. A
+// search tool's filter (Grep's glob, Cline's file_pattern) is judged by
+// it as grep --include is.
+func (s *Secrets) Glob(glob string) string {
+	if s == nil {
+		s = DefaultSecrets()
+	}
+	return s.secretGlob(glob)
+}
+
 // askSecretFilter asks when one of a walk's filters selects secrets.
 func (j *judge) askSecretFilter(prog string, filters []string) {
 	s := j.c.secrets()
