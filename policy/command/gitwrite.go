@@ -275,6 +275,7 @@ func (j *judge) gitSpecs(g *words, ops []string, write, recursive bool) {
 func (j *judge) gitAdd(g *words, e *gitEffect) {
 	e.hooks = hooksIndex
 	j.gitSpecs(g, g.ops, false, false)
+	j.stagesSecret(g.ops)
 }
 
 func (j *judge) gitCommit(g *words, e *gitEffect) {

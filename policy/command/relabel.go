@@ -68,3 +68,26 @@ func (s *Secrets) folderSecret(from, to string) string {
 	}
 	return ""
 }
+
+// stagesSecret asks when git add names a secret's file: staged, it is
+// printed by git diff --cached and kept by the next commit, where git
+// show and git log -p print it to whoever reads the history.
+func (j *judge) stagesSecret(ops []string) {
+	if j.c.FS == nil {
+		return
+	}
+	s := j.c.secrets()
+	for _, o := range ops {
+		r, ok := j.quietResolve(o)
+		if !ok || !r.Exists || r.Dir {
+			continue
+		}
+		if rel := j.rootRel(r.Path); rel != "" {
+			if pat := s.Secret(rel); pat != "" {
+				j.acc.asks(rule.SecretRead, fmt.Sprintf("git add %s stages a file the secrets pattern %q names: git diff --cached would then print it, and a commit keep it in the history", o, pat),
+					"leave it out of the commit (add it to .gitignore), or ask the user")
+				return
+			}
+		}
+	}
+}
