@@ -170,9 +170,11 @@ type CallContext struct {
 // rather than a permission: Claude Code's ExitPlanMode (its prompt is the
 // plan's approval; a hook's allow skips it) and AskUserQuestion (the
 // prompt is the person's answer), Gemini CLI's and the Copilot CLI's
-// exit_plan_mode. The gate may refuse them; it never answers allow.
+// exit_plan_mode, and the Copilot CLI's ask_user. The gate may refuse
+// them; it never answers allow. The built-in policy grants them, so that
+// a host's plan mode can be left and its person asked at all.
 var consentTools = map[string]bool{
-	"ExitPlanMode": true, "AskUserQuestion": true, "exit_plan_mode": true,
+	"ExitPlanMode": true, "AskUserQuestion": true, "exit_plan_mode": true, "ask_user": true,
 }
 
 // all are the adapters, one per host; adapters indexes them by name.

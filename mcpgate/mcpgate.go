@@ -15,7 +15,13 @@
 // elicitation/create (the server making the client's model or person act
 // for it) always ask a person. A method no route knows is judged under its
 // own name, which nothing grants: refused. A message that repeats a key at
-// any depth (also under another case) is refused and never relayed.
+// any depth (also under another case) is refused and never relayed. The
+// client's answer is relayed only to a request of the server's that was
+// decided and relayed to it: an answer to any other id (a guessed one, or
+// one the gateway refused) would stand in for that decision. A batch from
+// either side is taken apart, each request in it decided on its own; a
+// line of the server's that cannot be read whole and names a method is
+// not relayed.
 //
 // The session's capability set is built from the child's own tools/list:
 // every listed tool is granted, its input schema says which arguments are
@@ -99,6 +105,9 @@ type gateway struct {
 	stale bool                            // the child said its tool list changed
 	ours  map[string]chan json.RawMessage // the gateway's own requests to the child, by id
 	seq   int64
+	// relayed are the ids (IDKey) of the server's requests relayed to the
+	// client and not yet answered: only those may the client answer.
+	relayed map[string]bool
 
 	pending mcpwire.Inflight // requests being decided, by side and id
 }
@@ -132,7 +141,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, cfg Co
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}}
+	g := &gateway{cfg: cfg, out: out, child: stdin, log: cfg.Logger, ours: map[string]chan json.RawMessage{}, relayed: map[string]bool{}}
 
 	childDone := make(chan struct{})
 	go func() {
@@ -227,7 +236,7 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 	}
 	switch {
 	case m.IsResponse():
-		g.toChild(line) // the client's answer to a request of the server's, which was decided
+		g.clientAnswer(line, m)
 	case m.IsNotification() && !notificationMethod(m.Method):
 		g.refuseNotification(ctx, fromClient, m)
 	case m.IsNotification():
@@ -235,13 +244,50 @@ func (g *gateway) clientLine(ctx context.Context, line []byte) {
 			g.withdraw(fromClient, m.Params)
 		}
 		g.relay(fromClient, m)
+	case bytes.Contains(m.ID, []byte(ourIDPrefix)):
+		// The server's answer to it would be taken for the answer to the
+		// gateway's own request of that id (its tool list).
+		g.toClient(mcpwire.Response(m.ID, nil, &mcpwire.Error{Code: mcpwire.InvalidRequest, Message: "ids holding " + ourIDPrefix + " are the gateway's own; use another id"}))
 	default:
 		g.request(ctx, fromClient, m)
 	}
 }
 
+// clientAnswer relays the client's answer to a request of the server's,
+// which was decided and relayed: an answer to any other id (a request the
+// gateway refused, or one never sent: a sampling result or an elicitation
+// accepted that nobody was shown) is dropped, so an answer cannot stand in
+// for the decision of a request.
+func (g *gateway) clientAnswer(line []byte, m *mcpwire.Message) {
+	key := mcpwire.IDKey(m.ID)
+	g.mu.Lock()
+	ok := m.ID != nil && g.relayed[key]
+	delete(g.relayed, key)
+	g.mu.Unlock()
+	if !ok {
+		g.log.Warn("mcp: the client answered a request the server's side never relayed to it; it is not relayed", "id", string(m.ID))
+		return
+	}
+	g.toChild(line)
+}
+
 // childLine handles one line from the child.
 func (g *gateway) childLine(ctx context.Context, line []byte) {
+	if line[0] == '[' {
+		// A batch: each element is handled on its own, so a request in
+		// it is decided like any other, never relayed whole.
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil {
+			g.log.Warn("mcp: the server sent a batch that is not valid JSON; it is not relayed", "err", err)
+			return
+		}
+		for _, m := range batch {
+			if m = bytes.TrimSpace(m); len(m) > 0 {
+				g.childLine(ctx, m)
+			}
+		}
+		return
+	}
 	m, err := mcpwire.Parse(line)
 	if err != nil {
 		id := requestID(line)
@@ -254,6 +300,11 @@ func (g *gateway) childLine(ctx context.Context, line []byte) {
 			g.toChild(mcpwire.Response(id, nil, parseError(err)))
 		case errors.As(err, &dup):
 			g.log.Warn("mcp: the server sent a message that repeats a key; it is not relayed", "err", err)
+		case hasMethod(line):
+			// A request or notification not read whole (text after the
+			// object, an id not read): a lenient client could still act
+			// on it, so it is not relayed.
+			g.log.Warn("mcp: the server sent a method the gateway cannot read; it is not relayed", "err", err)
 		default:
 			g.toClient(line) // not JSON-RPC: the client reads it as it can
 		}
@@ -396,9 +447,14 @@ func (g *gateway) relay(from side, m *mcpwire.Message) {
 	}
 	if from == fromClient {
 		g.toChild(line)
-	} else {
-		g.toClient(line)
+		return
 	}
+	if m.IsRequest() {
+		g.mu.Lock()
+		g.relayed[mcpwire.IDKey(m.ID)] = true
+		g.mu.Unlock()
+	}
+	g.toClient(line)
 }
 
 // withdraw stops deciding a request its sender cancelled: it is then

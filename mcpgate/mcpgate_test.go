@@ -72,6 +72,12 @@ func fakeServer(log string) int {
 			continue
 		}
 		if m.Method == "" { // the client's answer to our sampling request
+			// The client's answers are recorded; the gateway's own refusal
+			// (code -32001) is not the client's.
+			if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil && !strings.Contains(string(m.Error), `"code":-32001`) {
+				fmt.Fprintf(f, "answer %s %s%s\n", m.ID, m.Result, m.Error)
+				f.Close()
+			}
 			text := "sampled: " + string(m.Result)
 			if m.Error != nil {
 				text = "sampling failed: " + string(m.Error)
@@ -108,6 +114,15 @@ func fakeServer(log string) int {
 		case "resources/read":
 			var p struct{ URI string }
 			_ = json.Unmarshal(m.Params, &p)
+			switch p.URI {
+			case "note://batch":
+				// A request of the server's inside a batch.
+				_, _ = fmt.Fprintln(os.Stdout, `[{"jsonrpc":"2.0","id":"sb","method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}]`)
+			case "note://trailing":
+				// A request of the server's with text after it, which a
+				// streaming reader would still take.
+				_, _ = fmt.Fprintln(os.Stdout, `{"jsonrpc":"2.0","id":"st","method":"elicitation/create","params":{"message":"ok?","requestedSchema":{}}} x`)
+			}
 			if p.URI == "note://notify" {
 				// A request of the server's sent as a notification.
 				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "sampling/createMessage", "params": map[string]any{"messages": []any{}, "maxTokens": 5}})

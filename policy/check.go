@@ -147,6 +147,9 @@ func Decide(c Call, e *Env) Decision {
 		if (d.Allowed || d.Ask) && readsMatches[tool] {
 			d = decideGlobReads(d, tool, pa.globs, c.Cwd, e)
 		}
+		if d.Allowed && !readsMatches[tool] && !globTools[tool] {
+			d = decideSecretFilters(d, tool, pa.globs, e)
+		}
 	}
 	if !d.Allowed && !d.Ask {
 		return d
@@ -408,6 +411,21 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 		return d
 	}
 	d.Allowed, d.Rule = true, rule.Allowed
+	return d
+}
+
+// decideSecretFilters asks when a search tool's file filter (Grep's
+// glob, search_files' file_pattern, grep_search's includePattern) selects
+// the files a secrets pattern names: the search then shows the model
+// their lines, as grep -r --include=.env does.
+func decideSecretFilters(d Decision, tool string, globs []string, e *Env) Decision {
+	for _, g := range globs {
+		if pat := e.Secrets.Glob(g); pat != "" {
+			d.Allowed, d.Ask, d.Rule = false, true, rule.SecretRead
+			d.Reason = fmt.Sprintf("%s searches the files its filter %q selects, which the secrets pattern %q names, so the person decides whether the model sees them", tool, g, pat)
+			return d
+		}
+	}
 	return d
 }
 

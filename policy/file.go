@@ -120,6 +120,10 @@ func DefaultFile() *File {
 			"bash", "Bash", "shell", "run_in_terminal", "execute_command", "run_command", "run_shell_command",
 			// planning and bookkeeping: no file system, no network
 			"TodoWrite", "TodoRead", "Task", "ExitPlanMode", "write_todos", "think",
+			// the person's consent or answer (Gemini CLI's and the Copilot
+			// CLI's exit_plan_mode, the Copilot CLI's ask_user): a hook
+			// never answers them allow, it leaves them to the host's prompt
+			"exit_plan_mode", "ask_user",
 			// Gemini CLI's names
 			"search_file_content",
 			// network: allowed only with a person's approval

@@ -53,6 +53,7 @@ func (j *judge) copy(w *words) {
 			dst.from = o
 		}
 		w.add(dst)
+		j.relabelsSecret(w.prog.Name, o, t)
 		for _, b := range backupNames(ps, t) {
 			w.add(access{word: b, what: "backup of the destination", mode: modeWrite, target: true})
 		}

@@ -121,6 +121,17 @@ func (j *judge) serviceManager(argv []string, v serviceVerbs) bool {
 		j.dangerRefuse(rule.Persistence, argv, fmt.Sprintf("%s %s changes what the service manager runs later, outside the workspace", argv[0], verb), "tell the user what to set up")
 	case hasField(v.signal, verb):
 		j.dangerRefuse(rule.ForeignSignal, argv, fmt.Sprintf("%s %s starts, stops or signals a service the session did not start", argv[0], verb), "ask the user to manage the service")
+	case verb == "show-environment":
+		j.dangerRefuse(rule.SecretEnv, argv, fmt.Sprintf("%s show-environment prints the whole environment of the service manager, which may hold the person's secrets", argv[0]),
+			"print only the variables the task needs (printenv NAME)")
+	case verb == "getenv" && len(argv) > 2:
+		for _, n := range argv[2:] {
+			if why := j.c.secretVar(n); why != "" {
+				j.dangerRefuse(rule.SecretEnv, argv, fmt.Sprintf("%s getenv %s prints a variable %s", argv[0], n, why), "ask the user for what the task needs instead of printing it")
+				return true
+			}
+		}
+		return true // a probe
 	case hasField(v.read, verb):
 		return true // a probe
 	default:

@@ -74,6 +74,9 @@ func (j *judge) find(prog *Program, argv []string) {
 	if !j.acc.refused && follow != "" {
 		j.linksOutside("find", follow, starts)
 	}
+	if len(execs) > 0 {
+		j.askSecretFilter("find "+execs[0].primary, findNameFilters(args[i:]))
+	}
 	for _, e := range execs {
 		if j.acc.refused {
 			return
@@ -84,6 +87,19 @@ func (j *judge) find(prog *Program, argv []string) {
 		}
 		j.namesCommand("find "+e.primary, e.argv, starts)
 	}
+}
+
+// findNameFilters are the values of find's tests of names and paths.
+func findNameFilters(expr []string) []string {
+	var out []string
+	for k := 0; k+1 < len(expr); k++ {
+		switch expr[k] {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			out = append(out, expr[k+1])
+			k++
+		}
+	}
+	return out
 }
 
 // findCommand is the command of one -exec or -execdir primary.

@@ -239,6 +239,7 @@ func (j *judge) git(_ *Program, argv []string) {
 			return
 		}
 	}
+	j.gitBlobSecrets(sub.Name, g.ops)
 	j.check(&Program{Name: sub.Name}, g.acs)
 	if j.acc.refused || j.c.FS == nil {
 		return

@@ -151,7 +151,8 @@ func gitWriteTable() map[string]*gitWrite {
 			{Names: "-f --force", Mark: "force"}, {Names: "-e --edit", Mark: "editor"},
 		}}, handles: tagWrites, judge: (*judge).gitTag},
 		"stash": {prog: &Program{Name: "stash", Options: joinOptions(pathspecFile, []Option{
-			{Names: "-k --keep-index --no-keep-index -u --include-untracked --no-include-untracked -a --all -q --quiet -S --staged --index"},
+			{Names: "-k --keep-index --no-keep-index --no-include-untracked -q --quiet -S --staged --index"},
+			{Names: "-u --include-untracked -a --all", Mark: "untracked"},
 			{Names: "-m --message", Arg: TextArg},
 			{Names: "-p --patch", Refuse: interactive},
 		})}, handles: stashWrites, judge: (*judge).gitStashWrite},
@@ -277,6 +278,7 @@ func (j *judge) gitSpecs(g *words, ops []string, write, recursive bool) {
 func (j *judge) gitAdd(g *words, e *gitEffect) {
 	e.hooks = hooksIndex
 	j.gitSpecs(g, g.ops, false, false)
+	j.stagesSecret(g.ops)
 }
 
 func (j *judge) gitCommit(g *words, e *gitEffect) {
@@ -326,6 +328,16 @@ func (j *judge) gitMv(g *words, e *gitEffect) {
 	}
 	e.tree, e.hooks = true, hooksIndex
 	j.gitSpecs(g, g.ops, true, true)
+	dest := g.ops[len(g.ops)-1]
+	for _, src := range g.ops[:len(g.ops)-1] {
+		t := dest
+		if len(g.ops) > 2 {
+			t = intoFolder(dest, src)
+		} else if r, ok := j.quietResolve(dest); ok && r.Exists && r.Dir {
+			t = intoFolder(dest, src)
+		}
+		j.relabelsSecret("git mv", src, t)
+	}
 }
 
 func (j *judge) gitSwitch(g *words, e *gitEffect) {
@@ -512,6 +524,18 @@ func (j *judge) gitStashWrite(g *words, e *gitEffect) {
 	switch verb {
 	case "push", "save":
 		e.tree = true
+		if g.ps.has("untracked") != nil {
+			// -u and -a remove the untracked (and ignored) files they
+			// stash: a workspace's policy not yet committed, the tape
+			// and its head kept inside the workspace. They are changes
+			// of their pathspecs, the whole tree without one.
+			specs := ops
+			if verb == "save" || len(specs) == 0 {
+				specs = []string{"."}
+			}
+			j.gitSpecs(g, specs, true, true)
+			return
+		}
 		if verb == "push" {
 			j.gitSpecs(g, ops, false, false)
 		}

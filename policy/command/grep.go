@@ -32,6 +32,9 @@ func (j *judge) grep(w *words) {
 	if rec && len(files) == 0 {
 		files = []string{"."}
 	}
+	if rec {
+		j.askSecretFilter("grep", optionValues(ps, "--include"))
+	}
 	for _, o := range files {
 		w.add(access{word: o, what: "operand", mode: modeRead})
 	}
@@ -47,6 +50,9 @@ func (j *judge) rg(w *words) {
 	}
 	if len(files) == 0 {
 		files = []string{"."}
+	}
+	if w.ps.has("files") == nil {
+		j.askSecretFilter("rg", optionValues(&w.ps, "-g --glob --iglob"))
 	}
 	for _, o := range files {
 		w.add(access{word: o, what: "operand", mode: modeRead})

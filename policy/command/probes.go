@@ -198,6 +198,51 @@ func (j *judge) printenv(w *words) {
 	}
 }
 
+// ps judges ps's words (options in three syntaxes, not parsed by the
+// table): a BSD word (no dash) holding e, or macOS's -E, prints each
+// process's environment after its command, the secrets of the person's
+// programs and the agent's host with it (ps eww, ps auxe). ps -e (every
+// process) and -ef print none. The values of options that take one
+// (-C node, -u user, o etime) are no options.
+func (j *judge) ps(w *words) {
+	value := false
+	for _, o := range w.ops {
+		switch {
+		case value:
+			value = false
+		case o == "--":
+			return
+		case strings.HasPrefix(o, "--"):
+			value = !strings.Contains(o, "=") && hasField("--format --sort --pid --ppid --user --User --group --Group --sid --tty --cols --columns --lines --rows --width --quick-pid", o)
+		case strings.HasPrefix(o, "-"):
+			value = psOptions(j, o[1:], "CGgpqstUuoOk", 'E')
+		default:
+			value = psOptions(j, o, "OopqtUk", 'e')
+		}
+		if j.acc.refused {
+			return
+		}
+	}
+}
+
+// psOptions reads one word of ps's options up to the first that takes a
+// value (in takes): it refuses the word when env comes before, and
+// reports whether the value is the next word.
+func psOptions(j *judge, word, takes string, env byte) bool {
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if c == env {
+			j.refuse(rule.SecretEnv, fmt.Sprintf("ps %s prints every process's environment, the person's secrets with it", word),
+				"list processes without their environment: ps aux, ps -ef")
+			return false
+		}
+		if strings.IndexByte(takes, c) >= 0 {
+			return i == len(word)-1
+		}
+	}
+	return false
+}
+
 // printedParams reports whether the variables names, which echo or printf
 // prints ($NAME, $?: shell.Command.ParamNames), hold no secret by their
 // names or values, as printenv NAME is judged; it refuses otherwise.

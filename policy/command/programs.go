@@ -376,7 +376,7 @@ func DefaultTable() *Table {
 		},
 		{
 			// seq's operands are numbers; -NUM is a negative one (seq -5 5).
-			Name: "seq", Operands: TextOperands, Digits: true,
+			Name: "seq", Operands: TextOperands, Digits: true, rules: "seq",
 			Options: []Option{
 				{Names: "-f --format -s --separator", Arg: TextArg}, {Names: "-w --equal-width"}, {Names: "--help --version"},
 			},
@@ -494,7 +494,7 @@ func DefaultTable() *Table {
 		{Name: "jq", rules: "jq"},
 		// Probes of the machine: processes, disks, processors, the host's
 		// name, a pause. None reads a file of the workspace's or writes.
-		{Name: "ps", Operands: TextOperands, NoOptions: true},
+		{Name: "ps", Operands: TextOperands, NoOptions: true, rules: "ps"},
 		// Everyday probes of ports, sockets and processes (ordinary.go): they
 		// list what the machine has open, read no file's contents and
 		// write nothing (top's interactive keys are not read from a pipe;

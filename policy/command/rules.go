@@ -49,9 +49,11 @@ var programRules = map[string]programRule{
 	"jq":         {argv: (*judge).jq},             // probes.go
 	"command":    {argv: (*judge).commandBuiltin}, // probes.go
 	"printenv":   {operands: (*judge).printenv},   // probes.go
+	"ps":         {operands: (*judge).ps},         // probes.go
 	"df":         {operands: (*judge).df},         // probes.go
 	"xargs":      {argv: (*judge).xargs},          // xargs.go
 	"dd":         {operands: (*judge).dd},         // dd.go
+	"seq":        {operands: (*judge).seq},        // devices.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.

@@ -16,6 +16,11 @@ func TestSecretName(t *testing.T) {
 		"gh_pat": true, "my-token": true, "OTP": true,
 		"PATH": false, "HOME": false, "PWD": false, "OLDPWD": false, "GOPATH": false, "NODE_ENV": false, "USER": false, "SHELL": false,
 		"LANG": false, "TERM": false, "CI": false, "GITHUB_SHA": false, "GIT_AUTHOR_NAME": false, "GIT_AUTHOR_EMAIL": false, "NO_PROXY": false,
+		"HTTP_AUTHORIZATION": true, "MNEMONIC": true, "LDAP_BIND_PW": true, "OTEL_EXPORTER_OTLP_HEADERS": true, "BUNDLE_GEMS__X__COM": true,
+		"SSHPASS": true, "TS_AUTHKEY": true, "DD_APP_KEY": true, "CI_REPOSITORY_URL": true, "BUILD_CERTIFICATE_BASE64": true, "VITE_API_KEY": true,
+		"TOKENIZERS_PARALLELISM": false, "MAX_TOKENS": false, "SESSION_TIMEOUT": false, "AUTH_ENABLED": false, "BYPASS_CACHE": false,
+		"PASSTHROUGH": false, "KEYBOARD_LAYOUT": false, "MONKEYPATCH": false, "PUBLIC_KEY": false, "SSL_CERT_FILE": false, "NODE_EXTRA_CA_CERTS": false,
+		"SSH_AUTH_SOCK": false, "GOPRIVATE": false, "NEXT_PUBLIC_API_URL": false, "GITHUB_SERVER_URL": false, "HOTKEY": false, "BUNDLE_PATH": false,
 		"PYTHONPATH": false, "PATCH": false, "GOPROXY_X": true, "EDITOR": false, "HOSTNAME": false, "XDG_SESSION_TYPE": false, "VIRTUAL_ENV": false,
 	} {
 		if got := secretName(name); got != want {
@@ -32,6 +37,9 @@ func TestSecretValue(t *testing.T) {
 		"xoxb-1234-5678-abcdef": true, "AKIAIOSFODNN7EXAMPLE": true, "eyJhbGciOiJIUzI1NiJ9.e30.x": true,
 		"-----BEGIN OPENSSH PRIVATE KEY-----\nx": true,
 		"https://example.com/path":               false, "http://proxy:3128": false, "git@github.com:o/r": false, "production": false, "": false,
+		"Server=db;Database=app;User Id=sa;Password=hunter2;": true, "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abc==;": true,
+		"glpat-abcdefghijklmnop": true, "hvs.CAESIabcdefghijkl": true, "GOCSPX-abcdefghijklmnop": true, "AGE-SECRET-KEY-1QQQQQQQQQQ": true,
+		"a=1;b=2": false, "LANG=C;x": false, "SG.": false,
 		"/usr/bin:/bin": false, "sk-": false, "https://user@host/x": false,
 	} {
 		if got := secretValue(v); got != want {

@@ -184,15 +184,21 @@ func DefaultSecretPatterns() []string {
 		"!*.env.example", "!*.env.sample", "!*.env.template",
 		// Private keys and certificates with keys.
 		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*.key", "*.pem", "*.p12", "*.pfx",
-		"*.jks", "*.keystore", "*.ppk", "*.kdbx", "secring.*",
+		"*.jks", "*.keystore", "*.ppk", "*.kdbx", "secring.*", "*.p8", "*.keytab",
+		// Keys named for their use (deploy_rsa, github_ed25519), and
+		// whatever else .ssh holds but its public halves and settings.
+		"*_rsa", "*_dsa", "*_ecdsa", "*_ed25519", ".ssh/*", "!.ssh/*.pub", "!.ssh/known_hosts", "!.ssh/known_hosts.old", "!.ssh/config",
+		"!.ssh/authorized_keys", ".gnupg/private-keys-v1.d/*",
 		// Registries' and git's credentials.
 		".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", "_netrc", ".git-credentials", ".gem/credentials",
 		".cargo/credentials", ".cargo/credentials.toml", ".docker/config.json", ".composer/auth.json", "auth.json",
+		".dockerconfigjson", ".dockercfg", ".config/gh/hosts.yml", ".config/hub", "rclone.conf",
 		".m2/settings.xml", ".gradle/gradle.properties", ".nuget/NuGet.Config",
 		// Clouds and clusters.
 		".aws/credentials", ".aws/config", ".azure/*", ".config/gcloud/*", "application_default_credentials.json",
 		"service-account*.json", "*-credentials.json", "credentials.json", "client_secret*.json",
-		".kube/config", "kubeconfig", "*.kubeconfig", ".terraformrc", "terraform.tfvars", "*.auto.tfvars",
+		"serviceaccount*.json", "token.json", "token.pickle",
+		".kube/config", "kubeconfig", "*.kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", ".terraformrc", "*.tfvars", "!*.tfvars.example",
 		"*.tfstate", "*.tfstate.backup", ".vault-token", ".boto", ".s3cfg",
 		// Databases and other services.
 		".pgpass", ".my.cnf", ".htpasswd", "secrets.yml", "secrets.yaml", "secrets.json", "*.secret", "*.secrets",

@@ -152,6 +152,9 @@ const (
 	whyPublish    = "publishes to a registry or host"
 	whyConfig     = "writes configuration outside the workspace's files"
 	whyUserConfig = "stores a login or a token in the person's configuration"
+	// docker inspect shows a container's Config.Env, the variables it was
+	// started with (a database's password, an API key).
+	whyContainerEnv = "prints the container's environment, its secrets with it"
 )
 
 // toolchainTable is the built-in toolchains by name.
@@ -352,14 +355,24 @@ func toolchainTable() map[string]*toolchain {
 		{names: "docker podman nerdctl", what: "containers, which can reach the whole machine", probes: "-v --version -h --help", bare: toolProbe, other: toolRun,
 			valued: "-H --host -c --context --config -l --log-level",
 			subs: []toolSub{
-				{names: "ps images version info inspect logs top stats history port search", class: toolProbe},
+				{names: "ps images version info logs top stats history port search", class: toolProbe},
+				{names: "inspect", class: toolSecret, why: whyContainerEnv},
 				{names: "push", class: toolPublish, why: whyPublish},
 				{names: "login logout context", class: toolConfig, why: whyUserConfig},
-				{names: "system container image volume network builder buildx", class: toolRun, subs: []toolSub{
+				{names: "container", class: toolRun, subs: []toolSub{
+					{names: "prune rm remove", class: toolDestroy, why: "removes containers that are not the workspace's"},
+					{names: "inspect", class: toolSecret, why: whyContainerEnv},
+					{names: "ls list", class: toolProbe},
+				}},
+				{names: "system image volume network builder buildx", class: toolRun, subs: []toolSub{
 					{names: "prune rm remove", class: toolDestroy, why: "removes containers, images, volumes or networks that are not the workspace's"},
 					{names: "ls list df inspect info", class: toolProbe},
 				}},
-				{names: "compose", class: toolRun, subs: []toolSub{{names: "ps ls logs config images version top", class: toolProbe}, {names: "down", class: toolRun, flags: []toolFlag{{names: "-v --volumes --rmi", class: toolDestroy, why: "removes volumes or images that are not the workspace's"}}}}},
+				{names: "compose", class: toolRun, subs: []toolSub{
+					{names: "ps ls logs images version top", class: toolProbe},
+					{names: "config", class: toolSecret, why: "prints the compose file with the values of .env and of the environment filled in"},
+					{names: "down", class: toolRun, flags: []toolFlag{{names: "-v --volumes --rmi", class: toolDestroy, why: "removes volumes or images that are not the workspace's"}}},
+				}},
 			}},
 		{names: "kubectl oc helm", what: "changes to a cluster", probes: "version --version -h --help", bare: toolProbe, other: toolNetwork,
 			subs: []toolSub{
@@ -373,10 +386,14 @@ func toolchainTable() map[string]*toolchain {
 			flags: []toolFlag{{names: "-destroy", class: toolDestroy, why: "destroys infrastructure"}},
 			subs: []toolSub{
 				{names: "destroy down", class: toolDestroy, why: "destroys infrastructure"},
-				{names: "fmt validate version providers output show graph console preview", class: toolProbe},
+				{names: "fmt validate version providers graph console preview", class: toolProbe},
+				{names: "output show", class: toolProbe, flags: []toolFlag{{names: "-json --json -raw --raw -show-secrets --show-secrets", class: toolSecret, why: "prints the values marked sensitive, which the plain form hides"}}},
 				{names: "init get plan refresh apply up import", class: toolRun},
 				{names: "login logout", class: toolConfig, why: whyUserConfig},
-				{names: "state workspace", class: toolProbe, subs: []toolSub{{names: "rm mv push replace-provider delete", class: toolDestroy, why: "changes infrastructure state that is not the workspace's"}}, other: toolProbe},
+				{names: "state workspace", class: toolProbe, subs: []toolSub{
+					{names: "rm mv push replace-provider delete", class: toolDestroy, why: "changes infrastructure state that is not the workspace's"},
+					{names: "pull", class: toolSecret, why: "prints the whole state, the secrets of every resource with it"},
+				}, other: toolProbe},
 			}},
 		{names: "aws gcloud az doctl flyctl fly heroku vercel netlify wrangler firebase", what: "changes to a cloud account", probes: "--version -v -h --help", bare: toolNetwork, other: toolNetwork, anyWord: true,
 			subs: []toolSub{
