@@ -39,8 +39,10 @@ type judge struct {
 	// judged, for its rule; they live in the judge (see pass) and are
 	// never nested, since no rule judges another program.
 	words words
-	// lastAbs is abs's last answer (access.go).
-	lastAbs absMemo
+	// lastAbs is abs's last answer (access.go), and cleanCwd the last
+	// working folder found clean (joinedClean), kept by the pooled pass.
+	lastAbs  absMemo
+	cleanCwd string
 }
 
 // command judges one simple command and its redirections.

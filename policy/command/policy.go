@@ -433,7 +433,8 @@ func (p *Policy) newPass(c *Context, seed *accum) *pass {
 		pa = new(pass)
 	}
 	pa.acc = *seed
-	pa.j = judge{p: p, c: c, acc: &pa.acc}
+	// A folder found clean stays so: it is compared by its text.
+	pa.j = judge{p: p, c: c, acc: &pa.acc, cleanCwd: pa.j.cleanCwd}
 	return pa
 }
 
