@@ -82,15 +82,15 @@ func (j *judge) program(argv []string, depth int) {
 	// table does not judge: programs given as a path, the shell words
 	// with a fixed answer, the toolchains, programs in no table
 	// (toolchain.go).
-	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv) {
+	name := argv[0]
+	prog := j.p.progs[name] // looked up once, for notInTable too
+	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv, prog) {
 		return
 	}
-	name := argv[0]
 	if name == "cd" {
 		j.cd(argv[1:])
 		return
 	}
-	prog := j.p.progs[name]
 	if prog == nil { // notInTable judges every name the table lacks
 		j.unknownProgram(argv)
 		return
