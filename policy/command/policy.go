@@ -434,7 +434,9 @@ func (p *Policy) newPass(c *Context, seed *accum) *pass {
 	}
 	pa.acc = *seed
 	// A folder found clean stays so: it is compared by its text.
-	pa.j = judge{p: p, c: c, acc: &pa.acc, cleanCwd: pa.j.cleanCwd}
+	clean := pa.j.cleanCwd
+	pa.j = judge{p: p, c: c, acc: &pa.acc}
+	pa.j.cleanCwd = clean
 	return pa
 }
 
