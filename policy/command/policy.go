@@ -219,7 +219,7 @@ func New(t *Table) *Policy {
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).
-func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
+func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	if c == nil {
 		c = &Context{}
 	}
@@ -273,7 +273,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		pa, acc = again, &again.acc
 		acc.patternsRace()
 	}
-	d := acc.decision()
+	acc.decide(&d)
 	d.Script = script
 	d.ShellOnly = script.ShellOnly
 	backgroundWrites(&d, acc, c)
@@ -394,7 +394,7 @@ func (a *accum) patternsRace() {
 // EvaluateArgv judges one argv run without a shell in cwd (absolute,
 // resolved): every word is literal, except that a leading "~" or "~/"
 // stands for the home directory in a path.
-func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
+func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) (d Decision) {
 	if c == nil {
 		c = &Context{}
 	}
@@ -410,7 +410,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	j := pa.judge(cwd, 0, nil)
 	j.argv = true
 	j.command(argv, nil, 0)
-	d := pa.acc.decision()
+	pa.acc.decide(&d)
 	backgroundWrites(&d, &pa.acc, c)
 	d.FinalCwd, d.FinalCwdKnown = cwd, true // an argv runs no cd
 	p.done(pa)
@@ -554,7 +554,15 @@ func (a *accum) answered(match string) {
 }
 
 func (a *accum) decision() Decision {
-	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists, RunsCode: a.runsCode}
+	var d Decision
+	a.decide(&d)
+	return d
+}
+
+// decide fills d (zero) with the decision: in place, since Evaluate
+// returns it, not a copy of a 400-byte Decision made here.
+func (a *accum) decide(d *Decision) {
+	d.Kind, d.Reads, d.Writes, d.Listed, d.RunsCode = "read", a.reads, a.writes, a.lists, a.runsCode
 	if len(a.intents) > 0 {
 		d.Intents = a.intents
 	}
@@ -577,7 +585,6 @@ func (a *accum) decision() Decision {
 		d.Allowed, d.Rule = true, rule.Allowed
 		d.Reason = "every command and redirection is allowed"
 	}
-	return d
 }
 
 func quoteAll(list []string) []string {
