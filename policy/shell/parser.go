@@ -400,7 +400,8 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if len(c.Args) == 0 {
 		return
 	}
-	if len(p.exported) > 0 && c.Args[0].Lit() != "cd" {
+	name := c.Args[0].Lit() // "" unless a plain literal; walked once for the checks below
+	if len(p.exported) > 0 && name != "cd" {
 		// What an earlier export set reaches this command as its own
 		// assignments would (cd, a builtin, gets none: export.go).
 		env = slices.Concat(p.exported, env)
@@ -410,8 +411,8 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
 	var subs, pids []Substitution
 	var params []int
-	printing := p.printsParams(c.Args[0])
-	killing := p.killsPids(c.Args[0])
+	printing := p.printsParams(name)
+	killing := p.killsPids(name)
 	for k, w := range c.Args {
 		if inner := p.pidSubstitution(killing, k, w); inner != nil {
 			words, wok := p.innerWords(inner)
@@ -475,12 +476,11 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	p.feeders = nil
 }
 
-// printsParams reports a command named w whose arguments may hold a plain
-// $NAME or $?: echo and printf only print them. Not in fish, whose
-// variables and $status differ, nor in zsh, which does not split them,
-// nor for the refuse profile.
-func (p *Parser) printsParams(w *syntax.Word) bool {
-	name := w.Lit()
+// printsParams reports a command named name (its first word's Lit)
+// whose arguments may hold a plain $NAME or $?: echo and printf only
+// print them. Not in fish, whose variables and $status differ, nor in
+// zsh, which does not split them, nor for the refuse profile.
+func (p *Parser) printsParams(name string) bool {
 	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish && p.prof != Zsh
 }
 
