@@ -151,11 +151,11 @@ type Policy struct {
 	progs   map[string]*Program
 	git     map[string]*Program
 	find    map[string]predicate
-	gitw    map[string]*gitWrite  // git's subcommands that write (gitwrite.go)
-	tools   map[string]*toolchain // the toolchains (toolchains.go), by name
-	parsers sync.Pool
+	gitw    map[string]*gitWrite       // git's subcommands that write (gitwrite.go)
+	tools   map[string]*toolchain      // the toolchains (toolchains.go), by name
+	parsers sync.Pool                  // of *pooled: a parser and its decision's memo
 	passes  sync.Pool                  // of *pass, finished
-	memos   sync.Pool                  // of *resolveMemo, empty (memo.go)
+	memos   sync.Pool                  // of *resolveMemo, empty, for EvaluateArgv (memo.go; Evaluate uses its parser's)
 	home    atomic.Pointer[homePlaces] // Personal's last answer
 }
 
@@ -177,10 +177,13 @@ func (p *Policy) Personal(home string) *Personal {
 	return ps
 }
 
-// pooled is a shell parser with the home directory it expands "~" to.
+// pooled is a shell parser with the home directory it expands "~" to,
+// and the resolve memo of the decision that holds it (empty in the pool):
+// one pool, not two, for what every Evaluate takes.
 type pooled struct {
 	home string
 	p    *shell.Parser
+	memo resolveMemo
 }
 
 // tables are what a Policy judges by. Nothing writes to them once built,
@@ -225,12 +228,12 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	}
 	pp, _ := p.parsers.Get().(*pooled)
 	if pp == nil || pp.home != c.Home {
-		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home)}
+		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home), memo: resolveMemo{seen: make([]memoEntry, 0, maxMemo)}}
 	}
+	defer p.doneParser(pp)
 	pp.p.Substitutions = c.Substitutions
 	script, prob := pp.p.Parse(line, c.Profile)
 	pp.p.Substitutions = false
-	p.parsers.Put(pp)
 	if prob != nil {
 		r := prob.Rule
 		if r == "" {
@@ -252,8 +255,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
 	}
-	memo := p.newMemo()
-	defer p.doneMemo(memo)
+	memo := &pp.memo
 	var walk *shell.Walk // made only for a line with patterns to expand
 	if c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
@@ -280,6 +282,13 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	p.finalCwd(&d, acc, cwd, c)
 	p.done(pa)
 	return d
+}
+
+// doneParser empties pp's memo, ending what it knows with its decision,
+// and returns pp to the pool.
+func (p *Policy) doneParser(pp *pooled) {
+	pp.memo.empty()
+	p.parsers.Put(pp)
 }
 
 // judgeScript judges every command of script, starting in cwd, from
