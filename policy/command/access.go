@@ -412,9 +412,12 @@ func (j *judge) path(prog string, a access) {
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
 	for i, p := range [2]string{resolved, j.cleanAbs(word)} {
+		if i == 1 && p == resolved {
+			continue // named as it lands: checked already
+		}
 		root := j.rootOf(p)
-		if root == "" || i == 1 && p == resolved {
-			continue // outside, or named as it lands: checked already
+		if root == "" {
+			continue // outside
 		}
 		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),
