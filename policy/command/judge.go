@@ -253,7 +253,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	if backgrounds(prog.Name, &ps) {
 		j.acc.background = true
 	}
-	acs := optionAccesses(ps, false)
+	acs := optionAccesses(nil, ps, false)
 	j.check(&Program{Name: prog.Name, Write: prog.Write}, acs)
 	if j.acc.refused || len(rest) == 0 {
 		return

@@ -442,10 +442,11 @@ func (p *Policy) newPass(c *Context, seed *accum) *pass {
 		pa = new(pass)
 	}
 	pa.acc = *seed
-	// A folder found clean stays so: it is compared by its text.
-	clean := pa.j.cleanCwd
+	// A folder found clean stays so: it is compared by its text. The
+	// accesses' array is reused (judgeParsed).
+	clean, acs := pa.j.cleanCwd, pa.j.words.acs[:0]
 	pa.j = judge{p: p, c: c, acc: &pa.acc}
-	pa.j.cleanCwd = clean
+	pa.j.cleanCwd, pa.j.words.acs = clean, acs
 	return pa
 }
 
