@@ -409,22 +409,27 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	argv := make([]string, 0, len(c.Args))
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
-	var subs, pids []Substitution
-	var params []int
+	// The words only known when the line runs, rare: in a struct too big
+	// for registers, so the loop below does not spill and reload them
+	// for every word.
+	var late struct {
+		subs, pids []Substitution
+		params     []int
+	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
 	for k, w := range c.Args {
 		if inner := p.pidSubstitution(killing, k, w); inner != nil {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
-			pids = append(pids, Substitution{Index: len(argv), Argv: words})
+			late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
 			continue
 		}
 		if inner := p.substitution(k, w); inner != nil {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
-			subs = append(subs, Substitution{Index: len(argv), Argv: words})
+			late.subs = append(late.subs, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
 			continue
 		}
@@ -435,14 +440,14 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.printing = false
 		ok = ok && wok
 		for i := before; len(p.params) > kept && i < len(argv); i++ {
-			params = append(params, i)
+			late.params = append(late.params, i)
 		}
 	}
 	p.inArgs = false
 	if !ok {
 		return
 	}
-	if (len(subs) > 0 || len(params) > 0) && len(p.patterns) > 0 {
+	if (len(late.subs) > 0 || len(late.params) > 0) && len(p.patterns) > 0 {
 		// Expanding the pattern would move the words only known when the
 		// line runs.
 		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
@@ -467,12 +472,12 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
-	if len(pids) > 0 && len(p.patterns) > 0 {
+	if len(late.pids) > 0 && len(p.patterns) > 0 {
 		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
 		return
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs,
-		Params: params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: pids})
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
+		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})
 	p.feeders = nil
 }
 
