@@ -111,9 +111,35 @@ func (j *judge) abs(word string) string {
 func (j *judge) cleanAbs(word string) string {
 	abs := j.abs(word)
 	if k := &j.lastAbs; k.clean == "" {
-		k.clean = cleanPath(abs)
+		if clean, ok := j.joinedClean(word, abs); ok {
+			k.clean = clean
+		} else {
+			k.clean = cleanPath(abs)
+		}
 	}
 	return j.lastAbs.clean
+}
+
+// joinedClean is cleanPath(abs) for the common words, abs being word
+// joined to the working folder: "." is the folder, and a relative word of
+// plain names (isClean) under a clean folder is clean. ok is false for
+// the others. The folder, the long part, is checked once while it stays
+// the same (cleanCwd), not for every word (isClean of the whole path,
+// and path.Clean of "folder/.", were 3% of a decision).
+func (j *judge) joinedClean(word, abs string) (string, bool) {
+	if word == "" || word[0] == '/' || word[0] == '~' || j.cwd == "/" {
+		return "", false // abs did not join it to the folder
+	}
+	if j.cwd != j.cleanCwd {
+		if !isClean(j.cwd) {
+			return "", false
+		}
+		j.cleanCwd = j.cwd
+	}
+	if word == "." {
+		return j.cwd, true
+	}
+	return abs, isClean(word)
 }
 
 // absMemo is judge.abs's last answer, and that cleaned once asked for.
@@ -386,9 +412,12 @@ func (j *judge) path(prog string, a access) {
 func (j *judge) secretRead(prog, word, resolved string) {
 	s := j.c.secrets()
 	for i, p := range [2]string{resolved, j.cleanAbs(word)} {
+		if i == 1 && p == resolved {
+			continue // named as it lands: checked already
+		}
 		root := j.rootOf(p)
-		if root == "" || i == 1 && p == resolved {
-			continue // outside, or named as it lands: checked already
+		if root == "" {
+			continue // outside
 		}
 		if pat := s.Secret(strings.TrimPrefix(p, root)); pat != "" {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, word, pat),

@@ -86,7 +86,7 @@ func (j *judge) danger(argv []string) bool {
 	case "gh":
 		return j.ghPublishes(argv)
 	}
-	return j.exfiltration(argv)
+	return j.exfiltration(argv, name)
 }
 
 // Verbs of the service managers: what changes what runs later

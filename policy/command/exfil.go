@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"net"
-	"path"
 	"strings"
 
 	"admit/policy/rule"
@@ -43,9 +42,10 @@ const (
 	sendCloud             // SOURCES... URL of a bucket (s3://, gs://)
 )
 
-// exfiltration judges a sender; it reports whether it refused.
-func (j *judge) exfiltration(argv []string) bool {
-	kind, ok := senders[path.Base(argv[0])]
+// exfiltration judges a sender, name being path.Base(argv[0]) (danger's);
+// it reports whether it refused.
+func (j *judge) exfiltration(argv []string, name string) bool {
+	kind, ok := senders[name]
 	if !ok {
 		return false
 	}

@@ -226,7 +226,7 @@ func (j *judge) git(_ *Program, argv []string) {
 	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) {
 		return
 	}
-	j.words = words{prog: sub, ps: ps, ops: ps.operands}
+	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0]} // the array reused, as judgeParsed does
 	g := &j.words
 	for _, u := range ps.opts {
 		if u.opt != nil && u.opt.Arg == ReadArg {

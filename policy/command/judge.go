@@ -43,8 +43,10 @@ type judge struct {
 	// judged, for its rule; they live in the judge (see pass) and are
 	// never nested, since no rule judges another program.
 	words words
-	// lastAbs is abs's last answer (access.go).
-	lastAbs absMemo
+	// lastAbs is abs's last answer (access.go), and cleanCwd the last
+	// working folder found clean (joinedClean), kept by the pooled pass.
+	lastAbs  absMemo
+	cleanCwd string
 }
 
 // command judges one simple command and its redirections.
@@ -84,15 +86,15 @@ func (j *judge) program(argv []string, depth int) {
 	// table does not judge: programs given as a path, the shell words
 	// with a fixed answer, the toolchains, programs in no table
 	// (toolchain.go).
-	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv) {
+	name := argv[0]
+	prog := j.p.progs[name] // looked up once, for notInTable too
+	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv, prog) {
 		return
 	}
-	name := argv[0]
 	if name == "cd" {
 		j.cd(argv[1:])
 		return
 	}
-	prog := j.p.progs[name]
 	if prog == nil { // notInTable judges every name the table lacks
 		j.unknownProgram(argv)
 		return
@@ -283,7 +285,7 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 	if backgrounds(prog.Name, &ps) {
 		j.acc.background = true
 	}
-	acs := optionAccesses(ps, false)
+	acs := optionAccesses(nil, ps, false)
 	j.check(&Program{Name: prog.Name, Write: prog.Write}, acs)
 	if j.acc.refused || len(rest) == 0 {
 		return

@@ -7,8 +7,9 @@ import "strings"
 // readback's folder, every path again in a line judged twice) is walked
 // once.
 //
-// It never outlives the decision: Evaluate and EvaluateArgv take one from
-// the Policy's pool empty and empty it before they put it back. That is
+// It never outlives the decision: Evaluate (with its parser) and
+// EvaluateArgv take one from the Policy's pool empty and empty it before
+// they put it back. That is
 // what makes it safe in a hostile workspace. The policy writes nothing,
 // so within one decision a path can only change under another process;
 // the memo then gives every check of the decision the same answer for it
@@ -72,9 +73,14 @@ func (p *Policy) newMemo() *resolveMemo {
 // doneMemo empties m, ending what it knows with its decision, and
 // returns it to the pool.
 func (p *Policy) doneMemo(m *resolveMemo) {
+	m.empty()
+	p.memos.Put(m)
+}
+
+// empty forgets every answer m holds.
+func (m *resolveMemo) empty() {
 	clear(m.seen)
 	m.seen = m.seen[:0]
-	p.memos.Put(m)
 }
 
 // resolvePath is FS.Resolve through the decision's memo.

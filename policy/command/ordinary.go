@@ -154,12 +154,21 @@ func harmlessNode(value string) bool {
 // maxShellDepth bounds sh -c inside sh -c.
 const maxShellDepth = 3
 
-// shellProfiles are the shells whose -c line (or here-document) the
-// policy judges as the line it is, with the profile it reads like: sh and
-// dash are POSIX shells, read as bash with what they read differently
-// refused (posixDiffers).
-var shellProfiles = map[string]shell.Profile{
-	"bash": shell.Analyze, "sh": shell.Analyze, "dash": shell.Analyze, "zsh": shell.Zsh, "fish": shell.Fish,
+// shellProfile is the profile a shell whose -c line (or here-document)
+// the policy judges as the line it is reads like, or "" for a program
+// that is none of them: sh and dash are POSIX shells, read as bash with
+// what they read differently refused (posixDiffers). A switch, not a map:
+// every command of every line is asked.
+func shellProfile(name string) shell.Profile {
+	switch name {
+	case "bash", "sh", "dash":
+		return shell.Analyze
+	case "zsh":
+		return shell.Zsh
+	case "fish":
+		return shell.Fish
+	}
+	return ""
 }
 
 // unwrapShells replaces each command of script that runs a literal line
@@ -225,8 +234,8 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 // pipefail and their clusters before it, or a shell reading its program
 // from a here-document (sh, sh -s, sh - with <<'EOF').
 func shellLine(cmd *shell.Command) (string, shell.Profile, bool) {
-	prof, ok := shellProfiles[cmd.Argv[0]]
-	if !ok {
+	prof := shellProfile(cmd.Argv[0])
+	if prof == "" {
 		return "", "", false
 	}
 	args := cmd.Argv[1:]

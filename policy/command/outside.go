@@ -83,12 +83,12 @@ var privateSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/et
 // workspace; it reports whether it judged it (asked or allowed). false
 // leaves it to the access engine, which refuses it.
 func (j *judge) outsideRead(prog string, a access) bool {
-	if j.c.FS == nil || walkers[leadingWord(prog)] {
+	if j.c.FS == nil {
 		return false
 	}
 	abs := j.cleanAbs(a.word)
-	if inside(abs, j.c.Roots) {
-		return false
+	if inside(abs, j.c.Roots) || walkers[leadingWord(prog)] {
+		return false // the common path, inside, is told before the program's name is looked up
 	}
 	r, err := j.resolvePath(abs)
 	if err != nil || inside(r.Path, j.c.Roots) {

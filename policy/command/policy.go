@@ -151,11 +151,11 @@ type Policy struct {
 	progs   map[string]*Program
 	git     map[string]*Program
 	find    map[string]predicate
-	gitw    map[string]*gitWrite  // git's subcommands that write (gitwrite.go)
-	tools   map[string]*toolchain // the toolchains (toolchains.go), by name
-	parsers sync.Pool
+	gitw    map[string]*gitWrite       // git's subcommands that write (gitwrite.go)
+	tools   map[string]*toolchain      // the toolchains (toolchains.go), by name
+	parsers sync.Pool                  // of *pooled: a parser and its decision's memo
 	passes  sync.Pool                  // of *pass, finished
-	memos   sync.Pool                  // of *resolveMemo, empty (memo.go)
+	memos   sync.Pool                  // of *resolveMemo, empty, for EvaluateArgv (memo.go; Evaluate uses its parser's)
 	home    atomic.Pointer[homePlaces] // Personal's last answer
 }
 
@@ -177,10 +177,13 @@ func (p *Policy) Personal(home string) *Personal {
 	return ps
 }
 
-// pooled is a shell parser with the home directory it expands "~" to.
+// pooled is a shell parser with the home directory it expands "~" to,
+// and the resolve memo of the decision that holds it (empty in the pool):
+// one pool, not two, for what every Evaluate takes.
 type pooled struct {
 	home string
 	p    *shell.Parser
+	memo resolveMemo
 }
 
 // tables are what a Policy judges by. Nothing writes to them once built,
@@ -219,18 +222,18 @@ func New(t *Table) *Policy {
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).
-func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
+func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	if c == nil {
 		c = &Context{}
 	}
 	pp, _ := p.parsers.Get().(*pooled)
 	if pp == nil || pp.home != c.Home {
-		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home)}
+		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home), memo: resolveMemo{seen: make([]memoEntry, 0, maxMemo)}}
 	}
+	defer p.doneParser(pp)
 	pp.p.Substitutions = c.Substitutions
 	script, prob := pp.p.Parse(line, c.Profile)
 	pp.p.Substitutions = false
-	p.parsers.Put(pp)
 	if prob != nil {
 		r := prob.Rule
 		if r == "" {
@@ -252,8 +255,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 	if !inside(cwd, c.Roots) {
 		return outsideCwd(cwd, c, script)
 	}
-	memo := p.newMemo()
-	defer p.doneMemo(memo)
+	memo := &pp.memo
 	var walk *shell.Walk // made only for a line with patterns to expand
 	if c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
@@ -273,13 +275,20 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) Decision {
 		pa, acc = again, &again.acc
 		acc.patternsRace()
 	}
-	d := acc.decision()
+	acc.decide(&d)
 	d.Script = script
 	d.ShellOnly = script.ShellOnly
 	backgroundWrites(&d, acc, c)
 	p.finalCwd(&d, acc, cwd, c)
 	p.done(pa)
 	return d
+}
+
+// doneParser empties pp's memo, ending what it knows with its decision,
+// and returns pp to the pool.
+func (p *Policy) doneParser(pp *pooled) {
+	pp.memo.empty()
+	p.parsers.Put(pp)
 }
 
 // judgeScript judges every command of script, starting in cwd, from
@@ -394,7 +403,7 @@ func (a *accum) patternsRace() {
 // EvaluateArgv judges one argv run without a shell in cwd (absolute,
 // resolved): every word is literal, except that a leading "~" or "~/"
 // stands for the home directory in a path.
-func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
+func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) (d Decision) {
 	if c == nil {
 		c = &Context{}
 	}
@@ -410,7 +419,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) Decision {
 	j := pa.judge(cwd, 0, nil)
 	j.argv = true
 	j.command(argv, nil, 0)
-	d := pa.acc.decision()
+	pa.acc.decide(&d)
 	backgroundWrites(&d, &pa.acc, c)
 	d.FinalCwd, d.FinalCwdKnown = cwd, true // an argv runs no cd
 	p.done(pa)
@@ -433,7 +442,11 @@ func (p *Policy) newPass(c *Context, seed *accum) *pass {
 		pa = new(pass)
 	}
 	pa.acc = *seed
+	// A folder found clean stays so: it is compared by its text. The
+	// accesses' array is reused (judgeParsed).
+	clean, acs := pa.j.cleanCwd, pa.j.words.acs[:0]
 	pa.j = judge{p: p, c: c, acc: &pa.acc}
+	pa.j.cleanCwd, pa.j.words.acs = clean, acs
 	return pa
 }
 
@@ -551,7 +564,15 @@ func (a *accum) answered(match string) {
 }
 
 func (a *accum) decision() Decision {
-	d := Decision{Kind: "read", Reads: a.reads, Writes: a.writes, Listed: a.lists, RunsCode: a.runsCode}
+	var d Decision
+	a.decide(&d)
+	return d
+}
+
+// decide fills d (zero) with the decision: in place, since Evaluate
+// returns it, not a copy of a 400-byte Decision made here.
+func (a *accum) decide(d *Decision) {
+	d.Kind, d.Reads, d.Writes, d.Listed, d.RunsCode = "read", a.reads, a.writes, a.lists, a.runsCode
 	if len(a.intents) > 0 {
 		d.Intents = a.intents
 	}
@@ -574,7 +595,6 @@ func (a *accum) decision() Decision {
 		d.Allowed, d.Rule = true, rule.Allowed
 		d.Reason = "every command and redirection is allowed"
 	}
-	return d
 }
 
 func quoteAll(list []string) []string {

@@ -99,7 +99,10 @@ func (j *judge) judgeParsed(prog *Program, ps parsed, rule programRule) {
 	if j.refusedOption(prog, &ps) {
 		return
 	}
-	j.words = words{prog: prog, ps: ps, ops: ps.operands, acs: optionAccesses(ps, true)}
+	// The last command's accesses are done with: their array is reused
+	// (the pass is pooled), not grown again from nothing per command.
+	acs := optionAccesses(j.words.acs[:0], ps, true)
+	j.words = words{prog: prog, ps: ps, ops: ps.operands, acs: acs}
 	w := &j.words
 	if prog.FirstOperand != nil && len(w.ops) > 0 && ps.has("pattern") == nil {
 		w.first = 1
@@ -156,12 +159,11 @@ func (j *judge) refusedOption(prog *Program, ps *parsed) bool {
 	return false
 }
 
-// optionAccesses lists the paths the parsed options read and write. A
+// optionAccesses appends to acs the paths the parsed options read and write. A
 // write option marked "target" (cp -t) names where operands go and is
 // judged with them when skipTargets is set. A path an option writes
 // (sort -o) exists once the program ran.
-func optionAccesses(ps parsed, skipTargets bool) []access {
-	var acs []access
+func optionAccesses(acs []access, ps parsed, skipTargets bool) []access {
 	for _, u := range ps.opts {
 		if u.opt == nil {
 			continue

@@ -596,8 +596,8 @@ func systemPlace(p string) bool {
 // a path, a word with a fixed answer, a toolchain, a program in no table.
 // It reports whether it judged argv; the table judges the rest (and a
 // toolchain a policy file describes, once the toolchain's refusals are
-// passed).
-func (j *judge) notInTable(argv []string) bool {
+// passed). prog is the table's program of argv[0], nil if none.
+func (j *judge) notInTable(argv []string, prog *Program) bool {
 	name := argv[0]
 	switch {
 	case strings.ContainsRune(name, '/'):
@@ -611,7 +611,7 @@ func (j *judge) notInTable(argv []string) bool {
 	if tc := j.p.toolchainOf(name); tc != nil {
 		return j.toolchain(tc, argv)
 	}
-	if name != "cd" && j.p.progs[name] == nil {
+	if name != "cd" && prog == nil {
 		j.unknownProgram(argv)
 		return true
 	}

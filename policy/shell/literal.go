@@ -233,12 +233,12 @@ func catText(cs *syntax.CmdSubst) string {
 	return strings.TrimRight(hdocText(cs.Stmts[0].Redirs[0]), "\n")
 }
 
-// killsPids reports a command named w that signals pids: kill, whose
-// arguments may be the output of a probe on the same line. Not in the
-// refuse profile, nor in zsh and fish, which do not split a substitution
-// into words as bash does.
-func (p *Parser) killsPids(w *syntax.Word) bool {
-	return w.Lit() == "kill" && !p.strict && (p.prof == Analyze || p.prof == BashInteractive)
+// killsPids reports a command named name (its first word's Lit) that
+// signals pids: kill, whose arguments may be the output of a probe on the
+// same line. Not in the refuse profile, nor in zsh and fish, which do not
+// split a substitution into words as bash does.
+func (p *Parser) killsPids(name string) bool {
+	return name == "kill" && !p.strict && (p.prof == Analyze || p.prof == BashInteractive)
 }
 
 // pidSubstitution is the command inside w when the command kills pids

@@ -212,27 +212,36 @@ func (p *Parser) refuse(line string) (*Script, *Problem) {
 	return script, nil
 }
 
-// commandsIn guesses how many simple commands line holds, from its runs
-// of operator bytes ("|", "&&", ";", a newline; quoted ones too), at most
-// 4: the commands are then one allocation for most lines, not one per
-// doubling of a 300-byte Command (append grows past a low guess).
-func commandsIn(line string) int {
-	if !strings.ContainsAny(line, "|&;\n") {
-		return 1
-	}
-	n, in := 1, false
-	for i := 0; i < len(line) && n < 4; i++ {
-		switch line[i] {
-		case '|', '&', ';', '\n':
-			if !in {
-				n++
-			}
-			in = true
-		default:
-			in = false
-		}
+// maxPresized bounds commandsOf's count: a longer line grows its
+// commands by append, as it would without the count.
+const maxPresized = 8
+
+// commandsOf counts the simple commands of list's and-or lists, pipelines
+// and groups (any other compound command counts one), n counted before,
+// up to maxPresized: the commands are then one allocation for most lines,
+// not one per doubling of a 300-byte Command. The tree is at hand, so
+// this is a few type switches where scanning the line's bytes was 2% of
+// a decision.
+func commandsOf(list []*syntax.Stmt, n int) int {
+	for _, s := range list {
+		n = commandsOfCmd(s.Cmd, n)
 	}
 	return n
+}
+
+func commandsOfCmd(c syntax.Command, n int) int {
+	if n >= maxPresized {
+		return n
+	}
+	switch c := c.(type) {
+	case *syntax.BinaryCmd:
+		return commandsOfCmd(c.Y.Cmd, commandsOfCmd(c.X.Cmd, n))
+	case *syntax.Subshell:
+		return commandsOf(c.Stmts, n)
+	case *syntax.Block:
+		return commandsOf(c.Stmts, n)
+	}
+	return n + 1
 }
 
 func (p *Parser) analyze(line string) (*Script, *Problem) {
@@ -265,7 +274,7 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 		p.ps.add(classEmpty, "the line has only blanks or comments", "")
 		return nil, p.ps.problem()
 	}
-	p.cmds = make([]Command, 0, commandsIn(line))
+	p.cmds = make([]Command, 0, commandsOf(f.Stmts, 0))
 	p.stmts(f.Stmts, "", false)
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
@@ -391,7 +400,8 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if len(c.Args) == 0 {
 		return
 	}
-	if len(p.exported) > 0 && c.Args[0].Lit() != "cd" {
+	name := c.Args[0].Lit() // "" unless a plain literal; walked once for the checks below
+	if len(p.exported) > 0 && name != "cd" {
 		// What an earlier export set reaches this command as its own
 		// assignments would (cd, a builtin, gets none: export.go).
 		env = slices.Concat(p.exported, env)
@@ -399,22 +409,27 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	argv := make([]string, 0, len(c.Args))
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
-	var subs, pids []Substitution
-	var params []int
-	printing := p.printsParams(c.Args[0])
-	killing := p.killsPids(c.Args[0])
+	// The words only known when the line runs, rare: in a struct too big
+	// for registers, so the loop below does not spill and reload them
+	// for every word.
+	var late struct {
+		subs, pids []Substitution
+		params     []int
+	}
+	printing := p.printsParams(name)
+	killing := p.killsPids(name)
 	for k, w := range c.Args {
 		if inner := p.pidSubstitution(killing, k, w); inner != nil {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
-			pids = append(pids, Substitution{Index: len(argv), Argv: words})
+			late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
 			continue
 		}
 		if inner := p.substitution(k, w); inner != nil {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
-			subs = append(subs, Substitution{Index: len(argv), Argv: words})
+			late.subs = append(late.subs, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
 			continue
 		}
@@ -425,14 +440,14 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.printing = false
 		ok = ok && wok
 		for i := before; len(p.params) > kept && i < len(argv); i++ {
-			params = append(params, i)
+			late.params = append(late.params, i)
 		}
 	}
 	p.inArgs = false
 	if !ok {
 		return
 	}
-	if (len(subs) > 0 || len(params) > 0) && len(p.patterns) > 0 {
+	if (len(late.subs) > 0 || len(late.params) > 0) && len(p.patterns) > 0 {
 		// Expanding the pattern would move the words only known when the
 		// line runs.
 		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
@@ -457,21 +472,20 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			p.refuseAs("pattern in the last command of a pipeline", p.src(c), "runs it in the shell itself, and when the pattern matches nothing it stops without waiting for the commands before it, which go on running after the call", hintPattern)
 		}
 	}
-	if len(pids) > 0 && len(p.patterns) > 0 {
+	if len(late.pids) > 0 && len(p.patterns) > 0 {
 		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
 		return
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: subs,
-		Params: params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: pids})
+	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
+		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})
 	p.feeders = nil
 }
 
-// printsParams reports a command named w whose arguments may hold a plain
-// $NAME or $?: echo and printf only print them. Not in fish, whose
-// variables and $status differ, nor in zsh, which does not split them,
-// nor for the refuse profile.
-func (p *Parser) printsParams(w *syntax.Word) bool {
-	name := w.Lit()
+// printsParams reports a command named name (its first word's Lit)
+// whose arguments may hold a plain $NAME or $?: echo and printf only
+// print them. Not in fish, whose variables and $status differ, nor in
+// zsh, which does not split them, nor for the refuse profile.
+func (p *Parser) printsParams(name string) bool {
 	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish && p.prof != Zsh
 }
 
