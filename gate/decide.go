@@ -339,7 +339,11 @@ func (g *Gate) conclude(j *judging) *Decided {
 	}
 	// Credentials in the clear stay off the tape and out of the export.
 	rec := &out.rec
-	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: tape.RedactRaw(p.Args), Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
+	// Arguments the policy read as JSON and that redaction left alone are
+	// copied to the line as they stand, not compacted again.
+	args := tape.RedactRaw(p.Args)
+	argsJSON := d.ArgsJSON && len(args) == len(p.Args) && (len(args) == 0 || &args[0] == &p.Args[0])
+	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: args, ArgsJSON: argsJSON, Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
 		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true}
 	switch {
 	case j.asked != nil:

@@ -117,7 +117,7 @@ func Decide(c Call, e *Env) Decision {
 	schemaKeys, described := caps.PathArgs[tool]
 	pa := pathArgs(args, tool, argRules{schema: schemaKeys, sweep: described || !knownTools()[tool]})
 	paths, complete := pa.paths, pa.complete
-	d := Decision{Kind: "read", Summary: summarize(tool, c, paths)}
+	d := Decision{Kind: "read", Summary: summarize(tool, c, paths), ArgsJSON: argsErr == nil}
 	if tool == "" {
 		return refuse(d, rule.NoTool, "the call names no tool", "")
 	}

@@ -18,6 +18,9 @@ type Decision struct {
 	Reason  string    // written so a model can act on it
 	Kind    string    // "read" or "write"
 	Hint    string    // what would be allowed instead, where the policy can tell
+	// ArgsJSON: the call's args were read as one JSON object (or none), so
+	// they are valid JSON as they stand.
+	ArgsJSON bool
 
 	Reads, Writes, Listed []string // resolved paths the call reads, writes, lists
 	// Seen are the resolutions of those of Reads the policy resolved

@@ -51,6 +51,10 @@ type Record struct {
 	// encoder wrote it (facts.AppendJSON): the line takes it as it is,
 	// without compacting it again. It is not on the line.
 	FactsCompact bool `json:"-"`
+	// ArgsJSON says Args is valid JSON, as the gate read it (strictly)
+	// before it judged the call: the line takes it as it stands unless it
+	// holds a line break, without reading it again. It is not on the line.
+	ArgsJSON bool `json:"-"`
 	// Prev is the SHA-256 (hex) of the previous line's bytes without its
 	// newline, "" for the first record of a tape. Append sets it; it is
 	// always the last field of the line.
@@ -88,7 +92,11 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendString(b, `,"rule":`, string(r.Rule))
 	b = appendString(b, `,"reason":`, r.Reason)
 	b = appendString(b, `,"tool":`, r.Tool)
-	b = appendRaw(b, `,"args":`, r.Args, MaxArgs)
+	if r.ArgsJSON && len(r.Args) > 0 && len(r.Args) <= MaxArgs && bytes.IndexByte(r.Args, '\n') < 0 && bytes.IndexByte(r.Args, '\r') < 0 {
+		b = append(append(b, `,"args":`...), r.Args...)
+	} else {
+		b = appendRaw(b, `,"args":`, r.Args, MaxArgs)
+	}
 	b = appendString(b, `,"command":`, r.Command)
 	b = appendString(b, `,"kind":`, r.Kind)
 	if len(r.Targets) > 0 {

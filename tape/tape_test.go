@@ -810,3 +810,33 @@ func (t *Tape) giveBack() {
 	defer t.commit.Unlock()
 	t.w.unlock()
 }
+
+// TestArgsJSONAsTheyStand: arguments the gate read as JSON go on the line
+// as they stand; with a line break among them, or not known to be JSON,
+// they are compacted (or marked invalid), so a line stays one valid line.
+func TestArgsJSONAsTheyStand(t *testing.T) {
+	for _, c := range []struct {
+		args  string
+		known bool
+		want  string
+	}{
+		{`{"file_path": "a b"}`, true, `{"file_path": "a b"}`},
+		{"{\"file_path\":\n\"a\"}", true, `{"file_path":"a"}`},
+		{"{\"a\":\r\n1}", true, `{"a":1}`},
+		{`{"file_path": "a"}`, false, `{"file_path":"a"}`},
+		{`{not json`, false, `{"invalid":9}`},
+		{``, true, ``},
+	} {
+		line, err := Encode(&Record{Tool: "Read", Args: json.RawMessage(c.args), ArgsJSON: c.known})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil || bytes.ContainsAny(line, "\r\n") {
+			t.Fatalf("args %q: line %q is not one JSON line: %v", c.args, line, err)
+		}
+		if string(r.Args) != c.want {
+			t.Errorf("args %q (known JSON %v): on the line %s, want %s", c.args, c.known, r.Args, c.want)
+		}
+	}
+}
