@@ -189,21 +189,30 @@ func (j *judge) cd(args []string) {
 	} else {
 		word = j.c.Home
 	}
-	r, ok := j.resolve("cd", access{word: word, what: "folder", mode: modeProbe})
+	if dir, ok := j.folder("cd", word); ok {
+		j.newCwd = dir
+	}
+}
+
+// folder resolves the folder a command moves into (cd DIR, git -C DIR):
+// inside the workspace, not a file, and read the same way by the shell
+// and the kernel.
+func (j *judge) folder(prog, word string) (string, bool) {
+	r, ok := j.resolve(prog, access{word: word, what: "folder", mode: modeProbe})
 	if !ok {
-		return
+		return "", false
 	}
 	// bash's cd is logical: "link/.." is the folder holding link, not the
 	// parent of its target. Refuse where the two readings differ.
 	if lex, ok := j.quietResolve(j.cleanAbs(word)); !ok || lex.Path != r.Path {
-		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
-		return
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s %q goes through a symlink and then \"..\", which the shell and the kernel read differently; name the real folder", prog, word), "")
+		return "", false
 	}
 	if r.Exists && !r.Dir {
-		j.refuse(rule.NoTarget, fmt.Sprintf("cd %q: not a folder", word), "")
-		return
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s %q: not a folder", prog, word), "")
+		return "", false
 	}
-	j.newCwd = r.Path
+	return r.Path, true
 }
 
 // wrapper judges a wrapper program declared by a policy: its own options,
