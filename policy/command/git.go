@@ -203,6 +203,8 @@ func gitTable() map[string]*Program {
 // options, its operands (by the subcommand's rules, gitRules), and the
 // repository's configuration.
 func (j *judge) git(_ *Program, argv []string) {
+	// git -C DIR runs git as cd DIR would, for this command only.
+	defer func(cwd string) { j.cwd = cwd }(j.cwd)
 	i, ok := j.gitGlobals(argv)
 	if !ok || i < 0 {
 		return
@@ -257,9 +259,20 @@ func (j *judge) gitGlobals(argv []string) (int, bool) {
 		if a == "--version" && len(argv) == 2 {
 			return -1, true
 		}
+		if a == "-C" && i+1 < len(argv) {
+			// Judged as "cd DIR && git ...": the same folder rules, and the
+			// repository, configuration and paths of that folder.
+			dir, ok := j.folder("git -C", argv[i+1])
+			if !ok {
+				return 0, false
+			}
+			j.cwd = dir
+			i++
+			continue
+		}
 		if !gitGlobalOK(a) {
 			name, _, _ := strings.Cut(a, "=")
-			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager is accepted there)", name),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager and -C DIR are accepted there)", name),
 				"run git from the repository's folder (cd DIR && git ...) without "+name)
 			return 0, false
 		}

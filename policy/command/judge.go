@@ -203,31 +203,42 @@ func (j *judge) cd(args []string) {
 			"cd -P to the real folder first, or name the folder from the workspace's root")
 		return
 	}
-	r, ok := j.resolve("cd", access{word: word, what: "folder", mode: modeProbe})
+	dir, ok := j.folder("cd", word)
 	if !ok {
 		return
 	}
-	// bash's cd is logical: "link/.." is the folder holding link, not the
-	// parent of its target. Refuse where the two readings differ.
-	if lex, ok := j.quietResolve(j.cleanAbs(word)); !ok || lex.Path != r.Path {
-		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("cd %q goes through a symlink and then \"..\", which the shell and the kernel read differently; cd to the real folder", word), "")
-		return
-	}
-	if r.Exists && !r.Dir {
-		j.refuse(rule.NoTarget, fmt.Sprintf("cd %q: not a folder", word), "")
-		return
-	}
-	if !physical && (linkedHere || j.cleanAbs(word) != r.Path) {
+	if !physical && (linkedHere || j.cleanAbs(word) != dir) {
 		if j.c.Terminal {
 			j.refuse(rule.DynamicWord, fmt.Sprintf("cd %q goes through a symbolic link: the terminal would keep the link's path, where its next cd \"..\" goes back through the link, and the gate judges from the real folder", word),
 				"cd -P "+word+" (the shell then keeps the real folder)")
 			return
 		}
-		if !slices.Contains(j.linked, r.Path) {
-			j.linked = append(j.linked, r.Path)
+		if !slices.Contains(j.linked, dir) {
+			j.linked = append(j.linked, dir)
 		}
 	}
-	j.newCwd = r.Path
+	j.newCwd = dir
+}
+
+// folder resolves the folder a command moves into (cd DIR, git -C DIR):
+// inside the workspace, not a file, and read the same way by the shell
+// and the kernel.
+func (j *judge) folder(prog, word string) (string, bool) {
+	r, ok := j.resolve(prog, access{word: word, what: "folder", mode: modeProbe})
+	if !ok {
+		return "", false
+	}
+	// bash's cd is logical: "link/.." is the folder holding link, not the
+	// parent of its target. Refuse where the two readings differ.
+	if lex, ok := j.quietResolve(j.cleanAbs(word)); !ok || lex.Path != r.Path {
+		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s %q goes through a symlink and then \"..\", which the shell and the kernel read differently; name the real folder", prog, word), "")
+		return "", false
+	}
+	if r.Exists && !r.Dir {
+		j.refuse(rule.NoTarget, fmt.Sprintf("%s %q: not a folder", prog, word), "")
+		return "", false
+	}
+	return r.Path, true
 }
 
 // hasDotDot reports a path with a ".." element.

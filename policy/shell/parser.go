@@ -510,6 +510,38 @@ func plainParam(x *syntax.ParamExp) bool {
 	return name != ""
 }
 
+// defaultedParam reports ${NAME:-word}, ${NAME-word}, ${NAME:+word} or
+// ${NAME+word} whose word is plain text: echo prints the variable or the
+// text, nothing more. A word with a pattern, a tilde, an escape or an
+// expansion of its own is not plain, since the shell would expand it.
+func defaultedParam(x *syntax.ParamExp) bool {
+	if x.Exp == nil || x.Exp.Word == nil {
+		return false
+	}
+	switch x.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+	default:
+		return false
+	}
+	for _, part := range x.Exp.Word.Parts {
+		switch w := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(w.Value, "*?[]{}~\\$`") {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if w.Dollar {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	bare := *x
+	bare.Exp = nil
+	return plainParam(&bare)
+}
+
 // substitution is the command inside w when Substitutions is set and w,
 // the k-th word of a command (never its name), is one whole $(INNER) of
 // one simple command without assignments or redirections: nil otherwise,

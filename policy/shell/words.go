@@ -191,7 +191,7 @@ func (p *Parser) part(part syntax.WordPart) bool {
 		if v, ok := p.boundValue(x); ok {
 			return p.boundWordOK(x, v)
 		}
-		if p.printing && plainParam(x) {
+		if p.printing && (plainParam(x) || defaultedParam(x)) {
 			p.params = append(p.params, x.Param.Value)
 			return true
 		}
