@@ -204,20 +204,7 @@ func (c *client) send(line string) {
 // answer waits for the response with the given id.
 func (c *client) answer(id float64) map[string]any {
 	c.t.Helper()
-	deadline := time.After(waitFor)
-	for {
-		select {
-		case m, ok := <-c.lines:
-			if !ok {
-				c.t.Fatalf("the gateway closed before answering %v", id)
-			}
-			if m["id"] == id {
-				return m
-			}
-		case <-deadline:
-			c.t.Fatalf("no answer to %v", id)
-		}
-	}
+	return c.answerSeeing(id, nil)
 }
 
 // request waits for a request from the server with the given method.
