@@ -192,6 +192,7 @@ func (g *Gate) defaultCaps(lp *loadedPolicy, roots []string) *policy.Caps {
 		Label: f.Label, Allow: withBuiltins(f.Allow, builtinTools), NeedsHuman: f.NeedsHuman,
 		Mutators: withBuiltins(f.Mutators, builtinMutators), WriteRoots: roots,
 	}
+	c.Index()
 	g.defaults.lp, g.defaults.roots, g.defaults.caps = lp, key, c
 	return c
 }

@@ -254,11 +254,12 @@ func (rp *replayer) env(f *facts.Facts, r *facts.Replay) (*policy.Env, error) {
 		c := caps
 		c.NeedsHuman = withBuiltins(c.NeedsHuman, lp.file.NeedsHuman)
 		c.Mutators = withBuiltins(c.Mutators, lp.file.Mutators)
-		e.Caps = &c
+		e.Caps = c.Index()
 	} else {
 		fl := lp.file
 		e.Caps = &policy.Caps{Label: fl.Label, Allow: withBuiltins(fl.Allow, builtinTools), NeedsHuman: fl.NeedsHuman,
 			Mutators: withBuiltins(fl.Mutators, builtinMutators), WriteRoots: f.Roots}
+		e.Caps.Index()
 	}
 	return e, nil
 }

@@ -153,6 +153,6 @@ func (s *session) sessionCaps(lp *loadedPolicy) *policy.Caps {
 	c := *s.caps
 	c.NeedsHuman = withBuiltins(c.NeedsHuman, f.NeedsHuman)
 	c.Mutators = withBuiltins(c.Mutators, f.Mutators)
-	s.policyCaps, s.policyHash = &c, lp.hash
-	return &c
+	s.policyCaps, s.policyHash = c.Index(), lp.hash
+	return s.policyCaps
 }

@@ -70,6 +70,7 @@ func (g *Gate) OpenSession(_ context.Context, p OpenSessionParams) (string, erro
 	caps.Allow = withBuiltins(caps.Allow, builtinTools)
 	caps.Mutators = withBuiltins(withBuiltins(caps.Mutators, builtinMutators), def.Mutators)
 	caps.NeedsHuman = withBuiltins(caps.NeedsHuman, def.NeedsHuman)
+	caps.Index()
 	g.mu.Lock()
 	g.sessionSeq++
 	id := "s" + strconv.FormatInt(g.sessionSeq, 10) + "-" + g.idPrefix

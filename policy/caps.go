@@ -23,6 +23,9 @@ type Caps struct {
 	// schema, so any other string argument of it that reads as a path is
 	// judged as one too.
 	PathArgs map[string]map[string]bool
+
+	// ix answers for named tools with one lookup (Index); nil until then.
+	ix *capIndex
 }
 
 // CapsSpec is a capability set as a client or a file states it.
@@ -88,19 +91,38 @@ func NewCaps(s CapsSpec, resolve func(string) (string, error)) (*Caps, error) {
 	c.Allow = sortedUnique(c.Allow)
 	c.NeedsHuman = sortedUnique(c.NeedsHuman)
 	c.Mutators = sortedUnique(c.Mutators)
-	return c, nil
+	return c.Index(), nil
 }
 
 // Grants reports whether the set allows the tool.
-func (c *Caps) Grants(tool string) bool { return matchAny(c.Allow, tool) }
+func (c *Caps) Grants(tool string) bool {
+	if ix := c.index(); ix != nil {
+		return ix.named[tool]&grants != 0 || matchPattern(ix.allowPatterns, tool) != ""
+	}
+	return matchAny(c.Allow, tool)
+}
 
 // AsksHuman reports whether the tool always needs a person.
-func (c *Caps) AsksHuman(tool string) bool { return matchAny(c.NeedsHuman, tool) }
+func (c *Caps) AsksHuman(tool string) bool {
+	if ix := c.index(); ix != nil {
+		return ix.named[tool]&asks != 0 || matchPattern(ix.humanPatterns, tool) != ""
+	}
+	return matchAny(c.NeedsHuman, tool)
+}
 
 // Mutates reports whether the tool writes to the workspace: a mutator, or
 // a tool granted only by a pattern (PatternOnly).
 func (c *Caps) Mutates(tool string) bool {
-	return matchAny(c.Mutators, tool) || c.PatternOnly(tool) != ""
+	return c.NamedMutator(tool) || c.PatternOnly(tool) != ""
+}
+
+// NamedMutator reports whether the set's mutators list names or matches
+// the tool.
+func (c *Caps) NamedMutator(tool string) bool {
+	if ix := c.index(); ix != nil {
+		return ix.named[tool]&mutates != 0 || matchPattern(ix.mutatorPatterns, tool) != ""
+	}
+	return matchAny(c.Mutators, tool)
 }
 
 // PatternOnly is the pattern that grants tool when no name in the set
@@ -109,12 +131,26 @@ func (c *Caps) Mutates(tool string) bool {
 // annotations say readOnlyHint), so nothing says it only reads: it is
 // judged as a writer.
 func (c *Caps) PatternOnly(tool string) string {
-	for _, p := range c.Allow {
-		if p == tool {
+	if ix := c.index(); ix != nil {
+		if ix.named[tool]&grants != 0 {
 			return ""
 		}
+		return matchPattern(ix.allowPatterns, tool)
 	}
-	for _, p := range c.Allow {
+	if slices.Contains(c.Allow, tool) {
+		return ""
+	}
+	return matchPattern(c.Allow, tool)
+}
+
+func matchAny(patterns []string, tool string) bool {
+	return slices.Contains(patterns, tool) || matchPattern(patterns, tool) != ""
+}
+
+// matchPattern is the first of patterns with a metacharacter that matches
+// tool, or "".
+func matchPattern(patterns []string, tool string) string {
+	for _, p := range patterns {
 		if isPattern(p) {
 			if ok, _ := path.Match(p, tool); ok {
 				return p
@@ -124,30 +160,62 @@ func (c *Caps) PatternOnly(tool string) string {
 	return ""
 }
 
-func matchAny(patterns []string, tool string) bool {
-	for _, p := range patterns {
-		if p == tool {
-			return true
-		}
-		if isPattern(p) {
-			if ok, _ := path.Match(p, tool); ok {
-				return true
-			}
-		}
-	}
-	return false
+// isPattern reports whether p has a path.Match metacharacter.
+func isPattern(p string) bool { return strings.ContainsAny(p, "*?[") }
+
+// Tool-name bits of a capIndex.
+type capBits uint8
+
+const (
+	grants capBits = 1 << iota
+	asks
+	mutates
+)
+
+// capIndex is a set's three lists as one map of names and the patterns
+// of each: every decision asks about its tool several times, and the
+// lists hold dozens of names. It is tied to the lists it was built from
+// (by identity), so a copy of the set whose lists were replaced scans
+// them instead of answering from another set's index.
+type capIndex struct {
+	allow, human, mutators                        []string
+	named                                         map[string]capBits
+	allowPatterns, humanPatterns, mutatorPatterns []string
 }
 
-// isPattern reports whether p has a path.Match metacharacter; a byte loop,
-// since matchAny runs several times for every decision.
-func isPattern(p string) bool {
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '*', '?', '[':
-			return true
+// Index builds the set's index and returns the set; call it once the
+// lists are final, before the set is shared.
+func (c *Caps) Index() *Caps {
+	ix := &capIndex{allow: c.Allow, human: c.NeedsHuman, mutators: c.Mutators,
+		named: make(map[string]capBits, len(c.Allow)+len(c.NeedsHuman)+len(c.Mutators))}
+	for _, l := range []struct {
+		names    []string
+		bit      capBits
+		patterns *[]string
+	}{{c.Allow, grants, &ix.allowPatterns}, {c.NeedsHuman, asks, &ix.humanPatterns}, {c.Mutators, mutates, &ix.mutatorPatterns}} {
+		for _, n := range l.names {
+			if isPattern(n) {
+				*l.patterns = append(*l.patterns, n)
+			}
+			// A pattern is also its own literal name, as path.Match has it.
+			ix.named[n] |= l.bit
 		}
 	}
-	return false
+	c.ix = ix
+	return c
+}
+
+// index is the set's index when it was built from the lists the set has
+// now, else nil.
+func (c *Caps) index() *capIndex {
+	if ix := c.ix; ix != nil && sameList(ix.allow, c.Allow) && sameList(ix.human, c.NeedsHuman) && sameList(ix.mutators, c.Mutators) {
+		return ix
+	}
+	return nil
+}
+
+func sameList(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // ToolNames reads tool names off the schemas a session was handed: the

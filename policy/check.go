@@ -320,7 +320,7 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 			return refuse(d, rule.NoWriteRoot, fmt.Sprintf("%q writes to the workspace but the capability set %q grants no write root", tool, Identifier(e.Caps.Label)), "")
 		}
 		if len(raw) == 0 {
-			if pat := e.Caps.PatternOnly(tool); pat != "" && !matchAny(e.Caps.Mutators, tool) {
+			if pat := e.Caps.PatternOnly(tool); pat != "" && !e.Caps.NamedMutator(tool) {
 				return refuse(d, rule.NoTarget, fmt.Sprintf("%q is granted only by the pattern %q, so nothing says it only reads: it is judged as a tool that writes, and it names no path argument (path, file_path, ...) the gate can check", tool, pat),
 					"Ask the person to name the tool in the policy's allow list (a named tool that is not a mutator is judged by its paths as a reader), or use a tool that is named.")
 			}
