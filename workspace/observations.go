@@ -185,7 +185,16 @@ func (o *Observations) keep(path string, dir bool, st fileState, hash string, ra
 	if dir {
 		key = dirKey(path)
 	}
-	o.entries[key] = &observation{seq: o.seq, dir: dir, state: st, hash: hash, racy: racy}
+	obs := observation{seq: o.seq, dir: dir, state: st, hash: hash, racy: racy}
+	// A path recorded again while it is still the newest (an agent reading
+	// one file over and over) is updated where it stands.
+	if n := len(o.order); n > 0 && o.order[n-1].path == key {
+		if e, ok := o.entries[key]; ok && e.seq == o.order[n-1].seq {
+			*e, o.order[n-1].seq = obs, o.seq
+			return
+		}
+	}
+	o.entries[key] = &obs
 	o.order = append(o.order, orderItem{key, o.seq})
 	o.trim()
 }

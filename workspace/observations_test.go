@@ -259,3 +259,49 @@ func TestRecordResolvedAsStatted(t *testing.T) {
 		t.Errorf("recorded without a stamp (stat'ed): %v, want Observed", got)
 	}
 }
+
+// TestObservationsRereadInPlace holds a file read again while it is the
+// newest read to what a fresh record would be: its new state is the one
+// judged, order is not grown by it, and the bound still drops the oldest.
+func TestObservationsRereadInPlace(t *testing.T) {
+	root := tempRoot(t)
+	a, b, c := root+"/a.txt", root+"/b.txt", root+"/c.txt"
+	for _, p := range []string{a, b, c} {
+		writeFile(t, p, "one")
+	}
+	o := NewObservations(2)
+	for range 10 {
+		if err := o.RecordFileHash(a, HashBytes([]byte("one"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(o.order) != 1 {
+		t.Errorf("ten reads of one file left %d order items, want 1", len(o.order))
+	}
+	writeFile(t, a, "two!")
+	if got := o.File(a); got != command.Stale {
+		t.Fatalf("after a change: %v", got)
+	}
+	if err := o.RecordFileHash(a, HashBytes([]byte("two!"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.File(a); got != command.Observed {
+		t.Errorf("read again after the change: %v, want observed", got)
+	}
+	o.MarkChanged(a) // the state recorded in place is the one compared
+	if got := o.File(a); got != command.Observed {
+		t.Errorf("MarkChanged of the state just recorded: %v, want observed", got)
+	}
+	if err := o.RecordFile(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.RecordFile(c); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.File(a); got != command.Unobserved {
+		t.Errorf("the oldest read past the bound of 2: %v, want unobserved", got)
+	}
+	if o.File(b) != command.Observed || o.File(c) != command.Observed {
+		t.Errorf("the two newest reads were dropped")
+	}
+}
