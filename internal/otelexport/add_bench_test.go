@@ -34,12 +34,12 @@ func BenchmarkAdd(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				e.add(&rec)
-				if len(e.batch.recs) >= 512 {
-					e.batch.recs = e.batch.recs[:0]
+				if len(e.batch) >= 512 {
+					e.batch = e.batch[:0]
 				}
 			}
 			b.StopTimer()
-			e.batch.recs = nil
+			e.batch = nil
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			_ = e.Close(ctx)

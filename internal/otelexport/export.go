@@ -1,9 +1,11 @@
 // Package otelexport sends the gate's decisions where the team looks: each
 // tape record as an OpenTelemetry log record, and counts of decisions by
-// outcome, rule, agent and tool as metrics, over OTLP/HTTP to a collector,
-// with the OpenTelemetry Go SDK and its exporters. The standard OTEL_*
-// variables are honoured (endpoint, headers, timeout, resource
-// attributes); an endpoint the configuration names wins over them.
+// outcome, rule, agent and tool as a metric, over OTLP/HTTP (protobuf) to a
+// collector. The messages are written by hand (otlp.go), not with the
+// OpenTelemetry SDK, whose packages every admit process paid for at start.
+// The standard OTEL_* variables are honoured (endpoints, headers, timeout,
+// compression, certificates, resource attributes); an endpoint the
+// configuration names wins over them.
 //
 // The tape stays the source of truth: the gate hands a record over only
 // once it is on the tape (gate.Exporter). Export never blocks the
@@ -29,17 +31,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	otellog "go.opentelemetry.io/otel/log"
-	"go.opentelemetry.io/otel/metric"
-	sdklog "go.opentelemetry.io/otel/sdk/log"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	"go.opentelemetry.io/otel/sdk/resource"
-	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
-
 	"admit/tape"
 )
 
@@ -62,8 +53,8 @@ type Config struct {
 	// Retry bounds the backoff of one batch (default 30 s in all); a
 	// batch that still cannot be sent counts its records as failed.
 	Retry time.Duration
-	// MetricInterval is how often counts are sent (default 10 s, or
-	// OTEL_METRIC_EXPORT_INTERVAL).
+	// MetricInterval is how often counts are sent (default 60 s, or
+	// OTEL_METRIC_EXPORT_INTERVAL in milliseconds).
 	MetricInterval time.Duration
 	Logger         *slog.Logger
 }
@@ -86,13 +77,16 @@ func (c *Config) fromEnv(getenv func(string) string) error {
 		*dst = n
 		return nil
 	}
-	var delay int
+	var delay, interval int
 	if err := errors.Join(num("OTEL_BLRP_MAX_QUEUE_SIZE", &c.Queue), num("OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", &c.Batch),
-		num("OTEL_BLRP_SCHEDULE_DELAY", &delay)); err != nil {
+		num("OTEL_BLRP_SCHEDULE_DELAY", &delay), num("OTEL_METRIC_EXPORT_INTERVAL", &interval)); err != nil {
 		return err
 	}
 	if c.Linger <= 0 && delay > 0 {
 		c.Linger = time.Duration(delay) * time.Millisecond
+	}
+	if c.MetricInterval <= 0 && interval > 0 {
+		c.MetricInterval = time.Duration(interval) * time.Millisecond
 	}
 	return nil
 }
@@ -110,28 +104,31 @@ type Stats struct {
 
 // Exporter is the running export. Its methods are safe for concurrent use.
 type Exporter struct {
-	cfg     Config
-	queue   chan tape.Record
-	logs    *sdklog.LoggerProvider
-	logger  otellog.Logger
-	out     sdklog.Exporter
-	batch   *collect
-	line    []byte // add's buffer for a record's line (only run's goroutine adds)
-	meters  *sdkmetric.MeterProvider
-	counter metric.Int64Counter
-	pending atomic.Int64 // records taken from the queue, not yet sent or failed
-	sent    atomic.Int64
-	failed  atomic.Int64
-	dropped atomic.Int64
-	retries atomic.Int64
-	lastErr atomic.Pointer[string]
-	stop    chan struct{}
+	cfg      Config
+	queue    chan tape.Record
+	resource []attr
+	logs     *poster
+	metrics  *poster  // nil without metrics
+	batch    [][]byte // the next batch's encoded log records (only run's goroutine)
+	line     []byte   // add's buffer for a record's line (only run's goroutine)
+	counts   map[countKey]int64
+	start    time.Time    // the counts' start
+	pending  atomic.Int64 // records taken from the queue, not yet sent or failed
+	sent     atomic.Int64
+	failed   atomic.Int64
+	dropped  atomic.Int64
+	retries  atomic.Int64
+	lastErr  atomic.Pointer[string]
+	stop     chan struct{}
 	// abort ends a send still retrying once Close's time is up.
 	abort    context.Context
 	cancel   context.CancelFunc
 	done     sync.WaitGroup
 	closeOne sync.Once
 }
+
+// countKey is what the admit.decisions counter counts by.
+type countKey struct{ outcome, rule, agent, tool, verdict string }
 
 // New starts an export to cfg's collector. Nothing is sent yet: the
 // connection is made with the first batch.
@@ -153,56 +150,25 @@ func New(cfg Config) (*Exporter, error) {
 	if cfg.Retry <= 0 {
 		cfg.Retry = 30 * time.Second
 	}
+	if cfg.MetricInterval <= 0 {
+		cfg.MetricInterval = time.Minute
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	ctx := context.Background()
-	res, err := resource.New(ctx, resource.WithFromEnv(), resource.WithHost(),
-		resource.WithAttributes(semconv.ServiceName("admit")))
-	if err != nil && res == nil {
-		return nil, fmt.Errorf("otel resource: %w", err)
+	e := &Exporter{cfg: cfg, queue: make(chan tape.Record, cfg.Queue), stop: make(chan struct{}),
+		resource: resourceAttrs(os.Getenv), start: time.Now()}
+	var err error
+	if e.logs, err = newPoster(cfg, os.Getenv, "LOGS", "/v1/logs"); err != nil {
+		return nil, err
 	}
-	e := &Exporter{cfg: cfg, queue: make(chan tape.Record, cfg.Queue), stop: make(chan struct{}), batch: &collect{}}
-	e.abort, e.cancel = context.WithCancel(ctx)
-	// The SDK's own retry only covers some answers (429, 503), not a
-	// collector that is down: send retries every failure itself.
-	lopts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
-	if cfg.Endpoint != "" {
-		lopts = append(lopts, otlploghttp.WithEndpointURL(strings.TrimRight(cfg.Endpoint, "/")+"/v1/logs"))
-	}
-	if len(cfg.Headers) > 0 {
-		lopts = append(lopts, otlploghttp.WithHeaders(cfg.Headers))
-	}
-	if e.out, err = otlploghttp.New(ctx, lopts...); err != nil {
-		return nil, fmt.Errorf("otlp logs exporter: %w", err)
-	}
-	// The logger only builds records (resource, scope, limits); collect
-	// keeps them for the next batch, which send hands to the exporter.
-	e.logs = sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(e.batch))
-	e.logger = e.logs.Logger("admit/decisions")
 	if cfg.Metrics {
-		mopts := []otlpmetrichttp.Option{}
-		if cfg.Endpoint != "" {
-			mopts = append(mopts, otlpmetrichttp.WithEndpointURL(strings.TrimRight(cfg.Endpoint, "/")+"/v1/metrics"))
-		}
-		if len(cfg.Headers) > 0 {
-			mopts = append(mopts, otlpmetrichttp.WithHeaders(cfg.Headers))
-		}
-		mexp, err := otlpmetrichttp.New(ctx, mopts...)
-		if err != nil {
-			_ = e.out.Shutdown(ctx)
-			return nil, fmt.Errorf("otlp metrics exporter: %w", err)
-		}
-		var ropts []sdkmetric.PeriodicReaderOption
-		if cfg.MetricInterval > 0 {
-			ropts = append(ropts, sdkmetric.WithInterval(cfg.MetricInterval))
-		}
-		e.meters = sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(sdkmetric.NewPeriodicReader(quietMetrics{mexp, cfg.Logger}, ropts...)))
-		e.counter, err = e.meters.Meter("admit/decisions").Int64Counter("admit.decisions", metric.WithDescription("decisions of the gate, by outcome, rule, agent and tool"))
-		if err != nil {
+		if e.metrics, err = newPoster(cfg, os.Getenv, "METRICS", "/v1/metrics"); err != nil {
 			return nil, err
 		}
+		e.counts = map[countKey]int64{}
 	}
+	e.abort, e.cancel = context.WithCancel(context.Background())
 	e.done.Add(1)
 	go e.run()
 	return e, nil
@@ -230,10 +196,10 @@ func (e *Exporter) Stats() Stats {
 	return s
 }
 
-// Close sends what is queued, waiting at most until ctx ends, then stops;
-// what is still queued then is counted as dropped.
+// Close sends what is queued and the counts, waiting at most until ctx
+// ends, then stops; what is still queued then is counted as dropped.
+// A failure to send is counted, not returned.
 func (e *Exporter) Close(ctx context.Context) error {
-	var err error
 	e.closeOne.Do(func() {
 		close(e.stop)
 		finished := make(chan struct{})
@@ -246,16 +212,12 @@ func (e *Exporter) Close(ctx context.Context) error {
 		}
 		e.cancel()
 		e.dropped.Add(int64(len(e.queue)))
-		err = errors.Join(e.logs.Shutdown(ctx), e.out.Shutdown(ctx), e.shutdownMeters(ctx))
+		e.logs.close()
+		if e.metrics != nil {
+			e.metrics.close()
+		}
 	})
-	return err
-}
-
-func (e *Exporter) shutdownMeters(ctx context.Context) error {
-	if e.meters == nil {
-		return nil
-	}
-	return e.meters.Shutdown(ctx)
+	return nil
 }
 
 // run drains the queue into batches until Close: a batch goes when it is
@@ -264,12 +226,19 @@ func (e *Exporter) shutdownMeters(ctx context.Context) error {
 // as dropped).
 func (e *Exporter) run() {
 	defer e.done.Done()
-	var linger <-chan time.Time
+	var linger, counting <-chan time.Time
+	if e.metrics != nil {
+		tick := time.NewTicker(e.cfg.MetricInterval)
+		defer tick.Stop()
+		counting = tick.C
+	}
 	for {
 		select {
+		case <-counting:
+			e.sendCounts()
 		case r := <-e.queue:
 			e.add(&r)
-			if len(e.batch.recs) >= e.cfg.Batch {
+			if len(e.batch) >= e.cfg.Batch {
 				e.send()
 				linger = nil
 			} else if linger == nil {
@@ -283,7 +252,7 @@ func (e *Exporter) run() {
 				select {
 				case r := <-e.queue:
 					e.add(&r)
-					if len(e.batch.recs) >= e.cfg.Batch {
+					if len(e.batch) >= e.cfg.Batch {
 						e.send()
 					}
 					continue
@@ -292,6 +261,9 @@ func (e *Exporter) run() {
 				break
 			}
 			e.send()
+			if e.abort.Err() == nil {
+				e.sendCounts()
+			}
 			return
 		}
 	}
@@ -303,18 +275,19 @@ func (e *Exporter) run() {
 // called a batch gets one more try, not a backoff: a gate of one call
 // (a hook) must not end later because the collector is down.
 func (e *Exporter) send() {
-	recs := e.batch.recs
-	e.batch.recs = nil
+	recs := e.batch
+	e.batch = nil
 	if len(recs) == 0 {
 		return
 	}
 	n := int64(len(recs))
+	body := logsRequest(e.resource, scopeName, recs)
 	deadline := time.Now().Add(e.cfg.Retry)
 	wait := 200 * time.Millisecond
 	for {
 		err := e.abort.Err()
 		if err == nil {
-			if err = e.out.Export(e.abort, recs); err == nil {
+			if err = e.logs.post(e.abort, body); err == nil {
 				e.pending.Add(-n)
 				e.sent.Add(n)
 				return
@@ -349,70 +322,53 @@ func (e *Exporter) stopping() bool {
 	}
 }
 
+// scopeName is the instrumentation scope of the records and the counter.
+const scopeName = "admit/decisions"
+
 // add turns a tape record into a log record of the next batch, and counts it.
 func (e *Exporter) add(r *tape.Record) {
-	ctx := context.Background()
-	var lr otellog.Record
-	lr.SetTimestamp(r.Time)
-	lr.SetObservedTimestamp(time.Now())
-	lr.SetEventName("admit.decision")
-	sev, text := otellog.SeverityInfo, "INFO"
+	lr := logRecord{time: r.Time, observed: time.Now(), eventName: "admit.decision", severity: severityInfo, severityText: "INFO"}
 	if r.Verdict == "deny" {
-		sev, text = otellog.SeverityWarn, "WARN"
+		lr.severity, lr.severityText = severityWarn, "WARN"
 	}
-	lr.SetSeverity(sev)
-	lr.SetSeverityText(text)
 	e.line = tape.AppendEncoded(e.line[:0], r)
-	lr.SetBody(attribute.StringValue(tape.Redact(string(e.line))))
+	lr.body = tape.Redact(string(e.line))
 	agent := agentOf(r)
-	attrs := []attribute.KeyValue{
-		attribute.String("admit.id", r.ID), attribute.String("admit.session", r.Session), attribute.String("admit.mode", string(r.Mode)),
-		attribute.String("admit.verdict", string(r.Verdict)), attribute.Bool("admit.allowed", r.Allowed), attribute.String("admit.rule", string(r.Rule)),
-		attribute.String("admit.outcome", string(r.Outcome)), attribute.String("admit.tool", r.Tool), attribute.String("admit.decided_by", string(r.DecidedBy)),
-		attribute.String("admit.policy", r.Policy), attribute.String("admit.agent", agent),
+	lr.attrs = []attr{
+		stringAttr("admit.id", r.ID), stringAttr("admit.session", r.Session), stringAttr("admit.mode", string(r.Mode)),
+		stringAttr("admit.verdict", string(r.Verdict)), {key: "admit.allowed", isBool: true, b: r.Allowed}, stringAttr("admit.rule", string(r.Rule)),
+		stringAttr("admit.outcome", string(r.Outcome)), stringAttr("admit.tool", r.Tool), stringAttr("admit.decided_by", string(r.DecidedBy)),
+		stringAttr("admit.policy", r.Policy), stringAttr("admit.agent", agent),
 	}
 	if r.Command != "" {
-		attrs = append(attrs, attribute.String("admit.command", tape.Redact(r.Command)))
+		lr.attrs = append(lr.attrs, stringAttr("admit.command", tape.Redact(r.Command)))
 	}
 	if r.Reason != "" {
-		attrs = append(attrs, attribute.String("admit.reason", tape.Redact(r.Reason)))
+		lr.attrs = append(lr.attrs, stringAttr("admit.reason", tape.Redact(r.Reason)))
 	}
-	lr.AddAttributes(attrs...)
 	e.pending.Add(1)
-	e.logger.Emit(ctx, lr) // collect.OnEmit, at once
-	if e.counter != nil && r.Outcome != "" {
-		e.counter.Add(ctx, 1, metric.WithAttributes(attribute.String("outcome", string(r.Outcome)), attribute.String("rule", string(r.Rule)),
-			attribute.String("agent", agent), attribute.String("tool", r.Tool), attribute.String("verdict", string(r.Verdict))))
+	e.batch = append(e.batch, lr.appendTo(nil))
+	if e.counts != nil && r.Outcome != "" {
+		e.counts[countKey{string(r.Outcome), string(r.Rule), agent, r.Tool, string(r.Verdict)}]++
 	}
 }
 
-// quietMetrics logs a failed send of the counts to the export's logger,
-// not to the SDK's global handler (which prints to stderr, where a
-// hook's host reads its answer's reason); the next interval sends the
-// counts again, as they are cumulative.
-type quietMetrics struct {
-	sdkmetric.Exporter
-	log *slog.Logger
-}
-
-func (q quietMetrics) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
-	if err := q.Exporter.Export(ctx, rm); err != nil {
-		q.log.Warn("decision counts not exported", "err", err)
+// sendCounts sends the counts so far, once: they are cumulative, so a
+// failed send is made good by the next.
+func (e *Exporter) sendCounts() {
+	if len(e.counts) == 0 {
+		return
 	}
-	return nil
+	points := make([]point, 0, len(e.counts))
+	for k, n := range e.counts {
+		points = append(points, point{count: n, attrs: []attr{stringAttr("outcome", k.outcome), stringAttr("rule", k.rule),
+			stringAttr("agent", k.agent), stringAttr("tool", k.tool), stringAttr("verdict", k.verdict)}})
+	}
+	body := sumRequest(e.resource, scopeName, "admit.decisions", "decisions of the gate, by outcome, rule, agent and tool", e.start, time.Now(), points)
+	if err := e.metrics.post(e.abort, body); err != nil {
+		e.cfg.Logger.Warn("decision counts not exported", "err", err)
+	}
 }
-
-// collect is the logger's processor: it keeps each record for the next
-// batch. Only run's goroutine emits, so it needs no lock.
-type collect struct{ recs []sdklog.Record }
-
-func (c *collect) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
-func (c *collect) OnEmit(_ context.Context, r *sdklog.Record) error {
-	c.recs = append(c.recs, r.Clone())
-	return nil
-}
-func (c *collect) Shutdown(context.Context) error   { return nil }
-func (c *collect) ForceFlush(context.Context) error { return nil }
 
 // agentOf is the agent a record's context names.
 func agentOf(r *tape.Record) string {

@@ -1,8 +1,13 @@
 package otelexport_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,6 +275,62 @@ func BenchmarkCheckExport(b *testing.B) {
 				cancel()
 			}
 			g.Close()
+		})
+	}
+}
+
+// TestExportEndpointFromEnvironment: the signal's own variables win over
+// the general ones and the configured endpoint over both; headers, gzip
+// and the content type reach the collector; a value that cannot be read
+// is an error naming its variable.
+func TestExportEndpointFromEnvironment(t *testing.T) {
+	type got struct{ path, team, enc, ctype string }
+	seen := make(chan got, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := r.Body
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			z, err := gzip.NewReader(r.Body)
+			if err != nil {
+				t.Errorf("a gzip body that is not gzip: %v", err)
+				return
+			}
+			body = z
+		}
+		data, _ := io.ReadAll(body)
+		if !bytes.Contains(data, []byte("admit.decision")) {
+			t.Errorf("%s: the request holds no decision: %q", r.URL.Path, data)
+		}
+		seen <- got{r.URL.Path, r.Header.Get("X-Team"), r.Header.Get("Content-Encoding"), r.Header.Get("Content-Type")}
+	}))
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
+	t.Setenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", srv.URL+"/custom/logs")
+	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-team=general")
+	t.Setenv("OTEL_EXPORTER_OTLP_LOGS_HEADERS", "x-team=web%20ui")
+	t.Setenv("OTEL_EXPORTER_OTLP_COMPRESSION", "gzip")
+	x, err := otelexport.New(otelexport.Config{Linger: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Export(&tape.Record{ID: "a", Tool: "bash"})
+	select {
+	case g := <-seen:
+		if g != (got{"/custom/logs", "web ui", "gzip", "application/x-protobuf"}) {
+			t.Errorf("the collector saw %+v", g)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing reached the collector")
+	}
+	x.Close(context.Background())
+
+	for name, value := range map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "soon", "OTEL_EXPORTER_OTLP_COMPRESSION": "zstd",
+		"OTEL_EXPORTER_OTLP_LOGS_HEADERS": "no-equals-sign", "OTEL_METRIC_EXPORT_INTERVAL": "-5"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, value)
+			_, err := otelexport.New(otelexport.Config{Endpoint: srv.URL, Metrics: true})
+			if err == nil || !strings.Contains(err.Error(), name) {
+				t.Errorf("%s=%s: %v", name, value, err)
+			}
 		})
 	}
 }
