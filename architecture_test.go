@@ -121,16 +121,19 @@ func forbidden(from, imp string) string {
 }
 
 // TestBinaryLinksNoTesting: the admit binary reads the case corpus (admit
-// bench) but links no test framework: package testing registers nothing a
-// person needs and grows every start.
+// bench) but links no test framework, and writes OTLP itself: package
+// testing, grpc and protobuf register nothing a person needs, and their
+// package initialisation runs at every start, a hook's included.
 func TestBinaryLinksNoTesting(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if p == "testing" || strings.HasPrefix(p, "testing/") {
-			t.Errorf("the admit binary links %s (go list -deps . | grep testing; and go mod why -m to see through what)", p)
+		for _, heavy := range []string{"testing", "google.golang.org/grpc", "google.golang.org/protobuf", "go.opentelemetry.io"} {
+			if p == heavy || strings.HasPrefix(p, heavy+"/") {
+				t.Errorf("the admit binary links %s (go list -deps . | grep %s; and go mod why -m to see through what)", p, heavy)
+			}
 		}
 	}
 }
