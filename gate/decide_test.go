@@ -3,10 +3,13 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,7 +99,7 @@ func TestHandleStageBeforeThePerson(t *testing.T) {
 		if v.Allowed || v.Handle != "" || asker.asked.Load() != 1 {
 			t.Fatalf("verdict %+v, asked %d", v, asker.asked.Load())
 		}
-		if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		if left := liveHandles(t, dir); len(left) != 0 {
 			t.Fatalf("handles left: %v", left)
 		}
 	})
@@ -164,4 +167,27 @@ func TestCheckKeepsNothingBetweenCalls(t *testing.T) {
 			t.Errorf("call %d %+v:\n got  %+v\n want %+v", i, calls[i], a, b)
 		}
 	}
+}
+
+// liveHandles are the handles a folder store's file holds given out and
+// not taken.
+func liveHandles(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "handles.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct{ ID, Taken string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a line of the handle file: %v: %q", err, line)
+		}
+		if rec.Taken != "" {
+			delete(given, rec.Taken)
+		} else {
+			given[rec.ID] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(given))
 }
