@@ -35,7 +35,7 @@ func (j *judge) ordinary(cmd *shell.Command) {
 	if cmd.Via != "" && !j.programOnPath([]string{cmd.Via}) {
 		return // the shell is a file of the workspace, found on PATH: asked as such
 	}
-	for _, f := range cmd.Valued {
+	for _, f := range valuedCommands(cmd) {
 		// The output is known (values.go), but the command runs all the
 		// same: judged as a read of the line's, found on PATH.
 		writes := len(j.acc.writes)
@@ -85,7 +85,7 @@ func (j *judge) ordinary(cmd *shell.Command) {
 
 // special reports a command ordinary judges.
 func special(cmd *shell.Command) bool {
-	return len(cmd.Env) > 0 || cmd.Background || len(cmd.Feeders) > 0 || len(cmd.Valued) > 0 || len(cmd.Pids) > 0 || cmd.Via != ""
+	return len(cmd.Env) > 0 || cmd.Background || len(cmd.Feeders) > 0 || cmd.Valued != nil || len(cmd.Pids) > 0 || cmd.Via != ""
 }
 
 // codeVars are the variables that make a program load code, or options

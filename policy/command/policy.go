@@ -324,7 +324,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		for _, dir := range cur {
 			j := pa.judge(dir, i, cmd.GlobOptions)
 			switch {
-			case len(cmd.Varying) > 0 && !j.varyingOK(cmd, dir):
+			case cmd.Valued != nil && !j.varyingOK(cmd, dir):
 			case !j.printedParams(cmd.ParamNames):
 			case special(cmd):
 				j.ordinary(cmd)

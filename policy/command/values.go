@@ -285,11 +285,19 @@ func (v *valueSource) date(args []string) (shell.Value, bool) {
 	return shell.Value{Text: text.String(), Shape: re.MatchString}, true
 }
 
+// valuedCommands are the commands whose output cmd's words hold.
+func valuedCommands(cmd *shell.Command) [][]string {
+	if cmd.Valued == nil {
+		return nil
+	}
+	return cmd.Valued.Commands
+}
+
 // varyingOK judges the words of cmd that hold an output that may differ
 // when the line runs, in dir: no entry of the folder each names may have
 // that shape but the one judged, since the name that runs may be another.
 func (j *judge) varyingOK(cmd *shell.Command, dir string) bool {
-	for _, v := range cmd.Varying {
+	for _, v := range cmd.Valued.Varying {
 		folder := v.Dir
 		if !path.IsAbs(folder) {
 			folder = path.Join(dir, folder)

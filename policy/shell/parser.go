@@ -492,7 +492,10 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		return
 	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
-		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids, Valued: p.valued, Varying: p.varying})
+		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})
+	if p.valued != nil {
+		p.cmds[len(p.cmds)-1].Valued = &Valued{Commands: p.valued, Varying: p.varying}
+	}
 	p.feeders, p.valued, p.varying = nil, nil, nil
 }
 

@@ -34,6 +34,18 @@ type Value struct {
 	Shape func(string) bool
 }
 
+// Valued are what a command's words took from Values.
+type Valued struct {
+	// Commands are the commands of the $(COMMAND) words (pwd, git
+	// rev-parse --show-toplevel, nproc): Argv holds their output where
+	// each stood. They run all the same, so the command policy judges
+	// each as a command of the line.
+	Commands [][]string
+	// Varying are the words of Argv holding such an output that may
+	// differ when the line runs (date +%F, nproc), with its shape.
+	Varying []Varying
+}
+
 // Varying is a word of a command whose text holds a Value with a Shape:
 // Dir (as written, "" for the working folder, ending in "/" otherwise)
 // and then a name Prefix + value + Suffix.
