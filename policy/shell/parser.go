@@ -426,6 +426,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	var late struct {
 		subs, pids []Substitution
 		params     []int
+		procs      []*syntax.ProcSubst
 	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
@@ -435,6 +436,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			ok = ok && wok
 			late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
+			continue
+		}
+		if ps := p.procSubst(k, w); ps != nil {
+			// <(LIST): the shell passes a pipe it reads LIST's output
+			// from; judged as LIST | COMMAND reading its standard input.
+			late.procs = append(late.procs, ps)
+			argv = append(argv, "/dev/stdin")
 			continue
 		}
 		if inner := p.substitution(k, w); inner != nil && !p.knownWord(w) {
@@ -490,6 +498,9 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if len(p.varying) > 0 && (len(p.patterns) > 0 || len(late.subs) > 0 || len(late.params) > 0) {
 		p.ps.add(classDynamic, "command substitution whose output may change before the line runs, beside a word only known when it runs", p.src(c))
 		return
+	}
+	if len(late.procs) > 0 {
+		joiner, sub = p.procLists(late.procs, joiner), true
 	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
 		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})

@@ -202,3 +202,42 @@ func (p *Parser) knownWord(w *syntax.Word) bool {
 	_, ok = p.valueOf(x)
 	return ok
 }
+
+// procSubst is the list of w, the k-th word of a command (never its
+// name), when w is one whole <(LIST) in a shell that reads it as bash
+// does (bash and zsh; fish has none): nil otherwise, and w is then
+// refused as any other expansion. >(LIST) is not kept: LIST would read
+// what the command writes there.
+func (p *Parser) procSubst(k int, w *syntax.Word) *syntax.ProcSubst {
+	if k == 0 || p.strict || len(w.Parts) != 1 || !(p.prof == Analyze || p.prof == BashInteractive || p.prof == Zsh) {
+		return nil
+	}
+	ps, ok := w.Parts[0].(*syntax.ProcSubst)
+	if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) == 0 {
+		return nil
+	}
+	return ps
+}
+
+// procLists adds the commands of each <(LIST) of the command in progress
+// before it, as the left side of a pipeline into it (they run beside it,
+// and it reads their output), the first joined by joiner; it returns
+// the command's own joiner, "|". The command's state is kept across.
+func (p *Parser) procLists(procs []*syntax.ProcSubst, joiner string) string {
+	globs, patterns, params, feeders, valued, varying := p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying
+	p.noteShellOnly("process substitution")
+	restore := p.keepExports()
+	p.pipeLeft++
+	for i, ps := range procs {
+		j := joiner
+		if i > 0 {
+			j = "|"
+		}
+		p.stmts(ps.Stmts, j, true)
+	}
+	p.pipeLeft--
+	restore()
+	p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying = globs, patterns, params, feeders, valued, varying
+	p.inArgs = false
+	return "|"
+}

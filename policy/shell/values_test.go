@@ -106,3 +106,32 @@ func TestVaryingWord(t *testing.T) {
 		t.Errorf("without Values: %v, want dynamic-word", prob)
 	}
 }
+
+func TestProcessSubstitution(t *testing.T) {
+	p := NewParser(home)
+	for _, prof := range []Profile{Analyze, BashInteractive, Zsh} {
+		script, prob := p.Parse("diff <(git show HEAD:a.txt | sort) <(sort a.txt) > out", prof)
+		if prob != nil {
+			t.Fatalf("%s: %s", prof, prob.Reason)
+		}
+		var got []string
+		for _, c := range script.Commands {
+			got = append(got, c.Joiner+" "+strings.Join(c.Argv, " "))
+		}
+		want := []string{" git show HEAD:a.txt", "| sort", "| sort a.txt", "| diff /dev/stdin /dev/stdin"}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: commands %q, want %q", prof, got, want)
+		}
+		if last := script.Commands[len(script.Commands)-1]; len(last.Redirects) != 1 || last.Redirects[0].Target != "out" {
+			t.Errorf("%s: the command's own redirection is lost: %+v", prof, last.Redirects)
+		}
+		if !slices.Contains(script.ShellOnly, "process substitution") {
+			t.Errorf("%s: ShellOnly = %q: admit's runner does not make the pipes", prof, script.ShellOnly)
+		}
+	}
+	for _, prof := range []Profile{Fish, Portable, Refuse} {
+		if _, prob := p.Parse("diff <(sort a.txt) b.txt", prof); prob == nil {
+			t.Errorf("%s admitted a process substitution", prof)
+		}
+	}
+}
