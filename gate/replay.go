@@ -197,6 +197,12 @@ func (rp *replayer) one(rec *tape.Record) (ReplayCall, bool) {
 	}
 	rp2 := facts.NewReplay(&f)
 	env, err := rp.env(&f, rp2)
+	if err == nil && !rec.Time.IsZero() {
+		// The clock as it was when the call was decided, moving on from
+		// there: date +%F judged again prints what it printed then.
+		start, at := time.Now(), rec.Time
+		env.Now = func() time.Time { return at.Add(time.Since(start)) }
+	}
 	if err != nil {
 		c.To, c.ToRule, c.Reason = rule.OutcomeDeny, "policy-invalid", err.Error()
 		return c, true

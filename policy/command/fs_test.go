@@ -286,3 +286,39 @@ func (f *testFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	}
 	return os.ReadDir(r.Path)
 }
+
+// GitHead reads the plain case as workspace.Resolver does: a ".git" folder
+// (no link) found from dir up inside the roots, HEAD a regular file naming
+// a plain branch whose loose ref holds a commit, or a commit.
+func (f *testFS) GitHead(dir string) GitHead {
+	var h GitHead
+	for d := dir; f.inside(d); d = filepath.Dir(d) {
+		fi, err := os.Lstat(filepath.Join(d, ".git"))
+		if err != nil {
+			continue
+		}
+		hf, herr := os.Lstat(filepath.Join(d, ".git", "HEAD"))
+		if !fi.IsDir() || herr != nil || !hf.Mode().IsRegular() {
+			return h
+		}
+		data, _ := os.ReadFile(filepath.Join(d, ".git", "HEAD"))
+		line, ok := strings.CutSuffix(string(data), "\n")
+		if !ok {
+			return h
+		}
+		if name, isBranch := strings.CutPrefix(line, "ref: refs/heads/"); isBranch {
+			h.Top = d
+			if PlainBranch(name) {
+				h.Branch, h.OnBranch = name, true
+				ref, _ := os.ReadFile(filepath.Join(d, ".git", "refs", "heads", name))
+				if c, ok := strings.CutSuffix(string(ref), "\n"); ok && HexName(c) {
+					h.Commit = c
+				}
+			}
+		} else if HexName(line) {
+			h.Top, h.Commit, h.Detached = d, line, true
+		}
+		return h
+	}
+	return h
+}

@@ -35,6 +35,20 @@ func (j *judge) ordinary(cmd *shell.Command) {
 	if cmd.Via != "" && !j.programOnPath([]string{cmd.Via}) {
 		return // the shell is a file of the workspace, found on PATH: asked as such
 	}
+	for _, f := range valuedCommands(cmd) {
+		// The output is known (values.go), but the command runs all the
+		// same: judged as a read of the line's, found on PATH.
+		writes := len(j.acc.writes)
+		j.redirs = nil
+		j.program(f, 0)
+		if j.acc.refused {
+			return
+		}
+		if len(j.acc.writes) != writes {
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s changes files; a command substitution judged by its output only prints", showArgv(f)), "run it on its own line")
+			return
+		}
+	}
 	for _, f := range cmd.Feeders {
 		// cat reads the here-document only, but it is a program found on
 		// PATH like any other.
@@ -71,7 +85,7 @@ func (j *judge) ordinary(cmd *shell.Command) {
 
 // special reports a command ordinary judges.
 func special(cmd *shell.Command) bool {
-	return len(cmd.Env) > 0 || cmd.Background || len(cmd.Feeders) > 0 || len(cmd.Pids) > 0 || cmd.Via != ""
+	return len(cmd.Env) > 0 || cmd.Background || len(cmd.Feeders) > 0 || cmd.Valued != nil || len(cmd.Pids) > 0 || cmd.Via != ""
 }
 
 // codeVars are the variables that make a program load code, or options

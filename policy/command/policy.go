@@ -181,9 +181,10 @@ func (p *Policy) Personal(home string) *Personal {
 // and the resolve memo of the decision that holds it (empty in the pool):
 // one pool, not two, for what every Evaluate takes.
 type pooled struct {
-	home string
-	p    *shell.Parser
-	memo resolveMemo
+	home   string
+	p      *shell.Parser
+	memo   resolveMemo
+	values valueSource // the parser's shell.Values during a decision (values.go)
 }
 
 // tables are what a Policy judges by. Nothing writes to them once built,
@@ -232,8 +233,11 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	}
 	defer p.doneParser(pp)
 	pp.p.Substitutions = c.Substitutions
+	pp.values.reset(cwd, c)
+	pp.p.Values = &pp.values
 	script, prob := pp.p.Parse(line, c.Profile)
-	pp.p.Substitutions = false
+	pp.p.Substitutions, pp.p.Values = false, nil
+	pp.values.reset("", nil)
 	if prob != nil {
 		r := prob.Rule
 		if r == "" {
@@ -320,6 +324,7 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 		for _, dir := range cur {
 			j := pa.judge(dir, i, cmd.GlobOptions)
 			switch {
+			case cmd.Valued != nil && !j.varyingOK(cmd, dir):
 			case !j.printedParams(cmd.ParamNames):
 			case special(cmd):
 				j.ordinary(cmd)

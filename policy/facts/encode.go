@@ -99,7 +99,18 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
 	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
+	b = appendEntries(b, `,"gitHead":`, a.GitHead.sorted(), appendGitHead)
 	return append(b, '}')
+}
+
+func appendGitHead(b []byte, h GitHead) []byte {
+	n := len(b)
+	b = appendStr(append(b, '{'), `,"t":`, h.Top)
+	b = appendStr(b, `,"b":`, h.Branch)
+	b = appendStr(b, `,"c":`, h.Commit)
+	b = appendTrue(b, `,"on":true`, h.OnBranch)
+	b = appendTrue(b, `,"det":true`, h.Detached)
+	return closeObject(b, n)
 }
 
 func appendResolved(b []byte, r Resolved) []byte {

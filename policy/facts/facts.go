@@ -91,6 +91,16 @@ type Facts struct {
 	WriteExec map[string]string    `json:"writeExec,omitempty"` // key: dir NUL hooks joined by NUL
 	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
 	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
+	GitHead   map[string]GitHead   `json:"gitHead,omitempty"`
+}
+
+// GitHead is a command.GitHead as recorded.
+type GitHead struct {
+	Top      string `json:"t,omitempty"`
+	Branch   string `json:"b,omitempty"`
+	Commit   string `json:"c,omitempty"`
+	OnBranch bool   `json:"on,omitempty"`
+	Detached bool   `json:"det,omitempty"`
 }
 
 // ObsAnswer is an observation's state as recorded.
@@ -142,6 +152,7 @@ type answers struct {
 	WriteExec answered[string]
 	ObsFile   answered[ObsAnswer]
 	ObsDir    answered[bool]
+	GitHead   answered[GitHead]
 }
 
 // answered is one kind of answer, keyed by what was asked, the first
@@ -245,6 +256,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.WriteExec)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
+	forget(&f.GitHead)
 }
 
 // forget empties a, dropping what its answers point to.
@@ -288,6 +300,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.Resolve, base.Links, base.Split, base.Options = f.Resolve.asMap(), f.Links.asMap(), f.Split.asMap(), f.Options.asMap()
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
+	base.GitHead = f.GitHead.asMap()
 	return base
 }
 
@@ -389,6 +402,19 @@ func (x recFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	defer x.r.mu.Unlock()
 	x.r.f.ReadDir.keep(dir, d)
 	return ents, err
+}
+
+// GitHead answers as the live FS does, or as an FS that cannot read a
+// repository's HEAD (nothing known) when it has no such answer.
+func (x recFS) GitHead(dir string) command.GitHead {
+	var out command.GitHead
+	if h, ok := x.r.fs.(command.GitHeads); ok {
+		out = h.GitHead(dir)
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.GitHead.keep(dir, GitHead(out))
+	return out
 }
 
 type recIn struct{ recFS }
@@ -582,6 +608,12 @@ func (x repFS) GitRemotes(dir string) ([]string, bool) {
 
 func (x repFS) GitWriteExec(dir string, hooks []string) string {
 	return recorded(x.r, x.r.f.WriteExec, writeExecKey(dir, hooks), "git hooks and settings of", dir, "the repository's hooks (not recorded)")
+}
+
+// GitHead, unknown, knows nothing of the repository: every git value is
+// then unknown, as today.
+func (x repFS) GitHead(dir string) command.GitHead {
+	return command.GitHead(recorded(x.r, x.r.f.GitHead, dir, "git HEAD of", dir, GitHead{}))
 }
 
 type repObs struct{ r *Replay }

@@ -152,6 +152,8 @@ func (p *Parser) scanTyped(line string) {
 				p.bang(body, i, true)
 			case '$':
 				switch {
+				case i+1 < len(body) && body[i+1] == '(':
+					// $(...): judged on the syntax tree (values.go, part).
 				case p.prof == Fish:
 					p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
 				case p.prof == Zsh && i+1 < len(body) && body[i+1] != '"' && body[i+1] != ' ' && !zshPlainName(body[i+1:]):
@@ -204,6 +206,8 @@ func (p *Parser) scanTyped(line string) {
 			}
 		case '$':
 			switch {
+			case i+1 < len(body) && body[i+1] == '(':
+				// $(...): judged on the syntax tree (values.go, part).
 			case p.prof == Fish:
 				p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
 			case p.prof == Zsh && i+1 < len(body) && body[i+1] != '\'' && body[i+1] != ' ' && !zshPlainName(body[i+1:]):

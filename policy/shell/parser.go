@@ -34,6 +34,11 @@ type Parser struct {
 	// judges each command again once its words are known (admit's own):
 	// the shape is all that is known before.
 	Substitutions bool
+	// Values, when set, gives the output of the $(COMMAND) words whose
+	// output the caller knows when the line is judged (values.go); every
+	// other command substitution is a dynamic word. Set per call: its
+	// answers hold for one working folder and one moment.
+	Values Values
 
 	home string
 	sp   *syntax.Parser
@@ -64,6 +69,10 @@ type Parser struct {
 	loopAdded  int        // commands the loops of this call added (loops.go)
 	shellOnly  []string   // constructs only a shell runs (Script.ShellOnly)
 	exported   []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
+	known      []knownSub // the substitutions of the call in progress whose value Values gave (values.go)
+	valued     [][]string // their commands
+	varyWord   *Varying   // the last word literal accepted holds a value with a Shape
+	varying    []Varying  // such words of the call in progress
 	pieces     []piece
 	val        []byte
 	pat        []byte
@@ -72,8 +81,9 @@ type Parser struct {
 // piece is a run of one word after quotes are resolved: raw is unquoted
 // shell text with its backslashes still in it, otherwise s is literal.
 type piece struct {
-	s   string
-	raw bool
+	s     string
+	raw   bool
+	shape func(string) bool // a known command output that may change before the line runs (values.go)
 }
 
 // NewParser returns a Parser. home is the home directory a leading "~"
@@ -409,12 +419,14 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	argv := make([]string, 0, len(c.Args))
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
+	p.known, p.valued, p.varying = p.known[:0], nil, nil
 	// The words only known when the line runs, rare: in a struct too big
 	// for registers, so the loop below does not spill and reload them
 	// for every word.
 	var late struct {
 		subs, pids []Substitution
 		params     []int
+		procs      []*syntax.ProcSubst
 	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
@@ -426,7 +438,14 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			argv = append(argv, p.src(w))
 			continue
 		}
-		if inner := p.substitution(k, w); inner != nil {
+		if ps := p.procSubst(k, w); ps != nil {
+			// <(LIST): the shell passes a pipe it reads LIST's output
+			// from; judged as LIST | COMMAND reading its standard input.
+			late.procs = append(late.procs, ps)
+			argv = append(argv, "/dev/stdin")
+			continue
+		}
+		if inner := p.substitution(k, w); inner != nil && !p.knownWord(w) {
 			words, wok := p.innerWords(inner)
 			ok = ok && wok
 			late.subs = append(late.subs, Substitution{Index: len(argv), Argv: words})
@@ -476,9 +495,19 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classDynamic, "unquoted pattern beside a word only known when the line runs", p.src(c))
 		return
 	}
+	if len(p.varying) > 0 && (len(p.patterns) > 0 || len(late.subs) > 0 || len(late.params) > 0) {
+		p.ps.add(classDynamic, "command substitution whose output may change before the line runs, beside a word only known when it runs", p.src(c))
+		return
+	}
+	if len(late.procs) > 0 {
+		joiner, sub = p.procLists(late.procs, joiner), true
+	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
 		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})
-	p.feeders = nil
+	if p.valued != nil {
+		p.cmds[len(p.cmds)-1].Valued = &Valued{Commands: p.valued, Varying: p.varying}
+	}
+	p.feeders, p.valued, p.varying = nil, nil, nil
 }
 
 // printsParams reports a command named name (its first word's Lit)

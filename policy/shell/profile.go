@@ -41,7 +41,8 @@ const (
 	// Fish is fish 3.x in a terminal (fish --no-config -i): as
 	// BashInteractive without history expansion, and refused are fish's
 	// escapes (\x41, \n outside quotes), its single quotes (where \\ and
-	// \' are escapes), every $, bare ( ) and { } groups, % at the start of
+	// \' are escapes), every $ but a $(...) judged by its output (fish
+	// 3.4+ reads it as bash does: values.go), bare ( ) and { } groups, % at the start of
 	// a word, every file name pattern (fish sorts matches its own way and
 	// has no [...]), brace expansions fish expands differently, and the
 	// redirections and builtins fish does not share with bash.

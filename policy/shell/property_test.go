@@ -36,6 +36,9 @@ var (
 		`"it's"`, `"'"`, `'"'`, `a\'b`, `\"`, "@", "+", ",", ":", ".", "../o", "]", "]a", "a]", "-rf", "x1.txt", "f1",
 		`{a,}""~/x`, "{~,x}", "{,b}~", `{a,""}`, "{'a b',c}", `x{"y",z}`, "{-n,x}", "{a,b}=x",
 		"$'x!y'", `"$'"`, "$v", `"$v"`, "${v}.x", "$v$v", "$v[1]", "$v:t", "if", "then", "end", "time", "function", "not", "and", "{", "[[", "]]", "in", "do", "&& rec ", "|| rec ", "a[", "[x",
+		// Command substitutions propValues knows the output of, and one it does not.
+		"$(pwd)", `"$(pwd)"`, `"$(pwd)/x"`, "x$(echo y)", "$(echo 'a b')", `"$(echo 'a b')"`, "$(true)", `"$(true)"`, "x$(true)",
+		"$(echo '*')", `"$(echo '*')"`, "$(rec)",
 	}
 	propJoiners   = []string{"; ", " && ", " || ", " | ", " |& ", " 2>&1 | "}
 	propRedirects = []string{" > o", " >> o", " 2> e", " < a.txt", " &> o", " >| o", " >! o", " > o > o2", " 2>&1", " > ~/h",
@@ -124,6 +127,7 @@ func TestInteractiveMeansBashC(t *testing.T) {
 		t.Run(string(prof), func(t *testing.T) {
 			needShell(t, prof)
 			sb := newSandbox(t)
+			p.Values = propValues(sb)
 			tm := startTerminal(t, sb, prof)
 			rng := rand.New(rand.NewPCG(*propertySeed, uint64(len(prof))))
 			ran, tried, skipped := 0, 0, 0
@@ -206,6 +210,7 @@ func TestPortableMeansEveryShell(t *testing.T) {
 		terms = append(terms, startTerminal(t, sb, prof))
 	}
 	p := NewParser(home)
+	p.Values = propValues(sb)
 	rng := rand.New(rand.NewPCG(*propertySeed, uint64(len(Portable))))
 	ran, tried, skipped := 0, 0, 0
 	for ran < want && tried < 200*want {
@@ -247,6 +252,10 @@ func TestPortableMeansEveryShell(t *testing.T) {
 	}
 	t.Logf("%d admitted lines of %d generated ran the same in bash -c, bash -i, zsh and fish (%d more admitted, left out as above)", ran, tried, skipped)
 }
+
+// propValues knows what the substitutions of propParts print in the
+// sandbox's folder, where every line runs: pwd, echo of one word, true.
+func propValues(sb *sandbox) Values { return fakeValues{dir: sb.work} }
 
 // anyPattern reports whether a command of s has a word bash would expand
 // to file names.

@@ -103,6 +103,10 @@ type Command struct {
 	// replaces them with the pids PROBE prints. Argv holds each as
 	// written.
 	Pids []Substitution
+	// Valued is set when words of Argv hold the output of a $(COMMAND)
+	// the parser took from Parser.Values (values.go); nil for nearly
+	// every command, so the rare case costs a Command one pointer.
+	Valued *Valued
 	// Via is the shell (sh, bash) whose literal line (sh -c LINE) this
 	// command is part of: set by the command policy, which judges that
 	// line's commands as the line's own, and the shell's name on PATH.

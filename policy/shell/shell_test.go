@@ -88,7 +88,8 @@ var cases = []parseCase{
 	{note: "default value with an expansion", line: `echo ${x:-$(id)}`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "default value with a pattern", line: `echo ${x:-/*}`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "arithmetic", line: `echo $((1+2)) $[3]`, in: inAnalyze, rule: rule.DynamicWord, has: w("arithmetic expansion \"$((1+2))\"", `"$[3]"`)},
-	{note: "process substitution", line: `diff <(ls a) <(ls b)`, in: inAnalyze, rule: rule.DynamicWord, has: w(`process substitution "<(ls a)"`, `"<(ls b)"`)},
+	{note: "process substitution of output", line: `diff a >(ls b)`, in: inAnalyze, rule: rule.DynamicWord, has: w(`process substitution ">(ls b)"`)},
+	{note: "process substitution as part of a word", line: `diff x<(ls a) b`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "process substitution as a target", line: `ls > >(tee x)`, in: inAnalyze, rule: rule.DynamicWord},
 	{note: "same item once", line: `cat $x $x "$x"`, in: inAnalyze, rule: rule.DynamicWord, has: w(`has words whose value is only known when a shell runs them: parameter expansion "$x"`)},
 

@@ -372,7 +372,13 @@ func (tm *terminal) typeLines(wait time.Duration, lines ...string) (out string, 
 // cd types a cd back to folder, so the next line starts where bash -c
 // starts it.
 func (tm *terminal) cd(folder string) {
-	if _, ok := tm.typeLine("cd '" + folder + "'"); !ok {
+	// A loop of the line before leaves its variable set in the terminal,
+	// where each bash -c starts without it.
+	forget := "; unset v"
+	if tm.prof == Fish {
+		forget = "; set -e v"
+	}
+	if _, ok := tm.typeLine("cd '" + folder + "'" + forget); !ok {
 		tm.t.Fatalf("cd %s did not return in the %s terminal", folder, tm.prof)
 	}
 }

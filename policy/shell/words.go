@@ -197,7 +197,16 @@ func (p *Parser) part(part syntax.WordPart) bool {
 		}
 		p.ps.add(classDynamic, "parameter expansion", p.src(x))
 	case *syntax.CmdSubst:
-		if p.inDouble && p.literalCat(x) {
+		if v, ok := p.valueOf(x); ok {
+			return p.valueWordOK(x, v)
+		}
+		if p.prof == Fish {
+			// Only a known value is read alike: fish has no here-documents,
+			// and splits an unknown output at newlines alone.
+			p.refuseAs("$", p.src(x), "expands a variable after every $ and refuses a lone one", hintDollar)
+			return false
+		}
+		if p.inDouble && p.prof != Zsh && p.literalCat(x) {
 			return true
 		}
 		p.ps.add(classDynamic, "command substitution", p.src(x))
@@ -257,9 +266,18 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 					}
 					p.pieces = append(p.pieces, piece{s: p.src(in)}) // kept as written (printing)
 				case *syntax.CmdSubst:
+					if v, ok := p.valueOf(in); ok {
+						p.pieces = append(p.pieces, piece{s: v.Text, shape: v.Shape})
+						continue
+					}
 					p.pieces = append(p.pieces, piece{s: catText(in)}) // a literal $(cat <<'EOF'), checked by part
 				}
 			}
+		case *syntax.CmdSubst:
+			// A known value, checked by part: one that splitting and
+			// pathname expansion leave as it is.
+			v, _ := p.valueOf(x)
+			p.pieces = append(p.pieces, piece{s: v.Text, shape: v.Shape})
 		case *syntax.ParamExp:
 			if v, ok := p.boundValue(x); ok {
 				// Checked by part: a value that splitting and pathname
@@ -282,7 +300,15 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	maybeGlob := false
 	eligible := true // a tilde here starts a tilde prefix
 	seenEq := false
+	vary, varyStart, varyEnd := (func(string) bool)(nil), 0, 0
 	for pi, pc := range p.pieces {
+		if pc.shape != nil {
+			if vary != nil {
+				p.ps.add(classDynamic, "two command substitutions whose output may change before the line runs, in one word", p.src(w))
+				return "", false, false
+			}
+			vary, varyStart, varyEnd = pc.shape, len(p.val), len(p.val)+len(pc.s)
+		}
 		if !pc.raw {
 			quoted = true
 			p.val = append(p.val, pc.s...)
@@ -362,6 +388,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 			p.pat = append(p.pat, c)
 		}
 	}
+	if vary != nil && !p.noteVarying(w, Value{Shape: vary}, varyStart, varyEnd) {
+		return "", false, false
+	}
 	if maybeGlob && p.prof.interactive() && !p.checkBrackets(w, p.pat) {
 		return "", false, false
 	}
@@ -393,6 +422,12 @@ func (p *Parser) noteGlob(i int) {
 	if p.patWord != "" {
 		p.patterns = append(p.patterns, Pattern{Index: i, Word: p.patWord})
 		p.patWord = ""
+	}
+	if p.varyWord != nil {
+		v := *p.varyWord
+		v.Index = i
+		p.varying = append(p.varying, v)
+		p.varyWord = nil
 	}
 }
 
