@@ -167,8 +167,13 @@ func toolchainTable() map[string]*toolchain {
 			valued: "--prefix -C --dir -w --workspace --filter -F --cwd --registry --userconfig --cache --loglevel",
 			flags:  npmGlobal,
 			subs: []toolSub{
-				{names: "install i add ci isntall in ins inst insta instal isnt isnta isntal update up upgrade udpate remove rm uninstall un unlink r dedupe ddp prune rebuild rb fetch import audit", class: toolInstall,
+				{names: "install i add ci isntall in ins inst insta instal isnt isnta isntal update up upgrade udpate remove rm uninstall un unlink r dedupe ddp prune rebuild rb fetch import", class: toolInstall,
 					why: "installs packages into the workspace and runs their install scripts"},
+				// audit reads the lockfile and asks the registry; audit fix
+				// (pnpm: --fix) installs the fixed versions.
+				{names: "audit", class: toolNetwork, why: "reads the lockfile and asks the registry about known vulnerabilities",
+					subs:  []toolSub{{names: "fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}},
+					flags: []toolFlag{{names: "--fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}}},
 				{names: "test t tst run run-script rum urn exec x start stop restart dlx create init innit build pack version why-not", class: toolRun},
 				{names: "publish unpublish deprecate undeprecate dist-tag dist-tags owner author access team star unstar", class: toolPublish, why: whyPublish},
 				{names: "config c", class: toolProbe, subs: []toolSub{
