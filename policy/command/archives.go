@@ -87,6 +87,18 @@ func archivePrograms() []Program {
 		},
 		// unzip parses its own options (unzip lists, tests or prints only).
 		{Name: "unzip", rules: "unzip", Operands: TextOperands},
+		{
+			// ln -s (ln.go); a hard link stays a question.
+			Name: "ln", rules: "ln", Write: true,
+			Options: []Option{
+				{Names: "-s --symbolic", Mark: "symbolic"}, {Names: "-f --force -i --interactive -v --verbose -b"},
+				{Names: "-n --no-dereference", Mark: "nofollow"}, {Names: "-r --relative", Mark: "relative"},
+				{Names: "-T --no-target-directory"}, {Names: "-t --target-directory", Arg: WriteArg, Mark: "target"},
+				{Names: "--backup", Arg: OptionalArg}, {Names: "-S --suffix", Arg: TextArg}, {Names: "--help --version"},
+				{Names: "-L --logical -P --physical"},
+				{Names: "-d -F --directory", Refuse: "makes a hard link to a folder"},
+			},
+		},
 	}
 }
 

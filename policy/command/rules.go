@@ -61,6 +61,7 @@ var programRules = map[string]programRule{
 	"yq":         {operands: (*judge).yq},         // archives.go
 	"tar":        {argv: (*judge).tar},            // archives.go
 	"unzip":      {argv: (*judge).unzip},          // archives.go
+	"ln":         {argv: (*judge).ln},             // ln.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.
