@@ -38,3 +38,24 @@ func TestGitReadsHere(t *testing.T) {
 		}
 	}
 }
+
+func TestClusterCode(t *testing.T) {
+	perl := toolchainTable()
+	var in *interpreter
+	for _, tc := range perl {
+		if tc.names == "perl" {
+			in = tc.interp
+		}
+	}
+	if in == nil {
+		t.Fatal("no perl in the toolchain table")
+	}
+	for s, want := range map[string]int{
+		"ne": -1, "lane": -1, "pe": -1, "e": -1, "E": -1, "lE": -1, "eprint": 1, "ne'print'": 1,
+		"pie": 0, "i.bak": 0, "Mstrict": 0, "n": 0, "l0ne": -1, "00ne": -1, "F:": 0, "Fe": 0, "w": 0,
+	} {
+		if got := clusterCode(in, s); got != want {
+			t.Errorf("clusterCode(perl, %q) = %d, want %d", s, got, want)
+		}
+	}
+}
