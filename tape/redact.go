@@ -15,11 +15,17 @@ const Redacted = "[redacted]"
 // the like. A value stops at a blank or a quote, so JSON stays JSON; a
 // variable's name ($TOKEN) is no value, and the policy judges it as one;
 // nor is @FILE (curl's and httpie's file to send), which the policy judges
-// as the file it is. Each alternative holds one of secretWords, which
+// as the file it is, nor ${NAME:-word}'s "NAME:" (a redaction there would
+// leave a line the shell, and replay, read otherwise). Each alternative holds one of secretWords, which
 // lets a line without any skip the pattern.
 var secretShapes = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)` +
-		`(authorization:\s*(?:bearer|basic|token)\s+)[^\s"'\\$][^\s"'\\]*` +
+		// ${NAME:-word}, ${NAME:=word}, ${NAME:offset}, ${NAME-word}: the
+		// name is no value, and its expansion is matched whole so that a
+		// secret word in the name leaves the line as the shell reads it
+		// (the word after it is scanned on its own).
+		`(\$\{[a-z_][a-z0-9_]*(?::[-=+?]?|[-=+?]))` +
+		`|(authorization:\s*(?:bearer|basic|token)\s+)[^\s"'\\$][^\s"'\\]*` +
 		`|((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|private[_-]?key)["']?\s*[=:]\s*["']?)[^\s"'\\&$@][^\s"'\\&]*` +
 		`|(://[^/\s:@"']+:)[^@\s"'/]+@` +
 		`|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36})\b` +
@@ -38,7 +44,10 @@ func Redact(s string) string {
 	}
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		sub := re.FindStringSubmatch(m)
-		for i, prefix := range sub[1:4] {
+		if sub[1] != "" {
+			return m // a parameter expansion's name
+		}
+		for i, prefix := range sub[2:5] {
 			if prefix != "" {
 				if i == 2 {
 					return prefix + Redacted + "@"

@@ -18,6 +18,8 @@ func TestRedact(t *testing.T) {
 		{`export AWS_ACCESS_KEY_ID=AKIAABCDEFGHIJKLMNOP`, "AKIAABCDEFGHIJKLMNOP"},
 		{`{"command":"deploy --api-key=k-9f8e7d6c5b"}`, "k-9f8e7d6c5b"},
 		{`{"token": "tok_live_998877"}`, "tok_live_998877"},
+		{`echo ${GITHUB_TOKEN:-ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123}`, "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"},
+		{`echo ${TOKEN:-x} --password=hunter2`, "hunter2"},
 	} {
 		got := Redact(c.in)
 		if strings.Contains(got, c.secret) || !strings.Contains(got, Redacted) {
@@ -27,7 +29,8 @@ func TestRedact(t *testing.T) {
 			t.Errorf("Redact(%q) = %q: no longer JSON", c.in, got)
 		}
 	}
-	for _, s := range []string{`echo "token: ${GITHUB_TOKEN}"`, `curl -H "Authorization: Bearer $TOKEN" x`, "git log --oneline", "cat README.md | head -n 3", "http POST x.example token=@.env", `{"path":"src/a.go"}`} {
+	for _, s := range []string{`echo "token: ${GITHUB_TOKEN}"`, `echo ${GITHUB_TOKEN:-none}`, `echo "${API_KEY:=unset}"`,
+		`echo ${SECRET_KEY:0:4}`, `echo ${DB_PASSWORD-none} ${NPM_TOKEN:+set}`, `test -n "${AWS_SECRET_ACCESS_KEY:?missing}"`, `curl -H "Authorization: Bearer $TOKEN" x`, "git log --oneline", "cat README.md | head -n 3", "http POST x.example token=@.env", `{"path":"src/a.go"}`} {
 		if got := Redact(s); got != s {
 			t.Errorf("Redact(%q) = %q", s, got)
 		}

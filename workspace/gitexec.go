@@ -491,8 +491,10 @@ func readBounded(p string) ([]byte, error) {
 
 // runsProgramToo covers keys runsProgram leaves out that read commands
 // also act on: log.showSignature makes log and show run gpg (as
-// --show-signature, which the policy refuses), and
-// core.alternateRefsCommand runs for rev-list --alternate-refs.
+// --show-signature, which the policy refuses),
+// core.alternateRefsCommand runs for rev-list --alternate-refs, git help
+// runs man.viewer, help.browser and their commands, and git archive a
+// tar.FORMAT.command.
 func runsProgramToo(e configEntry) bool {
 	switch {
 	case e.section == "log" && e.sub == "" && e.key == "showsignature":
@@ -504,6 +506,15 @@ func runsProgramToo(e configEntry) bool {
 		// --pretty=NAME, or log's default format, with a placeholder
 		// that verifies signatures runs gpg.
 		return e.hasValue && command.SignatureFormat(e.value) != ""
+	case e.section == "man" && (e.sub == "" && e.key == "viewer" || e.sub != "" && (e.key == "cmd" || e.key == "path")),
+		e.section == "help" && e.sub == "" && (e.key == "browser" || e.key == "format"),
+		e.section == "web" && e.sub == "" && e.key == "browser",
+		e.section == "browser" && e.sub != "" && (e.key == "cmd" || e.key == "path"):
+		// git help shows a page with the viewer or browser they name.
+		return e.hasValue && e.value != "" && !(e.section == "help" && e.key == "format" && (e.value == "man" || e.value == "info"))
+	case e.section == "tar" && e.sub != "" && e.key == "command":
+		// git archive --format=NAME pipes the tar through the command.
+		return e.hasValue && e.value != ""
 	case e.section == "shortlog" && e.sub == "" && e.key == "group":
 		// shortlog's default --group, format:FORMAT among them.
 		f, ok := strings.CutPrefix(e.value, "format:")

@@ -268,6 +268,11 @@ func TestGitExecMoreKeys(t *testing.T) {
 		"core.worktree outside":      {config: "[core]\n\tworktree = /etc\n", want: "core.worktree"},
 		"core.worktree inside":       {config: "[core]\n\tworktree = ..\n"},
 		"post-index-change hook":     {hook: true, want: "post-index-change"},
+		"man.viewer":                 {config: "[man]\n\tviewer = evil\n", want: "man.viewer"},
+		"man.evil.cmd":               {config: "[man \"evil\"]\n\tcmd = ./x\n", want: "man.evil.cmd"},
+		"help.format web":            {config: "[help]\n\tformat = web\n", want: "help.format"},
+		"help.format man":            {config: "[help]\n\tformat = man\n"},
+		"tar.tgz.command":            {config: "[tar \"tgz\"]\n\tcommand = ./x\n", want: "tar.tgz.command"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := tempRoot(t)

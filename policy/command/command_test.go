@@ -192,7 +192,7 @@ func TestProtect(t *testing.T) {
 func TestParseTable(t *testing.T) {
 	w := newWorkspace(t)
 	tab, err := ParseTable([]byte(`{
-		"yq": {"operands": "read", "firstOperand": "text",
+		"xq": {"operands": "read", "firstOperand": "text",
 		       "options": {"-r --raw-output": "", "--arg": "text", "-f --from-file": "read"},
 		       "refuse": {"--rawfile": "reads a file named by the filter"}},
 		"timeout": {"wrapper": true, "commandAfter": 1,
@@ -205,13 +205,13 @@ func TestParseTable(t *testing.T) {
 	}
 	p := New(tab)
 	cases := []cmdCase{
-		{"yq reads its file", "yq -r .a a.txt", R, "", ok},
-		{"yq filter is text", "yq /etc/passwd a.txt", R, "", ok},
-		{"yq file outside", "yq . /etc/passwd", R, "", "ask:" + string(rule.OutsideRead)},
-		{"yq -f outside", "yq -f /etc/x a.txt", R, "", out},
-		{"yq refused option", "yq --rawfile x /etc/passwd .", R, "", flag},
-		{"yq unknown option", "yq --slurp . a.txt", R, "", flag},
-		{"yq long prefix", "yq --raw-o . a.txt", R, "", ok},
+		{"xq reads its file", "xq -r .a a.txt", R, "", ok},
+		{"xq filter is text", "xq /etc/passwd a.txt", R, "", ok},
+		{"xq file outside", "xq . /etc/passwd", R, "", "ask:" + string(rule.OutsideRead)},
+		{"xq -f outside", "xq -f /etc/x a.txt", R, "", out},
+		{"xq refused option", "xq --rawfile x /etc/passwd .", R, "", flag},
+		{"xq unknown option", "xq --slurp . a.txt", R, "", flag},
+		{"xq long prefix", "xq --raw-o . a.txt", R, "", ok},
 		{"timeout wraps cat", "timeout 5 cat a.txt", R, "", ok},
 		{"timeout with options", "timeout -k 2 --preserve-status 5 cat a.txt", R, "", ok},
 		{"timeout wraps a command that asks", "timeout 5 cat /etc/passwd", R, "", "ask:" + string(rule.OutsideRead)},
@@ -225,7 +225,7 @@ func TestParseTable(t *testing.T) {
 		{"a wrapper cannot run cd", "timeout 1 cd /etc", R, "", hidden},
 		{"wrappers nest only so deep", "env env env env env ls", R, "", hidden},
 		{"rm removed: a program in no table asks", "rm a.txt", W, "f:a.txt", askU},
-		{"jq is built in: the file cannot redefine it, but its entry for yq stands", "jq .a a.txt", R, "", ok},
+		{"jq is built in: the file cannot redefine it, but its entry for xq stands", "jq .a a.txt", R, "", ok},
 		{"others still built in", "git status", R, "", ok},
 	}
 	for _, c := range cases {
@@ -233,14 +233,14 @@ func TestParseTable(t *testing.T) {
 		checkDecision(t, w, c, d)
 	}
 	bad := []struct{ json, want string }{
-		{`{"yq": {"operands": "maybe"}}`, `programs.yq.operands: "maybe"`},
-		{`{"yq": {"options": {"-r": "path"}}}`, `programs.yq.options["-r"]: "path"`},
-		{`{"yq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
-		{`{"yq": {"optoins": {}}}`, `programs.yq.optoins: unknown field`},
+		{`{"xq": {"operands": "maybe"}}`, `programs.xq.operands: "maybe"`},
+		{`{"xq": {"options": {"-r": "path"}}}`, `programs.xq.options["-r"]: "path"`},
+		{`{"xq": {"options": {"r": ""}}}`, `"r" is not an option spelling`},
+		{`{"xq": {"optoins": {}}}`, `programs.xq.optoins: unknown field`},
 		{`{"git": {"operands": "read"}}`, `programs.git: git has built-in rules`},
 		{`{"jq": {"operands": "read"}}`, `programs.jq: jq has built-in rules`},
 		{`{"/bin/x": {}}`, `programs./bin/x: "/bin/x" is not a program name`},
-		{`{"yq": {"commandAfter": 2}}`, `programs.yq: commandAfter and assignments need`},
+		{`{"xq": {"commandAfter": 2}}`, `programs.xq: commandAfter and assignments need`},
 		{`[1]`, `programs: must be an object, got JSON array`},
 	}
 	for _, b := range bad {

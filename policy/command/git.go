@@ -187,6 +187,7 @@ func gitTable() map[string]*Program {
 			{Names: "-f", Arg: TextArg, Refuse: "reads the patterns from a file; give them with -e instead"},
 		}},
 	}
+	subs = append(subs, gitReadTable()...) // gitread.go
 	t := make(map[string]*Program, len(subs))
 	idx := make([]optionIndex, len(subs)) // indexed on first lookup; TestBuiltinTablesCompile indexes each
 	for i := range subs {
@@ -215,8 +216,11 @@ func (j *judge) git(_ *Program, argv []string) {
 		j.gitWriting(w, argv, i) // gitwrite.go
 		return
 	}
+	if j.gitVerify(subName) {
+		return
+	}
 	sub := j.p.git[subName]
-	if sub == nil {
+	if sub == nil || !gitReadsHere(subName, argv[i+1:]) {
 		j.gitOther(argv, i)
 		return
 	}
@@ -231,8 +235,12 @@ func (j *judge) git(_ *Program, argv []string) {
 	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0]} // the array reused, as judgeParsed does
 	g := &j.words
 	for _, u := range ps.opts {
-		if u.opt != nil && u.opt.Arg == ReadArg {
+		switch {
+		case u.opt == nil:
+		case u.opt.Arg == ReadArg:
 			g.acs = append(g.acs, access{word: u.value, what: "option " + u.name, mode: modeRead})
+		case u.opt.Arg == WriteArg: // git archive -o
+			g.acs = append(g.acs, access{word: u.value, what: "option " + u.name, mode: modeWrite, op: OpChange})
 		}
 	}
 	if rule := gitRules[sub.rules]; rule != nil {
@@ -270,9 +278,13 @@ func (j *judge) gitGlobals(argv []string) (int, bool) {
 			i++
 			continue
 		}
+		if a == "-c" && i+1 < len(argv) && gitHarmlessConfig(argv[i+1]) {
+			i++ // a setting that runs nothing and reads no file (gitread.go)
+			continue
+		}
 		if !gitGlobalOK(a) {
 			name, _, _ := strings.Cut(a, "=")
-			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager and -C DIR are accepted there)", name),
+			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git option %q before the subcommand is refused: it changes which repository, configuration or programs git uses (only --no-pager, -C DIR and -c of a setting that runs nothing are accepted there)", name),
 				"run git from the repository's folder (cd DIR && git ...) without "+name)
 			return 0, false
 		}
@@ -305,17 +317,21 @@ func (j *judge) gitConfig() {
 // gitRules judge a subcommand's operands by its rules name. A subcommand
 // whose rules name none here ("text") takes no paths.
 var gitRules = map[string]func(j *judge, g *words){
-	"paths":    (*judge).gitPathspecs,
-	"none":     (*judge).gitNoOperands,
-	"remote":   (*judge).gitRemote,
-	"symref":   (*judge).gitSymref,
-	"list":     (*judge).gitList,
-	"config":   (*judge).gitConfigRead,
-	"stash":    (*judge).gitStash,
-	"reflog":   (*judge).gitReflog,
-	"worktree": (*judge).gitWorktree,
-	"revs":     (*judge).gitRevs,
-	"grep":     (*judge).gitRevs,
+	"paths":     (*judge).gitPathspecs,
+	"none":      (*judge).gitNoOperands,
+	"remote":    (*judge).gitRemote,
+	"symref":    (*judge).gitSymref,
+	"list":      (*judge).gitList,
+	"config":    (*judge).gitConfigRead,
+	"stash":     (*judge).gitStash,
+	"reflog":    (*judge).gitReflog,
+	"worktree":  (*judge).gitWorktree,
+	"revs":      (*judge).gitRevs,
+	"grep":      (*judge).gitRevs,
+	"submodule": (*judge).gitSubmodule, // gitread.go
+	"var":       (*judge).gitVar,
+	"help":      (*judge).gitHelp,
+	"files":     (*judge).gitFiles,
 }
 
 // gitPathspecs: every operand is a pathspec (":" magic aside), probed.

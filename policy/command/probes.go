@@ -110,7 +110,11 @@ func isJqCluster(s string) bool {
 // (but not their \(...) interpolations) and comments are skipped, and a
 // name after a "." is a field, not a builtin. A filter the lexer does not
 // follow (an unterminated string) is refused.
-func jqFilterReads(f string) (string, string) {
+func jqFilterReads(f string) (string, string) { return filterReads(f, jqReads) }
+
+// filterReads is jqFilterReads with the builtins of reads (yq's are jq's
+// and more).
+func filterReads(f string, reads map[string]string) (string, string) {
 	var stack []int // paren depth at each \( ... ) open inside a string
 	parens := 0
 	// inString skips the rest of a string literal from i: to its closing
@@ -167,7 +171,7 @@ func jqFilterReads(f string) (string, string) {
 			}
 			word := f[start:i]
 			field := start > 0 && f[start-1] == '.'
-			if why, ok := jqReads[word]; ok && why != "" && !field {
+			if why, ok := reads[word]; ok && why != "" && !field {
 				return word, why
 			}
 			if word == "$" {

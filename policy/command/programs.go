@@ -18,7 +18,9 @@ const (
 // date (printing only), uname, whoami and id; then rg, sed
 // (its script parsed, sed.go), awk (its program parsed, awk.go), egrep,
 // fgrep, base64, column, which, type, dd (its KEY=VALUE operands,
-// dd.go), and the write programs tee and chmod.
+// dd.go), and the write programs tee and chmod; then the read programs
+// of readers.go and archives.go (the hash sums, strings, xxd, the z*cat
+// family, less and more, fd, yq, tar and unzip).
 // Each call returns a new table.
 func DefaultTable() *Table {
 	progs := []Program{ // one allocation for all of them, not one each
@@ -661,6 +663,7 @@ func DefaultTable() *Table {
 			},
 		},
 	}
+	progs = append(progs, readerPrograms()...) // readers.go, archives.go
 	t := &Table{Programs: make(map[string]*Program, len(progs))}
 	for i := range progs {
 		t.Programs[progs[i].Name] = &progs[i]
@@ -671,6 +674,9 @@ func DefaultTable() *Table {
 		alias := *t.Programs[of]
 		alias.Name, alias.Options, alias.idx = name, slices.Clone(alias.Options), nil
 		t.Programs[name] = &alias
+	}
+	for _, name := range []string{"zgrep", "zegrep", "zfgrep"} {
+		t.Programs[name] = grepLike(t.Programs["grep"], name)
 	}
 	// Each entry's options are indexed on its first lookup; every test
 	// builds the table, and TestBuiltinTablesCompile indexes each entry.

@@ -54,6 +54,14 @@ var programRules = map[string]programRule{
 	"xargs":      {argv: (*judge).xargs},          // xargs.go
 	"dd":         {operands: (*judge).dd},         // dd.go
 	"seq":        {operands: (*judge).seq},        // devices.go
+	"strings":    {operands: (*judge).strings},    // readers.go
+	"xxd":        {argv: (*judge).xxd},            // readers.go
+	"pager":      {operands: (*judge).pager},      // readers.go
+	"fd":         {operands: (*judge).fd},         // archives.go
+	"yq":         {operands: (*judge).yq},         // archives.go
+	"tar":        {argv: (*judge).tar},            // archives.go
+	"unzip":      {argv: (*judge).unzip},          // archives.go
+	"ln":         {argv: (*judge).ln},             // ln.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.

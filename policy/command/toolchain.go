@@ -23,6 +23,11 @@ import (
 type toolVerdict struct {
 	class toolClass
 	why   string // "" says it by the class
+	// code is the index in argv of an interpreter's inline code (the
+	// word after -c or -e, or the -e word holding it), 0 for none: code,
+	// not a path, so argPaths passes over it (a person is asked about it
+	// as code that runs).
+	code int
 }
 
 // classify reads a toolchain command's words: probes, subcommands (to two
@@ -157,7 +162,7 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	if j.refuseClass(v, argv) {
 		return true
 	}
-	j.argPaths(argv, 1)
+	j.argPaths(withoutCode(argv, v.code), 1)
 	if j.acc.refused || j.responseFiles(argv) || j.givenCode(argv) {
 		return true
 	}
@@ -242,7 +247,7 @@ func (j *judge) askClass(v toolVerdict, what string, argv []string) {
 func (j *judge) interpret(tc *toolchain, argv []string, v toolVerdict) toolVerdict {
 	in := tc.interp
 	args := argv[1:]
-	script, stdin, code, module := -1, false, false, ""
+	script, stdin, code, module, codeAt := -1, false, false, "", 0
 	var rest []string
 scan:
 	for i := 0; i < len(args); i++ {
@@ -257,7 +262,18 @@ scan:
 			stdin = true
 			break scan
 		case hasField(in.code, a) || attachedOption(in.code, a):
-			code = true
+			code, codeAt = true, i+1 // the word itself (argv holds the program first)
+			if hasField(in.code, a) {
+				codeAt = i + 2 // the next word
+			}
+			break scan
+		case in.cluster != "" && len(a) > 1 && a[0] == '-' && a[1] != '-' && clusterCode(in, a[1:]) != 0:
+			// perl -ne CODE, -lane CODE, -pe'CODE': the code follows the e,
+			// in the same word or the next.
+			code, codeAt = true, i+2
+			if clusterCode(in, a[1:]) > 0 {
+				codeAt = i + 1
+			}
 			break scan
 		case in.shell && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c'):
 			code = true
@@ -282,7 +298,10 @@ scan:
 	case code && in.shell:
 		return toolVerdict{class: toolHidden}
 	case code:
-		return toolVerdict{class: toolRun, why: "runs the code given on the line"}
+		if codeAt >= len(argv) {
+			codeAt = 0
+		}
+		return toolVerdict{class: toolRun, why: "runs the code given on the line", code: codeAt}
 	case module != "":
 		return j.module(module, rest)
 	case stdin || (script < 0 && v.class != toolProbe):
@@ -291,6 +310,44 @@ scan:
 		return j.scriptFile(argv, script+1)
 	}
 	return v
+}
+
+// clusterCode reads a cluster of switches (perl's and ruby's: "ne",
+// "lane", "i.bak", "pe'CODE'") and reports where the code is: 1 when it
+// is in the cluster after the code letter, -1 when it is the next word,
+// 0 when the cluster runs no inline code. A letter of in.cluster takes
+// the rest of the word as its value (-i.bak, -Mstrict, -F:), so an "e"
+// after it is part of that value (-pie is -p -i with the suffix "e"); one
+// of in.digits the digits after it (-l0ne is -l0 -n -e).
+func clusterCode(in *interpreter, s string) int {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		switch {
+		case strings.Contains(in.code, "-"+string(c)+" ") || strings.HasSuffix(in.code, "-"+string(c)):
+			if k+1 < len(s) {
+				return 1
+			}
+			return -1
+		case strings.IndexByte(in.cluster, c) >= 0:
+			return 0
+		case strings.IndexByte(in.digits, c) >= 0:
+			for k+1 < len(s) && (s[k+1] >= '0' && s[k+1] <= '9' || s[k+1] == 'x' && c == '0') {
+				k++
+			}
+		}
+	}
+	return 0
+}
+
+// withoutCode is argv with its inline code word (index code) left out of
+// what argPaths reads as paths.
+func withoutCode(argv []string, code int) []string {
+	if code <= 0 || code >= len(argv) {
+		return argv
+	}
+	out := slices.Clone(argv)
+	out[code] = ""
+	return out
 }
 
 // attachedOption reports an option of list given with its value in the

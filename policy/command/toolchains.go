@@ -141,6 +141,10 @@ type interpreter struct {
 	// the command line), not asked; a cluster holding "c" (-lc, -ec) is
 	// inline code too.
 	shell bool
+	// cluster: the switches cluster (perl -ne, ruby -lane), and these
+	// letters take the rest of their word as their value (-i.bak,
+	// -Mstrict); digits those that take the digits after them (-l0, -00).
+	cluster, digits string
 	// stdin are the words that name standard input as the script: "-",
 	// "-s" (sh), "/dev/stdin".
 	stdin string
@@ -167,8 +171,13 @@ func toolchainTable() map[string]*toolchain {
 			valued: "--prefix -C --dir -w --workspace --filter -F --cwd --registry --userconfig --cache --loglevel",
 			flags:  npmGlobal,
 			subs: []toolSub{
-				{names: "install i add ci isntall in ins inst insta instal isnt isnta isntal update up upgrade udpate remove rm uninstall un unlink r dedupe ddp prune rebuild rb fetch import audit", class: toolInstall,
+				{names: "install i add ci isntall in ins inst insta instal isnt isnta isntal update up upgrade udpate remove rm uninstall un unlink r dedupe ddp prune rebuild rb fetch import", class: toolInstall,
 					why: "installs packages into the workspace and runs their install scripts"},
+				// audit reads the lockfile and asks the registry; audit fix
+				// (pnpm: --fix) installs the fixed versions.
+				{names: "audit", class: toolNetwork, why: "reads the lockfile and asks the registry about known vulnerabilities",
+					subs:  []toolSub{{names: "fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}},
+					flags: []toolFlag{{names: "--fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}}},
 				{names: "test t tst run run-script rum urn exec x start stop restart dlx create init innit build pack version why-not", class: toolRun},
 				{names: "publish unpublish deprecate undeprecate dist-tag dist-tags owner author access team star unstar", class: toolPublish, why: whyPublish},
 				{names: "config c", class: toolProbe, subs: []toolSub{
@@ -324,9 +333,14 @@ func toolchainTable() map[string]*toolchain {
 			subs: []toolSub{
 				{names: "deploy release:perform release:prepare deploy:deploy-file publish publishToMavenCentral publishPlugins uploadArchives publishAllPublicationsToMavenRepository", class: toolPublish, why: whyPublish},
 			}},
-		{names: "java javac kotlin kotlinc scala sbt swift swiftc ruby perl php lua Rscript julia elixir mix erl ghc cabal stack dart flutter zig gcc g++ cc c++ clang clang++",
+		{names: "java javac kotlin kotlinc scala sbt swift swiftc php lua Rscript julia elixir mix erl ghc cabal stack dart flutter zig gcc g++ cc c++ clang clang++",
 			what: "code it compiles or runs", probes: "-v -V --version -version -h --help", bare: toolRun, other: toolRun,
 			interp: &interpreter{code: "-e -E -r", stdin: "- /dev/stdin"}},
+		// perl and ruby cluster their switches: -ne CODE, -lane CODE.
+		{names: "perl", what: "Perl code", probes: "-v -V --version -h --help", bare: toolRun, other: toolRun,
+			interp: &interpreter{code: "-e -E", cluster: "iImMdDFx", digits: "l0C", valued: "-I", stdin: "- /dev/stdin"}},
+		{names: "ruby", what: "Ruby code", probes: "-v --version -h --help", bare: toolRun, other: toolRun,
+			interp: &interpreter{code: "-e", cluster: "iIrCxEFK", digits: "0W", valued: "-I -r -C -E", stdin: "- /dev/stdin"}},
 		{names: "dotnet", what: "the project's build and tests", probes: "--version --info -h --help --list-sdks --list-runtimes", bare: toolProbe, other: toolRun,
 			subs: []toolSub{{names: "nuget", class: toolRun, subs: []toolSub{{names: "push delete", class: toolPublish, why: whyPublish}}}, {names: "tool workload", class: toolRun, flags: []toolFlag{{names: "-g --global", class: toolGlobal, why: whyGlobal}}}}},
 		{names: "gem", what: "the gems' build scripts", probes: "-v --version -h --help", bare: toolProbe, other: toolRun,
