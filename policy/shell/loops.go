@@ -113,6 +113,12 @@ func (p *Parser) forLoop(c *syntax.ForClause, joiner string, sub bool) bool {
 	if !ok {
 		return true
 	}
+	if len(words) == 0 {
+		// for NAME in; do ...: the body never runs, whatever it is (a
+		// background job or not): the loop runs no command.
+		p.ps.add(classEmpty, "for loop over no words", p.src(c))
+		return true
+	}
 	if len(words) > maxLoopWords {
 		p.ps.add(classSyntax, "for loop over more than 32 words", p.src(c))
 		return true

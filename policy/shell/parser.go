@@ -276,6 +276,11 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	}
 	p.cmds = make([]Command, 0, commandsOf(f.Stmts, 0))
 	p.stmts(f.Stmts, "", false)
+	if p.ps.empty() && len(p.cmds) == 0 {
+		// Every statement ran nothing (a loop over no words): the same
+		// Problem whatever the body was.
+		p.ps.add(classEmpty, "the line runs no command", "")
+	}
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
