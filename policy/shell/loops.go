@@ -61,6 +61,12 @@ func (p *Parser) loop(c syntax.Command, joiner string, sub bool) bool {
 		p.loopGrew(start, c)
 		p.noteShellOnly(name)
 		return true
+	case *syntax.TestClause:
+		p.testClause(c, joiner, sub)
+		return true
+	case *syntax.CaseClause:
+		p.caseClause(c, joiner, sub)
+		return true
 	case *syntax.TimeClause:
 		// time PIPELINE: the pipeline, timed; it runs what the pipeline
 		// runs. A bare time times nothing.

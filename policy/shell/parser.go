@@ -40,33 +40,35 @@ type Parser struct {
 	rd   strings.Reader
 
 	// State of the call in progress; reset by Parse.
-	line       string
-	prof       Profile // the profile of the call; "" is Analyze
-	strict     bool    // the refuse profile's check: name what analyze would accept
-	ps         problems
-	hints      []string     // what to write instead, one per kind of refusal that has one
-	pipeLeft   int          // how many pipelines' left sides the walk is in
-	pipeLast   bool         // in the last element of a pipeline
-	groupDepth int          // how many ( ) and { } groups the walk is in
-	braceWord  *syntax.Word // the word being brace-expanded, if any
-	braceWords int          // words brace expansion added in this call
-	cmds       []Command
-	inArgs     bool       // judging a command's arguments, not a redirection
-	globWord   bool       // the last word literal accepted was an option-value glob
-	globs      []int      // argv indexes of such words in the call in progress
-	patWord    string     // the last word literal accepted was this pattern
-	patterns   []Pattern  // the pattern words of the call in progress
-	printing   bool       // in an argument of echo or printf, where a plain $NAME is kept
-	params     []string   // the names of the $NAME kept in the call in progress
-	inDouble   bool       // judging the parts of a double-quoted string
-	feeders    [][]string // the cat commands of literal $(cat <<'EOF') words in the call in progress
-	bound      []binding  // the loop variables in scope, innermost last (loops.go)
-	loopAdded  int        // commands the loops of this call added (loops.go)
-	shellOnly  []string   // constructs only a shell runs (Script.ShellOnly)
-	exported   []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
-	pieces     []piece
-	val        []byte
-	pat        []byte
+	line        string
+	prof        Profile // the profile of the call; "" is Analyze
+	strict      bool    // the refuse profile's check: name what analyze would accept
+	ps          problems
+	hints       []string     // what to write instead, one per kind of refusal that has one
+	pipeLeft    int          // how many pipelines' left sides the walk is in
+	pipeLast    bool         // in the last element of a pipeline
+	groupDepth  int          // how many ( ) and { } groups the walk is in
+	braceWord   *syntax.Word // the word being brace-expanded, if any
+	braceWords  int          // words brace expansion added in this call
+	cmds        []Command
+	inArgs      bool       // judging a command's arguments, not a redirection
+	globWord    bool       // the last word literal accepted was an option-value glob
+	globs       []int      // argv indexes of such words in the call in progress
+	patWord     string     // the last word literal accepted was this pattern
+	patterns    []Pattern  // the pattern words of the call in progress
+	textPattern bool       // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
+	textRegex   bool       // that pattern is a regular expression (=~)
+	printing    bool       // in an argument of echo or printf, where a plain $NAME is kept
+	params      []string   // the names of the $NAME kept in the call in progress
+	inDouble    bool       // judging the parts of a double-quoted string
+	feeders     [][]string // the cat commands of literal $(cat <<'EOF') words in the call in progress
+	bound       []binding  // the loop variables in scope, innermost last (loops.go)
+	loopAdded   int        // commands the loops of this call added (loops.go)
+	shellOnly   []string   // constructs only a shell runs (Script.ShellOnly)
+	exported    []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
+	pieces      []piece
+	val         []byte
+	pat         []byte
 }
 
 // piece is a run of one word after quotes are resolved: raw is unquoted
