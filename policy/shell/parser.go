@@ -34,6 +34,9 @@ type Parser struct {
 	// judges each command again once its words are known (admit's own):
 	// the shape is all that is known before.
 	Substitutions bool
+	// Loops expands the patterns of a for loop's words (for f in *.go);
+	// nil refuses such a loop. It is called during Parse.
+	Loops LoopExpander
 
 	home string
 	sp   *syntax.Parser
@@ -56,6 +59,8 @@ type Parser struct {
 	globs       []int      // argv indexes of such words in the call in progress
 	patWord     string     // the last word literal accepted was this pattern
 	patterns    []Pattern  // the pattern words of the call in progress
+	loopList    bool       // judging a for loop's words, where a pattern is expanded by Loops
+	expanded    []Span     // the commands of for loops over a pattern (Script.Expanded)
 	textPattern bool       // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
 	textRegex   bool       // that pattern is a regular expression (=~)
 	printing    bool       // in an argument of echo or printf, where a plain $NAME is kept
@@ -105,7 +110,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.braceWords = 0
 	p.prof = profile
 	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
-	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported = false, nil, nil, 0, nil, nil
+	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported, p.expanded = false, nil, nil, 0, nil, nil, nil
 	var (
 		script *Script
 		prob   *Problem
@@ -286,7 +291,7 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
-	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly}, nil
+	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}, nil
 }
 
 // stmts flattens a list of statements; the first takes joiner, the rest

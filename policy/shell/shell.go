@@ -42,6 +42,11 @@ type Script struct {
 	// a here-document's text as a word, kill of a probe's pids): the
 	// gate leaves such a line to the host's shell (see shellonly.go).
 	ShellOnly []string
+	// Expanded are the commands of for loops whose words a pattern gave
+	// (Parser.Loops): bash took the names from the folder before the
+	// loop ran, so a command of the line outside them that changes
+	// files could change the names.
+	Expanded []Span
 }
 
 // Command is one simple command with literal words.
