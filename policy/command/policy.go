@@ -352,6 +352,8 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			j := pa.judge(dir, i, cmd.GlobOptions)
 			switch {
 			case !j.printedParams(cmd.ParamNames):
+			case cmd.Read != nil:
+				j.readLoop(cmd)
 			case special(cmd):
 				j.ordinary(cmd)
 			case len(cmd.Substitutions) > 0:

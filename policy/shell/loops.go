@@ -63,6 +63,9 @@ func (p *Parser) loop(c syntax.Command, joiner string, sub bool) bool {
 	case *syntax.ForClause:
 		return p.forLoop(c, joiner, sub)
 	case *syntax.WhileClause:
+		if p.readLoop(c, joiner, sub) {
+			return true
+		}
 		start := len(p.cmds)
 		p.stmts(c.Cond, joiner, sub)
 		p.stmts(c.Do, "&&", sub)
@@ -211,7 +214,7 @@ func (p *Parser) loopNames(words []string, pats []Pattern, c *syntax.ForClause) 
 func (p *Parser) loopGrew(start int, c syntax.Node) bool {
 	p.loopAdded += len(p.cmds) - start
 	if p.loopAdded > maxLoopCommands {
-		p.ps.add(classSyntax, "loops that run more than 64 commands", p.src(c))
+		p.ps.add(classSyntax, "loops that run more than 512 commands", p.src(c))
 		p.loopAdded = -1 << 30 // reported once
 		return false
 	}
@@ -265,6 +268,10 @@ func (p *Parser) boundValue(x *syntax.ParamExp) (string, bool) {
 func (p *Parser) boundWordOK(x *syntax.ParamExp, v string) bool {
 	if p.inDouble {
 		return true
+	}
+	if v == ReadValue {
+		p.ps.add(classDynamic, "unquoted read variable, whose line would be split or expanded (quote it)", p.src(x))
+		return false
 	}
 	if v == "" || strings.ContainsAny(v, " \t\n*?[") {
 		p.ps.add(classDynamic, "unquoted loop variable whose value would be split or expanded (quote it)", p.src(x))

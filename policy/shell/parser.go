@@ -54,23 +54,25 @@ type Parser struct {
 	braceWord   *syntax.Word // the word being brace-expanded, if any
 	braceWords  int          // words brace expansion added in this call
 	cmds        []Command
-	inArgs      bool       // judging a command's arguments, not a redirection
-	globWord    bool       // the last word literal accepted was an option-value glob
-	globs       []int      // argv indexes of such words in the call in progress
-	patWord     string     // the last word literal accepted was this pattern
-	patterns    []Pattern  // the pattern words of the call in progress
-	loopList    bool       // judging a for loop's words, where a pattern is expanded by Loops
-	expanded    []Span     // the commands of for loops over a pattern (Script.Expanded)
-	textPattern bool       // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
-	textRegex   bool       // that pattern is a regular expression (=~)
-	printing    bool       // in an argument of echo or printf, where a plain $NAME is kept
-	params      []string   // the names of the $NAME kept in the call in progress
-	inDouble    bool       // judging the parts of a double-quoted string
-	feeders     [][]string // the cat commands of literal $(cat <<'EOF') words in the call in progress
-	bound       []binding  // the loop variables in scope, innermost last (loops.go)
-	loopAdded   int        // commands the loops of this call added (loops.go)
-	shellOnly   []string   // constructs only a shell runs (Script.ShellOnly)
-	exported    []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
+	inArgs      bool         // judging a command's arguments, not a redirection
+	globWord    bool         // the last word literal accepted was an option-value glob
+	globs       []int        // argv indexes of such words in the call in progress
+	patWord     string       // the last word literal accepted was this pattern
+	patterns    []Pattern    // the pattern words of the call in progress
+	feed        int          // the command whose output feeds the pipeline's next element, or -1 (readloop.go)
+	loopStmt    *syntax.Stmt // the statement of the compound command loop is flattening
+	loopList    bool         // judging a for loop's words, where a pattern is expanded by Loops
+	expanded    []Span       // the commands of for loops over a pattern (Script.Expanded)
+	textPattern bool         // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
+	textRegex   bool         // that pattern is a regular expression (=~)
+	printing    bool         // in an argument of echo or printf, where a plain $NAME is kept
+	params      []string     // the names of the $NAME kept in the call in progress
+	inDouble    bool         // judging the parts of a double-quoted string
+	feeders     [][]string   // the cat commands of literal $(cat <<'EOF') words in the call in progress
+	bound       []binding    // the loop variables in scope, innermost last (loops.go)
+	loopAdded   int          // commands the loops of this call added (loops.go)
+	shellOnly   []string     // constructs only a shell runs (Script.ShellOnly)
+	exported    []string     // NAME=value of the export builtins in scope: the later commands' environment (export.go)
 	pieces      []piece
 	val         []byte
 	pat         []byte
@@ -109,7 +111,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.strict = false
 	p.braceWords = 0
 	p.prof = profile
-	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
+	p.pipeLeft, p.pipeLast, p.groupDepth, p.feed, p.loopStmt = 0, false, 0, -1, nil
 	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported, p.expanded = false, nil, nil, 0, nil, nil, nil
 	var (
 		script *Script
@@ -217,6 +219,17 @@ func (p *Parser) refuse(line string) (*Script, *Problem) {
 		return nil, p.ps.problem()
 	}
 	return script, nil
+}
+
+// lastOfPipe is the last element of the pipeline s is, or s.
+func lastOfPipe(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+			return s
+		}
+		s = b.Y
+	}
 }
 
 // maxPresized bounds commandsOf's count: a longer line grows its
@@ -347,6 +360,10 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			xtail := p.stmt(c.X, joiner, true)
 			restore()
 			p.pipeLeft--
+			feed := -1
+			if _, one := lastOfPipe(c.X).Cmd.(*syntax.CallExpr); one && len(p.cmds) > 0 {
+				feed = len(p.cmds) - 1
+			}
 			if c.Op == syntax.PipeAll {
 				// "a |& b" is "a 2>&1 | b", the 2>&1 done after a's own
 				// redirections.
@@ -355,7 +372,9 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 				}
 			}
 			p.pipeLast = p.pipeLeft == 0
+			p.feed = feed
 			tail = p.stmt(c.Y, "|", true)
+			p.feed = -1
 			restore()
 			p.pipeLast = last
 		default:
@@ -376,9 +395,12 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		p.stmts(c.Stmts, joiner, sub)
 		p.groupDepth--
 	default:
+		was := p.loopStmt
+		p.loopStmt = s
 		if !p.loop(c, joiner, sub) {
 			p.compound(c)
 		}
+		p.loopStmt = was
 	}
 	if s.Background && !p.strict {
 		// cmd &: judged as it is, and the command policy knows it goes on

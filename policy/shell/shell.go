@@ -108,6 +108,9 @@ type Command struct {
 	// replaces them with the pids PROBE prints. Argv holds each as
 	// written.
 	Pids []Substitution
+	// Read is the while read loop the command is in (readloop.go), whose
+	// line stands in Argv and Redirects as ReadValue; nil outside one.
+	Read *ReadLoop
 	// Via is the shell (sh, bash) whose literal line (sh -c LINE) this
 	// command is part of: set by the command policy, which judges that
 	// line's commands as the line's own, and the shell's name on PATH.
