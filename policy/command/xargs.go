@@ -223,7 +223,7 @@ func (j *judge) walked(producer []string) []string {
 // fed by a command that prints names of the workspace.
 func (j *judge) namesFromWalk(null bool) bool {
 	src, _ := j.stdinOf()
-	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) {
+	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) || !j.line[j.cmd].Fed {
 		j.refuse(rule.DynamicWord, "xargs reads the names it runs its command on from standard input, which here is no command of the line that prints names of the workspace",
 			"use find ... -exec PROG {} +, or find ... -print0 | xargs -0 PROG")
 		return false

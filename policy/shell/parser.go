@@ -373,8 +373,12 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			}
 			p.pipeLast = p.pipeLeft == 0
 			p.feed = feed
+			ystart := len(p.cmds)
 			tail = p.stmt(c.Y, "|", true)
 			p.feed = -1
+			if feed >= 0 && ystart < len(p.cmds) {
+				p.cmds[ystart].Fed = true
+			}
 			restore()
 			p.pipeLast = last
 		default:

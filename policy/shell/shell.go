@@ -108,6 +108,10 @@ type Command struct {
 	// replaces them with the pids PROBE prints. Argv holds each as
 	// written.
 	Pids []Substitution
+	// Fed: the command reads the pipe written by the command just before
+	// it, and by no other: the left side of the pipeline is one simple
+	// command (not (a; b) | c, where both write to the pipe).
+	Fed bool
 	// Read is the while read loop the command is in (readloop.go), whose
 	// line stands in Argv and Redirects as ReadValue; nil outside one.
 	Read *ReadLoop

@@ -397,7 +397,7 @@ func TestStructure(t *testing.T) {
 			{Argv: w("a")}, {Argv: w("b"), Joiner: ";"}, {Argv: w("c"), Joiner: "&&"}, {Argv: w("d"), Joiner: "||"}, {Argv: w("e"), Joiner: ";"},
 		}},
 		{"pipeline members are subshells", `cd x && ls | wc -l; pwd`, []Command{
-			{Argv: w("cd", "x")}, {Argv: w("ls"), Joiner: "&&", Subshell: true}, {Argv: w("wc", "-l"), Joiner: "|", Subshell: true}, {Argv: w("pwd"), Joiner: ";"},
+			{Argv: w("cd", "x")}, {Argv: w("ls"), Joiner: "&&", Subshell: true}, {Argv: w("wc", "-l"), Joiner: "|", Subshell: true, Fed: true}, {Argv: w("pwd"), Joiner: ";"},
 		}},
 		{"subshell", `(cd x; ls) && pwd`, []Command{
 			{Argv: w("cd", "x"), Subshell: true}, {Argv: w("ls"), Joiner: ";", Subshell: true}, {Argv: w("pwd"), Joiner: "&&"},
@@ -410,8 +410,8 @@ func TestStructure(t *testing.T) {
 		}},
 		{"|& joins stderr of the last element", `a | b 2>/dev/null |& c`, []Command{
 			{Argv: w("a"), Subshell: true},
-			{Argv: w("b"), Joiner: "|", Subshell: true, Redirects: []Redirect{out(2, "2>", "/dev/null"), dup(2, "|&")}},
-			{Argv: w("c"), Joiner: "|", Subshell: true},
+			{Argv: w("b"), Joiner: "|", Subshell: true, Fed: true, Redirects: []Redirect{out(2, "2>", "/dev/null"), dup(2, "|&")}},
+			{Argv: w("c"), Joiner: "|", Subshell: true, Fed: true},
 		}},
 		{"|& after a group", `(a; b) |& c`, []Command{
 			{Argv: w("a"), Subshell: true, Redirects: []Redirect{dup(2, "|&")}},
@@ -425,7 +425,8 @@ func TestStructure(t *testing.T) {
 			{Argv: w("a")}, {Argv: w("b"), Joiner: "&&", Subshell: true}, {Argv: w("c"), Joiner: "||", Subshell: true},
 			{Argv: w("d"), Joiner: ";", Subshell: true}, {Argv: w("e"), Joiner: "|", Subshell: true},
 		}},
-		{"negated pipeline", `! a | b`, []Command{{Argv: w("a"), Subshell: true}, {Argv: w("b"), Joiner: "|", Subshell: true}}},
+		{"negated pipeline", `! a | b`, []Command{{Argv: w("a"), Subshell: true}, {Argv: w("b"), Joiner: "|", Subshell: true, Fed: true}}},
+		{"group feeding a pipe", `(a; b) | c`, []Command{{Argv: w("a"), Subshell: true}, {Argv: w("b"), Joiner: ";", Subshell: true}, {Argv: w("c"), Joiner: "|", Subshell: true}}},
 	}
 	p := NewParser(home)
 	for _, tt := range tests {
