@@ -98,6 +98,10 @@ type Command struct {
 	// Background: the command is part of a statement run with "&", so
 	// the line goes on (and ends) while it still runs.
 	Background bool
+	// Fed: the command reads the pipe written by the command just before
+	// it, and by no other: the left side of the pipeline is one simple
+	// command (not (a; b) | c, where both write to the pipe).
+	Fed bool
 	// Feeders are the commands the shell runs to build a word of this
 	// one whose output the line shows: cat of a literal here-document in
 	// "$(cat <<'EOF' ... EOF)" (the word holds the text). They read
@@ -108,10 +112,6 @@ type Command struct {
 	// replaces them with the pids PROBE prints. Argv holds each as
 	// written.
 	Pids []Substitution
-	// Fed: the command reads the pipe written by the command just before
-	// it, and by no other: the left side of the pipeline is one simple
-	// command (not (a; b) | c, where both write to the pipe).
-	Fed bool
 	// Read is the while read loop the command is in (readloop.go), whose
 	// line stands in Argv and Redirects as ReadValue; nil outside one.
 	Read *ReadLoop
