@@ -100,6 +100,7 @@ func (j *judge) readLoop(cmd *shell.Command) {
 			argv[k] = runtimeName
 		}
 	}
+	j.namesSecretFilter(cmd.Argv[0]+" in a while read loop", producer)
 	j.redirs = cmd.Redirects
 	j.namesCommand("the while read loop", argv, starts)
 	for _, r := range cmd.Redirects {

@@ -59,6 +59,8 @@ func TestReadLoopNames(t *testing.T) {
 			{line: `cat list.txt | while read -r f; do wc -l "$f"; done`, ask: true, rule: rule.DynamicWord},
 			{line: `for f in src/*.go; do wc -l "$f"; done`, allowed: true},
 			{line: `for f in *; do wc -l "$f"; done`, allowed: true},
+			{line: `git ls-files '*.pem' | while read -r f; do cat "$f"; done`, ask: true, rule: rule.SecretRead},
+			{line: `git ls-files -z '*.pem' | xargs -0 cat`, ask: true, rule: rule.SecretRead},
 		})
 	})
 	t.Run("a name like an option", func(t *testing.T) {

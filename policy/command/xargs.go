@@ -192,6 +192,7 @@ args:
 	} else {
 		inner = append(inner, runtimeName)
 	}
+	j.namesSecretFilter("xargs "+inner[0], j.line[j.cmd-1].Argv)
 	j.namesCommand("xargs", inner, j.walked(j.line[j.cmd-1].Argv))
 }
 
