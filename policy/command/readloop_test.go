@@ -60,6 +60,10 @@ func TestReadLoopNames(t *testing.T) {
 			{line: `for f in src/*.go; do wc -l "$f"; done`, allowed: true},
 			{line: `for f in *; do wc -l "$f"; done`, allowed: true},
 			{line: `git ls-files '*.pem' | while read -r f; do cat "$f"; done`, ask: true, rule: rule.SecretRead},
+			{line: `ls src | while read -r f; do wc -l "$f"; done`, allowed: true},
+			{line: `ls -1At | while read -r f; do wc -l "$f"; done`, allowed: true},
+			{line: `ls -a | while read -r f; do wc -l "$f"; done`, ask: true, rule: rule.DynamicWord},
+			{line: `ls --color=always | while read -r f; do wc -l "$f"; done`, ask: true, rule: rule.DynamicWord},
 			{line: `git ls-files -z '*.pem' | xargs -0 cat`, ask: true, rule: rule.SecretRead},
 		})
 	})
