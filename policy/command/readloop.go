@@ -39,6 +39,12 @@ func (j *judge) readLoop(cmd *shell.Command) {
 		if !strings.Contains(w, shell.ReadValue) {
 			continue
 		}
+		if k == 1 && cmd.Argv[0] == "printf" {
+			// A line "-vPATH" would be printf's option, setting PATH for
+			// the loop's later commands; any other, its format.
+			j.refuse(rule.DynamicWord, "printf's first word is a line the while read loop reads: it could be an option (-v NAME sets a variable) or the format", "print it with a format of your own: printf '%s\\n' \"$line\"")
+			return
+		}
 		if k == 0 {
 			j.refuse(rule.DynamicWord, "the program to run is a line a while read loop reads, only known when it runs", "name the program to run")
 			return
