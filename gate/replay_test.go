@@ -151,7 +151,7 @@ func TestReplayCorpus(t *testing.T) {
 	noHead := policy.DefaultFile()
 	noHead.Programs = json.RawMessage(`{"head": null}`)
 	rep := replayCase(t, one, noHead, nil)
-	headWord := regexp.MustCompile(`(^|[|;&(]\s*|\b(xargs|env|timeout|nice|command|nohup)(\s+[^\s|;&]+)*?\s+)head\b`)
+	headWord := regexp.MustCompile(`(^|[|;&()]\s*|\b(do|then|else)\s+|\b(xargs|env|timeout|nice|command|nohup)(\s+[^\s|;&]+)*?\s+)head\b`)
 	changed := map[string]bool{}
 	for _, ch := range rep.Changes {
 		if ch.Count > len(ch.Examples) {

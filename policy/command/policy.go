@@ -185,6 +185,32 @@ type pooled struct {
 	p      *shell.Parser
 	memo   resolveMemo
 	values valueSource // the parser's shell.Values during a decision (values.go)
+	// The call in progress, for ExpandLoop: its folder and context, and
+	// the walk its patterns share.
+	cwd  string
+	c    *Context
+	walk *shell.Walk
+}
+
+// errNoLoopFolder is why a for loop's pattern is not expanded: no file
+// system, or a folder outside the workspace.
+var errNoLoopFolder = errors.New("the line's folder cannot be listed here")
+
+// ExpandLoop expands the pattern of a for loop's words in the line's
+// folder, as expand does a command's (shell.LoopExpander): a name that
+// starts with "-" is refused, and the walk's bounds are the line's.
+func (pp *pooled) ExpandLoop(value, pattern string) ([]string, error) {
+	if pp.c == nil || pp.c.FS == nil || !inside(pp.cwd, pp.c.Roots) {
+		return nil, errNoLoopFolder
+	}
+	if pp.walk == nil {
+		pp.walk = &shell.Walk{ReadDir: fluxReadDir(pp.c, &pp.memo), Now: pp.c.Now}
+	}
+	cmd := shell.Command{Argv: []string{value}, Patterns: []shell.Pattern{{Index: 0, Word: pattern}}}
+	if err := shell.ExpandPatterns(&cmd, pp.cwd, pp.walk); err != nil {
+		return nil, err
+	}
+	return cmd.Argv, nil
 }
 
 // tables are what a Policy judges by. Nothing writes to them once built,
@@ -235,8 +261,10 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	pp.p.Substitutions = c.Substitutions
 	pp.values.reset(cwd, c)
 	pp.p.Values = &pp.values
+	pp.cwd, pp.c, pp.walk = cwd, c, nil
+	pp.p.Loops = pp
 	script, prob := pp.p.Parse(line, c.Profile)
-	pp.p.Substitutions, pp.p.Values = false, nil
+	pp.p.Substitutions, pp.p.Values, pp.p.Loops = false, nil, nil
 	pp.values.reset("", nil)
 	if prob != nil {
 		r := prob.Rule
@@ -260,13 +288,14 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 		return outsideCwd(cwd, c, script)
 	}
 	memo := &pp.memo
-	var walk *shell.Walk // made only for a line with patterns to expand
-	if c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
+	walk := pp.walk // made only for a line with patterns to expand; a for loop's made it already
+	if walk == nil && c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
 	}
 	pa := p.judgeScript(script, cwd, c, &accum{memo: memo, walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
 	acc := &pa.acc
 	acc.patternsRace()
+	acc.loopsRace(script.Expanded)
 	if !acc.refused && (len(acc.relinked) > 0 || len(acc.gitInputs) > 0 || len(acc.treeChanged) > 0 || acc.readsWrites && len(acc.written) > 0) && len(script.Commands) > 1 {
 		// A command that moves or copies links changes where paths lead
 		// for the commands of the same line, and one that writes what git
@@ -278,6 +307,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 		p.done(pa)
 		pa, acc = again, &again.acc
 		acc.patternsRace()
+		acc.loopsRace(script.Expanded)
 	}
 	acc.decide(&d)
 	d.Script = script
@@ -292,6 +322,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 // and returns pp to the pool.
 func (p *Policy) doneParser(pp *pooled) {
 	pp.memo.empty()
+	pp.c, pp.walk = nil, nil
 	p.parsers.Put(pp)
 }
 
@@ -326,6 +357,8 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			switch {
 			case cmd.Valued != nil && !j.varyingOK(cmd, dir):
 			case !j.printedParams(cmd.ParamNames):
+			case cmd.Read != nil:
+				j.readLoop(cmd)
 			case special(cmd):
 				j.ordinary(cmd)
 			case len(cmd.Substitutions) > 0:
@@ -399,6 +432,21 @@ func (a *accum) patternsRace() {
 		for _, w := range a.writers {
 			if w != i {
 				a.refuse(rule.DynamicWord, "a pattern is expanded in a line where another command changes files, so it could match other names when it runs", "run the command with the pattern on its own line")
+				return
+			}
+		}
+	}
+}
+
+// loopsRace refuses a line where a for loop's words came from a pattern
+// and a command outside the loop changes files: bash takes the names
+// when the loop starts, after the commands before it ran (or while those
+// beside it in a pipeline run). The loop's own commands run after.
+func (a *accum) loopsRace(loops []shell.Span) {
+	for _, l := range loops {
+		for _, w := range a.writers {
+			if w < l.Start || w >= l.End {
+				a.refuse(rule.DynamicWord, "a for loop's pattern is expanded in a line where another command changes files, so it could match other names when it runs", "run the loop on its own line")
 				return
 			}
 		}

@@ -340,6 +340,8 @@ func (j *judge) runnerLine(in runnerInner) {
 			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a line with a pattern, expanded when it runs", in.by), hint)
 		case len(cmd.Substitutions) > 0:
 			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a line with a command substitution", in.by), hint)
+		case cmd.Read != nil:
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a while read loop, whose lines are only known when it runs", in.by), hint)
 		case cmd.Argv[0] == "cd":
 			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs cd, which changes the folder of the commands after it in a way the gate does not follow", in.by), hint)
 		case !j.printedParams(cmd.ParamNames):

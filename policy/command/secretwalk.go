@@ -73,6 +73,25 @@ func (j *judge) askSecretFilter(prog string, filters []string) {
 	}
 }
 
+// namesSecretFilter asks when the walk that feeds prog its names (xargs,
+// a while read loop) is filtered to secrets' files: find . -name .env |
+// xargs cat reads only them, as find -exec cat does, and git ls-files
+// '*.pem' | ... the same.
+func (j *judge) namesSecretFilter(prog string, producer []string) {
+	switch path.Base(producer[0]) {
+	case "find":
+		j.askSecretFilter(prog, findNameFilters(producer[1:]))
+	case "git":
+		var specs []string
+		for _, w := range producer[min(2, len(producer)):] {
+			if !strings.HasPrefix(w, "-") {
+				specs = append(specs, w)
+			}
+		}
+		j.askSecretFilter(prog, specs)
+	}
+}
+
 // optionValues are the values of ps's options named (as parsed) in names.
 func optionValues(ps *parsed, names string) []string {
 	var out []string

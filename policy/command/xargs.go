@@ -192,6 +192,7 @@ args:
 	} else {
 		inner = append(inner, runtimeName)
 	}
+	j.namesSecretFilter("xargs "+inner[0], j.line[j.cmd-1].Argv)
 	j.namesCommand("xargs", inner, j.walked(j.line[j.cmd-1].Argv))
 }
 
@@ -223,7 +224,7 @@ func (j *judge) walked(producer []string) []string {
 // fed by a command that prints names of the workspace.
 func (j *judge) namesFromWalk(null bool) bool {
 	src, _ := j.stdinOf()
-	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) {
+	if src != "pipe" || j.cmd == 0 || j.cmd-1 >= len(j.line) || !j.line[j.cmd].Fed {
 		j.refuse(rule.DynamicWord, "xargs reads the names it runs its command on from standard input, which here is no command of the line that prints names of the workspace",
 			"use find ... -exec PROG {} +, or find ... -print0 | xargs -0 PROG")
 		return false
@@ -281,7 +282,8 @@ const splitChars = " \t\n\v\f\r'\"\\"
 
 // namePrinter reports a producer that prints only names of the
 // workspace: find (without -printf or -ls), git ls-files (and git diff
-// --name-only, git grep -l), grep -l, rg -l or --files. With nul, they
+// --name-only, git grep -l), grep -l, rg -l or --files, ls (one a line,
+// lsPrintsNames). With nul, they
 // must be NUL-separated (find -print0, git -z, grep -Z, rg -0), as xargs
 // -0 reads them; without, one a line, as a command substitution's output
 // is read (substitute.go).
@@ -312,8 +314,29 @@ func namePrinter(name string, argv []string, nul bool) bool {
 		return (has("-l", "-L", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-Z", "--null") || clusterHas(argv, 'Z')) == nul
 	case "rg":
 		return (has("-l", "--files", "--files-with-matches", "--files-without-match") || clusterHas(argv, 'l')) && (has("-0", "--null") || clusterHas(argv, '0')) == nul && !has("-L", "--follow")
+	case "ls":
+		return !nul && lsPrintsNames(argv)
 	}
 	return false
+}
+
+// lsPrintsNames reports an ls whose output into a pipe is names one a
+// line, as they are: only options that sort (-1, -A, -r, -t, -S, -X,
+// -v, -U), never -a (. and .. would be names), -R (headers), -l, -F or
+// -p (marks after names), -Q or -b (quoting), --color (escapes).
+func lsPrintsNames(argv []string) bool {
+	for _, w := range argv[1:] {
+		if w == "--" {
+			return true
+		}
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			continue
+		}
+		if strings.HasPrefix(w, "--") || strings.Trim(w[1:], "1ArtSXvU") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // clusterHas reports a short-option cluster of argv holding c (-lZ).

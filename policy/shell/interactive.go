@@ -441,6 +441,28 @@ func (p *Parser) checkPattern(w *syntax.Word, pat []byte) bool {
 	return true
 }
 
+// checkTextPattern refuses a pattern matched against text ([[ x == p ]],
+// a case pattern) that zsh reads differently: its ^, ~ and # operators.
+// A regex (=~) is not a pattern and is not checked here.
+func (p *Parser) checkTextPattern(w *syntax.Word, pat []byte) bool {
+	if p.prof != Zsh || p.textRegex {
+		return true
+	}
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '^', '~', '#':
+			if i > 0 && pat[i-1] == '[' {
+				continue
+			}
+			p.refuseAs("zsh pattern operator", p.src(w), "with the common extendedglob option reads ^, ~ and # in a pattern as negation, exclusion and repetition", hintZshGlob)
+			return false
+		}
+	}
+	return true
+}
+
 // checkBrackets refuses an unquoted [ with no ] after it in its word
 // (pat, quoted characters escaped), which bash keeps as text: zsh fails
 // the command on it (bad pattern), and fish the whole line. A lone [ is

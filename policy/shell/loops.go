@@ -9,9 +9,15 @@ import (
 // Loops and conditionals whose words the line shows are flattened into
 // the simple commands they may run, so each is judged like any other:
 //
-//   - for NAME in WORDS; do BODY; done, WORDS literal: BODY once for each
-//     word, in order, with $NAME (quoted, or unquoted where splitting and
-//     pathname expansion leave the value as it is) replaced by it;
+//   - for NAME in WORDS; do BODY; done, WORDS literal or patterns: BODY
+//     once for each word, in order, with $NAME (quoted, or unquoted where
+//     splitting and pathname expansion leave the value as it is) replaced
+//     by it. A pattern (for f in src/*.go) is replaced by the names it
+//     matches, as bash does before the loop starts, through
+//     Parser.Loops: the command policy expands it in the line's folder
+//     as it expands a command's pattern (a name starting with "-" is
+//     refused, the walk is bounded, a link out is not followed). With no
+//     Loops, or after a cd, such a loop is refused;
 //   - while/until COND; do BODY; done: COND, then BODY, each once (a cd
 //     in either is refused: how many times it runs is not known);
 //   - if COND; then A; elif C2; then B; else C; fi: every part, in order;
@@ -25,9 +31,21 @@ import (
 
 // Bounds of a flattened loop: what a person can still review.
 const (
-	maxLoopWords    = 32 // the words of one for loop
-	maxLoopCommands = 64 // the commands all loops of a line add
+	maxLoopWords    = 32  // the words of one for loop, as written
+	maxLoopCommands = 512 // the commands all loops of a line add
 )
+
+// LoopExpander expands the pattern of a for loop's words, pattern as in
+// Pattern.Word, value the word as bash passes it when nothing matches,
+// into the names bash would loop over, in the folder the line starts in.
+// The command policy provides it, with the file system; an error refuses
+// the loop.
+type LoopExpander interface {
+	ExpandLoop(value, pattern string) ([]string, error)
+}
+
+// Span is a range of a Script's commands, Start to End (excluded).
+type Span struct{ Start, End int }
 
 // binding is one loop variable and the value it has in the iteration
 // being flattened.
@@ -45,6 +63,9 @@ func (p *Parser) loop(c syntax.Command, joiner string, sub bool) bool {
 	case *syntax.ForClause:
 		return p.forLoop(c, joiner, sub)
 	case *syntax.WhileClause:
+		if p.readLoop(c, joiner, sub) {
+			return true
+		}
 		start := len(p.cmds)
 		p.stmts(c.Cond, joiner, sub)
 		p.stmts(c.Do, "&&", sub)
@@ -60,6 +81,12 @@ func (p *Parser) loop(c syntax.Command, joiner string, sub bool) bool {
 		}
 		p.loopGrew(start, c)
 		p.noteShellOnly(name)
+		return true
+	case *syntax.TestClause:
+		p.testClause(c, joiner, sub)
+		return true
+	case *syntax.CaseClause:
+		p.caseClause(c, joiner, sub)
 		return true
 	case *syntax.TimeClause:
 		// time PIPELINE: the pipeline, timed; it runs what the pipeline
@@ -105,16 +132,31 @@ func (p *Parser) forLoop(c *syntax.ForClause, joiner string, sub bool) bool {
 	}
 	var words []string
 	ok = true
+	outer := p.patterns
+	p.patterns, p.loopList = nil, true
 	for _, w := range wi.Items {
 		var wok bool
 		words, wok = p.fields(words, w, false)
 		ok = ok && wok
 	}
+	pats := p.patterns
+	p.patterns, p.loopList = outer, false
 	if !ok {
 		return true
 	}
 	if len(words) > maxLoopWords {
 		p.ps.add(classSyntax, "for loop over more than 32 words", p.src(c))
+		return true
+	}
+	if len(pats) > 0 {
+		if words, ok = p.loopNames(words, pats, c); !ok {
+			return true
+		}
+	}
+	if len(words) == 0 {
+		// for NAME in; do ...: the body never runs, whatever it is (a
+		// background job or not): the loop runs no command.
+		p.ps.add(classEmpty, "for loop over no words", p.src(c))
 		return true
 	}
 	start := len(p.cmds)
@@ -128,15 +170,51 @@ func (p *Parser) forLoop(c *syntax.ForClause, joiner string, sub bool) bool {
 			break
 		}
 	}
+	if len(pats) > 0 {
+		p.expanded = append(p.expanded, Span{start, len(p.cmds)})
+	}
 	p.noteShellOnly("for loop")
 	return true
+}
+
+// loopNames replaces the patterns among a for loop's words (pats, their
+// indexes in words) with the names Loops gives for them.
+func (p *Parser) loopNames(words []string, pats []Pattern, c *syntax.ForClause) ([]string, bool) {
+	if p.Loops == nil {
+		p.ps.add(classDynamic, "unquoted pattern in a for loop's words (no folder to expand it in)", words[pats[0].Index])
+		return nil, false
+	}
+	for _, cmd := range p.cmds {
+		if cmd.Argv[0] == "cd" {
+			p.ps.add(classDynamic, "for loop over a pattern after a cd (the folder it is expanded in is not known for certain)", p.src(c))
+			return nil, false
+		}
+	}
+	out := make([]string, 0, len(words)+8)
+	next := 0
+	for _, pt := range pats {
+		out = append(out, words[next:pt.Index]...)
+		names, err := p.Loops.ExpandLoop(words[pt.Index], pt.Word)
+		if err != nil {
+			p.ps.addItem(classDynamic, "for loop over a pattern that cannot be expanded here "+quote(words[pt.Index])+": "+err.Error())
+			return nil, false
+		}
+		out = append(out, names...)
+		next = pt.Index + 1
+	}
+	out = append(out, words[next:]...)
+	if len(out) > MaxMatches {
+		p.ps.add(classSyntax, "for loop over more than 256 names", p.src(c))
+		return nil, false
+	}
+	return out, true
 }
 
 // loopGrew checks the bound on what loops add; false when it is passed.
 func (p *Parser) loopGrew(start int, c syntax.Node) bool {
 	p.loopAdded += len(p.cmds) - start
 	if p.loopAdded > maxLoopCommands {
-		p.ps.add(classSyntax, "loops that run more than 64 commands", p.src(c))
+		p.ps.add(classSyntax, "loops that run more than 512 commands", p.src(c))
 		p.loopAdded = -1 << 30 // reported once
 		return false
 	}
@@ -190,6 +268,10 @@ func (p *Parser) boundValue(x *syntax.ParamExp) (string, bool) {
 func (p *Parser) boundWordOK(x *syntax.ParamExp, v string) bool {
 	if p.inDouble {
 		return true
+	}
+	if v == ReadValue {
+		p.ps.add(classDynamic, "unquoted read variable, whose line would be split or expanded (quote it)", p.src(x))
+		return false
 	}
 	if v == "" || strings.ContainsAny(v, " \t\n*?[") {
 		p.ps.add(classDynamic, "unquoted loop variable whose value would be split or expanded (quote it)", p.src(x))

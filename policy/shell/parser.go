@@ -39,43 +39,52 @@ type Parser struct {
 	// other command substitution is a dynamic word. Set per call: its
 	// answers hold for one working folder and one moment.
 	Values Values
+	// Loops expands the patterns of a for loop's words (for f in *.go);
+	// nil refuses such a loop. It is called during Parse.
+	Loops LoopExpander
 
 	home string
 	sp   *syntax.Parser
 	rd   strings.Reader
 
 	// State of the call in progress; reset by Parse.
-	line       string
-	prof       Profile // the profile of the call; "" is Analyze
-	strict     bool    // the refuse profile's check: name what analyze would accept
-	ps         problems
-	hints      []string     // what to write instead, one per kind of refusal that has one
-	pipeLeft   int          // how many pipelines' left sides the walk is in
-	pipeLast   bool         // in the last element of a pipeline
-	groupDepth int          // how many ( ) and { } groups the walk is in
-	braceWord  *syntax.Word // the word being brace-expanded, if any
-	braceWords int          // words brace expansion added in this call
-	cmds       []Command
-	inArgs     bool       // judging a command's arguments, not a redirection
-	globWord   bool       // the last word literal accepted was an option-value glob
-	globs      []int      // argv indexes of such words in the call in progress
-	patWord    string     // the last word literal accepted was this pattern
-	patterns   []Pattern  // the pattern words of the call in progress
-	printing   bool       // in an argument of echo or printf, where a plain $NAME is kept
-	params     []string   // the names of the $NAME kept in the call in progress
-	inDouble   bool       // judging the parts of a double-quoted string
-	feeders    [][]string // the cat commands of literal $(cat <<'EOF') words in the call in progress
-	bound      []binding  // the loop variables in scope, innermost last (loops.go)
-	loopAdded  int        // commands the loops of this call added (loops.go)
-	shellOnly  []string   // constructs only a shell runs (Script.ShellOnly)
-	exported   []string   // NAME=value of the export builtins in scope: the later commands' environment (export.go)
-	known      []knownSub // the substitutions of the call in progress whose value Values gave (values.go)
-	valued     [][]string // their commands
-	varyWord   *Varying   // the last word literal accepted holds a value with a Shape
-	varying    []Varying  // such words of the call in progress
-	pieces     []piece
-	val        []byte
-	pat        []byte
+	line        string
+	prof        Profile // the profile of the call; "" is Analyze
+	strict      bool    // the refuse profile's check: name what analyze would accept
+	ps          problems
+	hints       []string     // what to write instead, one per kind of refusal that has one
+	pipeLeft    int          // how many pipelines' left sides the walk is in
+	pipeLast    bool         // in the last element of a pipeline
+	groupDepth  int          // how many ( ) and { } groups the walk is in
+	braceWord   *syntax.Word // the word being brace-expanded, if any
+	braceWords  int          // words brace expansion added in this call
+	cmds        []Command
+	inArgs      bool         // judging a command's arguments, not a redirection
+	globWord    bool         // the last word literal accepted was an option-value glob
+	globs       []int        // argv indexes of such words in the call in progress
+	patWord     string       // the last word literal accepted was this pattern
+	patterns    []Pattern    // the pattern words of the call in progress
+	feed        int          // the command whose output feeds the pipeline's next element, or -1 (readloop.go)
+	loopStmt    *syntax.Stmt // the statement of the compound command loop is flattening
+	loopList    bool         // judging a for loop's words, where a pattern is expanded by Loops
+	expanded    []Span       // the commands of for loops over a pattern (Script.Expanded)
+	textPattern bool         // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
+	textRegex   bool         // that pattern is a regular expression (=~)
+	printing    bool         // in an argument of echo or printf, where a plain $NAME is kept
+	params      []string     // the names of the $NAME kept in the call in progress
+	inDouble    bool         // judging the parts of a double-quoted string
+	feeders     [][]string   // the cat commands of literal $(cat <<'EOF') words in the call in progress
+	bound       []binding    // the loop variables in scope, innermost last (loops.go)
+	loopAdded   int          // commands the loops of this call added (loops.go)
+	shellOnly   []string     // constructs only a shell runs (Script.ShellOnly)
+	exported    []string     // NAME=value of the export builtins in scope: the later commands' environment (export.go)
+	known       []knownSub   // the substitutions of the call in progress whose value Values gave (values.go)
+	valued      [][]string   // their commands
+	varyWord    *Varying     // the last word literal accepted holds a value with a Shape
+	varying     []Varying    // such words of the call in progress
+	pieces      []piece
+	val         []byte
+	pat         []byte
 }
 
 // piece is a run of one word after quotes are resolved: raw is unquoted
@@ -112,8 +121,8 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.strict = false
 	p.braceWords = 0
 	p.prof = profile
-	p.pipeLeft, p.pipeLast, p.groupDepth = 0, false, 0
-	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported = false, nil, nil, 0, nil, nil
+	p.pipeLeft, p.pipeLast, p.groupDepth, p.feed, p.loopStmt = 0, false, 0, -1, nil
+	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported, p.expanded = false, nil, nil, 0, nil, nil, nil
 	var (
 		script *Script
 		prob   *Problem
@@ -222,6 +231,17 @@ func (p *Parser) refuse(line string) (*Script, *Problem) {
 	return script, nil
 }
 
+// lastOfPipe is the last element of the pipeline s is, or s.
+func lastOfPipe(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+			return s
+		}
+		s = b.Y
+	}
+}
+
 // maxPresized bounds commandsOf's count: a longer line grows its
 // commands by append, as it would without the count.
 const maxPresized = 8
@@ -286,10 +306,15 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	}
 	p.cmds = make([]Command, 0, commandsOf(f.Stmts, 0))
 	p.stmts(f.Stmts, "", false)
+	if p.ps.empty() && len(p.cmds) == 0 {
+		// Every statement ran nothing (a loop over no words): the same
+		// Problem whatever the body was.
+		p.ps.add(classEmpty, "the line runs no command", "")
+	}
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
-	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly}, nil
+	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}, nil
 }
 
 // stmts flattens a list of statements; the first takes joiner, the rest
@@ -345,6 +370,10 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			xtail := p.stmt(c.X, joiner, true)
 			restore()
 			p.pipeLeft--
+			feed := -1
+			if _, one := lastOfPipe(c.X).Cmd.(*syntax.CallExpr); one && len(p.cmds) > 0 {
+				feed = len(p.cmds) - 1
+			}
 			if c.Op == syntax.PipeAll {
 				// "a |& b" is "a 2>&1 | b", the 2>&1 done after a's own
 				// redirections.
@@ -353,7 +382,13 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 				}
 			}
 			p.pipeLast = p.pipeLeft == 0
+			p.feed = feed
+			ystart := len(p.cmds)
 			tail = p.stmt(c.Y, "|", true)
+			p.feed = -1
+			if feed >= 0 && ystart < len(p.cmds) {
+				p.cmds[ystart].Fed = true
+			}
 			restore()
 			p.pipeLast = last
 		default:
@@ -374,9 +409,12 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		p.stmts(c.Stmts, joiner, sub)
 		p.groupDepth--
 	default:
+		was := p.loopStmt
+		p.loopStmt = s
 		if !p.loop(c, joiner, sub) {
 			p.compound(c)
 		}
+		p.loopStmt = was
 	}
 	if s.Background && !p.strict {
 		// cmd &: judged as it is, and the command policy knows it goes on

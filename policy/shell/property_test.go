@@ -54,7 +54,7 @@ func genLine(rng *rand.Rand) string {
 		if cmd > 0 {
 			b.WriteString(propJoiners[rng.IntN(len(propJoiners))])
 		}
-		group := rng.IntN(10)
+		group := rng.IntN(14)
 		switch group {
 		case 0:
 			b.WriteString("{ ")
@@ -66,6 +66,14 @@ func genLine(rng *rand.Rand) string {
 			b.WriteString("for v in x 'y z' {a,b}; do ")
 		case 4:
 			b.WriteString("if test -f a.txt; then ")
+		case 10:
+			b.WriteString("[[ -f a.txt && ! -d a.txt && x == [xy]* ]] && ")
+		case 11:
+			b.WriteString("case x in y|x*) ")
+		case 12:
+			b.WriteString("for v in *.txt d/*; do ")
+		case 13:
+			b.WriteString("printf 'a\\nb c\\n' | while IFS= read -r v; do ")
 		}
 		if rng.IntN(6) == 0 {
 			b.WriteString(propAssigns[rng.IntN(len(propAssigns))])
@@ -93,6 +101,10 @@ func genLine(rng *rand.Rand) string {
 			b.WriteString("; done")
 		case 4:
 			b.WriteString("; else rec no; fi")
+		case 11:
+			b.WriteString(";; *) rec other;; esac")
+		case 12, 13:
+			b.WriteString("; done")
 		}
 		if group < 2 && rng.IntN(3) == 0 {
 			b.WriteString(propRedirects[rng.IntN(len(propRedirects))])
@@ -134,6 +146,10 @@ func TestInteractiveMeansBashC(t *testing.T) {
 			for ran < want && tried < 100*want {
 				tried++
 				line := genLine(rng)
+				if strings.Contains(line, "for v in *") {
+					sb.reset(t) // the loop's pattern is expanded when the line is judged
+				}
+				p.Loops = folderLoops(sb.work)
 				script, prob := p.Parse(line, prof)
 				if prob != nil {
 					continue
@@ -216,6 +232,7 @@ func TestPortableMeansEveryShell(t *testing.T) {
 	for ran < want && tried < 200*want {
 		tried++
 		line := genLine(rng)
+		p.Loops = folderLoops(sb.work)
 		script, prob := p.Parse(line, Portable)
 		if prob != nil {
 			continue
@@ -257,6 +274,17 @@ func TestPortableMeansEveryShell(t *testing.T) {
 // sandbox's folder, where every line runs: pwd, echo of one word, true.
 func propValues(sb *sandbox) Values { return fakeValues{dir: sb.work} }
 
+// folderLoops expands a for loop's patterns in dir.
+type folderLoops string
+
+func (dir folderLoops) ExpandLoop(value, pattern string) ([]string, error) {
+	c := Command{Argv: []string{value}, Patterns: []Pattern{{Index: 0, Word: pattern}}}
+	if err := ExpandPatterns(&c, string(dir), &Walk{ReadDir: os.ReadDir}); err != nil {
+		return nil, err
+	}
+	return c.Argv, nil
+}
+
 // anyPattern reports whether a command of s has a word bash would expand
 // to file names.
 func anyPattern(s *Script) bool {
@@ -265,7 +293,7 @@ func anyPattern(s *Script) bool {
 			return true
 		}
 	}
-	return false
+	return len(s.Expanded) > 0
 }
 
 // onlyEmptied reports whether got differs from want only by files that
@@ -291,7 +319,7 @@ func racy(s *Script) bool {
 	pipe, writes := false, false
 	for _, c := range s.Commands {
 		pipe = pipe || c.Joiner == "|"
-		writes = writes || c.Argv[0] == "touch" || len(c.Patterns) > 0 || len(c.GlobOptions) > 0
+		writes = writes || c.Argv[0] == "touch" || len(c.Patterns) > 0 || len(c.GlobOptions) > 0 || len(s.Expanded) > 0
 		for _, r := range c.Redirects {
 			writes = writes || r.Write
 		}

@@ -42,6 +42,11 @@ type Script struct {
 	// a here-document's text as a word, kill of a probe's pids): the
 	// gate leaves such a line to the host's shell (see shellonly.go).
 	ShellOnly []string
+	// Expanded are the commands of for loops whose words a pattern gave
+	// (Parser.Loops): bash took the names from the folder before the
+	// loop ran, so a command of the line outside them that changes
+	// files could change the names.
+	Expanded []Span
 }
 
 // Command is one simple command with literal words.
@@ -93,6 +98,10 @@ type Command struct {
 	// Background: the command is part of a statement run with "&", so
 	// the line goes on (and ends) while it still runs.
 	Background bool
+	// Fed: the command reads the pipe written by the command just before
+	// it, and by no other: the left side of the pipeline is one simple
+	// command (not (a; b) | c, where both write to the pipe).
+	Fed bool
 	// Feeders are the commands the shell runs to build a word of this
 	// one whose output the line shows: cat of a literal here-document in
 	// "$(cat <<'EOF' ... EOF)" (the word holds the text). They read
@@ -107,6 +116,9 @@ type Command struct {
 	// the parser took from Parser.Values (values.go); nil for nearly
 	// every command, so the rare case costs a Command one pointer.
 	Valued *Valued
+	// Read is the while read loop the command is in (readloop.go), whose
+	// line stands in Argv and Redirects as ReadValue; nil outside one.
+	Read *ReadLoop
 	// Via is the shell (sh, bash) whose literal line (sh -c LINE) this
 	// command is part of: set by the command policy, which judges that
 	// line's commands as the line's own, and the shell's name on PATH.

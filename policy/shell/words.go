@@ -395,10 +395,16 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 		return "", false, false
 	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
-		if p.prof.interactive() && p.inArgs && !p.checkPattern(w, p.pat) {
+		if p.prof.interactive() && (p.inArgs || p.loopList) && !p.textPattern && !p.checkPattern(w, p.pat) {
 			return "", false, false
 		}
 		switch {
+		case p.textPattern:
+			if p.prof.interactive() && !p.checkTextPattern(w, p.pat) {
+				return "", false, false
+			}
+		case p.loopList && !p.strict:
+			p.patWord = patternWord(p.pat)
 		case p.inArgs && !p.strict && optionValueGlob(p.pat):
 			p.globWord = true
 		case p.inArgs && !p.strict:
