@@ -87,8 +87,9 @@ type Facts struct {
 	GitExec   map[string]string    `json:"gitExec,omitempty"`
 	GitConfig map[string][]string  `json:"gitConfig,omitempty"`
 	ReadDir   map[string]Dir       `json:"readDir,omitempty"`
-	Remotes   map[string]*[]string `json:"remotes,omitempty"`   // nil: could not be read
-	WriteExec map[string]string    `json:"writeExec,omitempty"` // key: dir NUL hooks joined by NUL
+	Remotes   map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
+	WriteExec map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
+	Creds     map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
 	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
 	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
 }
@@ -140,6 +141,7 @@ type answers struct {
 	ReadDir   answered[Dir]
 	Remotes   answered[*[]string]
 	WriteExec answered[string]
+	Creds     answered[*[]string]
 	ObsFile   answered[ObsAnswer]
 	ObsDir    answered[bool]
 }
@@ -243,6 +245,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.ReadDir)
 	forget(&f.Remotes)
 	forget(&f.WriteExec)
+	forget(&f.Creds)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 }
@@ -288,6 +291,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.Resolve, base.Links, base.Split, base.Options = f.Resolve.asMap(), f.Links.asMap(), f.Split.asMap(), f.Options.asMap()
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
+	base.Creds = f.Creds.asMap()
 	return base
 }
 
@@ -423,6 +427,22 @@ func (x recGit) GitWriteExec(dir string, hooks []string) string {
 	defer x.r.mu.Unlock()
 	x.r.f.WriteExec.keep(writeExecKey(dir, hooks), out)
 	return out
+}
+
+func (x recGit) GitCredentials(dir string) ([]string, bool) {
+	out, ok := x.r.fs.(command.GitWrites).GitCredentials(dir)
+	var v *[]string
+	if ok {
+		c := slices.Clone(out)
+		if c == nil {
+			c = []string{}
+		}
+		v = &c
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Creds.keep(dir, v)
+	return out, ok
 }
 
 type recGitIn struct{ recGit }
@@ -572,6 +592,18 @@ func (x repFS) GitRemotes(dir string) ([]string, bool) {
 	v, ok := x.r.f.Remotes[dir]
 	if !ok {
 		x.r.miss("git remotes of", dir)
+		return nil, false
+	}
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
+func (x repFS) GitCredentials(dir string) ([]string, bool) {
+	v, ok := x.r.f.Creds[dir]
+	if !ok {
+		x.r.miss("git credentials of", dir)
 		return nil, false
 	}
 	if v == nil {
