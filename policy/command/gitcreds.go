@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"admit/policy/rule"
@@ -24,6 +25,7 @@ type gitPrinted struct {
 	nameOnly bool
 	names    []string // section.sub.key, or section.key
 	urls     bool     // the remotes' URLs, rewritten by url.*.insteadOf
+	anySub   bool     // names match whatever their subsection (--get-urlmatch)
 }
 
 // gitPrints says what of the configuration sub (a git subcommand, with
@@ -47,6 +49,8 @@ func gitPrints(sub string, ps *parsed) gitPrinted {
 			switch u.name {
 			case "-l", "--list", "--get-regexp":
 				p.all = true
+			case "--get-urlmatch":
+				p.anySub = true // the subsections that match the URL
 			case "--name-only":
 				p.nameOnly = true
 			}
@@ -112,7 +116,7 @@ func gitPrintsSetting(p gitPrinted, c string) bool {
 	}
 	for _, n := range p.names {
 		nsec, nsub, nkey := splitSetting(n)
-		if strings.EqualFold(nsec, sec) && strings.EqualFold(nkey, key) && (inName || nsub == sub) {
+		if strings.EqualFold(nsec, sec) && strings.EqualFold(nkey, key) && (inName || p.anySub || nsub == sub) {
 			return true
 		}
 	}
@@ -132,4 +136,36 @@ func splitSetting(n string) (section, sub, key string) {
 		sub = n[i+1 : k]
 	}
 	return section, sub, key
+}
+
+// GitConfigCredential says why reading the file resolved (cat
+// .git/config, a Read tool of it) shows the model a credential: it is a
+// repository's configuration file (config or config.worktree in a .git
+// folder, a bare repository or a worktree's folder of it) and that
+// configuration holds one (GitWrites.GitCredentials), or cannot be read to
+// tell. "" for any other file, and where fsys cannot tell (no GitWrites).
+func GitConfigCredential(fsys FS, resolved string) string {
+	base := path.Base(resolved)
+	if base != "config" && base != "config.worktree" || fsys == nil {
+		return ""
+	}
+	gw, ok := fsys.(GitWrites)
+	if !ok {
+		return ""
+	}
+	dir := path.Dir(resolved)
+	if path.Base(dir) != ".git" {
+		// A bare repository, or .git/worktrees/NAME: HEAD beside it.
+		if r, err := fsys.Resolve(dir + "/HEAD"); err != nil || !r.Exists || r.Dir {
+			return ""
+		}
+	}
+	creds, ok := gw.GitCredentials(dir)
+	switch {
+	case !ok:
+		return "a repository's configuration the gate cannot read to tell whether it holds a credential"
+	case len(creds) > 0:
+		return fmt.Sprintf("a repository's configuration, whose %s holds a credential (a password or token in a URL, or an authorization header)", creds[0])
+	}
+	return ""
 }
