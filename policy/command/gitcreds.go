@@ -47,9 +47,9 @@ func gitPrints(sub string, ps *parsed) gitPrinted {
 		p := gitPrinted{ok: true}
 		for _, u := range ps.opts {
 			switch u.name {
-			case "-l", "--list", "--get-regexp":
-				p.all = true
-			case "--get-urlmatch":
+			case "-l", "--list", "--get-regexp", "--regexp":
+				p.all = true // --regexp: git config get's name is a pattern
+			case "--get-urlmatch", "--url":
 				p.anySub = true // the subsections that match the URL
 			case "--name-only":
 				p.nameOnly = true
