@@ -41,6 +41,11 @@ const (
 	// envTemp: a temporary folder, for which the system's own (/tmp,
 	// /var/tmp) is where the program writes anyway.
 	envTemp
+	// envSource: where a package manager downloads the packages whose
+	// code it then runs (a registry, an index, a module proxy), as URLs
+	// or paths. A registry other than the public default is asked as code
+	// that runs; a path is a folder of packages, judged as envRuns is.
+	envSource
 )
 
 // envPath is one variable of the table: what the program does with its
@@ -64,31 +69,44 @@ var envPaths = map[string]envPath{
 	"GOCOVERDIR": {use: envWrites, what: "the folder coverage data is written to"},
 	"GOENV":      {use: envConfig | envWrites, what: "the file of go's settings (GOFLAGS=-toolexec runs a program), which go env -w writes"},
 	"GOROOT":     {use: envRuns, what: "the Go toolchain go runs its compiler and tools from"},
+	"GOPROXY":    {use: envSource, what: "the module proxies go downloads modules from"},
 	// temporary folders
 	"TMPDIR":  {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
 	"TMP":     {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
 	"TEMP":    {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
 	"TEMPDIR": {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
 	// JavaScript
-	"YARN_CACHE_FOLDER":     {use: envWrites, what: "yarn's package cache, whose packages later installs trust"},
-	"YARN_GLOBAL_FOLDER":    {use: envWrites, what: "the folder yarn installs global packages to"},
-	"YARN_RC_FILENAME":      {use: envConfig, what: "the name of the file of yarn's settings"},
-	"PNPM_HOME":             {use: envWrites | envRuns, what: "the folder pnpm installs global programs to"},
-	"BUN_INSTALL":           {use: envWrites | envRuns, what: "the folder bun installs global programs to"},
-	"BUN_INSTALL_CACHE_DIR": {use: envWrites, what: "bun's package cache"},
-	"DENO_DIR":              {use: envWrites, what: "deno's cache of modules, whose code later runs trust"},
-	"COREPACK_HOME":         {use: envWrites | envRuns, what: "the folder corepack keeps the package managers it runs in"},
-	"NODE_EXTRA_CA_CERTS":   {use: envReads, what: "certificates node trusts besides its own"},
-	"NODE_REPL_HISTORY":     {use: envWrites, what: "the file node writes its REPL history to"},
-	"NODE_V8_COVERAGE":      {use: envWrites, what: "the folder node writes coverage data to"},
-	"TURBO_CACHE_DIR":       {use: envWrites, what: "turbo's cache of task outputs, which later runs replay"},
-	"NX_CACHE_DIRECTORY":    {use: envWrites, what: "nx's cache of task outputs, which later runs replay"},
+	"YARN_CACHE_FOLDER":        {use: envWrites, what: "yarn's package cache, whose packages later installs trust"},
+	"YARN_GLOBAL_FOLDER":       {use: envWrites, what: "the folder yarn installs global packages to"},
+	"YARN_RC_FILENAME":         {use: envConfig, what: "the name of the file of yarn's settings"},
+	"PNPM_HOME":                {use: envWrites | envRuns, what: "the folder pnpm installs global programs to"},
+	"BUN_INSTALL":              {use: envWrites | envRuns, what: "the folder bun installs global programs to"},
+	"BUN_INSTALL_CACHE_DIR":    {use: envWrites, what: "bun's package cache"},
+	"DENO_DIR":                 {use: envWrites, what: "deno's cache of modules, whose code later runs trust"},
+	"COREPACK_HOME":            {use: envWrites | envRuns, what: "the folder corepack keeps the package managers it runs in"},
+	"NODE_EXTRA_CA_CERTS":      {use: envReads, what: "certificates node trusts besides its own"},
+	"YARN_REGISTRY":            {use: envSource, what: "the registry yarn installs packages from"},
+	"YARN_NPM_REGISTRY_SERVER": {use: envSource, what: "the registry yarn installs packages from"},
+	"BUN_CONFIG_REGISTRY":      {use: envSource, what: "the registry bun installs packages from"},
+	"NODE_REPL_HISTORY":        {use: envWrites, what: "the file node writes its REPL history to"},
+	"NODE_V8_COVERAGE":         {use: envWrites, what: "the folder node writes coverage data to"},
+	"TURBO_CACHE_DIR":          {use: envWrites, what: "turbo's cache of task outputs, which later runs replay"},
+	"NX_CACHE_DIRECTORY":       {use: envWrites, what: "nx's cache of task outputs, which later runs replay"},
 	// Python
 	"PIP_CACHE_DIR":           {use: envWrites, what: "pip's cache of downloads and wheels, which later installs trust"},
 	"PIP_TARGET":              {use: envWrites, what: "the folder pip installs packages to"},
 	"PIP_PREFIX":              {use: envWrites, what: "the prefix pip installs packages under"},
 	"PIP_SRC":                 {use: envWrites, what: "the folder pip checks editable packages out to"},
 	"PIP_CERT":                {use: envReads, what: "the certificate bundle pip trusts"},
+	"PIP_INDEX_URL":           {use: envSource, what: "the package index pip installs from"},
+	"PIP_EXTRA_INDEX_URL":     {use: envSource, what: "more package indexes pip installs from"},
+	"PIP_FIND_LINKS":          {use: envSource, what: "pages or folders of packages pip installs from"},
+	"UV_INDEX_URL":            {use: envSource, what: "the package index uv installs from"},
+	"UV_DEFAULT_INDEX":        {use: envSource, what: "the package index uv installs from"},
+	"UV_INDEX":                {use: envSource, what: "more package indexes uv installs from"},
+	"UV_EXTRA_INDEX_URL":      {use: envSource, what: "more package indexes uv installs from"},
+	"UV_FIND_LINKS":           {use: envSource, what: "pages or folders of packages uv installs from"},
+	"PIPENV_PYPI_MIRROR":      {use: envSource, what: "the package index pipenv installs from"},
 	"UV_CACHE_DIR":            {use: envWrites, what: "uv's cache of packages, which later installs trust"},
 	"UV_TOOL_DIR":             {use: envWrites | envRuns, what: "the folder uv installs tools to"},
 	"UV_TOOL_BIN_DIR":         {use: envWrites | envRuns, what: "the folder uv installs tools' programs to"},
@@ -182,6 +200,7 @@ var npmPathKeys = map[string]envPath{
 	"virtual-store-dir": {use: envWrites, what: "pnpm's folder of linked packages"},
 	"modules-dir":       {use: envWrites, what: "the folder pnpm installs packages to, in place of node_modules"},
 	"cafile":            {use: envReads, what: "the certificate bundle npm trusts"},
+	"registry":          {use: envSource, what: "the registry npm installs packages from"},
 }
 
 // envPathOf is the table's entry for the variable name, if any.
@@ -190,8 +209,14 @@ func envPathOf(name string) (envPath, bool) {
 		return ep, true
 	}
 	if key, ok := strings.CutPrefix(strings.ToLower(name), "npm_config_"); ok {
+		if strings.HasSuffix(key, ":registry") {
+			key = "registry" // a scope's registry: npm_config_@acme:registry
+		}
 		ep, ok := npmPathKeys[strings.ReplaceAll(key, "_", "-")]
 		return ep, ok
+	}
+	if strings.HasPrefix(name, "POETRY_REPOSITORIES_") && strings.HasSuffix(name, "_URL") || strings.HasPrefix(name, "UV_INDEX_") && strings.HasSuffix(name, "_URL") {
+		return envPath{use: envSource, what: "a package index the installs use"}, true
 	}
 	return envPath{}, false
 }
@@ -221,6 +246,10 @@ func (j *judge) envPathVar(prog, assign string, argv []string) {
 	name, value, _ := strings.Cut(assign, "=")
 	ep, ok := envPathOf(name)
 	if !ok || value == "" {
+		return
+	}
+	if ep.use&envSource != 0 {
+		j.envSourceVar(prog, name, value, ep, argv)
 		return
 	}
 	values := []string{value}
@@ -309,4 +338,37 @@ func (j *judge) envRead(prog, name, v string, r Resolved) {
 		mode = modeList
 	}
 	j.path(prog, access{word: v, what: "variable " + name, mode: mode})
+}
+
+// publicRegistries are the default registries of the package managers
+// envSource names (and go's words for none): setting one changes nothing.
+var publicRegistries = map[string]bool{
+	"direct": true, "off": true, "https://proxy.golang.org": true, "https://registry.npmjs.org": true, "https://registry.yarnpkg.com": true,
+	"https://pypi.org/simple": true, "https://pypi.python.org/simple": true, "https://files.pythonhosted.org": true,
+}
+
+// envSourceVar judges a variable naming where packages come from: each
+// entry of its value (GOPROXY's list by "," or "|", pip's by blanks) a
+// public default, a URL of another registry (the command asked as code
+// that runs: what it installs is that registry's), or a path or file://
+// URL, a folder of packages judged as one the program runs from.
+func (j *judge) envSourceVar(prog, name, value string, ep envPath, argv []string) {
+	other := ""
+	for _, v := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == '|' || r == ' ' || r == '\t' || r == '\n' }) {
+		switch {
+		case publicRegistries[strings.TrimSuffix(v, "/")]:
+		case strings.HasPrefix(v, "file://") || !strings.Contains(v, "://"):
+			p := strings.TrimPrefix(v, "file://")
+			if in := j.envPathValue(prog, name, p, envPath{use: envRuns, what: ep.what}); j.acc.refused {
+				return
+			} else if in && other == "" {
+				other = v
+			}
+		case other == "":
+			other = v
+		}
+	}
+	if other != "" {
+		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s sets %s to %q: %s, so what it installs and runs comes from there and a person decides", showArgv(argv), name, other, ep.what), "")
+	}
 }
