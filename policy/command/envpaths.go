@@ -331,13 +331,16 @@ func (j *judge) envPathValue(prog, name, v string, ep envPath) bool {
 }
 
 // envRead judges the place v a variable has the program read, as a read
-// of it: a file as a file is read, a folder as a listing.
+// of it: a file as a file is read, a folder as a listing. The program
+// reads it, not the model: it is not recorded as seen.
 func (j *judge) envRead(prog, name, v string, r Resolved) {
 	mode := modeRead
 	if r.Dir || !r.Exists {
 		mode = modeList
 	}
+	reads, lists := len(j.acc.reads), len(j.acc.lists)
 	j.path(prog, access{word: v, what: "variable " + name, mode: mode})
+	j.acc.reads, j.acc.lists = j.acc.reads[:reads], j.acc.lists[:lists]
 }
 
 // publicRegistries are the default registries of the package managers
