@@ -264,6 +264,9 @@ func TestRequestWithoutIDIsRefused(t *testing.T) {
 			if r.Allowed {
 				t.Errorf("taped as allowed: %+v", r)
 			}
+			if r.Rule != "not-in-allow-list" {
+				t.Errorf("taped with rule %s, want not-in-allow-list (no session grants the name): %+v", r.Rule, r)
+			}
 			refused[r.Tool]++
 		}
 	}
