@@ -116,6 +116,9 @@ func gitPrintsSetting(p gitPrinted, c string) bool {
 	}
 	for _, n := range p.names {
 		nsec, nsub, nkey := splitSetting(n)
+		if nkey == "" && p.anySub && strings.EqualFold(nsec, sec) {
+			return true // --get-urlmatch SECTION prints every key of the matching subsections
+		}
 		if strings.EqualFold(nsec, sec) && strings.EqualFold(nkey, key) && (inName || p.anySub || nsub == sub) {
 			return true
 		}

@@ -24,6 +24,8 @@ func TestGitPrintsSetting(t *testing.T) {
 		{gitPrinted{ok: true, names: []string{"url.https://x@y/.insteadof"}}, "url.*.insteadof", true},
 		{gitPrinted{ok: true, names: []string{"http.extraheader"}, anySub: true}, "http.https://github.com/.extraheader", true},
 		{gitPrinted{ok: true, names: []string{"http.extraheader"}}, "http.https://github.com/.extraheader", false},
+		{gitPrinted{ok: true, names: []string{"http"}, anySub: true}, "http.https://github.com/.extraheader", true},
+		{gitPrinted{ok: true, names: []string{"core"}, anySub: true}, "http.https://github.com/.extraheader", false},
 	} {
 		if got := gitPrintsSetting(tc.p, tc.cred); got != tc.want {
 			t.Errorf("%+v of %s: %v, want %v", tc.p, tc.cred, got, tc.want)
