@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,12 +18,21 @@ import (
 // password or a token (sendemail.smtpPass). Each is named as git config
 // names it, with a subsection that holds the credential shown as "*", so
 // the list itself holds none. ok is false when the configuration cannot
-// be read: the caller fails closed. The person's global and system
-// configurations are not read.
+// be read: the caller fails closed. Of the person's global and system
+// configurations (with the home folder SetHome gave), the URL rewrites
+// are read: git remote -v applies a url.BASE.insteadOf of ~/.gitconfig,
+// the usual place of a CI job's token, to the repository's remotes.
 func (r *Resolver) GitCredentials(dir string) (names []string, ok bool) {
-	repo, bad := r.gitEntries(dir, func(e configEntry, _ string) {
+	add := func(e configEntry, _ string) {
 		if n := credentialName(e); n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
+		}
+	}
+	var remotes []string // the remotes' URLs, which a rewrite may apply to
+	repo, bad := r.gitEntries(dir, func(e configEntry, file string) {
+		add(e, file)
+		if e.section == "remote" && (e.key == "url" || e.key == "pushurl") && e.hasValue {
+			remotes = append(remotes, e.value)
 		}
 	})
 	if bad != "" {
@@ -31,7 +41,27 @@ func (r *Resolver) GitCredentials(dir string) (names []string, ok bool) {
 	if repo.gitDir == "" {
 		return nil, true // no repository: git prints no setting
 	}
+	for _, f := range r.personGitConfigs() {
+		// What cannot be read there is the person's, and git reads it as
+		// it can: only what is read counts. A rewrite counts where it
+		// applies to one of the repository's remotes.
+		_ = r.configEntries(f, func(e configEntry, file string) {
+			if e.section == "url" && (e.key == "insteadof" || e.key == "pushinsteadof") && e.hasValue && e.value != "" && urlCredential(e.sub) &&
+				slices.ContainsFunc(remotes, func(u string) bool { return strings.HasPrefix(u, e.value) }) {
+				add(e, file)
+			}
+		})
+	}
 	return names, true
+}
+
+// personGitConfigs are the person's global and the system's git
+// configuration files: none until SetHome names the home folder.
+func (r *Resolver) personGitConfigs() []string {
+	if r.home == "" {
+		return nil
+	}
+	return []string{"/etc/gitconfig", filepath.Join(r.home, ".config", "git", "config"), filepath.Join(r.home, ".gitconfig")}
 }
 
 // credentialName is the entry's name when it holds a credential, its

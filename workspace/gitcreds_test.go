@@ -34,7 +34,8 @@ func TestURLCredential(t *testing.T) {
 // TestGitCredentials: credentials are found in the repository's config,
 // in a file it includes, through a .git file's gitdir and a linked
 // worktree's common folder, and named without the credential; a
-// configuration without any lists none.
+// configuration without any lists none; the person's URL rewrite counts
+// where it applies to one of the repository's remotes.
 func TestGitCredentials(t *testing.T) {
 	root := tempRoot(t)
 	writeFile(t, filepath.Join(root, "a/.git/HEAD"), "ref: refs/heads/main\n")
@@ -61,5 +62,18 @@ func TestGitCredentials(t *testing.T) {
 	}
 	if _, ok := r.GitCredentials(filepath.Join(root, "bad")); ok {
 		t.Error("bad: a configuration that cannot be parsed was read")
+	}
+
+	// The person's rewrite counts where it applies to a remote.
+	home := tempRoot(t)
+	writeFile(t, filepath.Join(home, ".gitconfig"), "[url \"https://x-access-token:ghs_abc@github.com/\"]\n\tinsteadOf = git@github.com:\n[url \"https://bot:pw@other.example/\"]\n\tinsteadOf = https://other.example/\n")
+	r.SetHome(home)
+	if got, ok := r.GitCredentials(filepath.Join(root, "plain")); !ok || !slices.Equal(got, []string{"url.*.insteadof"}) {
+		t.Errorf("plain with the person's rewrite: %q %v", got, ok)
+	}
+	writeFile(t, filepath.Join(root, "other/.git/HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "other/.git/config"), "[remote \"origin\"]\n\turl = https://gitlab.com/o/r.git\n")
+	if got, ok := r.GitCredentials(filepath.Join(root, "other")); !ok || len(got) != 0 {
+		t.Errorf("a remote no rewrite applies to: %q %v", got, ok)
 	}
 }
