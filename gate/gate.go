@@ -165,7 +165,7 @@ func newGate(cfg config) (*Gate, error) {
 		return nil, errors.New("gate: no workspace roots (an empty set is allowed, a missing one is not)")
 	}
 	if cfg.Resolver == nil {
-		cfg.Resolver = workspace.NewResolver(cfg.Roots)
+		cfg.Resolver = workspace.NewResolver(cfg.Roots).SetHome(cfg.Home)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

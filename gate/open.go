@@ -132,7 +132,7 @@ func Open(o Options) (*Gate, error) {
 		secrets = s
 	}
 	cfg := config{
-		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots),
+		Mode: o.Mode, Effects: o.Effects, Shell: o.Shell, Roots: roots, Resolver: workspace.NewResolver(roots).SetHome(o.Home),
 		Approvals: o.Approvals, Notifier: o.Notifier, Logger: o.Logger, Now: o.Now,
 		Home: o.Home, Bounds: o.Bounds, Policy: o.Policy, Trust: o.Trust, Rules: o.Rules, Handles: o.Handles, AcceptWeaker: o.AcceptWeakerConfinement != nil && *o.AcceptWeakerConfinement, Secrets: secrets, AllowConfinedCode: o.ConfinedRuns == "allow", Headless: o.Headless, OneCall: o.OneCall, PersonShell: o.PersonShell, SecretValues: o.SecretValues,
 		Managed: layer, ManagedErr: layerErr, Exporter: o.Exporter,

@@ -37,6 +37,9 @@ type Door interface {
 	Edit(ctx context.Context, p gate.EditParams) (gate.FileResult, error)
 	Write(ctx context.Context, p gate.WriteParams) (gate.FileResult, error)
 	Run(ctx context.Context, p gate.RunParams, o gate.RunOptions) (gate.RunResult, error)
+	// Check decides a call the server does not carry out: a request sent
+	// without an id, put to the door so that its refusal is taped.
+	Check(ctx context.Context, p gate.CheckParams) (gate.Verdict, error)
 }
 
 // Config holds a server's dependencies.
@@ -205,6 +208,10 @@ func (s *server) handle(ctx context.Context, line []byte, reply func([]byte)) []
 			s.mu.Unlock()
 		case "notifications/cancelled":
 			s.cancel(m.Params)
+		default:
+			if !strings.HasPrefix(m.Method, "notifications/") {
+				s.refuseNotification(ctx, m)
+			}
 		}
 		return done()
 	}
@@ -228,6 +235,41 @@ func (s *server) handle(ctx context.Context, line []byte, reply func([]byte)) []
 		return nil
 	}
 	return mcpwire.Response(m.ID, nil, &mcpwire.Error{Code: mcpwire.MethodNotFound, Message: m.Method + ": admit's MCP server offers tools only (tools/list, tools/call)"})
+}
+
+// notificationTool is the name a request sent without an id is put to
+// the door under (mcp:notification/METHOD), the name admit's gateway
+// (mcpgate) uses for the same refusal: no session grants it.
+const notificationTool = "mcp:notification/"
+
+// refuseNotification refuses a request method sent without an id
+// (tools/call as a notification): nothing runs, since no answer could
+// carry the verdict, and the refusal is put to the door, which tapes it
+// with the arguments.
+func (s *server) refuseNotification(ctx context.Context, m *mcpwire.Message) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		sess, err := s.ensureSession(ctx)
+		if err != nil {
+			s.log.Warn("mcp serve: a request sent without an id was not carried out, and admit could not record it", "method", m.Method, "err", err)
+			return
+		}
+		args := m.Params
+		if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+			args = nil
+		}
+		callCtx, _ := json.Marshal(map[string]string{"agent": "mcp", "task": s.cfg.Label})
+		v, err := s.cfg.Door.Check(ctx, gate.CheckParams{Session: sess, Tool: notificationTool + strings.TrimSpace(m.Method), Args: args, Cwd: s.cfg.Cwd, Context: callCtx})
+		switch {
+		case err != nil:
+			s.log.Warn("mcp serve: a request sent without an id was not carried out, and admit could not record it", "method", m.Method, "err", err)
+		default:
+			// Allowed or not, it is not carried out: a request needs an id
+			// to be answered.
+			s.log.Warn("mcp serve: a request sent without an id was refused and not carried out", "method", m.Method, "rule", v.Rule)
+		}
+	}()
 }
 
 // initialize negotiates the protocol version and says what the server is.

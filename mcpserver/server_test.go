@@ -15,6 +15,7 @@ import (
 	"admit/gate"
 	"admit/mcpserver"
 	"admit/policy"
+	"admit/tape"
 )
 
 // conn is a test client on Serve's stdio.
@@ -27,6 +28,13 @@ type conn struct {
 
 func start(t *testing.T, effects string) (*conn, string) {
 	t.Helper()
+	c, ws, _ := startTaped(t, effects, "")
+	return c, ws
+}
+
+// startTaped is start with the gate's tape at tapePath ("" for none).
+func startTaped(t *testing.T, effects, tapePath string) (*conn, string, *gate.Gate) {
+	t.Helper()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +42,7 @@ func start(t *testing.T, effects string) (*conn, string) {
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("a note\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: effects}, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true})
+	g, err := gate.Open(gate.Options{Dirs: []string{ws}, Settings: gate.Settings{Mode: "enforce", Effects: effects}, Home: t.TempDir(), Bounds: policy.DefaultBounds(), Headless: true, TapePath: tapePath, TapeRequired: tapePath != ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +63,7 @@ func start(t *testing.T, effects string) (*conn, string) {
 		close(c.lines)
 	}()
 	t.Cleanup(func() { inW.Close() })
-	return c, ws
+	return c, ws, g
 }
 
 func (c *conn) send(line string) {
@@ -205,5 +213,70 @@ func TestToolsAlone(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return when its input closed")
+	}
+}
+
+// TestRequestWithoutIDIsRefused: a tools/call sent without an id (a
+// notification naming a request method), through the server's stdio as a
+// client sends it, runs no tool: neither a write nor a run makes its
+// marker, in any spelling of the method or inside a batch. Each is taped
+// as a refusal of mcp:notification/METHOD, as admit's gateway tapes the
+// same message. A real notification is not taped, and a call with an id
+// still runs.
+func TestRequestWithoutIDIsRefused(t *testing.T) {
+	tp := filepath.Join(t.TempDir(), "tape.jsonl")
+	c, ws, _ := startTaped(t, "workspace-write", tp)
+	initialize(c, "2025-03-26")
+	c.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write","arguments":{"path":"marker-write.txt","content":"ran"}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"run","arguments":{"command":"touch marker-run.txt"}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"Tools/Call","params":{"name":"write","arguments":{"path":"marker-case.txt","content":"ran"}}}`)
+	c.send(`[{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write","arguments":{"path":"marker-batch.txt","content":"ran"}}},{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	var batch []answer
+	if err := json.Unmarshal(c.next(), &batch); err != nil || len(batch) != 1 || string(batch[0].ID) != "3" {
+		t.Fatalf("the batch's answers: %v %+v", err, batch)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read","arguments":{"path":"notes.txt"}}}`)
+	if a := c.answer(); a.Result["isError"] == true {
+		t.Fatalf("a call with an id: %+v", a)
+	}
+	c.in.Close()
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return when its input closed")
+	}
+	for _, m := range []string{"marker-write.txt", "marker-run.txt", "marker-case.txt", "marker-batch.txt"} {
+		if _, err := os.Stat(filepath.Join(ws, m)); err == nil {
+			t.Errorf("%s exists: a request without an id ran", m)
+		}
+	}
+	recs, err := tape.Query(tp, tape.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]int{}
+	for _, r := range recs {
+		if strings.HasPrefix(r.Tool, "mcp:notification/") {
+			if r.Allowed {
+				t.Errorf("taped as allowed: %+v", r)
+			}
+			if r.Rule != "not-in-allow-list" {
+				t.Errorf("taped with rule %s, want not-in-allow-list (no session grants the name): %+v", r.Rule, r)
+			}
+			refused[r.Tool]++
+		}
+	}
+	want := map[string]int{"mcp:notification/tools/call": 3, "mcp:notification/Tools/Call": 1}
+	if len(refused) != len(want) {
+		t.Errorf("refusals on the tape: %v, want %v", refused, want)
+	}
+	for tool, n := range want {
+		if refused[tool] != n {
+			t.Errorf("the tape has %d refusals of %s, want %d (all: %v)", refused[tool], tool, n, refused)
+		}
 	}
 }

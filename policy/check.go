@@ -367,6 +367,8 @@ func decidePaths(d Decision, tool string, raw []string, cwd string, e *Env) Deci
 				d.Reads, d.Seen = append(d.Reads, r.Path), append(d.Seen, r)
 				if pat := secretOf(e, r.Path, abs); pat != "" {
 					secrets = append(secrets, fmt.Sprintf("%q (%s)", p, pat))
+				} else if why := command.GitConfigCredential(e.FS, r.Path); why != "" {
+					secrets = append(secrets, fmt.Sprintf("%q (%s)", p, why))
 				}
 			}
 			continue

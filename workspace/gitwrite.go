@@ -28,6 +28,23 @@ func (r *Resolver) gitEntries(dir string, visit func(e configEntry, file string)
 	if found != "" || repo.gitDir == "" {
 		return repo, found
 	}
+	files := []string{filepath.Join(repo.commonDir, "config")}
+	if repo.gitDir != repo.commonDir {
+		files = append(files, filepath.Join(repo.gitDir, "config"))
+	}
+	files = append(files, filepath.Join(repo.gitDir, "config.worktree"))
+	for _, f := range files {
+		if found := r.configEntries(f, visit); found != "" {
+			return repo, found
+		}
+	}
+	return repo, ""
+}
+
+// configEntries calls visit for each entry of the configuration file
+// path and of the files it includes, as git follows them; found is why
+// they cannot be read in full, or "".
+func (r *Resolver) configEntries(path string, visit func(e configEntry, file string)) (found string) {
 	var walk func(path string, depth int) string
 	walk = func(path string, depth int) string {
 		res, err := resolve(path)
@@ -63,17 +80,7 @@ func (r *Resolver) gitEntries(dir string, visit func(e configEntry, file string)
 		}
 		return ""
 	}
-	files := []string{filepath.Join(repo.commonDir, "config")}
-	if repo.gitDir != repo.commonDir {
-		files = append(files, filepath.Join(repo.gitDir, "config"))
-	}
-	files = append(files, filepath.Join(repo.gitDir, "config.worktree"))
-	for _, f := range files {
-		if found := walk(f, 0); found != "" {
-			return repo, found
-		}
-	}
-	return repo, ""
+	return walk(path, 0)
 }
 
 // GitRemotes lists the remotes the configuration of the repository

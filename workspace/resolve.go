@@ -40,6 +40,16 @@ type Resolver struct {
 	roots *Roots
 	// walkBound caps the entries LinksOutside visits when it walks.
 	walkBound int
+	// home is the person's home folder, whose git configuration
+	// GitCredentials reads for URL rewrites; "" reads none.
+	home string
+}
+
+// SetHome names the person's home folder (GitCredentials reads the URL
+// rewrites of its git configuration). It returns r.
+func (r *Resolver) SetHome(home string) *Resolver {
+	r.home = home
+	return r
 }
 
 // DefaultWalkBound is how many entries LinksOutside visits when it walks a

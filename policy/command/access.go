@@ -425,6 +425,10 @@ func (j *judge) secretRead(prog, word, resolved string) {
 			return
 		}
 	}
+	if why := GitConfigCredential(j.c.FS, resolved); why != "" {
+		j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads %q, %s, so the person decides whether the model sees it", prog, word, why),
+			"read the settings the task needs with git config --local --get NAME, or ask the person")
+	}
 }
 
 // write judges one change: inside the roots, not the workspace or the

@@ -145,4 +145,10 @@ type GitWrites interface {
 	// commands read (core.editor, credential.helper, merge drivers,
 	// url.*.insteadOf, remote.*.receivepack, ...); "" when nothing does.
 	GitWriteExec(dir string, hooks []string) string
+	// GitCredentials names the settings of the configuration of the
+	// repository containing dir that hold a credential git prints when
+	// it shows them (a URL's password or token, an http.extraHeader), a
+	// subsection that holds it shown as "*"; ok is false when it cannot
+	// be read.
+	GitCredentials(dir string) (names []string, ok bool)
 }

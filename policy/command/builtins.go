@@ -137,7 +137,9 @@ func (j *judge) set(args []string) {
 // ...) is judged by the commands after it in a shell that ends with the
 // line, and refused in a terminal's shell, which keeps it for lines the
 // gate judges without it. Folders of a search path (PYTHONPATH) must be
-// inside the workspace. export alone, or any other word, is refused.
+// inside the workspace. A variable that names a place a program writes or
+// reads (envPaths) is judged by the commands after it, and in a
+// terminal's shell here too. export alone, or any other word, is refused.
 func (j *judge) export(args []string) {
 	if len(args) == 0 {
 		j.refuse(rule.SecretEnv, "export without names prints every exported variable, the environment's secrets with them", "print only the variables the task needs (printenv NAME)")
@@ -156,6 +158,19 @@ func (j *judge) export(args []string) {
 		if name == "CDPATH" {
 			j.refuse(rule.HiddenCommand, fmt.Sprintf("export %q changes the folder cd goes to", a), "leave the variable as it is")
 			return
+		}
+		if ep, ok := envPathOf(name); ok && value != "" && j.c.Profile.Interactive() {
+			// A terminal's shell keeps it for lines judged without it: the
+			// place is judged now, and one that provides settings or
+			// programs is refused as a code variable is.
+			if ep.use&(envConfig|envRuns) != 0 {
+				j.refuse(rule.HiddenCommand, fmt.Sprintf("export %q sets %s: %s, and a terminal's shell keeps it for the lines after this one, which the gate judges without it", a, name, ep.what),
+					fmt.Sprintf("set it before the one command that needs it: %s COMMAND", a))
+				return
+			}
+			if j.envPathVar("export", a, []string{"export", a}); j.acc.refused {
+				return
+			}
 		}
 		if _, code := codeVars[name]; !code || value == "" {
 			continue

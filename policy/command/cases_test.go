@@ -48,7 +48,7 @@ func evaluateUnder(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs := workspace.NewResolver(roots)
+	fs := workspace.NewResolver(roots).SetHome(w.Home)
 	obs := observations{files: map[string]command.ObsState{}, dirs: map[string]bool{}}
 	resolve := func(rel string) string {
 		r, err := fs.Resolve(w.Abs(c, rel))

@@ -104,6 +104,9 @@ func TestRecords(t *testing.T) {
 		{"grep -rn x src", "", R, "", "", "", "read"},
 		{"uniq a.txt -", "", R, "a.txt", "", "", "read"},
 		{"stat a.txt", "", R, "", "", "", "read"},
+		// What a variable has the program read is not the model's read.
+		{"SSL_CERT_FILE=a.txt cat b.txt", "", R, "b.txt", "", "", "read"},
+		{"SSL_CERT_DIR=src ls docs", "", R, "", "", "docs", "read"},
 	}
 	for _, c := range cases {
 		d := p.Evaluate(c.line, w.ws, w.context(c.write, c.obs))

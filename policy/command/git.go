@@ -255,6 +255,9 @@ func (j *judge) git(_ *Program, argv []string) {
 		return
 	}
 	j.gitConfig()
+	if !j.acc.refused {
+		j.gitCredentialRead(subName, &g.ps, argv)
+	}
 }
 
 // gitGlobals judges the options before git's subcommand and returns the

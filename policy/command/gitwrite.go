@@ -229,6 +229,9 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 	if j.acc.refused {
 		return
 	}
+	if j.gitCredentialRead(argv[i], &g.ps, argv); j.acc.refused {
+		return
+	}
 	if e.write || e.network {
 		j.gitHooks(w.prog.Name, e.hooks)
 	}

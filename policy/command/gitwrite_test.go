@@ -41,6 +41,25 @@ func (f *testFS) GitRemotes(dir string) ([]string, bool) {
 	return out, true
 }
 
+// GitCredentials: a config line holding "@" after "://" with a ":" in
+// the user part is remote.origin.url's credential.
+func (f *testFS) GitCredentials(dir string) ([]string, bool) {
+	gd := f.repoOf(dir)
+	if gd == "" {
+		return nil, true
+	}
+	data, err := os.ReadFile(filepath.Join(gd, "config"))
+	if err != nil {
+		return nil, true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if _, rest, ok := strings.Cut(line, "://"); ok && strings.Contains(rest, "@") && strings.Contains(rest[:strings.Index(rest, "@")], ":") {
+			return []string{"remote.origin.url"}, true
+		}
+	}
+	return nil, true
+}
+
 func (f *testFS) GitWriteExec(dir string, hooks []string) string {
 	gd := f.repoOf(dir)
 	if gd == "" {

@@ -307,5 +307,9 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 			return
 		}
 		j.codeVar(prog.Name, a, argv)
+		if j.acc.refused {
+			return
+		}
+		j.envPathVar(rest[0], a, argv)
 	}
 }

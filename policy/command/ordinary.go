@@ -105,7 +105,6 @@ var codeVars = map[string]string{
 	"_JAVA_OPTIONS": "options of every JVM, which may load agents", "JDK_JAVA_OPTIONS": "options of the java launcher, which may load agents",
 	"CLASSPATH": "where the JVM loads classes from", "GOFLAGS": "flags of every go command (-toolexec runs a program)",
 	"RUSTC_WRAPPER": "a program cargo runs instead of rustc", "RUSTC": "the compiler cargo runs", "RUSTFLAGS": "flags of every rustc",
-	"CARGO_TARGET_DIR": "the folder cargo writes its builds to", "CARGO_BUILD_TARGET_DIR": "the folder cargo writes its builds to",
 	"CC": "the C compiler builds run", "CXX": "the C++ compiler builds run", "LD": "the linker builds run",
 	"CFLAGS": "flags of every C compile (a plugin loads code)", "LDFLAGS": "flags of every link",
 	"MAKEFLAGS": "options of every make", "NPM_CONFIG_SCRIPT_SHELL": "the shell npm runs scripts with",
@@ -145,10 +144,10 @@ func (j *judge) codeVar(wrapper, assign string, argv []string) {
 		return
 	}
 	switch name {
-	case "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR":
+	case "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH":
 		// Folders of the workspace: the program runs the workspace's code
-		// anyway, and is judged (and asked) as such; cargo's build folder
-		// is where it writes, inside like --target-dir.
+		// anyway, and is judged (and asked) as such. (Places a program
+		// writes, as cargo's CARGO_TARGET_DIR, are envPaths.)
 		return
 	}
 	j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s sets %s: %s, so a person decides", showArgv(argv), name, why), "")

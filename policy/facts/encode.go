@@ -22,7 +22,7 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 		Split: answered[[]string]{list: sortedOf(f.Split)}, Options: answered[[]string]{list: sortedOf(f.Options)},
 		GitExec: answered[string]{list: sortedOf(f.GitExec)}, GitConfig: answered[[]string]{list: sortedOf(f.GitConfig)},
 		ReadDir: answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
-		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
+		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
 		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
 	return a.appendJSON(b), nil
 }
@@ -90,13 +90,9 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"gitExec":`, a.GitExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"gitConfig":`, a.GitConfig.sorted(), appendStringsNull)
 	b = appendEntries(b, `,"readDir":`, a.ReadDir.sorted(), appendDir)
-	b = appendEntries(b, `,"remotes":`, a.Remotes.sorted(), func(b []byte, v *[]string) []byte {
-		if v == nil {
-			return append(b, "null"...)
-		}
-		return appendStrings(b, *v, true)
-	})
+	b = appendEntries(b, `,"remotes":`, a.Remotes.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)
+	b = appendEntries(b, `,"gitCredentials":`, a.Creds.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
 	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
 	b = appendEntries(b, `,"gitHead":`, a.GitHead.sorted(), appendGitHead)
@@ -111,6 +107,14 @@ func appendGitHead(b []byte, h GitHead) []byte {
 	b = appendTrue(b, `,"on":true`, h.OnBranch)
 	b = appendTrue(b, `,"det":true`, h.Detached)
 	return closeObject(b, n)
+}
+
+// appendStringsPtr appends a list that may be unknown (nil: null).
+func appendStringsPtr(b []byte, v *[]string) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return appendStrings(b, *v, true)
 }
 
 func appendResolved(b []byte, r Resolved) []byte {

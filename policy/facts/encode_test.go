@@ -49,7 +49,7 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 		if n := r.IntN(12); n > 0 {
 			f.Resolve, f.Links, f.Split, f.Options = map[string]Resolved{}, map[string][]string{}, map[string][]string{}, map[string][]string{}
 			f.GitExec, f.GitConfig, f.ReadDir, f.Remotes = map[string]string{}, map[string][]string{}, map[string]Dir{}, map[string]*[]string{}
-			f.WriteExec, f.ObsFile, f.ObsDir = map[string]string{}, map[string]ObsAnswer{}, map[string]bool{}
+			f.WriteExec, f.ObsFile, f.ObsDir, f.Creds = map[string]string{}, map[string]ObsAnswer{}, map[string]bool{}, map[string]*[]string{}
 			for _, k := range keys(n) {
 				f.Resolve[k] = Resolved{Path: pick(), Exists: r.IntN(2) == 0, Dir: r.IntN(2) == 0, Mode: uint32(r.IntN(3)) * 0o40755, Links: uint64(r.IntN(3)), Err: pick()}
 				f.Links[k], f.Split[k], f.Options[k], f.GitConfig[k] = list(), list(), list(), list()
@@ -59,6 +59,11 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 					f.Remotes[k] = &l
 				} else {
 					f.Remotes[k] = nil
+				}
+				if l := list(); l != nil || r.IntN(2) == 0 {
+					f.Creds[k] = &l
+				} else {
+					f.Creds[k] = nil
 				}
 				f.ObsFile[k], f.ObsDir[k] = r.IntN(4)-1, r.IntN(2) == 0
 			}

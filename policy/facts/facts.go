@@ -87,8 +87,9 @@ type Facts struct {
 	GitExec   map[string]string    `json:"gitExec,omitempty"`
 	GitConfig map[string][]string  `json:"gitConfig,omitempty"`
 	ReadDir   map[string]Dir       `json:"readDir,omitempty"`
-	Remotes   map[string]*[]string `json:"remotes,omitempty"`   // nil: could not be read
-	WriteExec map[string]string    `json:"writeExec,omitempty"` // key: dir NUL hooks joined by NUL
+	Remotes   map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
+	WriteExec map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
+	Creds     map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
 	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
 	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
 	GitHead   map[string]GitHead   `json:"gitHead,omitempty"`
@@ -150,6 +151,7 @@ type answers struct {
 	ReadDir   answered[Dir]
 	Remotes   answered[*[]string]
 	WriteExec answered[string]
+	Creds     answered[*[]string]
 	ObsFile   answered[ObsAnswer]
 	ObsDir    answered[bool]
 	GitHead   answered[GitHead]
@@ -254,6 +256,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.ReadDir)
 	forget(&f.Remotes)
 	forget(&f.WriteExec)
+	forget(&f.Creds)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 	forget(&f.GitHead)
@@ -301,6 +304,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
 	base.GitHead = f.GitHead.asMap()
+	base.Creds = f.Creds.asMap()
 	return base
 }
 
@@ -451,6 +455,22 @@ func (x recGit) GitWriteExec(dir string, hooks []string) string {
 	return out
 }
 
+func (x recGit) GitCredentials(dir string) ([]string, bool) {
+	out, ok := x.r.fs.(command.GitWrites).GitCredentials(dir)
+	var v *[]string
+	if ok {
+		c := slices.Clone(out)
+		if c == nil {
+			c = []string{}
+		}
+		v = &c
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Creds.keep(dir, v)
+	return out, ok
+}
+
 type recGitIn struct{ recGit }
 
 func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
@@ -598,6 +618,18 @@ func (x repFS) GitRemotes(dir string) ([]string, bool) {
 	v, ok := x.r.f.Remotes[dir]
 	if !ok {
 		x.r.miss("git remotes of", dir)
+		return nil, false
+	}
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
+func (x repFS) GitCredentials(dir string) ([]string, bool) {
+	v, ok := x.r.f.Creds[dir]
+	if !ok {
+		x.r.miss("git credentials of", dir)
 		return nil, false
 	}
 	if v == nil {

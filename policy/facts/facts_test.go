@@ -44,8 +44,9 @@ func (f *fakeFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 
 type gitFS struct{ *fakeFS }
 
-func (gitFS) GitRemotes(string) ([]string, bool)   { return []string{"origin"}, true }
-func (gitFS) GitWriteExec(string, []string) string { return "" }
+func (gitFS) GitRemotes(string) ([]string, bool)     { return []string{"origin"}, true }
+func (gitFS) GitWriteExec(string, []string) string   { return "" }
+func (gitFS) GitCredentials(string) ([]string, bool) { return nil, true }
 func (f gitFS) ResolveIn(dir, name string) (command.Resolved, error) {
 	return f.Resolve(dir + "/" + name)
 }

@@ -138,7 +138,7 @@ var catalogue = []Info{
 	},
 	{
 		Rule: SecretRead, Stage: StageCommand, Also: []Stage{StageMutators}, Outcome: OutcomeAsk,
-		Meaning: "The call reads a file inside the workspace whose name says it holds secrets (.env, a private key, *.pem, .npmrc, .netrc, cloud credentials; the patterns are a setting), so the person decides whether the model sees it.",
+		Meaning: "The call reads a file inside the workspace whose name says it holds secrets (.env, a private key, *.pem, .npmrc, .netrc, cloud credentials; the patterns are a setting), or prints a repository's configuration whose URLs or headers hold a credential (git remote -v, git config --list, cat .git/config), so the person decides whether the model sees it.",
 		Remedy:  "Wait for the person's answer; without one, work without the file's contents (read .env.example instead), or ask the user for the values the task needs.",
 	},
 	{
