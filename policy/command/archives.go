@@ -239,8 +239,19 @@ func (j *judge) tar(prog *Program, argv []string) {
 		j.writesUnnamed(argv, "tar extracts or writes files whose names the archive or the folders walked choose")
 		return
 	}
+	for _, f := range tarFilters {
+		if !j.helperOnPath([]string{f}) {
+			return
+		}
+	}
 	j.judgeParsed(prog, ps, programRule{operands: (*judge).tarOperands})
 }
+
+// tarFilters are the programs GNU tar starts by name, found on PATH, to
+// decompress an archive (chosen by its first bytes, even without -z) or
+// compress one (-z, -j, -J, ...): a workspace's .venv/bin/gzip first on
+// PATH would run.
+var tarFilters = []string{"gzip", "bzip2", "xz", "lzip", "lzma", "lzop", "zstd", "compress"}
 
 // writesUnnamed judges a command that writes files it names only when it
 // runs (tar -x, unzip): refused in the read-only effect mode, asked as a

@@ -335,6 +335,7 @@ var gitRules = map[string]func(j *judge, g *words){
 	"var":       (*judge).gitVar,
 	"help":      (*judge).gitHelp,
 	"files":     (*judge).gitFiles,
+	"archive":   (*judge).gitArchive,
 }
 
 // gitPathspecs: every operand is a pathspec (":" magic aside), probed.

@@ -140,7 +140,7 @@ func gitReadTable() []Program {
 			{Names: "--strict --verbose -v --name-objects --no-name-objects --progress --no-progress --references --no-references"},
 			{Names: "--lost-found", Refuse: "writes the objects it finds into .git/lost-found"},
 		}},
-		{Name: "archive", rules: "revs", Digits: true, Options: []Option{
+		{Name: "archive", rules: "archive", Digits: true, Options: []Option{
 			{Names: "--format --prefix --add-virtual-file --mtime", Arg: TextArg}, {Names: "-l --list -v --verbose --worktree-attributes"},
 			{Names: "-o --output", Arg: WriteArg}, {Names: "--add-file", Arg: ReadArg},
 			{Names: "--remote", Arg: TextArg, Refuse: "asks a remote repository for the archive"},
@@ -192,6 +192,25 @@ func (j *judge) gitHelp(g *words) {
 		return
 	}
 	j.programOnPath([]string{"man", "git-" + g.ops[0]})
+}
+
+// gitSigners are the programs git starts to check a signature: gpg,
+// gpgsm (x509) and ssh-keygen (ssh), found on the call's PATH.
+var gitSigners = []string{"gpg", "gpgsm", "ssh-keygen"}
+
+// gitArchive: git archive TREE-ISH [PATH...] judged as revisions and
+// paths. A file of the archived tree whose attributes say export-subst
+// has its $Format:...$ placeholders expanded, and %G? among them checks
+// the commit's signature: the tree is committed content the gate does
+// not read, so the programs that check one are judged on PATH, as a
+// workspace's .venv/bin/gpg would run.
+func (j *judge) gitArchive(g *words) {
+	j.gitRevs(g)
+	for _, p := range gitSigners {
+		if !j.helperOnPath([]string{p}) {
+			return
+		}
+	}
 }
 
 // gitFiles: every operand is a file read (apply's patches; "-" is

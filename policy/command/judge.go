@@ -99,6 +99,9 @@ func (j *judge) program(argv []string, depth int) {
 		j.unknownProgram(argv)
 		return
 	}
+	if !j.scriptHelpers(name) { // zcat's gzip, found on PATH (readers.go)
+		return
+	}
 	pr := prog.rule // the zero rule when it has none
 	if len(j.globs) > 0 && (prog.Wrapper || depth > 0 || pr.argv != nil) {
 		j.refuseGlobs(argv)

@@ -193,7 +193,15 @@ func shellProfile(name string) shell.Profile {
 // line LINE that does not parse is refused with its own problem.
 func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*shell.Script, *shell.Problem) {
 	var out *shell.Script
+	// starts[i] is where command i, or the first of its unwrapped line,
+	// stands in out: the for loops' spans (Script.Expanded) move with it.
+	starts := make([]int, len(script.Commands)+1)
+	var innerLoops []shell.Span
 	for i := range script.Commands {
+		starts[i] = i
+		if out != nil {
+			starts[i] = len(out.Commands)
+		}
 		cmd := &script.Commands[i]
 		line, prof, ok := shellLine(cmd)
 		if ok && len(cmd.Env) == 0 && len(cmd.Pids) == 0 && len(cmd.Substitutions) == 0 {
@@ -218,6 +226,9 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 				if out == nil {
 					out = &shell.Script{Commands: slices.Clone(script.Commands[:i]), ShellOnly: slices.Clone(script.ShellOnly)}
 				}
+				for _, l := range inner.Expanded {
+					innerLoops = append(innerLoops, shell.Span{Start: l.Start + len(out.Commands), End: l.End + len(out.Commands)})
+				}
 				for k, ic := range inner.Commands {
 					if k == 0 {
 						ic.Joiner = cmd.Joiner
@@ -239,6 +250,11 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 	if out == nil {
 		return script, nil
 	}
+	starts[len(script.Commands)] = len(out.Commands)
+	for _, l := range script.Expanded {
+		out.Expanded = append(out.Expanded, shell.Span{Start: starts[l.Start], End: starts[l.End]})
+	}
+	out.Expanded = append(out.Expanded, innerLoops...)
 	return out, nil
 }
 

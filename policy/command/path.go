@@ -114,7 +114,15 @@ func (j *judge) pathDir(i int) string {
 // is asked as code that runs, matched by the person's rules under that
 // path, never under the bare name); a name found nowhere is asked as
 // code that runs, besides what the table says of it.
-func (j *judge) programOnPath(argv []string) bool {
+func (j *judge) programOnPath(argv []string) bool { return j.onPath(argv, false) }
+
+// helperOnPath judges a program a command may start on its own, for a
+// reason the line does not show (gpg, for a signature a committed file
+// asks git to check): found inside the workspace, or written there first,
+// it is judged as programOnPath judges it; found nowhere, nothing starts.
+func (j *judge) helperOnPath(argv []string) bool { return j.onPath(argv, true) }
+
+func (j *judge) onPath(argv []string, missingOK bool) bool {
 	name := argv[0]
 	if j.c.Path == nil || bashBuiltins[name] || name == "cd" || j.c.FS == nil {
 		return true
@@ -171,6 +179,8 @@ func (j *judge) programOnPath(argv []string) bool {
 		}
 	}
 	switch {
+	case found == "" && missingOK:
+		return true
 	case found == "":
 		j.acc.writesAnywhere = true
 		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("program %q is not found on the PATH the command runs with, so what runs is only known when it runs (a file the agent could create first), and a person decides", name), "")

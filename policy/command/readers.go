@@ -206,3 +206,22 @@ func (j *judge) pager(w *words) {
 		w.add(access{word: o, what: "operand", mode: modeRead})
 	}
 }
+
+// gzipScripts are gzip's shell scripts and the programs each starts by
+// name, found on PATH: a workspace's .venv/bin/gzip first on PATH would
+// run for zcat a.gz.
+var gzipScripts = map[string][]string{
+	"zcat": {"gzip"}, "gzcat": {"gzip"}, "zless": {"gzip", "less"}, "zmore": {"gzip", "more"},
+	"zgrep": {"gzip", "grep"}, "zegrep": {"gzip", "grep"}, "zfgrep": {"gzip", "grep"},
+}
+
+// scriptHelpers judges the programs a script of gzipScripts starts on
+// PATH; false when one decided the command.
+func (j *judge) scriptHelpers(name string) bool {
+	for _, h := range gzipScripts[name] {
+		if !j.helperOnPath([]string{h}) {
+			return false
+		}
+	}
+	return true
+}
