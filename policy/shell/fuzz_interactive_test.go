@@ -222,9 +222,14 @@ func unescapedStarStar(word string) bool {
 	return false
 }
 
-// bangAfterOperator reports whether the word of r starts with a ! right
-// after its operator, with no blank between.
+// bangAfterOperator reports whether the word of an output redirection
+// starts with a ! right after its operator, with no blank between.
 func bangAfterOperator(line string, r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+	default:
+		return false // after < or <>, ! is a file's name in zsh too
+	}
 	at := int(r.OpPos.Offset()) + len(r.Op.String())
 	return int(r.Word.Pos().Offset()) == at && at < len(line) && line[at] == '!'
 }

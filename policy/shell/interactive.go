@@ -697,7 +697,7 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 		// A ! right after the operator, with no blank between, is part of
 		// it in zsh (>!, >>!, &>!, >&!): the clobbering form, which writes
 		// the word after it, where bash writes a file named !.
-		if at := int(r.OpPos.Offset()) + len(r.Op.String()); r.Word != nil && int(r.Word.Pos().Offset()) == at && at < len(p.line) && p.line[at] == '!' {
+		if at := int(r.OpPos.Offset()) + len(r.Op.String()); writesOnly(r.Op) && r.Word != nil && int(r.Word.Pos().Offset()) == at && at < len(p.line) && p.line[at] == '!' {
 			p.refuseAs("clobbering redirection", p.src(r), "reads "+r.Op.String()+"! as one operator that writes the word after it", hintClobber)
 		}
 		if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word.Lit() == "-" {
@@ -726,6 +726,17 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 			}
 		}
 	}
+}
+
+// writesOnly reports whether op only writes (>, >>, &>, &>>, >&), the
+// operators zsh has a clobbering form of with a ! after them; after <
+// or <> a ! is a file's name in zsh too.
+func writesOnly(op syntax.RedirOperator) bool {
+	switch op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+		return true
+	}
+	return false
 }
 
 // stateBuiltins change the shell of the terminal for the calls typed

@@ -127,6 +127,7 @@ var profileCases = []profileCase{
 	{`echo x &>>! out 2>>! err`, ok, "clobbering redirection", ok},
 	{`echo x > ! >> !`, ok, "descriptor redirected twice", ok},
 	{`echo x > ! 2>&1`, ok, ok, ok},
+	{`cat <!`, ok, ok, ok},
 	{`cp payload.sh =victimtool`, ok, `= at the start of a word "=victimtool"`, ok},
 	{`[ a == b ]`, ok, "= at the start of a word", ok},
 	{`echo = a=b x=`, ok, ok, ok},
