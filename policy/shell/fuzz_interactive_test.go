@@ -74,9 +74,6 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 			return "a control character"
 		}
 	}
-	if n := len(body) - len(strings.TrimRight(body, `\`)); n%2 == 1 {
-		return "a backslash at the end"
-	}
 	history := prof == BashInteractive || prof == Zsh
 	if history && strings.HasPrefix(strings.TrimLeft(body, " "), "^") {
 		return "a leading ^"
@@ -109,7 +106,10 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 		case *syntax.Word:
 			why = wordMustRefuse(prof, x)
 		case *syntax.Redirect:
-			if prof == Zsh && (x.Op == syntax.RdrClob || x.Word != nil && strings.HasPrefix(x.Word.Lit(), "!")) {
+			// zsh reads a ! right after any output operator as part of
+			// it (>!, >>!, &>!, >&!): the clobbering form, which writes
+			// the next word. After a blank, ! is the file's name, as in bash.
+			if prof == Zsh && (x.Op == syntax.RdrClob || x.Word != nil && bangAfterOperator(line, x)) {
 				why = "a clobbering redirection"
 			}
 			if prof == Fish && (x.Op == syntax.RdrClob || x.Op == syntax.RdrInOut || x.Op == syntax.WordHdoc) {
@@ -133,6 +133,12 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 	})
 	if why != "" {
 		return why
+	}
+	// A backslash at the end joins the next line typed, except in a
+	// comment: bash and fish end a comment at the newline whatever comes
+	// before it (zsh has no comments, so there it joins too).
+	if n := len(body) - len(strings.TrimRight(body, `\`)); n%2 == 1 && (prof == Zsh || !inSpan(comments, len(body)-1)) {
+		return "a backslash at the end"
 	}
 	for i := 0; i < len(body); i++ {
 		switch body[i] {
@@ -214,4 +220,16 @@ func unescapedStarStar(word string) bool {
 		}
 	}
 	return false
+}
+
+// bangAfterOperator reports whether the word of an output redirection
+// starts with a ! right after its operator, with no blank between.
+func bangAfterOperator(line string, r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+	default:
+		return false // after < or <>, ! is a file's name in zsh too
+	}
+	at := int(r.OpPos.Offset()) + len(r.Op.String())
+	return int(r.Word.Pos().Offset()) == at && at < len(line) && line[at] == '!'
 }

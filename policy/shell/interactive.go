@@ -686,13 +686,19 @@ func redirFds(r *syntax.Redirect) (fds [2]int, n int) {
 
 // checkRedirect refuses a redirection operator the profile's shell reads
 // differently: >| in zsh (which reads >| and >! alike, so both are
-// refused) and fish (which reads > then a pipe), and in fish every
+// refused, as is a ! right after any other operator) and fish (which reads > then a pipe), and in fish every
 // operator it does not share with bash.
 func (p *Parser) checkRedirect(r *syntax.Redirect) {
 	switch p.prof {
 	case Zsh:
 		if r.Op == syntax.RdrClob {
 			p.refuseAs("clobbering redirection", p.src(r), "reads >| and >! as one operator", hintClobber)
+		}
+		// A ! right after the operator, with no blank between, is part of
+		// it in zsh (>!, >>!, &>!, >&!): the clobbering form, which writes
+		// the word after it, where bash writes a file named !.
+		if at := int(r.OpPos.Offset()) + len(r.Op.String()); writesOnly(r.Op) && r.Word != nil && int(r.Word.Pos().Offset()) == at && at < len(p.line) && p.line[at] == '!' {
+			p.refuseAs("clobbering redirection", p.src(r), "reads "+r.Op.String()+"! as one operator that writes the word after it", hintClobber)
 		}
 		if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word.Lit() == "-" {
 			p.refuseAs("closed descriptor", p.src(r), "lets its builtins write to a closed descriptor without failing, where bash's fail", hintRedir)
@@ -720,6 +726,17 @@ func (p *Parser) checkRedirect(r *syntax.Redirect) {
 			}
 		}
 	}
+}
+
+// writesOnly reports whether op only writes (>, >>, &>, &>>, >&), the
+// operators zsh has a clobbering form of with a ! after them; after <
+// or <> a ! is a file's name in zsh too.
+func writesOnly(op syntax.RedirOperator) bool {
+	switch op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+		return true
+	}
+	return false
 }
 
 // stateBuiltins change the shell of the terminal for the calls typed

@@ -76,46 +76,6 @@ func (p *Parser) assignValue(a *syntax.Assign) (string, bool) {
 	return s, ok
 }
 
-// hereString is the literal text of a here-string's word (parts checked
-// static by the caller): quotes removed, no splitting or expansion.
-func (p *Parser) hereString(w *syntax.Word) string {
-	var b strings.Builder
-	for _, part := range w.Parts {
-		switch x := part.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeBare(x.Value))
-		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, in := range x.Parts {
-				if lit, ok := in.(*syntax.Lit); ok {
-					b.WriteString(unescapeDouble(lit.Value))
-				}
-			}
-		}
-	}
-	return b.String()
-}
-
-// unescapeBare removes the backslashes of unquoted text: each escapes the
-// character after it, and a backslash-newline joins the lines.
-func unescapeBare(s string) string {
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // hdocText is the text a here-document feeds, as bash passes it: the
 // body as written after a quoted delimiter; after an unquoted one,
 // backslashes before $, `, \ and a newline removed (expansions were

@@ -70,6 +70,7 @@ type Parser struct {
 	expanded    []Span       // the commands of for loops over a pattern (Script.Expanded)
 	textPattern bool         // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
 	textRegex   bool         // that pattern is a regular expression (=~)
+	hereWord    bool         // judging a here-string's word: no pathname expansion applies
 	printing    bool         // in an argument of echo or printf, where a plain $NAME is kept
 	params      []string     // the names of the $NAME kept in the call in progress
 	inDouble    bool         // judging the parts of a double-quoted string
@@ -772,12 +773,20 @@ func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 		return rd, true
 	case syntax.WordHdoc:
 		rd.Fd = fd(0)
-		// A here-string is not split, brace-expanded or globbed; only
-		// expansions make its content unknown.
+		// A here-string is not split, brace-expanded or globbed, but its
+		// tilde is expanded, and zsh expands its =name as in any word
+		// (<<<=ls is /usr/bin/ls): literal judges it as a word but for
+		// patterns.
 		if !p.parts(r.Word.Parts) {
 			return rd, false
 		}
-		rd.Text = p.hereString(r.Word) + "\n"
+		p.hereWord = true
+		text, _, ok := p.literal(r.Word, r.Word.Parts, false)
+		p.hereWord = false
+		if !ok {
+			return rd, false
+		}
+		rd.Text = text + "\n"
 		return rd, true
 	default:
 		p.ps.add(classSyntax, "redirection", p.src(r))

@@ -61,6 +61,7 @@ var terminalAttacks = []terminalAttack{
 	// Interactive zsh.
 	{prof: Zsh, note: "# is no comment", lines: []string{"cat a.txt # ; touch M"}, marker: "w/M"},
 	{prof: Zsh, note: ">! writes the file after it", lines: []string{"echo x >! ~/.bashrc"}, marker: "home/.bashrc"},
+	{prof: Zsh, note: ">&! writes the file after it", lines: []string{"echo x >&! ~/.bashrc"}, marker: "home/.bashrc"},
 	{prof: Zsh, note: "=name is the program's path", setup: func(t *testing.T, sb *sandbox) {
 		writeFile(t, filepath.Join(sb.bin, "victimtool"), "#!/bin/sh\necho victim\n", 0o755)
 		writeFile(t, filepath.Join(sb.work, "payload.sh"), payload, 0o755)
@@ -190,6 +191,8 @@ var ordinaryTerminalLines = []struct {
 	{line: `printf '%s\n' 'wow!' "it's" > q.txt`},
 	{line: `echo "fix!" > m.txt`, not: []Profile{Zsh}},
 	{line: "cat a.txt # a note", not: []Profile{Zsh}},
+	{line: `cat a.txt # a note that ends in C:\`, not: []Profile{Zsh}},
+	{line: "echo x > ! && cat ./!"},
 	{line: `touch 'a b' c\ d`},
 	{line: "cp a.txt b2.txt && cat b2.txt"},
 	{line: "test -f a.txt && echo yes || echo no"},

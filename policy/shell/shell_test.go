@@ -379,6 +379,8 @@ func TestStructure(t *testing.T) {
 		{"duplication to a file writes it", `ls >&file 2>&err`, []Command{{Argv: w("ls"), Redirects: []Redirect{out(1, ">&", "file"), out(2, "2>&", "err")}}}},
 		{"quoted and tilde targets", `cat < "a b" > ~/o`, []Command{{Argv: w("cat"), Redirects: []Redirect{in(0, "<", "a b"), out(1, ">", home+"/o")}}}},
 		{"here-doc and here-string", "cat <<EOF <<<x\nhi\nEOF", []Command{{Argv: w("cat"), Redirects: []Redirect{text(dup(0, "<<"), "hi\n"), text(dup(0, "<<<"), "x\n")}}}},
+		{"here-string texts as bash expands them", `cat <<<~/x <<<*.go <<<"a b"\ c <<<=ls`, []Command{{Argv: w("cat"), Redirects: []Redirect{
+			text(dup(0, "<<<"), home+"/x\n"), text(dup(0, "<<<"), "*.go\n"), text(dup(0, "<<<"), "a b c\n"), text(dup(0, "<<<"), "=ls\n")}}}},
 		{"here-doc texts", "cat <<'E' <<-F <<G <<< 'a b'\n$x \\$y\nE\n\tin \\$z \\\\\n\tF\n\\`q\\\nr\nG", []Command{{Argv: w("cat"), Redirects: []Redirect{
 			text(dup(0, "<<"), "$x \\$y\n"), text(dup(0, "<<-"), "in $z \\\n"), text(dup(0, "<<"), "`qr\n"), text(dup(0, "<<<"), "a b\n")}}}},
 		{"assignments before a command", `CI=true A='q r' B="x" npm test`, []Command{{Argv: w("npm", "test"), Env: w("CI=true", "A=q r", "B=x")}}},

@@ -391,6 +391,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	if vary != nil && !p.noteVarying(w, Value{Shape: vary}, varyStart, varyEnd) {
 		return "", false, false
 	}
+	if p.hereWord {
+		return string(p.val), false, true
+	}
 	if maybeGlob && p.prof.interactive() && !p.checkBrackets(w, p.pat) {
 		return "", false, false
 	}
