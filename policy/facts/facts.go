@@ -433,18 +433,23 @@ type recGit struct{ recFS }
 
 func (x recGit) GitRemotes(dir string) ([]string, bool) {
 	out, ok := x.r.fs.(command.GitWrites).GitRemotes(dir)
-	var v *[]string
-	if ok {
-		c := slices.Clone(out)
-		if c == nil {
-			c = []string{}
-		}
-		v = &c
-	}
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Remotes.keep(dir, v)
+	x.r.f.Remotes.keep(dir, listAnswer(out, ok))
 	return out, ok
+}
+
+// listAnswer is a list answer as recorded: a copy, empty rather than nil
+// when known, and nil when it could not be read.
+func listAnswer(out []string, ok bool) *[]string {
+	if !ok {
+		return nil
+	}
+	c := slices.Clone(out)
+	if c == nil {
+		c = []string{}
+	}
+	return &c
 }
 
 func (x recGit) GitWriteExec(dir string, hooks []string) string {
@@ -457,17 +462,9 @@ func (x recGit) GitWriteExec(dir string, hooks []string) string {
 
 func (x recGit) GitCredentials(dir string) ([]string, bool) {
 	out, ok := x.r.fs.(command.GitWrites).GitCredentials(dir)
-	var v *[]string
-	if ok {
-		c := slices.Clone(out)
-		if c == nil {
-			c = []string{}
-		}
-		v = &c
-	}
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.Creds.keep(dir, v)
+	x.r.f.Creds.keep(dir, listAnswer(out, ok))
 	return out, ok
 }
 
