@@ -2,6 +2,8 @@ package command
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
 
 	"admit/policy/rule"
@@ -55,45 +57,50 @@ type envPath struct {
 	use  envUse
 	list bool
 	what string
+	// scratch: a cache, build or temporary folder that holds only what
+	// the program itself puts there, so a fresh one under the system's
+	// temporary folder (scratchTemp) changes nothing the program trusts:
+	// the command is judged as it would be without the variable.
+	scratch bool
 }
 
 // envPaths are the variables by name. npm's settings (npm_config_KEY in
 // any case, - or _) are in npmPathKeys.
 var envPaths = map[string]envPath{
 	// Go
-	"GOCACHE":    {use: envWrites, what: "the Go build cache, whose entries later builds trust"},
-	"GOMODCACHE": {use: envWrites, what: "the Go module cache, whose code later builds compile"},
-	"GOPATH":     {use: envWrites, list: true, what: "the Go workspace, where go writes modules and installs programs"},
+	"GOCACHE":    {use: envWrites, scratch: true, what: "the Go build cache, whose entries later builds trust"},
+	"GOMODCACHE": {use: envWrites, scratch: true, what: "the Go module cache, whose code later builds compile"},
+	"GOPATH":     {use: envWrites, list: true, scratch: true, what: "the Go workspace, where go writes modules and installs programs"},
 	"GOBIN":      {use: envWrites, what: "the folder go install writes programs to"},
-	"GOTMPDIR":   {use: envWrites | envTemp, what: "the folder go writes its temporary files to"},
-	"GOCOVERDIR": {use: envWrites, what: "the folder coverage data is written to"},
+	"GOTMPDIR":   {use: envWrites | envTemp, scratch: true, what: "the folder go writes its temporary files to"},
+	"GOCOVERDIR": {use: envWrites, scratch: true, what: "the folder coverage data is written to"},
 	"GOENV":      {use: envConfig | envWrites, what: "the file of go's settings (GOFLAGS=-toolexec runs a program), which go env -w writes"},
 	"GOROOT":     {use: envRuns, what: "the Go toolchain go runs its compiler and tools from"},
 	"GOPROXY":    {use: envSource, what: "the module proxies go downloads modules from"},
 	// temporary folders
-	"TMPDIR":  {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
-	"TMP":     {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
-	"TEMP":    {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
-	"TEMPDIR": {use: envWrites | envTemp, what: "the folder programs write their temporary files to"},
+	"TMPDIR":  {use: envWrites | envTemp, scratch: true, what: "the folder programs write their temporary files to"},
+	"TMP":     {use: envWrites | envTemp, scratch: true, what: "the folder programs write their temporary files to"},
+	"TEMP":    {use: envWrites | envTemp, scratch: true, what: "the folder programs write their temporary files to"},
+	"TEMPDIR": {use: envWrites | envTemp, scratch: true, what: "the folder programs write their temporary files to"},
 	// JavaScript
-	"YARN_CACHE_FOLDER":        {use: envWrites, what: "yarn's package cache, whose packages later installs trust"},
+	"YARN_CACHE_FOLDER":        {use: envWrites, scratch: true, what: "yarn's package cache, whose packages later installs trust"},
 	"YARN_GLOBAL_FOLDER":       {use: envWrites, what: "the folder yarn installs global packages to"},
 	"YARN_RC_FILENAME":         {use: envConfig, what: "the name of the file of yarn's settings"},
 	"PNPM_HOME":                {use: envWrites | envRuns, what: "the folder pnpm installs global programs to"},
 	"BUN_INSTALL":              {use: envWrites | envRuns, what: "the folder bun installs global programs to"},
-	"BUN_INSTALL_CACHE_DIR":    {use: envWrites, what: "bun's package cache"},
-	"DENO_DIR":                 {use: envWrites, what: "deno's cache of modules, whose code later runs trust"},
+	"BUN_INSTALL_CACHE_DIR":    {use: envWrites, scratch: true, what: "bun's package cache"},
+	"DENO_DIR":                 {use: envWrites, scratch: true, what: "deno's cache of modules, whose code later runs trust"},
 	"COREPACK_HOME":            {use: envWrites | envRuns, what: "the folder corepack keeps the package managers it runs in"},
 	"NODE_EXTRA_CA_CERTS":      {use: envReads, what: "certificates node trusts besides its own"},
 	"YARN_REGISTRY":            {use: envSource, what: "the registry yarn installs packages from"},
 	"YARN_NPM_REGISTRY_SERVER": {use: envSource, what: "the registry yarn installs packages from"},
 	"BUN_CONFIG_REGISTRY":      {use: envSource, what: "the registry bun installs packages from"},
 	"NODE_REPL_HISTORY":        {use: envWrites, what: "the file node writes its REPL history to"},
-	"NODE_V8_COVERAGE":         {use: envWrites, what: "the folder node writes coverage data to"},
-	"TURBO_CACHE_DIR":          {use: envWrites, what: "turbo's cache of task outputs, which later runs replay"},
-	"NX_CACHE_DIRECTORY":       {use: envWrites, what: "nx's cache of task outputs, which later runs replay"},
+	"NODE_V8_COVERAGE":         {use: envWrites, scratch: true, what: "the folder node writes coverage data to"},
+	"TURBO_CACHE_DIR":          {use: envWrites, scratch: true, what: "turbo's cache of task outputs, which later runs replay"},
+	"NX_CACHE_DIRECTORY":       {use: envWrites, scratch: true, what: "nx's cache of task outputs, which later runs replay"},
 	// Python
-	"PIP_CACHE_DIR":           {use: envWrites, what: "pip's cache of downloads and wheels, which later installs trust"},
+	"PIP_CACHE_DIR":           {use: envWrites, scratch: true, what: "pip's cache of downloads and wheels, which later installs trust"},
 	"PIP_TARGET":              {use: envWrites, what: "the folder pip installs packages to"},
 	"PIP_PREFIX":              {use: envWrites, what: "the prefix pip installs packages under"},
 	"PIP_SRC":                 {use: envWrites, what: "the folder pip checks editable packages out to"},
@@ -107,39 +114,39 @@ var envPaths = map[string]envPath{
 	"UV_EXTRA_INDEX_URL":      {use: envSource, what: "more package indexes uv installs from"},
 	"UV_FIND_LINKS":           {use: envSource, what: "pages or folders of packages uv installs from"},
 	"PIPENV_PYPI_MIRROR":      {use: envSource, what: "the package index pipenv installs from"},
-	"UV_CACHE_DIR":            {use: envWrites, what: "uv's cache of packages, which later installs trust"},
+	"UV_CACHE_DIR":            {use: envWrites, scratch: true, what: "uv's cache of packages, which later installs trust"},
 	"UV_TOOL_DIR":             {use: envWrites | envRuns, what: "the folder uv installs tools to"},
 	"UV_TOOL_BIN_DIR":         {use: envWrites | envRuns, what: "the folder uv installs tools' programs to"},
 	"UV_PYTHON_INSTALL_DIR":   {use: envWrites | envRuns, what: "the folder uv installs Python interpreters to"},
 	"UV_PROJECT_ENVIRONMENT":  {use: envWrites | envRuns, what: "the virtual environment uv installs into and runs from"},
 	"VIRTUAL_ENV":             {use: envWrites | envRuns, what: "the virtual environment the tools install into and run from"},
 	"CONDA_PREFIX":            {use: envWrites | envRuns, what: "the conda environment the tools install into and run from"},
-	"POETRY_CACHE_DIR":        {use: envWrites, what: "poetry's cache of packages"},
+	"POETRY_CACHE_DIR":        {use: envWrites, scratch: true, what: "poetry's cache of packages"},
 	"POETRY_VIRTUALENVS_PATH": {use: envWrites | envRuns, what: "the folder poetry makes its virtual environments in"},
-	"PIPENV_CACHE_DIR":        {use: envWrites, what: "pipenv's cache of packages"},
+	"PIPENV_CACHE_DIR":        {use: envWrites, scratch: true, what: "pipenv's cache of packages"},
 	"WORKON_HOME":             {use: envWrites | envRuns, what: "the folder of virtual environments pipenv and virtualenvwrapper use"},
-	"PYTHONPYCACHEPREFIX":     {use: envWrites, what: "the folder Python writes its compiled bytecode to, which later imports trust"},
-	"MYPY_CACHE_DIR":          {use: envWrites, what: "mypy's cache"},
-	"RUFF_CACHE_DIR":          {use: envWrites, what: "ruff's cache"},
+	"PYTHONPYCACHEPREFIX":     {use: envWrites, scratch: true, what: "the folder Python writes its compiled bytecode to, which later imports trust"},
+	"MYPY_CACHE_DIR":          {use: envWrites, scratch: true, what: "mypy's cache"},
+	"RUFF_CACHE_DIR":          {use: envWrites, scratch: true, what: "ruff's cache"},
 	"PRE_COMMIT_HOME":         {use: envWrites | envRuns, what: "the folder pre-commit installs its hooks' environments to"},
 	"COVERAGE_FILE":           {use: envWrites, what: "the file coverage.py writes its data to"},
 	"PYTHON_HISTORY":          {use: envWrites, what: "the file Python writes its REPL history to"},
 	"IPYTHONDIR":              {use: envConfig | envWrites, what: "IPython's folder, whose startup scripts run"},
 	"JUPYTER_CONFIG_DIR":      {use: envConfig | envWrites, what: "Jupyter's settings, which may run code"},
-	"MPLCONFIGDIR":            {use: envConfig | envWrites, what: "matplotlib's settings and cache"},
+	"MPLCONFIGDIR":            {use: envConfig | envWrites, scratch: true, what: "matplotlib's settings and cache"},
 	"REQUESTS_CA_BUNDLE":      {use: envReads, what: "the certificate bundle requests trusts"},
 	// Rust, C
-	"CARGO_TARGET_DIR":       {use: envWrites, what: "the folder cargo writes its builds to"},
-	"CARGO_BUILD_TARGET_DIR": {use: envWrites, what: "the folder cargo writes its builds to"},
+	"CARGO_TARGET_DIR":       {use: envWrites, scratch: true, what: "the folder cargo writes its builds to"},
+	"CARGO_BUILD_TARGET_DIR": {use: envWrites, scratch: true, what: "the folder cargo writes its builds to"},
 	"CARGO_INSTALL_ROOT":     {use: envWrites, what: "the folder cargo install writes programs to"},
 	"CARGO_HTTP_CAINFO":      {use: envReads, what: "the certificate bundle cargo trusts"},
-	"SCCACHE_DIR":            {use: envWrites, what: "sccache's cache of compiled objects, which later builds link"},
-	"CCACHE_DIR":             {use: envWrites, what: "ccache's cache of compiled objects, which later builds link"},
+	"SCCACHE_DIR":            {use: envWrites, scratch: true, what: "sccache's cache of compiled objects, which later builds link"},
+	"CCACHE_DIR":             {use: envWrites, scratch: true, what: "ccache's cache of compiled objects, which later builds link"},
 	"LLVM_PROFILE_FILE":      {use: envWrites, what: "the file instrumented programs write their profile to"},
 	// JVM, .NET, Ruby
 	"JAVA_HOME":          {use: envRuns, what: "the JDK whose java the build tools run"},
 	"GRADLE_USER_HOME":   {use: envConfig | envWrites, what: "gradle's folder, whose init scripts run with every build"},
-	"NUGET_PACKAGES":     {use: envWrites, what: "NuGet's package cache, whose packages later builds trust"},
+	"NUGET_PACKAGES":     {use: envWrites, scratch: true, what: "NuGet's package cache, whose packages later builds trust"},
 	"DOTNET_CLI_HOME":    {use: envConfig | envWrites, what: "the folder of the dotnet tool's settings and tools"},
 	"GEM_HOME":           {use: envWrites | envRuns, what: "the folder gems are installed to and loaded from"},
 	"GEM_PATH":           {use: envRuns, list: true, what: "the folders gems are loaded from"},
@@ -189,11 +196,11 @@ var envPaths = map[string]envPath{
 // npmPathKeys are npm's (and pnpm's) settings that name a place, as
 // npm_config_KEY: npm reads the name in any case, with - or _.
 var npmPathKeys = map[string]envPath{
-	"cache":             {use: envWrites, what: "npm's package cache, whose packages later installs trust"},
+	"cache":             {use: envWrites, scratch: true, what: "npm's package cache, whose packages later installs trust"},
 	"prefix":            {use: envWrites | envRuns, what: "the prefix npm installs global packages and programs under"},
-	"tmp":               {use: envWrites | envTemp, what: "the folder npm writes its temporary files to"},
+	"tmp":               {use: envWrites | envTemp, scratch: true, what: "the folder npm writes its temporary files to"},
 	"devdir":            {use: envWrites, what: "the folder node-gyp keeps node's headers in, which native builds compile against"},
-	"logs-dir":          {use: envWrites, what: "the folder npm writes its logs to"},
+	"logs-dir":          {use: envWrites, scratch: true, what: "the folder npm writes its logs to"},
 	"store-dir":         {use: envWrites, what: "pnpm's store of packages, which later installs link"},
 	"global-dir":        {use: envWrites | envRuns, what: "the folder pnpm installs global packages to"},
 	"global-bin-dir":    {use: envWrites | envRuns, what: "the folder pnpm installs global programs to"},
@@ -224,6 +231,78 @@ func envPathOf(name string) (envPath, bool) {
 // systemTemp are the system's temporary folders: a program writes there
 // when no variable says otherwise.
 var systemTemp = map[string]bool{"/tmp": true, "/var/tmp": true, "/dev/shm": true}
+
+// scratchTempRoots are the system's temporary folders a scratch
+// variable may name a folder under (macOS's /tmp is /private/tmp).
+var scratchTempRoots = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"}
+
+// sharedTempNames are (ending in "-", "_" or ".", or krb5cc: start) the names of the well-known entries of the
+// system's temporary folder that other programs and users share: display
+// and session sockets, ssh agents, Kerberos tickets, private folders of
+// services. A hidden name is refused too.
+var sharedTempNames = []string{"systemd-private-", "tmux-", "ssh-", "krb5cc", "snap-private-tmp", "pulse-", "mysql.sock", "vscode-", "hsperfdata_", "com.apple.", "screens", "uscreens", "user", "runtime-"}
+
+// tempRest is what follows a system temporary folder in p ("" if p is
+// not under one, or is one).
+func tempRest(p string) string {
+	for _, t := range scratchTempRoots {
+		if rest, ok := strings.CutPrefix(p, t+"/"); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+// scratchTemp reports whether a scratch variable's place (abs as written,
+// r where it resolves) is a folder of the program's own under the
+// system's temporary folder: below it, not a link nor under one (only
+// the temporary folder itself may be, as macOS's /tmp), not one of the
+// shared entries, not in the person's home nor beside the workspace, and, where it and the
+// folders above it exist, folders others cannot write.
+func (j *judge) scratchTemp(abs string, r Resolved) bool {
+	rest := tempRest(abs)
+	if rest == "" || tempRest(r.Path) != rest {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if strings.HasPrefix(first, ".") || strings.Contains(strings.ToLower(first), "admit") {
+		return false
+	}
+	for _, shared := range sharedTempNames {
+		if first == shared || strings.HasSuffix(shared, "-") && strings.HasPrefix(first, shared) || strings.HasSuffix(shared, "_") && strings.HasPrefix(first, shared) || strings.HasSuffix(shared, ".") && strings.HasPrefix(first, shared) || shared == "krb5cc" && strings.HasPrefix(first, shared) {
+			return false
+		}
+	}
+	if home := j.c.Home; home != "" && (inside(abs, []string{home}) || inside(r.Path, []string{home})) {
+		return false
+	}
+	for _, root := range j.c.Roots {
+		// The workspace's neighbours are the person's other projects,
+		// not a folder of the program's own.
+		if holder := path.Dir(root); tempRest(holder) != "" && (inside(abs, []string{holder}) || inside(r.Path, []string{holder})) || inside(root, []string{r.Path}) {
+			return false
+		}
+	}
+	if pr := j.protection(abs, r.Path); pr.Protected {
+		return false // one of the person's places
+	}
+	// The place and the folders between it and the temporary folder:
+	// each that exists a folder others cannot write, so no stranger can
+	// fill or swap what the program makes there.
+	for p := r.Path; tempRest(p) != ""; p = path.Dir(p) {
+		pr := r
+		if p != r.Path {
+			var ok bool
+			if pr, ok = j.quietResolve(p); !ok || pr.Path != p {
+				return false
+			}
+		}
+		if pr.Exists && (!pr.Typed() || !pr.Dir || pr.Mode&(fs.ModeSymlink|fs.ModeSticky) != 0 || pr.Mode.Perm()&0o002 != 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // systemCerts reports the system's certificate stores, which programs
 // trust when no variable says otherwise.
@@ -268,7 +347,7 @@ func (j *judge) envPathVar(prog, assign string, argv []string) {
 		workspaceCode = workspaceCode || in
 	}
 	if workspaceCode && ep.use&(envConfig|envRuns) != 0 {
-		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s sets %s to a place of the workspace: %s, so what runs is the workspace's and a person decides", showArgv(argv), name, ep.what), "")
+		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s sets %s to a place of the workspace, or one that holds what another left: %s, so what runs is theirs and a person decides", showArgv(argv), name, ep.what), "")
 	}
 }
 
@@ -291,6 +370,11 @@ func (j *judge) envPathValue(prog, name, v string, ep envPath) bool {
 		switch {
 		case ep.use&envTemp != 0 && systemTemp[abs] && systemTemp[r.Path]:
 			return false // where it writes anyway
+		case ep.scratch && j.scratchTemp(abs, r):
+			// A folder of its own under the system's temporary folder:
+			// a fresh one holds nothing the program trusts. Settings left
+			// in one that exists are another's, asked as code.
+			return ep.use&envConfig != 0 && r.Exists
 		case ep.use == envRuns && systemPlace(abs) && systemPlace(r.Path):
 			return false // the system's own toolchains (/usr/lib/jvm, /usr/local/go)
 		case ep.use == envReads && systemCerts(abs) && systemCerts(r.Path):
@@ -304,7 +388,7 @@ func (j *judge) envPathValue(prog, name, v string, ep envPath) bool {
 			loc += fmt.Sprintf(" (which resolves to %q)", r.Path)
 		}
 		j.refuse(rule.OutsideWorkspace, fmt.Sprintf("%s: %s=%s names a place outside the workspace (%s): %s", prog, name, loc, strings.Join(j.c.Roots, ", "), ep.what),
-			fmt.Sprintf("leave %s as it is, or point it inside the workspace", name))
+			scratchHint(name, ep))
 		return false
 	}
 	if ep.use&envWrites != 0 {
@@ -374,4 +458,12 @@ func (j *judge) envSourceVar(prog, name, value string, ep envPath, argv []string
 	if other != "" {
 		j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s sets %s to %q: %s, so what it installs and runs comes from there and a person decides", showArgv(argv), name, other, ep.what), "")
 	}
+}
+
+// scratchHint is the hint of a refused place outside the workspace.
+func scratchHint(name string, ep envPath) string {
+	if ep.scratch {
+		return fmt.Sprintf("leave %s as it is, or point it inside the workspace or at a new folder of its own under /tmp", name)
+	}
+	return fmt.Sprintf("leave %s as it is, or point it inside the workspace", name)
 }

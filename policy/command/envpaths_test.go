@@ -1,8 +1,12 @@
 package command
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"admit/policy/rule"
 )
 
 // TestEnvPathsTable: every variable of the table says what it is and
@@ -52,6 +56,78 @@ func TestSystemPlaces(t *testing.T) {
 	for p, want := range map[string]bool{"/tmp": true, "/var/tmp": true, "/tmp/x": false, "/etc": false} {
 		if got := systemTemp[p]; got != want {
 			t.Errorf("systemTemp[%q] = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestScratchTemp: a cache or temporary folder of the program's own
+// under the system's temporary folder is judged as the command without
+// the variable (ls stays allowed); one that is a link, that others can
+// write or that sits in such a folder, a file, the person's home and
+// the workspace's neighbours stay refused, and settings left in a
+// folder that exists are asked as code.
+func TestScratchTemp(t *testing.T) {
+	tmp, err := os.MkdirTemp("/tmp", "envscratch-")
+	if err != nil {
+		t.Skip("no /tmp:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	if tmp, err = filepath.EvalSymlinks(tmp); err != nil || !strings.HasPrefix(tmp, "/tmp/") {
+		t.Skip("/tmp is a link here")
+	}
+	ws, home := filepath.Join(tmp, "proj", "ws"), filepath.Join(tmp, "home")
+	mk := func(p string, mode os.FileMode) {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(ws, 0o755)
+	mk(home, 0o755)
+	mk(filepath.Join(tmp, "own"), 0o755)
+	mk(filepath.Join(tmp, "open"), 0o777)
+	mk(filepath.Join(tmp, "shared"), 0o1777)
+	if err := os.WriteFile(filepath.Join(tmp, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{"tohome", home}, {"toown", filepath.Join(tmp, "own")}} {
+		if err := os.Symlink(l[1], filepath.Join(tmp, l[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(nil)
+	c := &Context{Roots: []string{ws}, Effects: ReadOnly, Home: home, FS: newTestFS(ws)}
+	for _, tc := range []struct{ line, want string }{
+		{"GOCACHE=" + tmp + "/own ls", ok},
+		{"GOCACHE=" + tmp + "/own/fresh ls", ok},
+		{"GOCACHE=" + tmp + "/fresh/deeper ls", ok},
+		{"TMPDIR=" + tmp + "/own go test ./...", "ask:" + string(rule.RunsCode)},
+		{"MPLCONFIGDIR=" + tmp + "/fresh ls", ok},
+		{"MPLCONFIGDIR=" + tmp + "/own ls", "ask:" + string(rule.RunsCode)},
+		{"GOCACHE=" + tmp + "/open ls", out},
+		{"GOCACHE=" + tmp + "/open/fresh ls", out},
+		{"GOCACHE=" + tmp + "/shared ls", out},
+		{"GOCACHE=" + tmp + "/shared/fresh ls", out},
+		{"GOCACHE=" + tmp + "/file ls", out},
+		{"GOCACHE=" + tmp + "/tohome ls", out},
+		{"GOCACHE=" + tmp + "/tohome/fresh ls", out},
+		{"GOCACHE=" + tmp + "/toown ls", out},
+		{"GOCACHE=" + home + "/.cache/go-build ls", out},
+		{`GOCACHE="~/.cache/go-build" ls`, out},
+		{"GOCACHE=" + tmp + "/proj/cache ls", out},
+		{"GOCACHE=" + tmp + "/proj ls", out},
+		{"GOROOT=" + tmp + "/own ls", out},
+		{"GNUPGHOME=" + tmp + "/fresh ls", out},
+	} {
+		d := p.Evaluate(tc.line, ws, c)
+		got := string(d.Rule)
+		if d.Ask {
+			got = "ask:" + got
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %s (%s), want %s", tc.line, got, d.Reason, tc.want)
 		}
 	}
 }

@@ -441,6 +441,10 @@ func DefaultTable() *Table {
 			},
 		},
 		{Name: "whoami", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		// arch is uname -m; getconf prints a setting of the system by its
+		// name (getconf ARG_MAX, getconf PAGESIZE): text, never a file.
+		{Name: "arch", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		{Name: "getconf", Operands: TextOperands, Options: []Option{{Names: "-a --all"}, {Names: "-v", Arg: TextArg}, {Names: "--help --version"}}},
 		// which and type name the programs a word would run: their
 		// operands are names, looked up on PATH, not files read.
 		{Name: "which", Operands: TextOperands, rules: "names", Options: []Option{{Names: "-a -s"}}},

@@ -30,6 +30,16 @@ type toolVerdict struct {
 	code int
 }
 
+// probesOnly reports words that are all probes (npx --version).
+func (tc *toolchain) probesOnly(args []string) bool {
+	for _, a := range args {
+		if !hasField(tc.probes, a) {
+			return false
+		}
+	}
+	return len(args) > 0
+}
+
 // classify reads a toolchain command's words: probes, subcommands (to two
 // levels), and flags anywhere before "--".
 func (tc *toolchain) classify(args []string) toolVerdict {
@@ -166,8 +176,12 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	if j.acc.refused || j.responseFiles(argv) || j.givenCode(argv) {
 		return true
 	}
-	if j.runner(tc, argv); j.acc.refused {
-		return true
+	if !tc.probesOnly(argv[1:]) {
+		// A probe given alone (npx --version) runs nothing: not read as a
+		// runner's command.
+		if j.runner(tc, argv); j.acc.refused {
+			return true
+		}
 	}
 	switch v.class {
 	case toolProbe:

@@ -249,9 +249,9 @@ var zshSpecial = map[string]bool{
 }
 
 // boundValue is the value of a loop variable x names, if x is a plain
-// $NAME or ${NAME} of one in scope.
+// $NAME or ${NAME} of one in scope, or the working folder $PWD names.
 func (p *Parser) boundValue(x *syntax.ParamExp) (string, bool) {
-	if len(p.bound) == 0 || x.Param == nil || !plainParam(x) {
+	if x.Param == nil || !plainParam(x) {
 		return "", false
 	}
 	for i := len(p.bound) - 1; i >= 0; i-- {
@@ -259,7 +259,26 @@ func (p *Parser) boundValue(x *syntax.ParamExp) (string, bool) {
 			return p.bound[i].value, true
 		}
 	}
+	if x.Param.Value == "PWD" {
+		return p.pwdValue()
+	}
 	return "", false
+}
+
+// pwdValue is what $PWD expands to, where $(pwd) would print it: the
+// shell keeps PWD the folder it is in (every shell checks an inherited
+// one against "."), so it is the working folder Values gives, until a cd
+// or an export earlier in the line changes it (an assignment to it, a
+// read into it, are refused on their own).
+func (p *Parser) pwdValue() (string, bool) {
+	if p.Values == nil || !p.inArgs || p.strict || len(p.exported) > 0 || p.cdBefore() {
+		return "", false
+	}
+	v, ok := p.Values.Value([]string{"pwd"})
+	if !ok || !v.Cwd || v.Shape != nil || v.Text == "" || strings.ContainsAny(v.Text, "\n\x00") {
+		return "", false
+	}
+	return v.Text, true
 }
 
 // boundWordOK reports whether the value v of a loop variable stands as
