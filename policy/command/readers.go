@@ -209,7 +209,7 @@ func (j *judge) pager(w *words) {
 
 // gzipScripts are gzip's shell scripts and the programs each starts by
 // name, found on PATH: a workspace's .venv/bin/gzip first on PATH would
-// run for zcat a.gz.
+// run for zcat a.gz. Each name starts with z or g (scriptHelpers).
 var gzipScripts = map[string][]string{
 	"zcat": {"gzip"}, "gzcat": {"gzip"}, "zless": {"gzip", "less"}, "zmore": {"gzip", "more"},
 	"zgrep": {"gzip", "grep"}, "zegrep": {"gzip", "grep"}, "zfgrep": {"gzip", "grep"},
@@ -218,6 +218,9 @@ var gzipScripts = map[string][]string{
 // scriptHelpers judges the programs a script of gzipScripts starts on
 // PATH; false when one decided the command.
 func (j *judge) scriptHelpers(name string) bool {
+	if name == "" || name[0] != 'z' && name[0] != 'g' {
+		return true // every script's name starts so: no lookup for the rest
+	}
 	for _, h := range gzipScripts[name] {
 		if !j.helperOnPath([]string{h}) {
 			return false
