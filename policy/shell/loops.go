@@ -271,7 +271,7 @@ func (p *Parser) boundValue(x *syntax.ParamExp) (string, bool) {
 // or an export earlier in the line changes it (an assignment to it, a
 // read into it, are refused on their own).
 func (p *Parser) pwdValue() (string, bool) {
-	if p.Values == nil || !p.inArgs || p.strict || len(p.exported) > 0 || p.cdBefore() {
+	if !p.valuesHold() || p.cdBefore() {
 		return "", false
 	}
 	v, ok := p.Values.Value([]string{"pwd"})

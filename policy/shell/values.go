@@ -73,7 +73,7 @@ func (p *Parser) valueOf(x *syntax.CmdSubst) (Value, bool) {
 			return k.v, true
 		}
 	}
-	if p.Values == nil || !p.inArgs || p.strict || x.Backquotes || x.TempFile || x.ReplyVar || len(p.exported) > 0 {
+	if !p.valuesHold() || x.Backquotes || x.TempFile || x.ReplyVar {
 		return Value{}, false
 	}
 	argv, ok := plainCommand(x)
@@ -87,6 +87,14 @@ func (p *Parser) valueOf(x *syntax.CmdSubst) (Value, bool) {
 	p.known = append(p.known, knownSub{x: x, v: v})
 	p.valued = append(p.valued, argv)
 	return v, true
+}
+
+// valuesHold reports whether Values' answers stand for the word being
+// judged: a command's argument, in a profile that reads values, with no
+// export earlier in the line (PATH, GIT_DIR, TZ change what is printed).
+// The working folder's values also need no cd before (cdBefore).
+func (p *Parser) valuesHold() bool {
+	return p.Values != nil && p.inArgs && !p.strict && len(p.exported) == 0
 }
 
 // cdBefore reports a command of the line before this one that changes the
