@@ -149,6 +149,7 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 		// ends there.
 		lastMode  uint32
 		lastLinks uint64
+		lastOther bool // owned by another user
 		lastSeen  command.Stamp
 		lastLen   = -1
 	)
@@ -232,16 +233,16 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 			isDir = false
 		}
 		if st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
-			lastMode, lastLinks, lastSeen, lastLen = uint32(st.Mode), uint64(st.Nlink), stampOf(&st), len(buf)
+			lastMode, lastLinks, lastOther, lastSeen, lastLen = uint32(st.Mode), uint64(st.Nlink), foreign(&st), stampOf(&st), len(buf)
 		}
 	}
 	res := command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}
 	if exists {
 		if lastLen == len(buf) {
-			res.Mode, res.Links, res.Seen = sysfile.ModeOf(lastMode), lastLinks, lastSeen
+			res.Mode, res.Links, res.Foreign, res.Seen = sysfile.ModeOf(lastMode), lastLinks, lastOther, lastSeen
 		} else if err := lstat(res.Path, &st); err == nil {
 			// The walk ended on ".." or on a root it did not lstat.
-			res.Mode, res.Links, res.Seen = sysfile.ModeOf(uint32(st.Mode)), uint64(st.Nlink), stampOf(&st)
+			res.Mode, res.Links, res.Foreign, res.Seen = sysfile.ModeOf(uint32(st.Mode)), uint64(st.Nlink), foreign(&st), stampOf(&st)
 		} else {
 			return command.Resolved{}, false, fmt.Errorf("workspace: resolve %q: lstat %s: %w", p, res.Path, err)
 		}

@@ -394,3 +394,33 @@ func TestOptionNames(t *testing.T) {
 		t.Errorf("bounded OptionNames = %q, want a sentinel", got)
 	}
 }
+
+// TestResolveForeign: a file or folder another user owns is reported
+// Foreign, through a link too; the process's own and root's are not.
+func TestResolveForeign(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving a folder to another user needs root")
+	}
+	dir := t.TempDir()
+	theirs, mine := filepath.Join(dir, "theirs"), filepath.Join(dir, "mine")
+	for _, p := range []string{theirs, mine} {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(theirs, 4321, 4321); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(theirs, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{theirs: true, filepath.Join(dir, "link"): true, mine: false, filepath.Join(theirs, "missing"): false} {
+		r, err := NewResolver(mustRoots(t, dir)).Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Foreign != want {
+			t.Errorf("%s: Foreign %v, want %v", p, r.Foreign, want)
+		}
+	}
+}

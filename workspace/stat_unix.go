@@ -3,6 +3,7 @@
 package workspace
 
 import (
+	"os"
 	"syscall"
 
 	"admit/internal/sysfile"
@@ -16,3 +17,10 @@ type statT = syscall.Stat_t
 func lstat(p string, st *statT) error {
 	return sysfile.StatPath(p, st, false)
 }
+
+// selfUID is the process's own user, fixed for its life.
+var selfUID = os.Getuid()
+
+// foreign reports whether st belongs to another user than the process's
+// (root, who can do anything anyway, excepted).
+func foreign(st *statT) bool { return st.Uid != 0 && int(st.Uid) != selfUID }

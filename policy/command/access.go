@@ -298,7 +298,7 @@ func (j *judge) resolveNoFollow(abs string) (Resolved, error) {
 	p := path.Join(rd.Path, base)
 	r := Resolved{Path: p, Exists: full.Exists || full.Path != p, Dir: full.Dir && full.Path == p}
 	if full.Path == p {
-		r.Mode, r.Links = full.Mode, full.Links
+		r.Mode, r.Links, r.Foreign = full.Mode, full.Links, full.Foreign
 	} else {
 		r.Mode = fs.ModeSymlink // the name is a link, which the program acts on itself
 	}

@@ -53,6 +53,10 @@ type Resolved struct {
 	// file with more than one may be the same file as one outside the
 	// roots (a package store's).
 	Links uint64
+	// Foreign reports that an existing Path belongs to another user than
+	// the gate's (root excepted): a folder of a stranger's, whose content
+	// the stranger controls. False when the FS cannot tell.
+	Foreign bool
 	// Seen is what the resolution saw of an existing Path: what the gate
 	// records when the agent reads it, without a second stat. Zero when
 	// the FS does not tell.

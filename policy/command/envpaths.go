@@ -258,7 +258,7 @@ func tempRest(p string) string {
 // system's temporary folder: below it, not a link nor under one (only
 // the temporary folder itself may be, as macOS's /tmp), not one of the
 // shared entries, not in the person's home nor beside the workspace, and, where it and the
-// folders above it exist, folders others cannot write.
+// folders above it exist, the gate's user's own folders others cannot write.
 func (j *judge) scratchTemp(abs string, r Resolved) bool {
 	rest := tempRest(abs)
 	if rest == "" || tempRest(r.Path) != rest {
@@ -288,7 +288,8 @@ func (j *judge) scratchTemp(abs string, r Resolved) bool {
 	}
 	// The place and the folders between it and the temporary folder:
 	// each that exists a folder others cannot write, so no stranger can
-	// fill or swap what the program makes there.
+	// fill or swap what the program makes there (nor a stranger's own
+	// folder, whose content the stranger controls).
 	for p := r.Path; tempRest(p) != ""; p = path.Dir(p) {
 		pr := r
 		if p != r.Path {
@@ -297,7 +298,7 @@ func (j *judge) scratchTemp(abs string, r Resolved) bool {
 				return false
 			}
 		}
-		if pr.Exists && (!pr.Typed() || !pr.Dir || pr.Mode&(fs.ModeSymlink|fs.ModeSticky) != 0 || pr.Mode.Perm()&0o002 != 0) {
+		if pr.Exists && (!pr.Typed() || !pr.Dir || pr.Foreign || pr.Mode&(fs.ModeSymlink|fs.ModeSticky) != 0 || pr.Mode.Perm()&0o002 != 0) {
 			return false
 		}
 	}

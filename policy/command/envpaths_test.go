@@ -89,6 +89,14 @@ func TestScratchTemp(t *testing.T) {
 	mk(filepath.Join(tmp, "own"), 0o755)
 	mk(filepath.Join(tmp, "open"), 0o777)
 	mk(filepath.Join(tmp, "shared"), 0o1777)
+	// A stranger's folder (0755, so no one else can write it) whose
+	// content the stranger controls: made only where the test may give a
+	// folder away.
+	stranger := os.Getuid() == 0
+	if stranger {
+		mk(filepath.Join(tmp, "theirs"), 0o755)
+		stranger = os.Chown(filepath.Join(tmp, "theirs"), 4321, 4321) == nil
+	}
 	if err := os.WriteFile(filepath.Join(tmp, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +107,7 @@ func TestScratchTemp(t *testing.T) {
 	}
 	p := New(nil)
 	c := &Context{Roots: []string{ws}, Effects: ReadOnly, Home: home, FS: newTestFS(ws)}
-	for _, tc := range []struct{ line, want string }{
+	cases := []struct{ line, want string }{
 		{"GOCACHE=" + tmp + "/own ls", ok},
 		{"GOCACHE=" + tmp + "/own/fresh ls", ok},
 		{"GOCACHE=" + tmp + "/fresh/deeper ls", ok},
@@ -120,7 +128,15 @@ func TestScratchTemp(t *testing.T) {
 		{"GOCACHE=" + tmp + "/proj ls", out},
 		{"GOROOT=" + tmp + "/own ls", out},
 		{"GNUPGHOME=" + tmp + "/fresh ls", out},
-	} {
+	}
+	if stranger {
+		cases = append(cases,
+			struct{ line, want string }{"GOCACHE=" + tmp + "/theirs ls", out},
+			struct{ line, want string }{"GOCACHE=" + tmp + "/theirs/fresh ls", out})
+	} else {
+		t.Log("not root: a stranger's folder is not tried")
+	}
+	for _, tc := range cases {
 		d := p.Evaluate(tc.line, ws, c)
 		got := string(d.Rule)
 		if d.Ask {

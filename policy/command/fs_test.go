@@ -102,7 +102,7 @@ func (f *testFS) Resolve(p string) (Resolved, error) {
 			}
 			last = fi
 		}
-		r.Mode, r.Links = last.Mode(), linkCount(last)
+		r.Mode, r.Links, r.Foreign = last.Mode(), linkCount(last), ownedByOther(last)
 	}
 	return r, nil
 }

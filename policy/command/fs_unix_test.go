@@ -14,3 +14,10 @@ func linkCount(fi os.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// ownedByOther reports a file of another user than the test's (root
+// excepted), as workspace.Resolver does.
+func ownedByOther(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Uid != 0 && int(st.Uid) != os.Getuid()
+}

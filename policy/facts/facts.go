@@ -114,7 +114,9 @@ type Resolved struct {
 	Dir    bool   `json:"d,omitempty"`
 	Mode   uint32 `json:"m,omitempty"`
 	Links  uint64 `json:"l,omitempty"`
-	Err    string `json:"err,omitempty"`
+	// Foreign: owned by another user than the gate's (command.Resolved).
+	Foreign bool   `json:"o,omitempty"`
+	Err     string `json:"err,omitempty"`
 }
 
 // Dir is a folder's listing, or the error reading it gave.
@@ -336,7 +338,7 @@ func (x recFS) Resolve(p string) (command.Resolved, error) {
 }
 
 func (r *Recorder) keepResolved(p string, res command.Resolved, err error) {
-	rec := Resolved{Path: res.Path, Exists: res.Exists, Dir: res.Dir, Mode: uint32(res.Mode), Links: res.Links}
+	rec := Resolved{Path: res.Path, Exists: res.Exists, Dir: res.Dir, Mode: uint32(res.Mode), Links: res.Links, Foreign: res.Foreign}
 	if err != nil {
 		rec = Resolved{Err: err.Error()}
 	}
@@ -548,7 +550,7 @@ func (x repFS) Resolve(p string) (command.Resolved, error) {
 	if v.Err != "" {
 		return command.Resolved{}, errors.New(v.Err)
 	}
-	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links}, nil
+	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links, Foreign: v.Foreign}, nil
 }
 
 // recorded is the taped answer of m to key, or unknown (and the fact named
