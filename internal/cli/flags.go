@@ -47,7 +47,7 @@ func parseGateFlags(name string, args []string, std Stdio) (*gateFlags, error) {
 	fs.Var(&f.observed, "observed", "a file the agent has read, relative to --cwd (repeatable)")
 	fs.Var(&f.observedDirs, "observed-dir", "a folder the agent has listed, relative to --cwd (repeatable)")
 	fs.StringVar(&f.effects, "effects", "", "read-only or workspace-write (default: ADMIT_EFFECTS, else read-only)")
-	fs.StringVar(&f.shell, "shell", "analyze", "shell profile: analyze (bash -c), bash-interactive, zsh, fish (as an interactive terminal runs the line) or refuse")
+	fs.StringVar(&f.shell, "shell", "analyze", "shell profile: analyze (bash -c), bash-interactive, zsh, fish (as an interactive terminal runs the line), portable (all of them alike) or refuse")
 	fs.StringVar(&f.mode, "mode", "enforce", "off, warn or enforce")
 	fs.StringVar(&f.caps, "caps", "", "a capability set as JSON: {label, tools, allow, needsHuman, mutators, writeRoots}")
 	fs.StringVar(&f.cwd, "cwd", "", "working directory of the call (default: the first root)")
