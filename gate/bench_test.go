@@ -13,6 +13,7 @@ import (
 	"admit/policy/rule"
 	"admit/policy/rules"
 	"admit/tape"
+	"admit/workspace"
 )
 
 // BenchmarkGateCheck is the door without a transport: mode, policy, tape
@@ -31,6 +32,37 @@ func BenchmarkGateCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
+	_, p := bench.LoadCall()
+	b.ReportAllocs()
+	for b.Loop() {
+		if v, err := g.Check(context.Background(), p); err != nil || !v.Allowed {
+			b.Fatal(v, err)
+		}
+	}
+}
+
+// BenchmarkGateCheckWatched is BenchmarkGateCheck with the server's
+// watcher vouching for the workspace's policy file, as in the editor.
+func BenchmarkGateCheckWatched(b *testing.B) {
+	dir := b.TempDir()
+	root := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	g, err := bench.LoadGate(root, filepath.Join(dir, "tape.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	w, err := workspace.NewWatcher(g.Roots(), nil, workspace.WatchOptions{})
+	if err != nil {
+		b.Skip("no watcher here:", err)
+	}
+	defer w.Close()
+	g.CaptureWith(w)
 	_, p := bench.LoadCall()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -123,6 +123,9 @@ type Gate struct {
 	// caller keeps its Decided, so Decide makes its own.
 	judgings sync.Pool
 	policyAt atomic.Pointer[rootPolicyPaths] // policyPaths' last answer
+	// policySeen is the policy file as last stat'ed under a watcher that
+	// vouched for it, so a decision can skip the stat while nothing moved.
+	policySeen atomic.Pointer[policySeen]
 	idPrefix string
 	seq      atomic.Int64
 	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }

@@ -64,8 +64,10 @@ func withBuiltins(list, add []string) []string {
 
 // loadPolicy reads .admit/policy.json from the first root that has one, or
 // the policy given in the configuration, or the built-in. The file is
-// stat'ed on every decision and re-read when it changed, so a decision
-// never rests on a stale policy, nor on a trust given to other content.
+// stat'ed on every decision, unless the server's watcher vouches that no
+// event came since the last stat, and re-read when it changed, so a
+// decision never rests on a stale policy, nor on a trust given to other
+// content.
 func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 	if g.cfg.Policy != nil {
 		g.mu.Lock()
@@ -76,8 +78,24 @@ func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 		}
 		return g.file
 	}
+	at := g.policyPaths(roots)
+	var tok workspace.Token
+	vouched := false
+	if w := g.watcher.Load(); w != nil {
+		// The token is taken before the stat: a change after it moves
+		// the token, one before it is in what the stat sees.
+		tok, vouched = w.Vouch(at.paths)
+		if seen := g.policySeen.Load(); vouched && seen != nil && seen.at == at && seen.tok == tok {
+			g.mu.Lock()
+			cur := g.file
+			g.mu.Unlock()
+			if cur == seen.lp {
+				return cur
+			}
+		}
+	}
 	path, stamp := "", workspace.Stamp{}
-	for _, p := range g.policyPaths(roots) {
+	for _, p := range at.paths {
 		if st, ok := workspace.StampOf(p); ok {
 			path, stamp = p, st
 			break
@@ -87,6 +105,7 @@ func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 	cur := g.file
 	g.mu.Unlock()
 	if cur != nil && (cur.file != nil && cur.path == path && cur.stamp == stamp || cur.err != nil && cur.path == path && cur.stamp == stamp && path != "") {
+		g.notePolicySeen(vouched, at, tok, cur)
 		return cur
 	}
 	var lp *loadedPolicy
@@ -113,6 +132,7 @@ func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 	g.mu.Lock()
 	g.file = lp
 	g.mu.Unlock()
+	g.notePolicySeen(vouched, at, tok, lp)
 	switch {
 	case lp.err != nil:
 		g.cfg.Logger.Error("policy file unusable; the gate stays closed", "err", lp.err)
@@ -125,16 +145,34 @@ func (g *Gate) loadPolicy(roots []string) *loadedPolicy {
 
 // policyPaths are where each root keeps its policy file, made again only
 // when the roots change (every decision looks).
-func (g *Gate) policyPaths(roots []string) []string {
+func (g *Gate) policyPaths(roots []string) *rootPolicyPaths {
 	if c := g.policyAt.Load(); c != nil && slices.Equal(c.roots, roots) {
-		return c.paths
+		return c
 	}
 	c := &rootPolicyPaths{roots: slices.Clone(roots), paths: make([]string, len(roots))}
 	for i, r := range roots {
 		c.paths[i] = r + "/.admit/policy.json" // roots are clean and absolute
 	}
 	g.policyAt.Store(c)
-	return c.paths
+	return c
+}
+
+// policySeen is what a stat of the policy files at found, with the
+// watcher's token taken before it.
+type policySeen struct {
+	at  *rootPolicyPaths
+	tok workspace.Token
+	lp  *loadedPolicy
+}
+
+// notePolicySeen keeps what the stat found while the watcher vouched, so
+// the next decisions skip the stat until an event moves the token.
+func (g *Gate) notePolicySeen(vouched bool, at *rootPolicyPaths, tok workspace.Token, lp *loadedPolicy) {
+	if vouched {
+		g.policySeen.Store(&policySeen{at: at, tok: tok, lp: lp})
+	} else if g.policySeen.Load() != nil {
+		g.policySeen.Store(nil)
+	}
 }
 
 // rootPolicyPaths are roots and their policy files' paths, never changed

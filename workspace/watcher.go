@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall"
@@ -707,6 +708,37 @@ func (w *Watcher) Status() WatchStatus {
 		Overflows: w.overflows,
 		Closed:    w.closed || w.isClosed(),
 	}
+}
+
+// Token is where the watcher's event stream stands: equal tokens, with
+// Vouch sure at both, mean no event for the vouched paths in between.
+type Token struct{ received, processed, overflows uint64 }
+
+// Vouch returns the stream's token and whether the watcher is sure to see
+// any change to the files at paths from now on: inotify (which reports
+// every write in a watched folder), nothing lost or waiting for a batch,
+// every folder watched, the folder above each path's folder watched (so
+// the folder's creation is seen), and neither the file nor its folder a
+// symlink (whose target the watcher does not follow). An event the
+// kernel holds but drain has not yet read is not seen: a caller that
+// skips a stat on the token trusts that window.
+func (w *Watcher) Vouch(paths []string) (Token, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	tok := Token{w.received, w.processed, uint64(w.overflows)}
+	if runtime.GOOS != "linux" || w.closed || w.limited || w.overflow || w.received != w.processed {
+		return tok, false
+	}
+	for _, p := range paths {
+		dir := filepath.Dir(p)
+		_, aboveWatched := w.watched[filepath.Dir(dir)]
+		_, fileLink := w.links[p]
+		_, dirLink := w.links[dir]
+		if !aboveWatched || fileLink || dirLink {
+			return tok, false
+		}
+	}
+	return tok, true
 }
 
 // Watched returns the folders watched, sorted.
