@@ -415,7 +415,11 @@ func TestBadPolicyFileKeepsGateClosed(t *testing.T) {
 	if v.Allowed || v.Rule != "policy-invalid" || !strings.Contains(v.Reason, "policy.json:3") || !strings.Contains(v.Reason, "alow") {
 		t.Fatalf("bad policy: %+v", v)
 	}
+	for len(e.States) > 0 {
+		<-e.States // the states before the change
+	}
 	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte(`{"allow": ["Read", "Bash"], "needsHuman": ["Bash"]}`), 0o644))
+	e.AwaitState(func(s gate.State) bool { return s.PolicyError == "" })
 	v = e.Check(map[string]any{"tool": "Read", "args": map[string]any{"path": "README.md"}})
 	if !v.Allowed {
 		t.Fatalf("fixed policy: %+v", v)

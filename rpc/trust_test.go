@@ -99,7 +99,11 @@ func TestPolicyTrustThroughTheEditor(t *testing.T) {
 	if v := e.Check(map[string]any{"tool": "deploy_prod"}); !v.Allowed || v.PolicyTrust != "trusted" {
 		t.Fatalf("trusted: %+v", v)
 	}
+	for len(e.States) > 0 {
+		<-e.States // the states before the change
+	}
 	must(t, os.WriteFile(path, []byte(`{"allow":["Read","deploy_prod","rm_everything"]}`), 0o644))
+	e.AwaitState(func(s gate.State) bool { return s.PolicyTrust == "untrusted" })
 	if v := e.Check(map[string]any{"tool": "deploy_prod"}); v.Allowed || v.PolicyTrust != "untrusted" {
 		t.Fatalf("changed file: %+v", v)
 	}

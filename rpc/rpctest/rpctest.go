@@ -268,6 +268,24 @@ func (e *Editor) Notify(method string, params any) {
 	}
 }
 
+// AwaitState waits for an admit/didChangeState for which ok holds: the
+// server sends one when its watcher sees the policy file change, after
+// which every decision sees the change.
+func (e *Editor) AwaitState(ok func(gate.State) bool) gate.State {
+	e.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case s := <-e.states:
+			if ok(s) {
+				return s
+			}
+		case <-timeout:
+			e.t.Fatal("rpctest: no admit/didChangeState as awaited within 10s")
+		}
+	}
+}
+
 // Check is admit/check with params (a gate.CheckParams, or a map for a
 // call the struct cannot spell); an error fails the test.
 func (e *Editor) Check(params any) gate.Verdict {
