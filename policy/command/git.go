@@ -129,6 +129,11 @@ func gitTable() map[string]*Program {
 			{Names: "--name-only --tags --all --always --undefined --no-undefined --annotate-stdin"}, {Names: "--refs --exclude", Arg: TextArg},
 		}},
 		{Name: "cherry", rules: "text", Options: []Option{{Names: "-v"}, {Names: "--abbrev", Arg: OptionalArg}}},
+		// range-diff compares two ranges' patches with the diff machinery
+		// (its options judged as diff's): a read, like log -p.
+		{Name: "range-diff", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{
+			{Names: "--no-dual-color --left-only --right-only --no-notes"}, {Names: "--creation-factor", Arg: TextArg},
+		})},
 		{Name: "whatchanged", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
 		{Name: "describe", rules: "text", Options: []Option{
 			{Names: "--all --tags --contains --exact-match --debug --long --always --first-parent"},
