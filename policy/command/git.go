@@ -234,7 +234,7 @@ func (j *judge) git(_ *Program, argv []string) {
 		j.refuse(rule.ForbiddenFlag, err.reason, "leave the option out")
 		return
 	}
-	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) {
+	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) || !j.gitPager(argv, i) {
 		return
 	}
 	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0]} // the array reused, as judgeParsed does

@@ -172,3 +172,27 @@ func GitConfigCredential(fsys FS, resolved string) string {
 	}
 	return ""
 }
+
+// walkGitCredential asks before a walk of the folder dir (grep -r, tar,
+// zip -r, cp -r: a folder read whole) that reads a repository's
+// configuration holding a credential: dir is the repository's top, so
+// its .git/config is among the files read, and printed or sent on.
+func (j *judge) walkGitCredential(prog, word, dir string) {
+	if j.c.FS == nil {
+		return
+	}
+	r, err := j.c.FS.Resolve(dir + "/.git")
+	if err != nil || !r.Exists {
+		return
+	}
+	conf := r.Path + "/config"
+	if !r.Dir {
+		// A .git file names the repository's folder (a worktree, a
+		// submodule): its configuration is read by git, not by the walk.
+		return
+	}
+	if why := GitConfigCredential(j.c.FS, conf); why != "" {
+		j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the folder %q whole, and with it %s/.git/config, %s, so the person decides whether the model sees it", prog, word, word, why),
+			"leave .git out of the walk (grep -r --exclude-dir=.git, tar --exclude=.git), or ask the person")
+	}
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -60,6 +61,72 @@ func (j *judge) gitSignatureFormat(sub *Program, ps *parsed) bool {
 		if ph := SignatureFormat(format); ph != "" {
 			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s %s=%q: the placeholder %s verifies a signature, which runs gpg (found on the command's PATH), as --show-signature does", sub.Name, u.name, u.value, ph),
 				"leave the signature placeholders (%G?, %GS, %GK, ...) out of the format")
+			return true
+		}
+	}
+	return false
+}
+
+// gitPages are the read subcommands that start git's pager when their
+// output is a terminal (log, diff and show always; branch, tag, stash,
+// config and reflog when they list): $GIT_PAGER, core.pager, $PAGER or
+// less, found on the call's PATH.
+var gitPages = map[string]bool{
+	"log": true, "show": true, "diff": true, "grep": true, "blame": true, "annotate": true, "shortlog": true,
+	"whatchanged": true, "reflog": true, "branch": true, "tag": true, "stash": true, "config": true,
+	"range-diff": true, "cherry": true, "show-branch": true, "describe": true,
+}
+
+// gitPager judges the pager a git read starts on a host whose line runs
+// in a terminal, as gpg is judged for a signature: less found on PATH
+// (the person's $PAGER is theirs; a repository's core.pager is
+// gitConfig's). It starts nothing when the line turns it off (--no-pager,
+// -P, GIT_PAGER=cat) or git's output is not the terminal (a pipe, a file).
+func (j *judge) gitPager(argv []string, sub int) bool {
+	if !(j.c.Terminal || j.c.Profile.Interactive()) || !gitPages[argv[sub]] {
+		return true
+	}
+	for _, a := range argv[1:sub] {
+		if a == "--no-pager" || a == "-P" {
+			return true
+		}
+	}
+	if j.stdoutNotTerminal() || j.envSays("GIT_PAGER", "", "cat") {
+		return true
+	}
+	return j.helperOnPath([]string{"less"})
+}
+
+// stdoutNotTerminal reports whether the command being judged writes its
+// standard output to a pipe or a file, where no program pages it.
+func (j *judge) stdoutNotTerminal() bool {
+	for _, r := range j.redirs {
+		if r.Target != "" && r.Write && (r.Fd == 1 || strings.HasPrefix(r.Op, "&>") || r.Op == ">&") {
+			return true
+		}
+	}
+	return j.line != nil && j.cmd+1 < len(j.line) && j.line[j.cmd+1].Joiner == "|"
+}
+
+// envSays reports whether the line sets name, for the command being
+// judged, to one of values: an assignment before it or env's.
+func (j *judge) envSays(name string, values ...string) bool {
+	if j.line == nil || j.cmd >= len(j.line) {
+		return false
+	}
+	c := &j.line[j.cmd]
+	words := c.Env
+	if len(c.Argv) > 0 && c.Argv[0] == "env" {
+		for _, w := range c.Argv[1:] {
+			if !strings.Contains(w, "=") || strings.HasPrefix(w, "-") {
+				break // the command env starts, or an option of env's
+			}
+			words = append(words[:len(words):len(words)], w)
+		}
+	}
+	for _, w := range words {
+		n, v, ok := strings.Cut(w, "=")
+		if ok && n == name && slices.Contains(values, v) {
 			return true
 		}
 	}
