@@ -105,8 +105,10 @@ func runHandle(f *gateFlags, std Stdio) int {
 		return failed(std, configError{err})
 	}
 	var res gate.RunResult
-	if handles.Holds(f.handle) {
-		res, err = runLocalHandle(ctx, f, handles)
+	// One read of the handle file says both whether it is held here and
+	// where it was judged.
+	if h, ok := handles.Peek(f.handle); ok {
+		res, err = runLocalHandle(ctx, f, h)
 	} else {
 		res, err = runServerHandle(ctx, f)
 	}
@@ -127,8 +129,7 @@ func runHandle(f *gateFlags, std Stdio) int {
 
 // runLocalHandle redeems a handle a hook deciding alone gave out, with a
 // gate of its own on the workspace the line was judged in.
-func runLocalHandle(ctx context.Context, f *gateFlags, handles *gate.HandleStore) (gate.RunResult, error) {
-	h, _ := handles.Peek(f.handle)
+func runLocalHandle(ctx context.Context, f *gateFlags, h gate.Handle) (gate.RunResult, error) {
 	if f.tapePath == "" {
 		f.tapePath = h.Tape // the run's outcome goes on the tape its decision went on
 	}
