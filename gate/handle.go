@@ -124,13 +124,6 @@ func validHandleID(id string) bool {
 	return true
 }
 
-// Holds reports whether the store's folder holds the handle id (a file
-// store only): admit run redeems it here, not through a server.
-func (s *HandleStore) Holds(id string) bool {
-	_, ok := s.Peek(id)
-	return ok
-}
-
 // Peek reads a handle held in the store's folder without taking it: where
 // it was judged and on which tape, for the gate that will redeem it (that
 // folder's workspace must be one of its roots). ok is false when the
