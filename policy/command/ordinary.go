@@ -195,10 +195,11 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 	var out *shell.Script
 	// starts[i] is where command i, or the first of its unwrapped line,
 	// stands in out: the for loops' spans (Script.Expanded) move with it.
-	starts := make([]int, len(script.Commands)+1)
+	// Made only once a command is unwrapped, rare: until then command i
+	// stands at i.
+	var starts []int
 	var innerLoops []shell.Span
 	for i := range script.Commands {
-		starts[i] = i
 		if out != nil {
 			starts[i] = len(out.Commands)
 		}
@@ -225,6 +226,10 @@ func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*she
 			if inner != nil && (!pipeline || len(inner.Commands) == 1) {
 				if out == nil {
 					out = &shell.Script{Commands: slices.Clone(script.Commands[:i]), ShellOnly: slices.Clone(script.ShellOnly)}
+					starts = make([]int, len(script.Commands)+1)
+					for k := range i + 1 {
+						starts[k] = k
+					}
 				}
 				for _, l := range inner.Expanded {
 					innerLoops = append(innerLoops, shell.Span{Start: l.Start + len(out.Commands), End: l.End + len(out.Commands)})
