@@ -245,9 +245,8 @@ func (p *Parser) printedSubst(name string, k int, w *syntax.Word) []*syntax.Stmt
 	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) == 0 {
 		return nil
 	}
-	if _, known := p.valueOf(cs); known {
-		return nil // $(pwd): its value, as ever
-	}
+	// Even a known value ($(pwd), a branch) is judged as its command
+	// here: whatever it prints is only text, never read again.
 	return cs.Stmts
 }
 
