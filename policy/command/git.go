@@ -129,11 +129,15 @@ func gitTable() map[string]*Program {
 			{Names: "--name-only --tags --all --always --undefined --no-undefined --annotate-stdin"}, {Names: "--refs --exclude", Arg: TextArg},
 		}},
 		{Name: "cherry", rules: "text", Options: []Option{{Names: "-v"}, {Names: "--abbrev", Arg: OptionalArg}}},
-		// range-diff compares two ranges' patches with the diff machinery
-		// (its options judged as diff's): a read, like log -p.
+		// range-diff compares two ranges of commits: revisions, and
+		// paths only after "--" (pathspecs, read from the repository).
 		{Name: "range-diff", rules: "revs", Options: joinOptions(gitDiffOptions(), []Option{
-			{Names: "--no-dual-color --left-only --right-only --no-notes"}, {Names: "--creation-factor", Arg: TextArg},
+			{Names: "--creation-factor --notes", Arg: OptionalArg},
+			{Names: "--no-dual-color --left-only --right-only --no-notes"},
 		})},
+		// notes reads a commit's notes with list and show; its other
+		// subcommands (add, edit, remove, merge...) change them.
+		{Name: "notes", rules: "notes", Options: []Option{{Names: "--ref", Arg: TextArg}}},
 		{Name: "whatchanged", rules: "revs", Digits: true, Options: joinOptions(gitDiffOptions(), gitRevOptions())},
 		{Name: "describe", rules: "text", Options: []Option{
 			{Names: "--all --tags --contains --exact-match --debug --long --always --first-parent"},
@@ -329,6 +333,7 @@ var gitRules = map[string]func(j *judge, g *words){
 	"none":      (*judge).gitNoOperands,
 	"remote":    (*judge).gitRemote,
 	"symref":    (*judge).gitSymref,
+	"notes":     (*judge).gitNotes,
 	"list":      (*judge).gitList,
 	"config":    (*judge).gitConfigRead,
 	"stash":     (*judge).gitStash,
@@ -372,6 +377,19 @@ func (j *judge) gitSymref(g *words) {
 	if len(g.ops) != 1 {
 		j.gitReadWrite(g, "git symbolic-ref with a second operand changes what a ref points to")
 	}
+}
+
+// gitNotes: git notes, list and show read the notes of one commit (or
+// all, list alone); every other subcommand writes them.
+func (j *judge) gitNotes(g *words) {
+	if len(g.ops) == 0 || (g.ops[0] == "list" || g.ops[0] == "show") && len(g.ops) <= 2 {
+		return
+	}
+	if g.ops[0] == "list" || g.ops[0] == "show" {
+		j.refuse(rule.ForbiddenFlag, fmt.Sprintf("git notes %s takes one commit", g.ops[0]), "git notes "+g.ops[0]+" COMMIT")
+		return
+	}
+	j.gitReadWrite(g, fmt.Sprintf("git notes %s changes a commit's notes", g.ops[0]))
 }
 
 // gitList: git branch and git tag list, with --list for operands; their

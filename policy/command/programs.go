@@ -441,6 +441,15 @@ func DefaultTable() *Table {
 			},
 		},
 		{Name: "whoami", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},
+		// yes prints its words, one line again and again, until the pipe
+		// closes (yes | head -3): text, what reads it judged on its own.
+		// cal prints a calendar; its operands are a month and a year.
+		// ulimit and umask with options only print the limits and the
+		// mask (the shell refuses the forms that set them in a terminal).
+		{Name: "ulimit", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "-a -H -S -c -d -f -n -s -t -u -v"}}},
+		{Name: "umask", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "-S"}}},
+		{Name: "yes", Operands: TextOperands, Options: []Option{{Names: "--help --version"}}},
+		{Name: "cal", Operands: TextOperands, Digits: true, Options: []Option{{Names: "-1 -3 -y -Y --year --twelve -j --julian -m --monday -s --sunday -w --week --vertical -h --help -V --version"}, {Names: "-n --months --color", Arg: OptionalArg}}},
 		// arch is uname -m; getconf prints a setting of the system by its
 		// name (getconf ARG_MAX, getconf PAGESIZE): text, never a file.
 		{Name: "arch", Operands: TextOperands, rules: "nooperands", Options: []Option{{Names: "--help --version"}}},

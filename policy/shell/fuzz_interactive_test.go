@@ -2,6 +2,7 @@ package shell
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,6 +83,7 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 	// Where the quotes are, by the tree.
 	type span struct{ from, to int }
 	var single, double, comments []span
+	var printed []int // where a $ begins a printed "$(LIST)"
 	var why string
 	inSpan := func(spans []span, i int) bool {
 		for _, s := range spans {
@@ -123,6 +125,19 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 			if prof == Fish && x.Op == syntax.PipeAll {
 				why = "|&"
 			}
+		case *syntax.CallExpr:
+			// echo "$(LIST)", printf FORMAT "$(LIST)": fish 3.4+ reads
+			// the quoted substitution as bash does (printedSubst).
+			for k, w := range x.Args {
+				if !(x.Args[0].Lit() == "echo" && k > 0 || x.Args[0].Lit() == "printf" && k > 1) || len(w.Parts) != 1 {
+					continue
+				}
+				if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok && !dq.Dollar && len(dq.Parts) == 1 {
+					if cs, ok := dq.Parts[0].(*syntax.CmdSubst); ok && !cs.Backquotes && !cs.TempFile && !cs.ReplyVar {
+						printed = append(printed, int(cs.Pos().Offset()))
+					}
+				}
+			}
 		case *syntax.Comment:
 			comments = append(comments, span{int(x.Pos().Offset()), int(x.End().Offset())})
 			if prof == Zsh {
@@ -161,7 +176,7 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 				return "a ! that history expands"
 			}
 		case '$':
-			if prof == Fish && !inSpan(single, i) && !inSpan(comments, i) && !(i > 0 && body[i-1] == '\\') {
+			if prof == Fish && !inSpan(single, i) && !inSpan(comments, i) && !(i > 0 && body[i-1] == '\\') && !slices.Contains(printed, i) {
 				return "a $"
 			}
 		}

@@ -752,6 +752,28 @@ var stateBuiltins = map[string]bool{
 	"getopts": true, "fg": true, "bg": true, "disown": true, "suspend": true,
 }
 
+// printsLimits reports ulimit or umask with options only, each from the
+// letters every shell shares for printing (ulimit -a, ulimit -n, ulimit
+// -Hn, umask, umask -S): they print the limits or the mask. A number or
+// any other word sets them, kept for the later calls.
+func printsLimits(name string, args []string) bool {
+	letters := ""
+	switch name {
+	case "ulimit":
+		letters = "aHScdfnstuv"
+	case "umask":
+		letters = "S"
+	default:
+		return false
+	}
+	for _, a := range args {
+		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], letters) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // zshRunsInShell are the names zsh runs in its own process (its
 // builtins, those bash shares included): in the last command of a
 // pipeline zsh runs them without a fork, and a pattern there that matches
@@ -840,7 +862,7 @@ func (p *Parser) checkCommand(argv []string) {
 	case p.prof == Fish && (fishBuiltins[name] || strings.HasPrefix(name, "fish_") || strings.HasPrefix(name, "prompt_")):
 		p.refuseAs("fish builtin", name, "runs its own builtin or function, where bash -c runs a program of that name", hintBuiltin)
 		return
-	case stateBuiltins[name]:
+	case stateBuiltins[name] && !printsLimits(name, args):
 		p.refuseAs("builtin", name, "keeps what it changes for every later call typed into the terminal", hintState)
 		return
 	case name == "printf" && len(args) > 0 && strings.HasPrefix(args[0], "-v"):

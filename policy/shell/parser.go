@@ -466,6 +466,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		subs, pids []Substitution
 		params     []int
 		procs      []*syntax.ProcSubst
+		printed    [][]*syntax.Stmt
 	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
@@ -475,6 +476,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 			ok = ok && wok
 			late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
 			argv = append(argv, p.src(w))
+			continue
+		}
+		if list := p.printedSubst(name, k, w); list != nil {
+			// echo "$(LIST)": LIST's output is only printed; judged as
+			// LIST | echo, the word standing as text.
+			late.printed = append(late.printed, list)
+			argv = append(argv, "output")
 			continue
 		}
 		if ps := p.procSubst(k, w); ps != nil {
@@ -538,8 +546,16 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classDynamic, "command substitution whose output may change before the line runs, beside a word only known when it runs", p.src(c))
 		return
 	}
-	if len(late.procs) > 0 {
-		joiner, sub = p.procLists(late.procs, joiner), true
+	if len(late.procs) > 0 || len(late.printed) > 0 {
+		lists := late.printed
+		for _, ps := range late.procs {
+			lists = append(lists, ps.Stmts)
+		}
+		what := "process substitution"
+		if len(late.procs) == 0 {
+			what = "command substitution"
+		}
+		joiner, sub = p.procLists(lists, what, joiner), true
 	}
 	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
 		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})

@@ -227,21 +227,44 @@ func (p *Parser) procSubst(k int, w *syntax.Word) *syntax.ProcSubst {
 	return ps
 }
 
+// printedSubst is LIST when w is one whole "$(LIST)" that echo, or
+// printf after its format, only prints: bash, zsh and fish 3.4+ all
+// read the quoted form as one word, LIST's output with its trailing
+// newlines removed, so whatever it holds is text (an unquoted $(LIST)
+// splits on blanks in bash and on newlines in fish, and `LIST` is not
+// fish's). Not for the refuse profile.
+func (p *Parser) printedSubst(name string, k int, w *syntax.Word) []*syntax.Stmt {
+	if p.strict || !(name == "echo" && k > 0 || name == "printf" && k > 1) || len(w.Parts) != 1 {
+		return nil
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || dq.Dollar || len(dq.Parts) != 1 {
+		return nil
+	}
+	cs, ok := dq.Parts[0].(*syntax.CmdSubst)
+	if !ok || cs.Backquotes || cs.TempFile || cs.ReplyVar || len(cs.Stmts) == 0 {
+		return nil
+	}
+	// Even a known value ($(pwd), a branch) is judged as its command
+	// here: whatever it prints is only text, never read again.
+	return cs.Stmts
+}
+
 // procLists adds the commands of each <(LIST) of the command in progress
 // before it, as the left side of a pipeline into it (they run beside it,
 // and it reads their output), the first joined by joiner; it returns
 // the command's own joiner, "|". The command's state is kept across.
-func (p *Parser) procLists(procs []*syntax.ProcSubst, joiner string) string {
+func (p *Parser) procLists(lists [][]*syntax.Stmt, what, joiner string) string {
 	globs, patterns, params, feeders, valued, varying := p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying
-	p.noteShellOnly("process substitution")
+	p.noteShellOnly(what)
 	restore := p.keepExports()
 	p.pipeLeft++
-	for i, ps := range procs {
+	for i, list := range lists {
 		j := joiner
 		if i > 0 {
 			j = "|"
 		}
-		p.stmts(ps.Stmts, j, true)
+		p.stmts(list, j, true)
 	}
 	p.pipeLeft--
 	restore()
