@@ -277,6 +277,9 @@ func surveyWorkspace(roots []string, protected func(string) bool) (survey, error
 			p := filepath.Join(dir, e.Name())
 			if protected(p) {
 				sv.protected = append(sv.protected, p)
+				if g := gitdirOf(p, e, roots); g != "" && !slices.Contains(sv.protected, g) {
+					sv.protected = append(sv.protected, g)
+				}
 				all = false
 				continue
 			}
@@ -359,4 +362,35 @@ func readRegular(path string, max int) ([]byte, error) {
 		return buf[:n], nil
 	}
 	return nil, err
+}
+
+// gitdirOf is the folder a .git file names ("gitdir: X", a worktree's or
+// a separated repository's) when it lies in a root: its hooks and config
+// run on the person's next git command as much as .git's own do, so it
+// is kept whole, like a .git folder.
+func gitdirOf(p string, e fs.DirEntry, roots []string) string {
+	if e.Name() != ".git" || !e.Type().IsRegular() {
+		return ""
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || len(b) > 4096 {
+		return ""
+	}
+	g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	g = strings.TrimSpace(g)
+	if !filepath.IsAbs(g) {
+		g = filepath.Join(filepath.Dir(p), g)
+	}
+	g = filepath.Clean(g)
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, g); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			if info, err := os.Lstat(g); err == nil && info.IsDir() {
+				return g
+			}
+		}
+	}
+	return ""
 }

@@ -80,6 +80,21 @@ func helperMain(args []string) int {
 		}
 		c.Close()
 		fmt.Println("connected")
+	case "make", "make-wait": // make each path (and its folders); make-wait then waits for ./seen
+		for _, p := range args[1:] {
+			err := os.MkdirAll(filepath.Dir(p), 0o755)
+			if err == nil {
+				err = os.WriteFile(p, []byte("{}"), 0o644)
+			}
+			fmt.Println(p, err)
+		}
+		if args[0] == "make" {
+			break
+		}
+		os.WriteFile("written", nil, 0o644)
+		for deadline := time.Now().Add(15 * time.Second); !exists("seen") && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
 		return n
