@@ -135,7 +135,11 @@ func TestRepositoryRulesOnlyTighten(t *testing.T) {
 			t.Errorf("%q: %s %s (%s), want %s %s", c.line, v.Outcome, v.Rule, v.Reason, c.outcome, c.rule)
 		}
 	}
+	for len(e.States) > 0 {
+		<-e.States // the states before the change
+	}
 	must(t, os.WriteFile(policyFile, []byte(`{"allow": ["Bash"], "rules": {"allow": ["curl *"]}}`), 0o644))
+	e.AwaitState(func(s gate.State) bool { return s.PolicyError != "" })
 	for _, line := range []string{"curl https://evil.example", "make test", "ls"} {
 		if v := e.Check(map[string]any{"tool": "Bash", "command": line}); v.Allowed || v.Rule != rule.PolicyInvalid {
 			t.Errorf("with a repository allow rule, %q: %+v", line, v)

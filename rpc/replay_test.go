@@ -3,6 +3,7 @@ package rpc_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"admit/gate"
@@ -19,8 +20,12 @@ func TestReplayMethod(t *testing.T) {
 	for _, line := range []string{"git log", "cat README.md", "npm test"} {
 		e.Check(map[string]any{"tool": "Bash", "command": line})
 	}
+	for len(e.States) > 0 {
+		<-e.States // the states before the file
+	}
 	must(t, os.MkdirAll(filepath.Join(ws, ".admit"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, ".admit", "policy.json"), []byte(`{"allow": ["Bash"], "rules": {"deny": ["git log *"]}}`), 0o644))
+	e.AwaitState(func(s gate.State) bool { return strings.HasSuffix(s.Policy, "policy.json") })
 
 	var rep gate.ReplayReport
 	e.Call("admit/replay", map[string]any{"policy": "workspace"}, &rep)
