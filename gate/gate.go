@@ -126,9 +126,9 @@ type Gate struct {
 	// policySeen is the policy file as last stat'ed under a watcher that
 	// vouched for it, so a decision can skip the stat while nothing moved.
 	policySeen atomic.Pointer[policySeen]
-	idPrefix string
-	seq      atomic.Int64
-	counts   struct{ allowed, denied, wouldDeny atomic.Int64 }
+	idPrefix   string
+	seq        atomic.Int64
+	counts     struct{ allowed, denied, wouldDeny atomic.Int64 }
 	// allowConfinedCode is the person's standing answer to asks about
 	// code admit cannot judge, when admit runs it confined (SetSettings).
 	allowConfinedCode atomic.Bool
