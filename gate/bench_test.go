@@ -19,50 +19,44 @@ import (
 // BenchmarkGateCheck is the door without a transport: mode, policy, tape
 // (sync none) and the reply, for a typical read.
 func BenchmarkGateCheck(b *testing.B) {
-	dir := b.TempDir()
-	root := filepath.Join(dir, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	g, err := bench.LoadGate(root, filepath.Join(dir, "tape.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
-	_, p := bench.LoadCall()
-	b.ReportAllocs()
-	for b.Loop() {
-		if v, err := g.Check(context.Background(), p); err != nil || !v.Allowed {
-			b.Fatal(v, err)
-		}
-	}
+	g := benchGate(b)
+	checkLoop(b, g)
 }
 
 // BenchmarkGateCheckWatched is BenchmarkGateCheck with the server's
 // watcher vouching for the workspace's policy file, as in the editor.
 func BenchmarkGateCheckWatched(b *testing.B) {
-	dir := b.TempDir()
-	root := filepath.Join(dir, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	g, err := bench.LoadGate(root, filepath.Join(dir, "tape.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
+	g := benchGate(b)
 	w, err := workspace.NewWatcher(g.Roots(), nil, workspace.WatchOptions{})
 	if err != nil {
 		b.Skip("no watcher here:", err)
 	}
 	defer w.Close()
 	g.CaptureWith(w)
+	checkLoop(b, g)
+}
+
+// benchGate is admit bench's gate on a workspace of one file, its tape
+// beside the workspace.
+func benchGate(b *testing.B) *gate.Gate {
+	dir := b.TempDir()
+	root := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("hello\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	g, err := bench.LoadGate(root, filepath.Join(dir, "tape.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = g.Close() })
+	return g
+}
+
+// checkLoop decides admit bench's typical read until the loop ends.
+func checkLoop(b *testing.B, g *gate.Gate) {
 	_, p := bench.LoadCall()
 	b.ReportAllocs()
 	for b.Loop() {
