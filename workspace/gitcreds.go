@@ -129,3 +129,17 @@ func urlCredential(v string) bool {
 	}
 	return false
 }
+
+// GitFileCredentials lists the settings of one file in git's
+// configuration format that is not a repository's configuration
+// (.gitmodules: submodule.NAME.url = https://user:token@host/x) whose
+// value or name holds a credential, named as GitCredentials names them;
+// ok is false when the file cannot be read. A missing file holds none.
+func (r *Resolver) GitFileCredentials(file string) (names []string, ok bool) {
+	bad := r.configEntries(file, func(e configEntry, _ string) {
+		if n := credentialName(e); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	})
+	return names, bad == ""
+}

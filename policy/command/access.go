@@ -396,7 +396,7 @@ func (j *judge) path(prog string, a access) {
 			j.secretRead(prog, a.word, r.Path)
 			j.acc.reads = addPath(j.acc.reads, r.Path)
 		case a.mode == modeRead && r.Exists && r.Dir:
-			j.walkGitCredential(prog, a.word, r.Path)
+			j.walkCredentials(prog, a.word, r.Path, j.words.skip)
 		case a.mode == modeList && r.Exists && r.Dir && !a.dironly:
 			j.acc.lists = addPath(j.acc.lists, r.Path)
 		}

@@ -258,8 +258,11 @@ func runsWith(assign string) string {
 			}
 		}
 		return "changes the repository, the configuration or the programs git uses"
-	case name == "PAGER" || name == "MANPAGER" || name == "EDITOR" || name == "VISUAL" || name == "LESSOPEN" || name == "LESSCLOSE" || name == "BROWSER" ||
-		strings.HasSuffix(name, "_ASKPASS") || name == "SSH_ASKPASS" || name == "SUDO_ASKPASS":
+	case name == "VISUAL" || name == "LESSOPEN" || name == "LESSCLOSE" || name == "FCEDIT" ||
+		// By what the name means, not a list: PAGER, MANPAGER, GH_PAGER,
+		// SYSTEMD_PAGER, BAT_PAGER; EDITOR, KUBE_EDITOR, SUDO_EDITOR;
+		// BROWSER, GH_BROWSER; SSH_ASKPASS, SUDO_ASKPASS.
+		strings.HasSuffix(name, "PAGER") || strings.HasSuffix(name, "EDITOR") || strings.HasSuffix(name, "BROWSER") || strings.HasSuffix(name, "ASKPASS"):
 		if value == "cat" || value == "" || value == "true" {
 			return ""
 		}

@@ -241,7 +241,9 @@ func (j *judge) git(_ *Program, argv []string) {
 	if j.refusedOption(sub, &ps) || j.gitSignatureFormat(sub, &ps) || !j.gitPager(argv, i) {
 		return
 	}
-	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0]} // the array reused, as judgeParsed does
+	// The array reused, as judgeParsed does; git reads its pathspecs'
+	// files, not a repository's configuration.
+	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0], skip: walkSkips{true, true}}
 	g := &j.words
 	for _, u := range ps.opts {
 		switch {

@@ -149,6 +149,9 @@ func splitSetting(n string) (section, sub, key string) {
 // tell. "" for any other file, and where fsys cannot tell (no GitWrites).
 func GitConfigCredential(fsys FS, resolved string) string {
 	base := path.Base(resolved)
+	if base == ".gitmodules" {
+		return gitModulesCredential(fsys, resolved)
+	}
 	if base != "config" && base != "config.worktree" || fsys == nil {
 		return ""
 	}
@@ -173,26 +176,27 @@ func GitConfigCredential(fsys FS, resolved string) string {
 	return ""
 }
 
-// walkGitCredential asks before a walk of the folder dir (grep -r, tar,
-// zip -r, cp -r: a folder read whole) that reads a repository's
-// configuration holding a credential: dir is the repository's top, so
-// its .git/config is among the files read, and printed or sent on.
-func (j *judge) walkGitCredential(prog, word, dir string) {
-	if j.c.FS == nil {
-		return
+// gitFileCredentials is the FS that reads one file in git's
+// configuration format for credentials (workspace.Resolver).
+type gitFileCredentials interface {
+	GitFileCredentials(file string) (names []string, ok bool)
+}
+
+// gitModulesCredential says why reading a .gitmodules file shows the model
+// a credential: a submodule's url with a password or token in it
+// (url = https://user:token@host/x), or a file that cannot be read to
+// tell. "" where fsys cannot tell.
+func gitModulesCredential(fsys FS, resolved string) string {
+	gf, ok := fsys.(gitFileCredentials)
+	if !ok {
+		return ""
 	}
-	r, err := j.c.FS.Resolve(dir + "/.git")
-	if err != nil || !r.Exists {
-		return
+	creds, ok := gf.GitFileCredentials(resolved)
+	switch {
+	case !ok:
+		return "a submodules file the gate cannot read to tell whether it holds a credential"
+	case len(creds) > 0:
+		return fmt.Sprintf("a submodules file, whose %s holds a credential (a password or token in a URL)", creds[0])
 	}
-	conf := r.Path + "/config"
-	if !r.Dir {
-		// A .git file names the repository's folder (a worktree, a
-		// submodule): its configuration is read by git, not by the walk.
-		return
-	}
-	if why := GitConfigCredential(j.c.FS, conf); why != "" {
-		j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the folder %q whole, and with it %s/.git/config, %s, so the person decides whether the model sees it", prog, word, word, why),
-			"leave .git out of the walk (grep -r --exclude-dir=.git, tar --exclude=.git), or ask the person")
-	}
+	return ""
 }

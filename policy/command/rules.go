@@ -83,8 +83,9 @@ type words struct {
 	ops       []string // every operand
 	first     int      // 1 when the first operand is a pattern, a script or a mode, not a path
 	acs       []access
-	follow    []string // folders walked while following symlinks
-	followOpt string   // the option that follows them
+	follow    []string  // folders walked while following symlinks
+	followOpt string    // the option that follows them
+	skip      walkSkips // a repository's files the program's walks leave out (gitwalk.go)
 }
 
 func (w *words) add(a access) { w.acs = append(w.acs, a) }
