@@ -108,7 +108,9 @@ func (j *judge) readLoop(cmd *shell.Command) {
 	}
 	j.namesSecretFilter(cmd.Argv[0]+" in a while read loop", producer)
 	j.redirs = cmd.Redirects
-	j.namesCommand("the while read loop", argv, starts)
+	if j.namesCommand("the while read loop", argv, starts) {
+		j.namesWalkSecrets(cmd.Argv[0]+" in a while read loop", producer)
+	}
 	for _, r := range cmd.Redirects {
 		if j.acc.refused {
 			return
