@@ -153,6 +153,7 @@ type Policy struct {
 	find    map[string]predicate
 	gitw    map[string]*gitWrite       // git's subcommands that write (gitwrite.go)
 	tools   map[string]*toolchain      // the toolchains (toolchains.go), by name
+	toolSet *nameFilter                // tools' names (names.go)
 	parsers sync.Pool                  // of *pooled: a parser and its decision's memo
 	passes  sync.Pool                  // of *pass, finished
 	memos   sync.Pool                  // of *resolveMemo, empty, for EvaluateArgv (memo.go; Evaluate uses its parser's)
@@ -216,11 +217,12 @@ func (pp *pooled) ExpandLoop(value, pattern string) ([]string, error) {
 // tables are what a Policy judges by. Nothing writes to them once built,
 // so every Policy shares them.
 type tables struct {
-	progs map[string]*Program
-	git   map[string]*Program
-	find  map[string]predicate
-	gitw  map[string]*gitWrite
-	tools map[string]*toolchain
+	progs   map[string]*Program
+	git     map[string]*Program
+	find    map[string]predicate
+	gitw    map[string]*gitWrite
+	tools   map[string]*toolchain
+	toolSet *nameFilter
 }
 
 // builtin is the built-in table and the fixed tables, compiled once per
@@ -232,7 +234,9 @@ var builtin = sync.OnceValue(buildTables)
 // first lookup (optionIndex), which a one-shot process (a hook deciding
 // alone, admit run) pays only for the programs of its line.
 func buildTables() *tables {
-	return &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+	t := &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+	t.toolSet = filterOf(t.tools)
+	return t
 }
 
 // New returns a Policy over t; a nil t is the built-in table.
@@ -245,7 +249,7 @@ func New(t *Table) *Policy {
 		}
 		progs = t.Programs
 	}
-	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools}
+	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools, toolSet: b.toolSet}
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).

@@ -43,8 +43,10 @@ type secretMatcher struct {
 	first              map[byte][]secretRef
 	rest               []secretRef
 	// firsts and parents hold the first bytes of first's keys and of
-	// parent's, so that most names skip those two lookups.
+	// parent's, exacts and exts filter exact's and ext's keys, so that
+	// most names skip those lookups.
 	firsts, parents byteSet
+	exacts, exts    nameFilter
 }
 
 // byteSet is a set of bytes.
@@ -64,9 +66,11 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 	switch tail := last.literalEnd(); {
 	case last.kind == '=':
 		m.exact[last.text] = append(m.exact[last.text], ref)
+		m.exacts.add(last.text)
 	case strings.Contains(tail, "."):
 		e := tail[strings.LastIndexByte(tail, '.'):]
 		m.ext[e] = append(m.ext[e], ref)
+		m.exts.add(e)
 	case last.kind == 'p' && last.text != "":
 		m.first[last.text[0]] = append(m.first[last.text[0]], ref)
 		m.firsts.add(last.text[0])
@@ -104,8 +108,10 @@ func (s *Secrets) find(lp, name string) string {
 			}
 		}
 	}
-	try(s.ix.exact[name])
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+	if s.ix.exacts.mayHave(name) {
+		try(s.ix.exact[name])
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 && s.ix.exts.mayHave(name[i:]) {
 		try(s.ix.ext[name[i:]])
 	}
 	if name != "" && s.ix.firsts.has(name[0]) {
@@ -117,7 +123,9 @@ func (s *Secrets) find(lp, name string) string {
 			try(s.ix.parent[up])
 		}
 	}
-	try(s.ix.rest)
+	if len(s.ix.rest) > 0 {
+		try(s.ix.rest)
+	}
 	if exempt || best < 0 {
 		return ""
 	}
