@@ -449,7 +449,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if len(c.Args) == 0 {
 		return
 	}
-	name := c.Args[0].Lit() // "" unless a plain literal; walked once for the checks below
+	name := wordLit(c.Args[0]) // "" unless a plain literal; walked once for the checks below
 	if len(p.exported) > 0 && name != "cd" {
 		// What an earlier export set reaches this command as its own
 		// assignments would (cd, a builtin, gets none: export.go).
@@ -927,4 +927,16 @@ func (p *Parser) newCommand() *Command {
 func isLit(part syntax.WordPart) bool {
 	_, ok := part.(*syntax.Lit)
 	return ok
+}
+
+// wordLit is w.Lit(), without its slice and join for the usual word of
+// one literal part.
+func wordLit(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			return lit.Value
+		}
+		return ""
+	}
+	return w.Lit()
 }
