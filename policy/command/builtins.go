@@ -54,11 +54,13 @@ var fixedNames = func() map[string]bool {
 	return names
 }()
 
+var fixedFilter = filterOf(fixedNames)
+
 // fixed judges the words with a fixed answer; it reports whether name is
 // one.
 func (j *judge) fixed(argv []string) bool {
 	name := argv[0]
-	if !fixedNames[name] {
+	if !fixedFilter.mayHave(name) || !fixedNames[name] {
 		return false // a name judged below is one of fixedNames
 	}
 	if why, ok := fixedWords[name]; ok {
