@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"admit/policy/rule"
@@ -68,7 +69,7 @@ func (j *judge) listNamesWhole(argv []string, producer string, starts []string) 
 				"run that command as a line of its own first")
 			return false
 		}
-		if path.Base(producer) != "find" && !afterDashes(argv) {
+		if path.Base(producer) != "find" && !j.afterDashes(argv) {
 			if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
 				j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", prog, producer, names[0], prog),
 					"put \"--\" before the names ("+prog+" -- $(...)), or use find, whose names start with its folder")
@@ -79,6 +80,55 @@ func (j *judge) listNamesWhole(argv []string, producer string, starts []string) 
 			j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints as the words of an unquoted $(...), and the shell would split %q into other words or expand it as a pattern (bash splits at blanks and expands * ? [; fish splits at newlines only)", prog, producer, odd[0]),
 				"print the names NUL-separated into xargs -0 (git ls-files -z, find -print0), or name the files")
 			return false
+		}
+	}
+	return true
+}
+
+// afterDashes reports whether every name a loop or a list gives argv
+// stands after a "--" that ends its options (endsOptions), where a program
+// reads none.
+func (j *judge) afterDashes(argv []string) bool {
+	dash := slices.Index(argv, "--")
+	return dash > 0 && j.endsOptions(argv, dash) && !slices.Contains(argv[1:dash], shell.ReadValue)
+}
+
+// endsOptions reports whether argv[d], a "--", surely ends the options
+// rather than being an option's value: sort -o -- writes a file named
+// "--" and reads the names after it as options. The word before must be
+// the program's name, no option, a --name=value, or an option argv[0]'s
+// table knows takes no value there (wc -l --); an option it does not know
+// fails closed.
+func (j *judge) endsOptions(argv []string, d int) bool {
+	if d < 1 || d >= len(argv) || argv[d] != "--" {
+		return false
+	}
+	prev := argv[d-1]
+	if d == 1 || !strings.HasPrefix(prev, "-") || prev == "-" {
+		return true
+	}
+	p := j.p.progs[argv[0]]
+	if p == nil {
+		return false
+	}
+	ix := p.index()
+	if ix.err != nil {
+		return false
+	}
+	if long, ok := strings.CutPrefix(prev, "--"); ok {
+		if strings.Contains(long, "=") {
+			return true
+		}
+		o := ix.long[long]
+		return o != nil && (o.Arg == NoArg || o.Arg == OptionalArg)
+	}
+	for k := 1; k < len(prev); k++ {
+		o := ix.short[prev[k]]
+		if o == nil {
+			return false
+		}
+		if o.Arg != NoArg && o.Arg != OptionalArg {
+			return k+1 < len(prev) // -n5: the value attached
 		}
 	}
 	return true

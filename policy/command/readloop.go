@@ -161,7 +161,7 @@ func (j *judge) readNamesWhole(argv []string, producer string, starts []string, 
 				"run that command as a line of its own first")
 			return false
 		}
-		if path.Base(producer) != "find" && !afterDashes(argv) {
+		if path.Base(producer) != "find" && !j.afterDashes(argv) {
 			if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
 				j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", prog, producer, names[0], prog),
 					"put \"--\" before the name (PROG -- \"$f\"), or use find, whose names start with its folder")
@@ -177,26 +177,6 @@ func (j *judge) readNamesWhole(argv []string, producer string, starts []string, 
 		}
 	}
 	return true
-}
-
-// afterDashes reports whether every name a loop gives argv stands after
-// a "--" that ends its options (endsOptions), where a program reads none.
-func afterDashes(argv []string) bool {
-	dash := slices.Index(argv, "--")
-	return dash > 0 && endsOptions(argv, dash) && !slices.Contains(argv[1:dash], shell.ReadValue)
-}
-
-// endsOptions reports whether argv[d], a "--", surely ends the options
-// rather than being an option's value: sort -o -- writes a file named
-// "--" and reads the names after it as options. Only a "--" after the
-// program's name, after a word that is no option, or after a --name=value
-// is taken.
-func endsOptions(argv []string, d int) bool {
-	if d < 1 || d >= len(argv) || argv[d] != "--" {
-		return false
-	}
-	prev := argv[d-1]
-	return d == 1 || !strings.HasPrefix(prev, "-") || strings.HasPrefix(prev, "--") && strings.Contains(prev, "=")
 }
 
 // readChanges reports whether read would give name n (a path under dir,

@@ -365,7 +365,7 @@ func (j *judge) namesNotOptions(inner []string, replace string) bool {
 		return true
 	}
 	dash := slices.Index(inner, "--")
-	if dash > 0 && !endsOptions(inner, dash) {
+	if dash > 0 && !j.endsOptions(inner, dash) {
 		dash = -1 // sort -o --: the value of -o, the names after it options
 	}
 	exposed := dash < 0
