@@ -122,6 +122,15 @@ func TestListSplitNames(t *testing.T) {
 	root := listWorkspace(t, map[string]string{"x*": "", "y.go": ""})
 	check(root, "find . -type f | xargs cat", true, "")
 	clean := listWorkspace(t, map[string]string{"y.go": "", "+page.svelte": "", "src/a@b.go": "", "c++.txt": ""})
+	// The files git ignores are where secrets are kept: asked, as a
+	// filter of secrets' names is (find -name .env | xargs cat).
+	for _, line := range []string{"cat $(git ls-files -oi --exclude-standard)", "cat $(git ls-files -o)", "git ls-files -o | xargs cat", "for f in $(git ls-files --others --ignored --exclude-standard); do cat \"$f\"; done"} {
+		c := &Context{Roots: []string{clean}, FS: newTestFS(clean), Home: t.TempDir()}
+		if d := p.Evaluate(line, clean, c); !d.Ask || d.Rule != rule.SecretRead {
+			t.Errorf("%s: allowed %v ask %v %s (%s), want asked secret-read", line, d.Allowed, d.Ask, d.Rule, d.Reason)
+		}
+	}
+	check(clean, "cat $(git ls-files -o --exclude-standard)", true, "")
 	for _, line := range []string{
 		"cat $(find . -type f)",
 		"wc -l $(find src -name '*.go')",
