@@ -397,7 +397,7 @@ func walkLinks(dir string, bound int) (links, split, dashed []string, seen int) 
 		if d.Type()&fs.ModeSymlink != 0 {
 			links = append(links, p)
 		}
-		if p != dir && strings.ContainsAny(d.Name(), splitChars) {
+		if p != dir && oddName(d.Name()) {
 			split = append(split, p)
 		}
 		if p != dir && strings.HasPrefix(d.Name(), "-") {
@@ -411,3 +411,14 @@ func walkLinks(dir string, bound int) (links, split, dashed []string, seen int) 
 // splitChars are what a reader splitting at blanks (xargs without -0)
 // splits a name at or reads as quoting.
 const splitChars = " \t\n\v\f\r'\"\\"
+
+// patternChars are what a shell reads as a pattern in the words an
+// unquoted $(...) gives: bash with extglob, zsh with GLOB_SUBST and
+// EXTENDED_GLOB (where a leading "=" or "~" is expanded too).
+const patternChars = "*?[]()<>|^#~"
+
+// oddName reports a name that SplitNames lists: one a reader splitting
+// at blanks would not take whole, or a shell would expand.
+func oddName(name string) bool {
+	return strings.ContainsAny(name, splitChars+patternChars) || strings.HasPrefix(name, "=")
+}

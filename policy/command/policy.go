@@ -265,13 +265,13 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home), memo: resolveMemo{seen: make([]memoEntry, 0, maxMemo)}}
 	}
 	defer p.doneParser(pp)
-	pp.p.Substitutions = c.Substitutions
+	pp.p.Substitutions, pp.p.Lists = c.Substitutions, true
 	pp.values.reset(cwd, c)
 	pp.p.Values = &pp.values
 	pp.cwd, pp.c, pp.walk = cwd, c, nil
 	pp.p.Loops = pp
 	script, prob := pp.p.Parse(line, c.Profile)
-	pp.p.Substitutions, pp.p.Values, pp.p.Loops = false, nil, nil
+	pp.p.Substitutions, pp.p.Lists, pp.p.Values, pp.p.Loops = false, false, nil, nil
 	pp.values.reset("", nil)
 	if prob != nil {
 		r := prob.Rule

@@ -101,7 +101,7 @@ func readerPrograms() []Program {
 		{Name: "more", rules: "pager", Digits: true, Options: moreOptions()},
 		{Name: "zmore", rules: "pager", Digits: true, Options: moreOptions()},
 	}
-	return append(progs, archivePrograms()...)
+	return append(append(progs, archivePrograms()...), manPrograms()...)
 }
 
 // grepLike copies grep's entry for zgrep and its kin, which run grep on

@@ -34,6 +34,15 @@ type Parser struct {
 	// judges each command again once its words are known (admit's own):
 	// the shape is all that is known before.
 	Substitutions bool
+	// Lists keeps a command substitution that is a whole unquoted word of
+	// a command's arguments, or a for loop's only word, $(LIST) with LIST
+	// one simple command, in every profile but the refuse one, where the
+	// host's shell runs the line: LIST becomes a command of the line
+	// before it, as the left side of a pipe, and the word ReadValue, its
+	// Command.Read saying LIST gives the names (Split). The command policy
+	// judges it as LIST | xargs COMMAND (lists.go). Substitutions, where
+	// set, comes first.
+	Lists bool
 	// Values, when set, gives the output of the $(COMMAND) words whose
 	// output the caller knows when the line is judged (values.go); every
 	// other command substitution is a dynamic word. Set per call: its
@@ -467,6 +476,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		params     []int
 		procs      []*syntax.ProcSubst
 		printed    [][]*syntax.Stmt
+		list       []*syntax.Stmt
 	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
@@ -493,6 +503,16 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 				// from; judged as LIST | COMMAND reading its standard input.
 				late.procs = append(late.procs, ps)
 				argv = append(argv, "/dev/stdin")
+				continue
+			}
+			if list := p.listSubst(k, w); list != nil && !p.knownWord(w) {
+				// COMMAND $(LIST): judged as LIST | xargs COMMAND (lists.go).
+				if late.list != nil {
+					p.ps.add(classDynamic, "second command substitution of a list in one command", p.src(w))
+					ok = false
+				}
+				late.list = list
+				argv = append(argv, ReadValue)
 				continue
 			}
 			if inner := p.substitution(k, w); inner != nil && !p.knownWord(w) {
@@ -563,6 +583,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		}
 		joiner, sub = p.procLists(lists, what, joiner), true
 	}
+	var read *ReadLoop
+	if late.list != nil {
+		if read = p.listProducer(late.list, joiner); read == nil {
+			return
+		}
+		joiner, sub = "|", true
+	}
 	cmd := p.newCommand()
 	cmd.Argv, cmd.Joiner, cmd.Subshell = argv, joiner, sub
 	// Most commands have none of these: a pointer left nil is not stored.
@@ -589,6 +616,9 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	if late.pids != nil {
 		cmd.Pids = late.pids
+	}
+	if read != nil {
+		cmd.Read = read
 	}
 	if p.valued != nil {
 		cmd.Valued = &Valued{Commands: p.valued, Varying: p.varying}
