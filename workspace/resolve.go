@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"admit/internal/sysfile"
@@ -43,6 +44,9 @@ type Resolver struct {
 	// home is the person's home folder, whose git configuration
 	// GitCredentials reads for URL rewrites; "" reads none.
 	home string
+	// noOpenat2 is set once openat2 proved unavailable here (an old
+	// kernel, a seccomp filter): SearchPath then declines at once.
+	noOpenat2 atomic.Bool
 }
 
 // SetHome names the person's home folder (GitCredentials reads the URL

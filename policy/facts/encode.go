@@ -96,6 +96,7 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
 	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
 	b = appendEntries(b, `,"gitHead":`, a.GitHead.sorted(), appendGitHead)
+	b = appendEntries(b, `,"pathDirs":`, a.PathDirs.sorted(), appendJSONString)
 	return append(b, '}')
 }
 

@@ -93,6 +93,10 @@ type Facts struct {
 	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
 	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
 	GitHead   map[string]GitHead   `json:"gitHead,omitempty"`
+	// PathDirs are the PATH folders a one-call search resolved
+	// (SearchPath), each with its resolution; the name's answer is in
+	// Resolve under that resolution, as ResolveIn's is.
+	PathDirs map[string]string `json:"pathDirs,omitempty"`
 }
 
 // GitHead is a command.GitHead as recorded.
@@ -157,6 +161,7 @@ type answers struct {
 	ObsFile   answered[ObsAnswer]
 	ObsDir    answered[bool]
 	GitHead   answered[GitHead]
+	PathDirs  answered[string]
 }
 
 // answered is one kind of answer, keyed by what was asked, the first
@@ -262,6 +267,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 	forget(&f.GitHead)
+	forget(&f.PathDirs)
 }
 
 // forget empties a, dropping what its answers point to.
@@ -306,6 +312,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
 	base.GitHead = f.GitHead.asMap()
+	base.PathDirs = f.PathDirs.asMap()
 	base.Creds = f.Creds.asMap()
 	return base
 }
@@ -327,6 +334,12 @@ func (r *Recorder) AppendJSON(b []byte, base *Facts) ([]byte, error) {
 // answer as Resolve(dir + "/" + name).
 type resolverIn interface {
 	ResolveIn(dir, name string) (command.Resolved, error)
+}
+
+// pathSearcher mirrors command's one-call PATH search (SearchPath): the
+// answers of Resolve(dir).Path and ResolveIn in it, or ok false.
+type pathSearcher interface {
+	SearchPath(dir, name string) (canon string, r command.Resolved, ok bool)
 }
 
 type recFS struct{ r *Recorder }
@@ -431,6 +444,23 @@ func (x recIn) ResolveIn(dir, name string) (command.Resolved, error) {
 	return res, err
 }
 
+// SearchPath answers as the live FS does, or declines when it has no
+// such search; what it answered is kept for replay (repFS.SearchPath).
+func (x recIn) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	s, ok := x.r.fs.(pathSearcher)
+	if !ok {
+		return "", command.Resolved{}, false
+	}
+	canon, res, ok := s.SearchPath(dir, name)
+	if ok {
+		x.r.keepResolved(canon+"/"+name, res, nil)
+		x.r.mu.Lock()
+		x.r.f.PathDirs.keep(dir, canon)
+		x.r.mu.Unlock()
+	}
+	return canon, res, ok
+}
+
 type recGit struct{ recFS }
 
 func (x recGit) GitRemotes(dir string) ([]string, bool) {
@@ -474,6 +504,10 @@ type recGitIn struct{ recGit }
 
 func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
 	return recIn{x.recFS}.ResolveIn(dir, name)
+}
+
+func (x recGitIn) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	return recIn{x.recFS}.SearchPath(dir, name)
 }
 
 func writeExecKey(dir string, hooks []string) string {
@@ -551,6 +585,21 @@ func (x repFS) Resolve(p string) (command.Resolved, error) {
 		return command.Resolved{}, errors.New(v.Err)
 	}
 	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links, Foreign: v.Foreign}, nil
+}
+
+// SearchPath answers from a recorded search of dir; a record without one
+// (a search declined, or a tape from before searches) declines, and the
+// policy resolves dir and the name from Resolve's answers.
+func (x repFS) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	canon, ok := x.r.f.PathDirs[dir]
+	if !ok {
+		return "", command.Resolved{}, false
+	}
+	if v, ok := x.r.f.Resolve[canon+"/"+name]; !ok || v.Err != "" {
+		return "", command.Resolved{}, false
+	}
+	res, err := x.Resolve(canon + "/" + name)
+	return canon, res, err == nil
 }
 
 // recorded is the taped answer of m to key, or unknown (and the fact named
