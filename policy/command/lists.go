@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -29,7 +28,7 @@ const patternChars = "*?[]()<>|^#~"
 
 // listedNames checks the names of argv's $(LIST) (rl.Split):
 // LIST, a command of the line, prints names of the workspace one a line,
-// and listNamesWhole.
+// and namesWhole.
 func (j *judge) listedNames(argv []string, rl *shell.ReadLoop) bool {
 	if rl.Producer < 0 || rl.Producer >= len(j.line) {
 		j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the words of a $(...) the gate cannot find", argv[0]), "name the files")
@@ -43,46 +42,7 @@ func (j *judge) listedNames(argv []string, rl *shell.ReadLoop) bool {
 			"use git ls-files, git diff --name-only, find (printing) or ls inside $(...), or name the files")
 		return false
 	}
-	return j.listNamesWhole(argv, name, j.walked(producer))
-}
-
-// listNamesWhole checks that every name producer could print under
-// starts reaches argv's program as that name whatever the shell, and
-// none as an option.
-func (j *judge) listNamesWhole(argv []string, producer string, starts []string) bool {
-	prog := argv[0]
-	if j.c.FS == nil {
-		j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints as words, and without a file system to look in the gate cannot tell what they are", prog, producer), "name the files")
-		return false
-	}
-	for _, d := range starts {
-		if strings.ContainsAny(d, splitChars+patternChars) || strings.HasPrefix(d, "=") {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("the shell would split %s's output, names starting with %q, into other words or expand them as a pattern", producer, d), "name the files")
-			return false
-		}
-		r, ok := j.quietResolve(d)
-		if !ok || !r.Dir {
-			continue
-		}
-		if by := j.namesChangedBy(r.Path); by != "" {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints, and %s changes the files there first, so the names are only known when it runs", prog, producer, by),
-				"run that command as a line of its own first")
-			return false
-		}
-		if path.Base(producer) != "find" && !j.afterDashes(argv) {
-			if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
-				j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", prog, producer, names[0], prog),
-					"put \"--\" before the names ("+prog+" -- $(...)), or use find, whose names start with its folder")
-				return false
-			}
-		}
-		if odd := j.c.FS.SplitNames(r.Path); len(odd) > 0 {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("%s takes the names %s prints as the words of an unquoted $(...), and the shell would split %q into other words or expand it as a pattern (bash splits at blanks and expands * ? [; fish splits at newlines only)", prog, producer, odd[0]),
-				"print the names NUL-separated into xargs -0 (git ls-files -z, find -print0), or name the files")
-			return false
-		}
-	}
-	return true
+	return j.namesWhole(argv, name, j.walked(producer), rl)
 }
 
 // afterDashes reports whether every name a loop or a list gives argv

@@ -106,7 +106,7 @@ func (j *judge) readLoop(cmd *shell.Command) {
 		return
 	}
 	starts := j.walked(producer)
-	if !rl.Split && !j.readNamesWhole(cmd.Argv, name, starts, rl) {
+	if !rl.Split && !j.namesWhole(cmd.Argv, name, starts, rl) {
 		return
 	}
 	argv := slices.Clone(cmd.Argv)
@@ -138,17 +138,26 @@ func withoutReadValue(argv []string) []string {
 	return out
 }
 
-// readNamesWhole checks that every name the producer could print under
-// starts reaches the loop's command as that name: none starts with "-"
-// (find's start with its folder), and read changes none of them.
-func (j *judge) readNamesWhole(argv []string, producer string, starts []string, rl *shell.ReadLoop) bool {
+// namesWhole checks that every name the producer could print under starts
+// reaches argv's program as that name, and none as an option: read keeps
+// each one of a while read loop as it is (readChanges), and no shell
+// splits or expands one of a $(LIST) (rl.Split, lists.go).
+func (j *judge) namesWhole(argv []string, producer string, starts []string, rl *shell.ReadLoop) bool {
 	prog := argv[0]
+	hands, dashes := fmt.Sprintf("the while read loop hands %s the names %s prints", prog, producer), "PROG -- \"$f\""
+	if rl.Split {
+		hands, dashes = fmt.Sprintf("%s takes the names %s prints as words", prog, producer), prog+" -- $(...)"
+	}
 	if j.c.FS == nil {
-		j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and without a file system to look in the gate cannot tell what they are", prog, producer), "name the files")
+		j.refuse(rule.DynamicWord, hands+", and without a file system to look in the gate cannot tell what they are", "name the files")
 		return false
 	}
 	for _, d := range starts {
-		if strings.ContainsAny(d, "\\\n") {
+		switch {
+		case rl.Split && (strings.ContainsAny(d, splitChars+patternChars) || strings.HasPrefix(d, "=")):
+			j.refuse(rule.DynamicWord, fmt.Sprintf("the shell would split %s's output, names starting with %q, into other words or expand them as a pattern", producer, d), "name the files")
+			return false
+		case !rl.Split && strings.ContainsAny(d, "\\\n"):
 			j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop would read the folder %q other than it is written", d), "name the files")
 			return false
 		}
@@ -157,20 +166,25 @@ func (j *judge) readNamesWhole(argv []string, producer string, starts []string, 
 			continue
 		}
 		if by := j.namesChangedBy(r.Path); by != "" {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and %s changes the files there first, so the names are only known when it runs", prog, producer, by),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and %s changes the files there first, so the names are only known when it runs", hands, by),
 				"run that command as a line of its own first")
 			return false
 		}
 		if path.Base(producer) != "find" && !j.afterDashes(argv) {
 			if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
-				j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", prog, producer, names[0], prog),
-					"put \"--\" before the name (PROG -- \"$f\"), or use find, whose names start with its folder")
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", hands, names[0], prog),
+					"put \"--\" before the names ("+dashes+"), or use find, whose names start with its folder")
 				return false
 			}
 		}
 		for _, n := range j.c.FS.SplitNames(r.Path) {
-			if odd := readChanges(n, r.Path, rl); odd {
-				j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and read would not keep %q as it is (blanks at its ends, a backslash without -r, a newline)", prog, producer, n),
+			if rl.Split {
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and the shell would split %q into other words or expand it as a pattern (bash splits at blanks and expands * ? [; fish splits at newlines only)", hands, n),
+					"print the names NUL-separated into xargs -0 (git ls-files -z, find -print0), or name the files")
+				return false
+			}
+			if readChanges(n, r.Path, rl) {
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and read would not keep %q as it is (blanks at its ends, a backslash without -r, a newline)", hands, n),
 					"use IFS= read -r, or find -print0 | while IFS= read -r -d '' f")
 				return false
 			}
