@@ -33,6 +33,38 @@ func listWorkspace(t *testing.T, files map[string]string) string {
 	return root
 }
 
+// showsSortAttack runs attack with the real git, bash and sort in root
+// (its files committed first) and fails unless it touched marker: the
+// attack is real, so a refusal of it guards something. The line runs in
+// a process group of its own, ended whole before the test goes on (the
+// sh that sort started may outlive it and race the folder's removal).
+// Without GNU sort, git or bash it shows nothing.
+func showsSortAttack(t *testing.T, root, attack, marker string) {
+	t.Helper()
+	if !gnuSort() || !hasProgram("git") || !hasProgram("bash") {
+		return
+	}
+	run := func(line string) {
+		cmd := exec.Command("bash", "-c", line)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		endGroup(cmd.Process.Pid)
+	}
+	run("git init -q . && git add -A .")
+	run(attack + " >/dev/null 2>&1")
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the attack did not reproduce (no %s): the test no longer shows what it guards against", marker)
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestListOptionNames: COMMAND $(LIST) where the host's shell runs the
 // line is judged as LIST | xargs COMMAND: committed files named
 // --compress-program=sh and -S1 make sort $(git ls-files) run sh, which
@@ -42,27 +74,7 @@ func TestListOptionNames(t *testing.T) {
 	marker := "MARK"
 	root := listWorkspace(t, map[string]string{"a.txt": strings.Repeat("touch MARK\n", 400), "--compress-program=sh": "", "-S1": "", "src/b.txt": "b\n"})
 	attack := "sort $(git ls-files)"
-	if gnuSort() && hasProgram("git") && hasProgram("bash") {
-		run := func(line string) {
-			cmd := exec.Command("bash", "-c", line)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			_ = cmd.Wait()
-			endGroup(cmd.Process.Pid)
-		}
-		run("git init -q . && git add -A .")
-		run(attack + " >/dev/null 2>&1")
-		if _, err := os.Stat(filepath.Join(root, marker)); err != nil {
-			t.Fatalf("the attack did not reproduce (no %s): the test no longer shows what it guards against", marker)
-		}
-		if err := os.Remove(filepath.Join(root, marker)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	showsSortAttack(t, root, attack, filepath.Join(root, marker))
 	p := New(nil)
 	for _, prof := range []shell.Profile{shell.Analyze, shell.BashInteractive, shell.Zsh, shell.Fish, shell.Portable} {
 		c := &Context{Roots: []string{root}, FS: newTestFS(root), Home: t.TempDir(), Profile: prof, Effects: WorkspaceWrite}
