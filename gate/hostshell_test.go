@@ -135,11 +135,18 @@ func TestStayInFolder(t *testing.T) {
 // TestHostMayIgnoreRewrite: where the host may run the line as it is
 // though answered with a handle, nothing is allowed only because admit's
 // runner would run it: a command substitution admit judges again once
-// its words are known is refused, and code the person lets run confined
+// its words are known is refused where the host's shell would split its
+// names, and code the person lets run confined
 // without asking is asked.
 func TestHostMayIgnoreRewrite(t *testing.T) {
 	g, ws := hostWorld(t, "")
 	if err := os.Remove(filepath.Join(ws, "link")); err != nil { // a walk would find it
+		t.Fatal(err)
+	}
+	// A name the host's shell would split: the list is judged there as
+	// git ls-files | xargs wc -l, and refused; admit's runner judges the
+	// words it gets.
+	if err := os.WriteFile(filepath.Join(ws, "a b.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	sub := gate.CheckParams{Tool: "Bash", Command: "wc -l $(git ls-files)", Handle: true}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"admit/internal/sysfile"
@@ -43,6 +44,9 @@ type Resolver struct {
 	// home is the person's home folder, whose git configuration
 	// GitCredentials reads for URL rewrites; "" reads none.
 	home string
+	// noOpenat2 is set once openat2 proved unavailable here (an old
+	// kernel, a seccomp filter): SearchPath then declines at once.
+	noOpenat2 atomic.Bool
 }
 
 // SetHome names the person's home folder (GitCredentials reads the URL
@@ -100,7 +104,8 @@ func (r *Resolver) Resolve(p string) (command.Resolved, error) {
 	from := "/"
 	if root := r.roots.Which(p); root != "" {
 		// The root itself is walked: it may have become a link since.
-		if dir := filepath.Dir(root); strings.HasPrefix(p, dir+"/") {
+		// p starts with dir+"/", tested without building that string.
+		if dir := filepath.Dir(root); len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
 			from = dir
 		}
 	}
@@ -133,9 +138,15 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 	if !filepath.IsAbs(p) {
 		return command.Resolved{}, false, fmt.Errorf("%w: %q", ErrRelativePath, p)
 	}
+	// buf starts on the stack, and while it spells the start of p (no
+	// link followed, no "." or "//" dropped: most paths) the component
+	// lstat'ed and the answer are slices of p, not copies: each copy was
+	// an allocation of every check.
+	var stack [256]byte
 	var (
-		buf    = append(make([]byte, 0, len(p)+16), from...) // resolved so far
-		rest   = p[len(from):]                               // still to walk
+		buf    = append(stack[:0], from...) // resolved so far
+		inP    = true                       // buf == p[:len(buf)]
+		rest   = p[len(from):]              // still to walk
 		links  = 0
 		exists = true // buf exists
 		isDir  = true // buf is an existing folder
@@ -192,6 +203,9 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 			buf = append(buf, '/')
 		}
 		buf = append(buf, comp...)
+		// A shorter buf (".." or a link) is a prefix of the longer one,
+		// so only what was appended is compared.
+		inP = inP && len(buf) <= len(p) && string(buf[parentLen:]) == p[parentLen:len(buf)]
 		if !exists {
 			continue
 		}
@@ -201,7 +215,12 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 			exists, existLen, existIsDir = false, parentLen, false
 			continue
 		}
-		next := string(buf)
+		var next string
+		if inP {
+			next = p[:len(buf)]
+		} else {
+			next = string(buf)
+		}
 		err := lstat(next, &st)
 		if err != nil {
 			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
@@ -236,7 +255,12 @@ func resolveClimb(p, from string) (_ command.Resolved, climbed bool, _ error) {
 			lastMode, lastLinks, lastOther, lastSeen, lastLen = uint32(st.Mode), uint64(st.Nlink), foreign(&st), stampOf(&st), len(buf)
 		}
 	}
-	res := command.Resolved{Path: string(buf), Exists: exists, Dir: exists && isDir}
+	res := command.Resolved{Exists: exists, Dir: exists && isDir}
+	if inP {
+		res.Path = p[:len(buf)]
+	} else {
+		res.Path = string(buf)
+	}
 	if exists {
 		if lastLen == len(buf) {
 			res.Mode, res.Links, res.Foreign, res.Seen = sysfile.ModeOf(lastMode), lastLinks, lastOther, lastSeen
@@ -377,7 +401,7 @@ func walkLinks(dir string, bound int) (links, split, dashed []string, seen int) 
 		if d.Type()&fs.ModeSymlink != 0 {
 			links = append(links, p)
 		}
-		if p != dir && strings.ContainsAny(d.Name(), splitChars) {
+		if p != dir && oddName(d.Name()) {
 			split = append(split, p)
 		}
 		if p != dir && strings.HasPrefix(d.Name(), "-") {
@@ -391,3 +415,14 @@ func walkLinks(dir string, bound int) (links, split, dashed []string, seen int) 
 // splitChars are what a reader splitting at blanks (xargs without -0)
 // splits a name at or reads as quoting.
 const splitChars = " \t\n\v\f\r'\"\\"
+
+// patternChars are what a shell reads as a pattern in the words an
+// unquoted $(...) gives: bash with extglob, zsh with GLOB_SUBST and
+// EXTENDED_GLOB (where a leading "=" or "~" is expanded too).
+const patternChars = "*?[]()<>|^#~"
+
+// oddName reports a name that SplitNames lists: one a reader splitting
+// at blanks would not take whole, or a shell would expand.
+func oddName(name string) bool {
+	return strings.ContainsAny(name, splitChars+patternChars) || strings.HasPrefix(name, "=")
+}

@@ -339,7 +339,8 @@ func TestResolveIn(t *testing.T) {
 	}
 }
 
-// TestSplitNames: the names xargs without -0 would not read whole, under
+// TestSplitNames: the names xargs without -0 would not read whole, or a
+// shell would expand in an unquoted $(...)'s output, under
 // the folder and under the folders inside the roots its links lead to;
 // the folder's own name is the caller's to judge.
 func TestSplitNames(t *testing.T) {
@@ -349,11 +350,14 @@ func TestSplitNames(t *testing.T) {
 	writeFile(t, root+"/my dir/it's.go", "x")
 	writeFile(t, root+"/other/back\\slash", "x")
 	writeFile(t, root+"/other/new\nline", "x")
+	writeFile(t, root+"/other/star*", "x")
+	writeFile(t, root+"/other/=equals", "x")
 	writeFile(t, root+"/clean/x.go", "x")
+	writeFile(t, root+"/clean/x+y=z@w.go", "x")
 	symlink(t, "../other", root+"/my dir/to-other")
 	r := NewResolver(mustRoots(t, root))
 	got := r.SplitNames(root + "/my dir")
-	want := []string{root + "/my dir/it's.go", root + "/my dir/sub/a b.go", root + "/other/back\\slash", root + "/other/new\nline"}
+	want := []string{root + "/my dir/it's.go", root + "/my dir/sub/a b.go", root + "/other/=equals", root + "/other/back\\slash", root + "/other/new\nline", root + "/other/star*"}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("SplitNames = %q, want %q", got, want)

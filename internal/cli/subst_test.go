@@ -151,12 +151,22 @@ func TestSubstitutionRefusals(t *testing.T) {
 		t.Fatalf("rm ran: %v", err)
 	}
 	// The host's own shell runs what admit check admits for tool bash:
-	// a substitution stays refused there, even one admit run takes.
-	ws2, _ := substRepo(t)
+	// there a list of names is judged as git ls-files | xargs wc -l, and
+	// a name the shell would split (a blank) keeps it refused, where admit
+	// run, which judges the words it gets, takes it. Without such a name
+	// both take it.
+	ws2, _ := substRepo(t, "src/a b.txt")
 	for tool, want := range map[string]int{"bash": 77, "admit.run": 0} {
 		code, out, stderr := runAdmit(t, nil, "check", "--root", ws2, "--tool", tool, "-c", "wc -l $(git ls-files)")
 		if code != want {
 			t.Errorf("check --tool %s: exit %d, want %d\n%s%s", tool, code, want, out, stderr)
+		}
+	}
+	ws3, _ := substRepo(t)
+	for _, tool := range []string{"bash", "admit.run"} {
+		code, out, stderr := runAdmit(t, nil, "check", "--root", ws3, "--tool", tool, "-c", "wc -l $(git ls-files)")
+		if code != 0 {
+			t.Errorf("check --tool %s of a workspace of plain names: exit %d, want 0\n%s%s", tool, code, out, stderr)
 		}
 	}
 }

@@ -96,8 +96,9 @@ type FS interface {
 	LinksOutside(dir string) []string
 	// SplitNames lists the names the walk of LinksOutside reaches under
 	// dir that xargs without -0 would not read whole (a blank, a newline,
-	// a quote or a backslash in them), and a sentinel entry when the walk
-	// stopped at its bound.
+	// a quote or a backslash in them) or a shell would expand in an
+	// unquoted $(...)'s output (a character of patternChars, a leading
+	// "="), and a sentinel entry when the walk stopped at its bound.
 	SplitNames(dir string) []string
 	// OptionNames lists the names the same walk reaches under dir that
 	// start with "-", which a program handed them whole would read as

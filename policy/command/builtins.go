@@ -54,11 +54,13 @@ var fixedNames = func() map[string]bool {
 	return names
 }()
 
+var fixedFilter = filterOf(fixedNames)
+
 // fixed judges the words with a fixed answer; it reports whether name is
 // one.
 func (j *judge) fixed(argv []string) bool {
 	name := argv[0]
-	if !fixedNames[name] {
+	if !fixedFilter.mayHave(name) || !fixedNames[name] {
 		return false // a name judged below is one of fixedNames
 	}
 	if why, ok := fixedWords[name]; ok {
@@ -269,9 +271,11 @@ func runsWith(assign string) string {
 		return "names a program that other programs start"
 	case name == "LESS" || strings.HasPrefix(name, "LESSKEY") || name == "LESSEDIT" || name == "LESSSECURE" || name == "MORE" ||
 		name == "TAR_OPTIONS" || name == "TAPE" || name == "UNZIP" || name == "UNZIPOPT" || name == "ZIPINFO" || name == "ZIPINFOOPT" ||
-		name == "GZIP" || name == "GZIP_BINDIR" || name == "XZ_OPT" || name == "XZ_DEFAULTS" || name == "BZIP" || name == "BZIP2":
-		// The options (or programs) less, more, tar, unzip and the
-		// decompressors take from the environment, beside their words.
+		name == "GZIP" || name == "GZIP_BINDIR" || name == "XZ_OPT" || name == "XZ_DEFAULTS" || name == "BZIP" || name == "BZIP2" ||
+		name == "MANOPT" || name == "MANPATH" || name == "MANROFFOPT" || name == "MANROFFSEQ" || name == "MAN_DISABLE_SECCOMP" || strings.HasPrefix(name, "GROFF_"):
+		// The options (or programs) less, more, tar, unzip, the
+		// decompressors, man and groff take from the environment, beside
+		// their words (MANOPT=-Psh, MANPATH of the workspace's pages).
 		return "gives a program options or programs its words do not show"
 	}
 	return ""

@@ -34,7 +34,10 @@ func (j *judge) dangerRefuse(r rule.Rule, argv []string, reason, hint string) {
 // danger judges argv when it is a command of a danger class; it reports
 // whether it judged it (refused, or decided otherwise).
 func (j *judge) danger(argv []string) bool {
-	name := path.Base(argv[0])
+	name := argv[0] // never "" (program), so its own base when it has no "/"
+	if strings.IndexByte(name, '/') >= 0 {
+		name = path.Base(name)
+	}
 	args := argv[1:]
 	switch name {
 	case "pkill", "killall", "killall5", "skill", "snice", "xkill", "slay":

@@ -29,6 +29,8 @@ var senders = map[string]senderKind{
 	"aws": sendCloud, "gsutil": sendCloud, "gcloud": sendCloud, "az": sendCloud, "s3cmd": sendCloud, "mc": sendCloud,
 }
 
+var senderFilter = filterOf(senders)
+
 type senderKind uint8
 
 const (
@@ -45,7 +47,10 @@ const (
 // exfiltration judges a sender, name being path.Base(argv[0]) (danger's);
 // it reports whether it refused.
 func (j *judge) exfiltration(argv []string, name string) bool {
-	kind, ok := senders[name]
+	kind, ok := senderKind(0), false
+	if senderFilter.mayHave(name) {
+		kind, ok = senders[name]
+	}
 	if !ok {
 		return false
 	}

@@ -113,7 +113,7 @@ func (f *testFS) inside(p string) bool { return inside(p, f.roots) }
 func (f *testFS) SplitNames(dir string) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && p != dir && strings.ContainsAny(e.Name(), " \t\n\v\f\r'\"\\") {
+		if err == nil && p != dir && (strings.ContainsAny(e.Name(), " \t\n\v\f\r'\"\\*?[]()<>|^#~") || strings.HasPrefix(e.Name(), "=")) {
 			out = append(out, p)
 		}
 		return nil
@@ -322,3 +322,7 @@ func (f *testFS) GitHead(dir string) GitHead {
 	}
 	return h
 }
+
+// GitTracked answers as workspace.Resolver does for the corpus's
+// repository, which has no index: git tracks nothing there yet.
+func (f *testFS) GitTracked(string, func(string) bool) ([]string, bool) { return nil, true }

@@ -25,12 +25,15 @@ type walkSkips struct {
 	hidden       bool     // every name starting with "." (rg without --hidden)
 	exclude      []string // globs of names left out (grep --exclude, rg -g '!G', tar --exclude)
 	include      []string // when any, only the names one matches are read (grep --include, rg -g G)
+	// unshown: the walk prints no file's text, only names,
+	// counts or nothing (grep -l, -c, -q): what it reads is not seen.
+	unshown bool
 }
 
 // leaves reports whether the walk leaves out the file name (a folder's
 // entry, not a path).
 func (s *walkSkips) leaves(name string) bool {
-	if s.hidden && strings.HasPrefix(name, ".") {
+	if s.unshown || s.hidden && strings.HasPrefix(name, ".") {
 		return true
 	}
 	for _, g := range s.exclude {
@@ -113,8 +116,21 @@ func grepSkips(ps *parsed) walkSkips {
 			s.include = append(s.include, u.value)
 		}
 	}
+	s.unshown = printsNoText(ps, "-l -L -c -q --files-with-matches --files-without-match --count --quiet --silent")
 	s.modules = s.leaves(".gitmodules")
+	s.git = s.git || s.unshown
 	return s
+}
+
+// printsNoText reports whether ps holds one of names, output options
+// that print no line of the files read (names, counts, or nothing).
+func printsNoText(ps *parsed, names string) bool {
+	for _, u := range ps.opts {
+		if hasField(names, u.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // rgSkips says what rg leaves out: hidden files and folders unless -.,
@@ -146,7 +162,9 @@ func rgSkips(ps *parsed) walkSkips {
 			}
 		}
 	}
+	s.unshown = printsNoText(ps, "-l --files-with-matches --files-without-match -c --count --count-matches -q --quiet")
 	s.modules = s.leaves(".gitmodules")
+	s.git = s.git || s.unshown
 	if !hidden && u < 2 {
 		s.git, s.modules, s.hidden = true, true, true
 	}

@@ -30,7 +30,7 @@ type judge struct {
 	// namesRead: the command find or xargs runs reads the names it is
 	// handed (cat, grep), not only lists them (walksecrets.go).
 	namesRead bool
-	depth  int  // how deep in wrappers and runners the command being judged is
+	depth     int // how deep in wrappers and runners the command being judged is
 	// cur is the argv of the innermost command being judged (wrappers
 	// seen through), for its redirections too: who reads a device.
 	cur []string

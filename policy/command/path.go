@@ -72,6 +72,52 @@ type resolverIn interface {
 	ResolveIn(dir, name string) (Resolved, error)
 }
 
+// pathSearcher is an FS that can answer a PATH folder and a name in it
+// at once: on Linux one openat2 that refuses symlinks answers both for a
+// folder without links, where resolving the folder and then the name
+// costs an lstat per component.
+type pathSearcher interface {
+	// SearchPath returns Resolve(dir).Path and ResolveIn of name in it
+	// for a clean absolute dir; ok false when it cannot tell cheaply (a
+	// link on the way, an error, no openat2), and the caller resolves
+	// as without it.
+	SearchPath(dir, name string) (canon string, r Resolved, ok bool)
+}
+
+// searchPath is the FS's SearchPath of name in Context.Path[i] when that
+// folder is absolute and not resolved yet in this decision (nor named
+// before it, whose answer it shares); the answer for the folder is kept
+// as pathDir's.
+func (j *judge) searchPath(i int, name string) (string, Resolved, bool) {
+	s, ok := j.c.FS.(pathSearcher)
+	d := j.c.Path[i]
+	if !ok || !strings.HasPrefix(d, "/") {
+		return "", Resolved{}, false
+	}
+	j.initPathDirs()
+	if j.acc.pathDirs[i] != unresolved {
+		return "", Resolved{}, false
+	}
+	d = cleanPath(d)
+	if slices.ContainsFunc(j.c.Path[:i], func(e string) bool { return strings.HasPrefix(e, "/") && cleanPath(e) == d }) {
+		return "", Resolved{}, false
+	}
+	dir, r, ok := s.SearchPath(d, name)
+	if ok {
+		j.acc.pathDirs[i] = dir
+	}
+	return dir, r, ok
+}
+
+func (j *judge) initPathDirs() {
+	if j.acc.pathDirs == nil {
+		j.acc.pathDirs = make([]string, len(j.c.Path))
+		for k := range j.acc.pathDirs {
+			j.acc.pathDirs[k] = unresolved
+		}
+	}
+}
+
 // unresolved marks a PATH folder not resolved yet in accum.pathDirs (no
 // path holds a NUL).
 const unresolved = "\x00"
@@ -84,12 +130,7 @@ const unresolved = "\x00"
 // never across decisions: between them the workspace may change a link
 // that a PATH folder runs through.
 func (j *judge) pathDir(i int) string {
-	if j.acc.pathDirs == nil {
-		j.acc.pathDirs = make([]string, len(j.c.Path))
-		for k := range j.acc.pathDirs {
-			j.acc.pathDirs[k] = unresolved
-		}
-	}
+	j.initPathDirs()
 	if dir := j.acc.pathDirs[i]; dir != unresolved {
 		return dir
 	}
@@ -134,6 +175,15 @@ func (j *judge) onPath(argv []string, missingOK bool) bool {
 	for i, d := range j.c.Path {
 		if d == "" {
 			d = "." // an empty entry is the working folder
+		}
+		if dir, r, ok := j.searchPath(i, name); ok {
+			dirs = append(dirs, dir)
+			searched = append(searched, dir)
+			if r.Exists && !r.Dir && r.Mode.Perm()&0o111 != 0 {
+				found, foundAt = r.Path, j.cleanAbs(d)+"/"+name
+				break
+			}
+			continue
 		}
 		dir, canonical := j.pathDir(i), true
 		if dir == "" {

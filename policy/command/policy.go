@@ -81,6 +81,10 @@ type Context struct {
 	// substitution of a judged command that prints names is accepted in
 	// an argument (substitute.go); nil elsewhere: dynamic-word.
 	Substitutions bool
+	// AdmitRuns: admit runs the line itself, confined (admit run, admit/run,
+	// a rewritten hook call), so a secret a walk would read is hidden from
+	// the run (Decision.Hidden) instead of asked.
+	AdmitRuns bool
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -143,6 +147,11 @@ type Decision struct {
 	// in no table, git's asked subcommands), asked or allowed by a rule:
 	// a run confines them to the workspace, whatever else they write.
 	RunsCode [][]string
+	// Hidden are the secret files (resolved) a walk of the line would read
+	// (grep -r beside a .env), when admit runs the line: the run reads an
+	// empty read-only file in each one's place. A file a command of the
+	// line reads by name is not hidden; its reading was judged as such.
+	Hidden []string
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -153,6 +162,7 @@ type Policy struct {
 	find    map[string]predicate
 	gitw    map[string]*gitWrite       // git's subcommands that write (gitwrite.go)
 	tools   map[string]*toolchain      // the toolchains (toolchains.go), by name
+	toolSet *nameFilter                // tools' names (names.go)
 	parsers sync.Pool                  // of *pooled: a parser and its decision's memo
 	passes  sync.Pool                  // of *pass, finished
 	memos   sync.Pool                  // of *resolveMemo, empty, for EvaluateArgv (memo.go; Evaluate uses its parser's)
@@ -185,6 +195,9 @@ type pooled struct {
 	p      *shell.Parser
 	memo   resolveMemo
 	values valueSource // the parser's shell.Values during a decision (values.go)
+	// passes are the decision's first pass and the one judging the line
+	// again (Evaluate); like the memo, they serve one decision at a time.
+	passes [2]pass
 	// The call in progress, for ExpandLoop: its folder and context, and
 	// the walk its patterns share.
 	cwd  string
@@ -216,11 +229,12 @@ func (pp *pooled) ExpandLoop(value, pattern string) ([]string, error) {
 // tables are what a Policy judges by. Nothing writes to them once built,
 // so every Policy shares them.
 type tables struct {
-	progs map[string]*Program
-	git   map[string]*Program
-	find  map[string]predicate
-	gitw  map[string]*gitWrite
-	tools map[string]*toolchain
+	progs   map[string]*Program
+	git     map[string]*Program
+	find    map[string]predicate
+	gitw    map[string]*gitWrite
+	tools   map[string]*toolchain
+	toolSet *nameFilter
 }
 
 // builtin is the built-in table and the fixed tables, compiled once per
@@ -232,7 +246,9 @@ var builtin = sync.OnceValue(buildTables)
 // first lookup (optionIndex), which a one-shot process (a hook deciding
 // alone, admit run) pays only for the programs of its line.
 func buildTables() *tables {
-	return &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+	t := &tables{progs: DefaultTable().Programs, git: gitTable(), gitw: gitWriteTable(), find: findTable(), tools: toolchainTable()}
+	t.toolSet = filterOf(t.tools)
+	return t
 }
 
 // New returns a Policy over t; a nil t is the built-in table.
@@ -245,7 +261,7 @@ func New(t *Table) *Policy {
 		}
 		progs = t.Programs
 	}
-	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools}
+	return &Policy{progs: progs, git: b.git, gitw: b.gitw, find: b.find, tools: b.tools, toolSet: b.toolSet}
 }
 
 // Evaluate judges a command line run in cwd (absolute, resolved).
@@ -258,13 +274,13 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 		pp = &pooled{home: c.Home, p: shell.NewParser(c.Home), memo: resolveMemo{seen: make([]memoEntry, 0, maxMemo)}}
 	}
 	defer p.doneParser(pp)
-	pp.p.Substitutions = c.Substitutions
+	pp.p.Substitutions, pp.p.Lists = c.Substitutions, true
 	pp.values.reset(cwd, c)
 	pp.p.Values = &pp.values
 	pp.cwd, pp.c, pp.walk = cwd, c, nil
 	pp.p.Loops = pp
 	script, prob := pp.p.Parse(line, c.Profile)
-	pp.p.Substitutions, pp.p.Values, pp.p.Loops = false, nil, nil
+	pp.p.Substitutions, pp.p.Lists, pp.p.Values, pp.p.Loops = false, false, nil, nil
 	pp.values.reset("", nil)
 	if prob != nil {
 		r := prob.Rule
@@ -292,7 +308,14 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	if walk == nil && c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
 	}
-	pa := p.judgeScript(script, cwd, c, &accum{memo: memo, walk: walk, written: fluxWrites(c), gitInputs: fluxGitInputs(c)})
+	// The passes live in pp: no pool round trip per pass, and each accum
+	// is built where it is used rather than copied in.
+	pa := &pp.passes[0]
+	pa.start(p, c)
+	// Cleared, then set: a 544-byte literal is built aside and copied in.
+	pa.acc = accum{}
+	pa.acc.memo, pa.acc.walk, pa.acc.written, pa.acc.gitInputs = memo, walk, fluxWrites(c), fluxGitInputs(c)
+	p.judgeScript(pa, script, cwd)
 	acc := &pa.acc
 	acc.patternsRace()
 	acc.loopsRace(script.Expanded)
@@ -303,8 +326,12 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 		// in a pipeline run at the same time. Judge the line again with
 		// every such change known from the start.
 		// PATH's folders, resolved for this decision, are not resolved again.
-		again := p.judgeScript(script, cwd, c, &accum{memo: memo, relinked: acc.relinked, gitInputs: acc.gitInputs, treeChanged: acc.treeChanged, patterns: acc.patterns, walk: walk, written: acc.written, pathDirs: acc.pathDirs})
-		p.done(pa)
+		again := &pp.passes[1]
+		again.start(p, c)
+		again.acc = accum{}
+		a := &again.acc
+		a.memo, a.relinked, a.gitInputs, a.treeChanged, a.patterns, a.walk, a.written, a.pathDirs = memo, acc.relinked, acc.gitInputs, acc.treeChanged, acc.patterns, walk, acc.written, acc.pathDirs
+		p.judgeScript(again, script, cwd)
 		pa, acc = again, &again.acc
 		acc.patternsRace()
 		acc.loopsRace(script.Expanded)
@@ -314,7 +341,6 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	d.ShellOnly = script.ShellOnly
 	backgroundWrites(&d, acc, c)
 	p.finalCwd(&d, acc, cwd, c)
-	p.done(pa)
 	return d
 }
 
@@ -326,12 +352,12 @@ func (p *Policy) doneParser(pp *pooled) {
 	p.parsers.Put(pp)
 }
 
-// judgeScript judges every command of script, starting in cwd, from
-// seed (relinked: destinations known to be moved or copied links, from a
-// first pass). The caller reads the pass's accum where it is (not a
-// 600-byte copy per pass) and hands the pass back with done.
-func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed *accum) *pass {
-	pa := p.newPass(c, seed)
+// judgeScript judges every command of script, starting in cwd, in the
+// pass pa, started and seeded by the caller (relinked: destinations known
+// to be moved or copied links, from a first pass). The caller reads the
+// pass's accum where it is (not a 600-byte copy per pass).
+func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
+	c := pa.j.c
 	pa.j.line = script.Commands
 	acc := &pa.acc
 	cur := []string{cwd}
@@ -390,7 +416,6 @@ func (p *Policy) judgeScript(script *shell.Script, cwd string, c *Context, seed 
 			}
 		}
 	}
-	return pa
 }
 
 // expand replaces the patterns of command i (ls *.go) with the names they
@@ -483,7 +508,7 @@ func (p *Policy) EvaluateArgv(argv []string, cwd string, c *Context) (d Decision
 // judges each of its commands in turn. The rules are called through the
 // dispatch tables (rules.go), so the judge they are handed lives on the
 // heap: one judge serves every command of a pass, and a finished pass is
-// reused (Policy.passes).
+// reused (Policy.passes for EvaluateArgv, pooled.passes for Evaluate).
 type pass struct {
 	acc accum
 	j   judge
@@ -495,12 +520,18 @@ func (p *Policy) newPass(c *Context, seed *accum) *pass {
 		pa = new(pass)
 	}
 	pa.acc = *seed
+	pa.start(p, c)
+	return pa
+}
+
+// start readies pa's judge for a pass of p under c; the caller sets its
+// accum whole.
+func (pa *pass) start(p *Policy, c *Context) {
 	// A folder found clean stays so: it is compared by its text. The
 	// accesses' array is reused (judgeParsed).
 	clean, acs := pa.j.cleanCwd, pa.j.words.acs[:0]
-	pa.j = judge{p: p, c: c, acc: &pa.acc}
-	pa.j.cleanCwd, pa.j.words.acs = clean, acs
-	return pa
+	pa.j = judge{}
+	pa.j.p, pa.j.c, pa.j.acc, pa.j.cleanCwd, pa.j.words.acs = p, c, &pa.acc, clean, acs
 }
 
 // done returns a finished pass, whose accum the caller is done reading;
@@ -574,6 +605,7 @@ type accum struct {
 	write                bool
 	reads, writes, lists []string
 	intents              []Intent
+	hidden               []string // secret files a walk reads, for the run to hide (Decision.Hidden)
 }
 
 func (a *accum) refuse(r rule.Rule, reason, hint string) {
@@ -628,6 +660,11 @@ func (a *accum) decide(d *Decision) {
 	d.Kind, d.Reads, d.Writes, d.Listed, d.RunsCode = "read", a.reads, a.writes, a.lists, a.runsCode
 	if len(a.intents) > 0 {
 		d.Intents = a.intents
+	}
+	for _, h := range a.hidden {
+		if !slices.Contains(a.reads, h) {
+			d.Hidden = append(d.Hidden, h)
+		}
 	}
 	if a.write {
 		d.Kind = "write"

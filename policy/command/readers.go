@@ -101,7 +101,7 @@ func readerPrograms() []Program {
 		{Name: "more", rules: "pager", Digits: true, Options: moreOptions()},
 		{Name: "zmore", rules: "pager", Digits: true, Options: moreOptions()},
 	}
-	return append(progs, archivePrograms()...)
+	return append(append(progs, archivePrograms()...), manPrograms()...)
 }
 
 // grepLike copies grep's entry for zgrep and its kin, which run grep on
@@ -215,11 +215,16 @@ var gzipScripts = map[string][]string{
 	"zgrep": {"gzip", "grep"}, "zegrep": {"gzip", "grep"}, "zfgrep": {"gzip", "grep"},
 }
 
+var gzipFilter = filterOf(gzipScripts)
+
 // scriptHelpers judges the programs a script of gzipScripts starts on
 // PATH; false when one decided the command.
 func (j *judge) scriptHelpers(name string) bool {
 	if name == "" || name[0] != 'z' && name[0] != 'g' {
 		return true // every script's name starts so: no lookup for the rest
+	}
+	if !gzipFilter.mayHave(name) {
+		return true // git, grep: no lookup either
 	}
 	for _, h := range gzipScripts[name] {
 		if !j.helperOnPath([]string{h}) {

@@ -33,6 +33,10 @@ import (
 
 // readLoop judges cmd, a command of a while read loop.
 func (j *judge) readLoop(cmd *shell.Command) {
+	loop := "the while read loop"
+	if cmd.Read.Split {
+		loop = "the $(...) list of names"
+	}
 	uses := false
 	printing := cmd.Argv[0] == "echo" || cmd.Argv[0] == "printf"
 	for k, w := range cmd.Argv {
@@ -42,15 +46,15 @@ func (j *judge) readLoop(cmd *shell.Command) {
 		if k == 1 && cmd.Argv[0] == "printf" {
 			// A line "-vPATH" would be printf's option, setting PATH for
 			// the loop's later commands; any other, its format.
-			j.refuse(rule.DynamicWord, "printf's first word is a line the while read loop reads: it could be an option (-v NAME sets a variable) or the format", "print it with a format of your own: printf '%s\\n' \"$line\"")
+			j.refuse(rule.DynamicWord, "printf's first word is a line "+loop+" reads: it could be an option (-v NAME sets a variable) or the format", "print it with a format of your own: printf '%s\\n' \"$line\"")
 			return
 		}
 		if k == 0 {
-			j.refuse(rule.DynamicWord, "the program to run is a line a while read loop reads, only known when it runs", "name the program to run")
+			j.refuse(rule.DynamicWord, "the program to run is a line "+loop+" gives, only known when it runs", "name the program to run")
 			return
 		}
 		if w != shell.ReadValue && !printing {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("%s has a word built around a line the while read loop reads (%q), whose path is only known when it runs", cmd.Argv[0], strings.ReplaceAll(w, shell.ReadValue, "$line")),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s has a word built around a line %s gives (%q), whose path is only known when it runs", cmd.Argv[0], loop, strings.ReplaceAll(w, shell.ReadValue, "$line")),
 				"pass the line alone, \"$line\", as the operand")
 			return
 		}
@@ -58,9 +62,14 @@ func (j *judge) readLoop(cmd *shell.Command) {
 	}
 	for _, r := range cmd.Redirects {
 		if strings.Contains(r.Target, shell.ReadValue) {
-			j.refuse(rule.DynamicWord, "a redirection of the while read loop opens a file named by the line it reads, only known when it runs", "name the file")
+			j.refuse(rule.DynamicWord, "a redirection of "+loop+" opens a file named by a line it gives, only known when it runs", "name the file")
 			return
 		}
+	}
+	if uses && cmd.Read.Split && !j.listedNames(cmd.Argv, cmd.Read) {
+		// Checked before echo's words too: bash would expand a name's
+		// pattern, /home/*/.ssh/*, for echo as for any program.
+		return
 	}
 	if !uses || printing {
 		argv := cmd.Argv
@@ -74,7 +83,7 @@ func (j *judge) readLoop(cmd *shell.Command) {
 		return
 	}
 	if special(cmd) {
-		j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs with assignments or in the background on a line the while read loop reads", cmd.Argv[0]), "run it on the names directly")
+		j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs with assignments or in the background on a line %s gives", cmd.Argv[0], loop), "run it on the names directly")
 		return
 	}
 	rl := cmd.Read
@@ -86,7 +95,7 @@ func (j *judge) readLoop(cmd *shell.Command) {
 	}
 	producer := j.line[rl.Producer].Argv
 	name := innerProgram(producer)
-	if !namePrinter(name, producer, rl.Nul) {
+	if !rl.Split && !namePrinter(name, producer, rl.Nul) {
 		sep := "one a line"
 		if rl.Nul {
 			sep = "separated by NUL bytes"
@@ -97,7 +106,7 @@ func (j *judge) readLoop(cmd *shell.Command) {
 		return
 	}
 	starts := j.walked(producer)
-	if !j.readNamesWhole(cmd.Argv[0], name, starts, rl) {
+	if !rl.Split && !j.namesWhole(cmd.Argv, name, starts, rl) {
 		return
 	}
 	argv := slices.Clone(cmd.Argv)
@@ -106,10 +115,10 @@ func (j *judge) readLoop(cmd *shell.Command) {
 			argv[k] = runtimeName
 		}
 	}
-	j.namesSecretFilter(cmd.Argv[0]+" in a while read loop", producer)
+	j.namesSecretFilter(cmd.Argv[0]+" in "+loop, producer)
 	j.redirs = cmd.Redirects
-	if j.namesCommand("the while read loop", argv, starts) {
-		j.namesWalkSecrets(cmd.Argv[0]+" in a while read loop", producer)
+	if j.namesCommand(loop, argv, starts) {
+		j.namesWalkSecrets(cmd.Argv[0]+" in "+loop, producer)
 	}
 	for _, r := range cmd.Redirects {
 		if j.acc.refused {
@@ -131,16 +140,26 @@ func withoutReadValue(argv []string) []string {
 	return out
 }
 
-// readNamesWhole checks that every name the producer could print under
-// starts reaches the loop's command as that name: none starts with "-"
-// (find's start with its folder), and read changes none of them.
-func (j *judge) readNamesWhole(prog, producer string, starts []string, rl *shell.ReadLoop) bool {
+// namesWhole checks that every name the producer could print under starts
+// reaches argv's program as that name, and none as an option: read keeps
+// each one of a while read loop as it is (readChanges), and no shell
+// splits or expands one of a $(LIST) (rl.Split, lists.go).
+func (j *judge) namesWhole(argv []string, producer string, starts []string, rl *shell.ReadLoop) bool {
+	prog := argv[0]
+	hands, dashes := fmt.Sprintf("the while read loop hands %s the names %s prints", prog, producer), "PROG -- \"$f\""
+	if rl.Split {
+		hands, dashes = fmt.Sprintf("%s takes the names %s prints as words", prog, producer), prog+" -- $(...)"
+	}
 	if j.c.FS == nil {
-		j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and without a file system to look in the gate cannot tell what they are", prog, producer), "name the files")
+		j.refuse(rule.DynamicWord, hands+", and without a file system to look in the gate cannot tell what they are", "name the files")
 		return false
 	}
 	for _, d := range starts {
-		if strings.ContainsAny(d, "\\\n") {
+		switch {
+		case rl.Split && (strings.ContainsAny(d, splitChars+patternChars) || strings.HasPrefix(d, "=")):
+			j.refuse(rule.DynamicWord, fmt.Sprintf("the shell would split %s's output, names starting with %q, into other words or expand them as a pattern", producer, d), "name the files")
+			return false
+		case !rl.Split && strings.ContainsAny(d, "\\\n"):
 			j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop would read the folder %q other than it is written", d), "name the files")
 			return false
 		}
@@ -149,20 +168,25 @@ func (j *judge) readNamesWhole(prog, producer string, starts []string, rl *shell
 			continue
 		}
 		if by := j.namesChangedBy(r.Path); by != "" {
-			j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and %s changes the files there first, so the names are only known when it runs", prog, producer, by),
+			j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and %s changes the files there first, so the names are only known when it runs", hands, by),
 				"run that command as a line of its own first")
 			return false
 		}
-		if path.Base(producer) != "find" {
+		if path.Base(producer) != "find" && !j.afterDashes(argv) {
 			if names := j.c.FS.OptionNames(r.Path); len(names) > 0 {
-				j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", prog, producer, names[0], prog),
-					"put \"--\" before the name (PROG -- \"$f\"), or use find, whose names start with its folder")
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and %q starts with \"-\": %s would read it as an option, as it would a pattern's", hands, names[0], prog),
+					"put \"--\" before the names ("+dashes+"), or use find, whose names start with its folder")
 				return false
 			}
 		}
 		for _, n := range j.c.FS.SplitNames(r.Path) {
-			if odd := readChanges(n, r.Path, rl); odd {
-				j.refuse(rule.DynamicWord, fmt.Sprintf("the while read loop hands %s the names %s prints, and read would not keep %q as it is (blanks at its ends, a backslash without -r, a newline)", prog, producer, n),
+			if rl.Split {
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and the shell would split %q into other words or expand it as a pattern (bash splits at blanks and expands * ? [; fish splits at newlines only)", hands, n),
+					"print the names NUL-separated into xargs -0 (git ls-files -z, find -print0), or name the files")
+				return false
+			}
+			if readChanges(n, r.Path, rl) {
+				j.refuse(rule.DynamicWord, fmt.Sprintf("%s, and read would not keep %q as it is (blanks at its ends, a backslash without -r, a newline)", hands, n),
 					"use IFS= read -r, or find -print0 | while IFS= read -r -d '' f")
 				return false
 			}

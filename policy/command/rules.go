@@ -62,6 +62,7 @@ var programRules = map[string]programRule{
 	"tar":        {argv: (*judge).tar},            // archives.go
 	"unzip":      {argv: (*judge).unzip},          // archives.go
 	"ln":         {argv: (*judge).ln},             // ln.go
+	"man":        {operands: (*judge).man},        // man.go
 }
 
 // ruleNames lists the rule families, sorted, for errors.

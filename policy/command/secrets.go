@@ -36,15 +36,18 @@ type secretPattern struct {
 // name itself (a literal), its extension (the last "." of a literal end:
 // "*.pem", "*-credentials.json", "service-account*.json"), its first byte
 // (a prefix: ".env.*", "secring.*"), or, for a last part that matches any
-// name ("*"), the literal folder above it (".azure/*", "gcloud/*"); the
-// rest are compared with every name.
+// name ("*"), the literal folder above it (".azure/*", "gcloud/*"), or
+// its last byte (a suffix with no ".": "*_rsa"); the rest are compared
+// with every name.
 type secretMatcher struct {
 	exact, ext, parent map[string][]secretRef
-	first              map[byte][]secretRef
+	first, last        map[byte][]secretRef
 	rest               []secretRef
 	// firsts and parents hold the first bytes of first's keys and of
-	// parent's, so that most names skip those two lookups.
-	firsts, parents byteSet
+	// parent's, lasts last's keys, exacts and exts filter exact's and
+	// ext's keys, so that most names skip those lookups.
+	firsts, parents, lasts byteSet
+	exacts, exts           nameFilter
 }
 
 // byteSet is a set of bytes.
@@ -64,9 +67,11 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 	switch tail := last.literalEnd(); {
 	case last.kind == '=':
 		m.exact[last.text] = append(m.exact[last.text], ref)
+		m.exacts.add(last.text)
 	case strings.Contains(tail, "."):
 		e := tail[strings.LastIndexByte(tail, '.'):]
 		m.ext[e] = append(m.ext[e], ref)
+		m.exts.add(e)
 	case last.kind == 'p' && last.text != "":
 		m.first[last.text[0]] = append(m.first[last.text[0]], ref)
 		m.firsts.add(last.text[0])
@@ -74,6 +79,11 @@ func (m *secretMatcher) add(sp *secretPattern, ref secretRef) {
 		up := sp.names[len(sp.names)-2].text
 		m.parent[up] = append(m.parent[up], ref)
 		m.parents.add(up[0])
+	case last.kind == 's' && last.text != "":
+		// "*_rsa": only a name ending in its last byte can match.
+		c := last.text[len(last.text)-1]
+		m.last[c] = append(m.last[c], ref)
+		m.lasts.add(c)
 	default:
 		m.rest = append(m.rest, ref)
 	}
@@ -104,12 +114,17 @@ func (s *Secrets) find(lp, name string) string {
 			}
 		}
 	}
-	try(s.ix.exact[name])
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+	if s.ix.exacts.mayHave(name) {
+		try(s.ix.exact[name])
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 && s.ix.exts.mayHave(name[i:]) {
 		try(s.ix.ext[name[i:]])
 	}
 	if name != "" && s.ix.firsts.has(name[0]) {
 		try(s.ix.first[name[0]])
+	}
+	if name != "" && s.ix.lasts.has(name[len(name)-1]) {
+		try(s.ix.last[name[len(name)-1]])
 	}
 	if len(name) < len(lp) {
 		up := lp[:len(lp)-len(name)-1]
@@ -117,7 +132,9 @@ func (s *Secrets) find(lp, name string) string {
 			try(s.ix.parent[up])
 		}
 	}
-	try(s.ix.rest)
+	if len(s.ix.rest) > 0 {
+		try(s.ix.rest)
+	}
 	if exempt || best < 0 {
 		return ""
 	}
@@ -235,7 +252,7 @@ func NewSecrets(patterns []string) (*Secrets, error) {
 			s.match = append(s.match, sp)
 		}
 	}
-	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}, parent: map[string][]secretRef{}, first: map[byte][]secretRef{}}
+	s.ix = secretMatcher{exact: map[string][]secretRef{}, ext: map[string][]secretRef{}, parent: map[string][]secretRef{}, first: map[byte][]secretRef{}, last: map[byte][]secretRef{}}
 	for i := range s.match {
 		s.ix.add(&s.match[i], secretRef{i: i})
 	}

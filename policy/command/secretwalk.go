@@ -82,6 +82,11 @@ func (j *judge) namesSecretFilter(prog string, producer []string) {
 	case "find":
 		j.askSecretFilter(prog, findNameFilters(producer[1:]))
 	case "git":
+		if why := gitListsIgnored(producer); why != "" {
+			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the files git ls-files lists %s, where secrets are kept (.env, keys), so the person decides whether the model sees them", prog, why),
+				"list the tracked files (git ls-files), or untracked ones with --exclude-standard")
+			return
+		}
 		var specs []string
 		for _, w := range producer[min(2, len(producer)):] {
 			if !strings.HasPrefix(w, "-") {
@@ -90,6 +95,46 @@ func (j *judge) namesSecretFilter(prog string, producer []string) {
 		}
 		j.askSecretFilter(prog, specs)
 	}
+}
+
+// gitListsIgnored says how a git ls-files lists the files git ignores
+// (-i, or -o without an --exclude option), or "".
+func gitListsIgnored(argv []string) string {
+	others, ignored, excluded := lsFilesLists(argv)
+	switch {
+	case ignored:
+		return "as ignored"
+	case others && !excluded:
+		return "as untracked, ignored ones with them"
+	}
+	return ""
+}
+
+// lsFilesLists reads git ls-files' options in argv: whether it lists
+// untracked files (-o), ignored ones (-i), and leaves some out by an
+// --exclude option (-x, -X, --exclude-standard).
+func lsFilesLists(argv []string) (others, ignored, excluded bool) {
+	if len(argv) < 2 || argv[1] != "ls-files" {
+		return false, false, false
+	}
+words:
+	for _, w := range argv[2:] {
+		switch {
+		case w == "--":
+			break words // pathspecs after it
+		case w == "--others":
+			others = true
+		case w == "--ignored":
+			ignored = true
+		case strings.HasPrefix(w, "--exclude"):
+			excluded = true
+		case len(w) > 1 && w[0] == '-' && w[1] != '-':
+			others = others || strings.IndexByte(w, 'o') > 0
+			ignored = ignored || strings.IndexByte(w, 'i') > 0
+			excluded = excluded || strings.IndexByte(w, 'x') > 0 || strings.IndexByte(w, 'X') > 0
+		}
+	}
+	return others, ignored, excluded
 }
 
 // optionValues are the values of ps's options named (as parsed) in names.

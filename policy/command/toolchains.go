@@ -439,7 +439,7 @@ func toolchainTable() map[string]*toolchain {
 // toolchainOf returns the toolchain of a program name: by the name, or
 // by the name without a version suffix (python3.12, pip3.11, go1.22.0).
 func (p *Policy) toolchainOf(name string) *toolchain {
-	if tc := p.tools[name]; tc != nil {
+	if tc := p.tool(name); tc != nil {
 		return tc
 	}
 	base := name // python3.12, node18: the toolchain's name without its version
@@ -447,7 +447,15 @@ func (p *Policy) toolchainOf(name string) *toolchain {
 		base = base[:len(base)-1]
 	}
 	if base != name && base != "" {
-		return p.tools[base]
+		return p.tool(base)
+	}
+	return nil
+}
+
+// tool is p.tools[name], looked up only when the filter says it may hold it.
+func (p *Policy) tool(name string) *toolchain {
+	if p.toolSet == nil || p.toolSet.mayHave(name) {
+		return p.tools[name]
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path"
 	"regexp"
 	"runtime"
@@ -18,7 +19,7 @@ import (
 // judged, wherever the host runs it: the working folder (pwd), the
 // repository's top level, branch and commit read from its files (never by
 // running git), and outputs of a fixed shape (nproc, date +%F, git
-// rev-parse --short HEAD, id -u, uname -s). The parser reads such a
+// rev-parse --short HEAD, id -u, uname -s), the user's name (whoami). The parser reads such a
 // $(COMMAND) as that text (shell.Values), so cd "$(git rev-parse
 // --show-toplevel)" is judged as the cd it is. The command inside still
 // runs: it is judged as a command of the line (a git whose configuration
@@ -117,6 +118,9 @@ func (v *valueSource) Value(argv []string) (shell.Value, bool) {
 		}
 	case "id":
 		// The person's own ids: digits, whatever they are when it runs.
+		if len(argv) == 2 && argv[1] == "-un" || len(argv) == 3 && (argv[1] == "-u" && argv[2] == "-n" || argv[1] == "-n" && argv[2] == "-u") {
+			return userName()
+		}
 		if len(argv) == 2 && (argv[1] == "-u" || argv[1] == "-g") {
 			id := os.Getuid()
 			if argv[1] == "-g" {
@@ -125,6 +129,10 @@ func (v *valueSource) Value(argv []string) (shell.Value, bool) {
 			if id >= 0 {
 				return shell.Value{Text: strconv.Itoa(id), Shape: decimal}, true
 			}
+		}
+	case "whoami":
+		if len(argv) == 1 {
+			return userName()
 		}
 	case "uname":
 		if len(argv) == 2 {
@@ -184,6 +192,29 @@ func (v *valueSource) git(args []string) (shell.Value, bool) {
 		}
 	}
 	return shell.Value{}, false
+}
+
+// userName is what whoami (id -un) prints: the name of the user admit
+// runs as, the person's, as for id -u. Only a plain name (letters, digits,
+// "._-", starting with neither "." nor "-") is known.
+func userName() (shell.Value, bool) {
+	u, err := user.Current()
+	if err != nil || !plainUser(u.Username) {
+		return shell.Value{}, false
+	}
+	return shell.Value{Text: u.Username}, true
+}
+
+func plainUser(name string) bool {
+	if name == "" || len(name) > 64 || name[0] == '.' || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // unameOf is what uname prints with option opt on this machine, or "".

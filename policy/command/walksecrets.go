@@ -53,17 +53,33 @@ func (j *judge) dirSecret(dir string, reads func(e fs.DirEntry) bool) (name, pat
 // walkSecrets asks when prog, reading the folder dir (word, resolved)
 // whole, reads a secret's file directly in it that skip keeps.
 func (j *judge) walkSecrets(prog, word, dir string, skip *walkSkips) {
-	if j.acc.ask || j.acc.refused {
-		return // asked already: the folder need not be listed
+	if j.settled() {
+		return
 	}
 	name, pat := j.dirSecret(dir, func(e fs.DirEntry) bool { return !skip.leaves(e.Name()) })
 	if name != "" {
-		j.askWalkSecret(prog, fmt.Sprintf("reads the folder %q whole, and with it", word), path.Join(word, name), pat)
+		j.walkSecret(prog, fmt.Sprintf("reads the folder %q whole, and with it", word), path.Join(word, name), dir+"/"+name, pat)
 	}
 }
 
-// askWalkSecret asks for a walk that reads file, which pat names.
-func (j *judge) askWalkSecret(prog, how, file, pat string) {
+// settled reports whether a walk's secrets need not be looked for: the
+// line is refused, or asked already where the host runs it (one question
+// is enough). Where admit runs the line they are looked for still: the
+// run hides them whatever the person answers.
+func (j *judge) settled() bool {
+	return j.acc.refused || j.acc.ask && !j.c.AdmitRuns
+}
+
+// walkSecret judges a walk that reads file (abs, resolved), which pat
+// names: where admit runs the line, the run is made without it (an empty
+// read-only file in its place, Decision.Hidden), so the walk reads
+// nothing secret and nobody need be asked; where the host runs it, the
+// person decides, as for cat .env.
+func (j *judge) walkSecret(prog, how, file, abs, pat string) {
+	if j.c.AdmitRuns {
+		j.acc.hidden = addPath(j.acc.hidden, abs)
+		return
+	}
 	name := path.Base(file)
 	j.acc.asks(rule.SecretRead, fmt.Sprintf("%s %s %q, which the secrets pattern %q names, so the person decides whether the model sees it", prog, how, file, pat),
 		fmt.Sprintf("leave %s out of the walk (grep -r --exclude=%s, rg without --hidden or with -g '!%s', tar --exclude=%s, find ... ! -name %s, git grep ... ':!%s'), or ask the person", name, name, name, name, name, name))
@@ -74,7 +90,7 @@ func (j *judge) askWalkSecret(prog, how, file, pat string) {
 // file, one of the primaries hits names (-exec for find -exec, -print0
 // for find | xargs), or prints it with no action of its own.
 func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
-	if j.c.FS == nil || j.acc.ask || j.acc.refused {
+	if j.c.FS == nil || j.settled() {
 		return
 	}
 	minD, maxD := findDepths(expr)
@@ -88,7 +104,7 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 			root := j.rootOf(r.Path)
 			if pat := j.c.secrets().Secret(strings.TrimPrefix(r.Path, root)); root != "" && pat != "" && minD == 0 &&
 				j.findReaches(expr, findFile{name: path.Base(st), path: st, typ: 'f'}, hits) {
-				j.askWalkSecret(prog, "is handed, by the walk of find,", st, pat)
+				j.walkSecret(prog, "is handed, by the walk of find,", st, r.Path, pat)
 				return
 			}
 			continue
@@ -96,7 +112,8 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 		if minD > 1 || maxD < 1 {
 			continue
 		}
-		name, pat := j.dirSecret(r.Path, func(e fs.DirEntry) bool {
+		dir := r.Path
+		name, pat := j.dirSecret(dir, func(e fs.DirEntry) bool {
 			typ := byte('f')
 			if e.Type()&fs.ModeSymlink != 0 {
 				typ = 'l'
@@ -106,8 +123,10 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 			return j.findReaches(expr, findFile{name: e.Name(), path: strings.TrimSuffix(st, "/") + "/" + e.Name(), typ: typ}, hits)
 		})
 		if name != "" {
-			j.askWalkSecret(prog, fmt.Sprintf("is handed, by the walk of find %s,", st), path.Join(st, name), pat)
-			return
+			j.walkSecret(prog, fmt.Sprintf("is handed, by the walk of find %s,", st), path.Join(st, name), dir+"/"+name, pat)
+			if !j.c.AdmitRuns {
+				return
+			}
 		}
 	}
 }
@@ -333,13 +352,15 @@ func wildMatch(glob, s string, slash bool) (bool, error) {
 	return path.Match(glob, s)
 }
 
-// gitIndex is the FS that reads a repository's index
-// (workspace.Resolver); without it, git's walks are judged by the
-// folder's own names, each taken as tracked.
-type gitIndex interface {
+// GitIndex is an FS that reads a repository's index (workspace.Resolver,
+// and the facts' recorder and replay); without it, git's walks are
+// judged by the folder's own names, each taken as tracked.
+type GitIndex interface {
 	// GitTracked lists files the index of the repository holding dir
 	// tracks under dir (relative to it, with "/") that want accepts, at
-	// most a few; ok is false when the index cannot be read.
+	// most a few; ok is false when the index cannot be read. want is the
+	// same for every call of one decision (it names secrets), so an
+	// answer may be kept by dir alone.
 	GitTracked(dir string, want func(rel string) bool) (files []string, ok bool)
 }
 
@@ -348,7 +369,7 @@ type gitIndex interface {
 // walk as its expression selects, ls's folder, the files git tracks.
 // grep -l and rg -l read the files themselves, and are judged so.
 func (j *judge) namesWalkSecrets(prog string, producer []string) {
-	if j.c.FS == nil || j.acc.ask || j.acc.refused || len(producer) == 0 {
+	if j.c.FS == nil || j.settled() || len(producer) == 0 {
 		return
 	}
 	args := producer[1:]
@@ -409,7 +430,33 @@ func (j *judge) namesWalkSecrets(prog string, producer []string) {
 		if args[0] == "ls-files" && dash < 0 {
 			dash = -2 // every operand a pathspec: no revisions
 		}
-		j.gitTrackedSecrets(prog, j.specsOf(ops, dash))
+		specs := j.specsOf(ops, dash)
+		if others, _, _ := lsFilesLists(producer); others {
+			j.untrackedSecrets(prog, specs, args)
+		}
+		j.gitTrackedSecrets(prog, specs)
+	}
+}
+
+// untrackedSecrets judges git ls-files -o feeding prog: it lists the
+// untracked files of the folders its pathspecs name (the working folder
+// without one), a secret's file among them unless an --exclude=NAME
+// leaves it out. What .gitignore leaves out (--exclude-standard) is not
+// read here, so a secret's file there is taken as listed.
+func (j *judge) untrackedSecrets(prog string, specs, args []string) {
+	skip := walkSkips{git: true, modules: true}
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--exclude="); ok {
+			skip.exclude = append(skip.exclude, v)
+		}
+	}
+	if len(specs) == 0 {
+		specs = []string{"."}
+	}
+	for _, sp := range specs {
+		if r, ok := j.quietResolve(sp); ok && r.Dir {
+			j.walkSecrets(prog, sp, r.Path, &skip)
+		}
 	}
 }
 
@@ -434,7 +481,7 @@ func (j *judge) specsOf(ops []string, dash int) []string {
 // name, or a tracked .gitmodules that holds a credential, and specs (its
 // pathspecs) do not leave it out.
 func (j *judge) gitTrackedSecrets(prog string, specs []string) {
-	if j.c.FS == nil || j.acc.ask || j.acc.refused {
+	if j.c.FS == nil || j.settled() {
 		return
 	}
 	dir := j.cwd
@@ -445,10 +492,10 @@ func (j *judge) gitTrackedSecrets(prog string, specs []string) {
 	s := j.c.secrets()
 	rel0 := strings.TrimPrefix(dir, root)
 	want := func(rel string) bool {
-		return pathspecsKeep(specs, rel) && (path.Base(rel) == ".gitmodules" || s.Secret(rel0+"/"+rel) != "")
+		return path.Base(rel) == ".gitmodules" || s.Secret(rel0+"/"+rel) != ""
 	}
 	var files []string
-	if gi, ok := j.c.FS.(gitIndex); ok {
+	if gi, ok := j.c.FS.(GitIndex); ok {
 		var readable bool
 		if files, readable = gi.GitTracked(dir, want); !readable {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the files git tracks, and the repository's index cannot be read to tell whether a secret's file is among them, so the person decides", prog),
@@ -463,9 +510,15 @@ func (j *judge) gitTrackedSecrets(prog string, specs []string) {
 		}
 	}
 	for _, f := range files {
+		if !pathspecsKeep(specs, f) {
+			continue
+		}
 		if path.Base(f) != ".gitmodules" {
-			j.askWalkSecret(prog, "reads the files git tracks, and with them", f, s.Secret(rel0+"/"+f))
-			return
+			j.walkSecret(prog, "reads the files git tracks, and with them", f, dir+"/"+f, s.Secret(rel0+"/"+f))
+			if !j.c.AdmitRuns {
+				return
+			}
+			continue
 		}
 		if why := GitConfigCredential(j.c.FS, dir+"/"+f); why != "" {
 			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the files git tracks, and with them %q, %s, so the person decides whether the model sees it", prog, f, why),
@@ -534,7 +587,12 @@ func specTri(sp, rel string) tri {
 // gitGrepWalk judges the files git grep reads: those the index tracks
 // under the working folder, as its pathspecs select; with --untracked
 // or --no-index, the folder's other files too, read as grep -r does.
+// With -l, -c or -q it shows no file's text, and reads nothing secret.
 func (j *judge) gitGrepWalk(g *words) {
+	if printsNoText(&g.ps, "-l --files-with-matches --name-only -L --files-without-match -c --count -q --quiet") {
+		g.skip.unshown = true
+		return
+	}
 	ops, dash := g.ops, g.ps.dash
 	if g.ps.has("pattern") == nil && len(ops) > 0 {
 		ops = ops[1:]

@@ -275,8 +275,12 @@ func (j *judge) splitName(starts []string) string {
 		if by := j.namesChangedBy(r.Path); by != "" {
 			return "(names written by " + by + ")"
 		}
-		if odd := j.c.FS.SplitNames(r.Path); len(odd) > 0 {
-			return odd[0]
+		for _, n := range j.c.FS.SplitNames(r.Path) {
+			// xargs expands no pattern: only what it splits at counts (the
+			// bound's sentinel holds blanks).
+			if strings.ContainsAny(path.Base(n), splitChars) || !strings.HasPrefix(n, r.Path+"/") {
+				return n
+			}
 		}
 	}
 	return ""
@@ -367,6 +371,9 @@ func (j *judge) namesNotOptions(inner []string, replace string) bool {
 		return true
 	}
 	dash := slices.Index(inner, "--")
+	if dash > 0 && !j.endsOptions(inner, dash) {
+		dash = -1 // sort -o --: the value of -o, the names after it options
+	}
 	exposed := dash < 0
 	if replace != "" {
 		exposed = false

@@ -22,48 +22,13 @@ import (
 // on its temporary files, which the test first shows with the real git
 // and sort.
 func TestXargsOptionNames(t *testing.T) {
-	dir := t.TempDir()
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
+	root := listWorkspace(t, map[string]string{"--compress-program=sh": "", "-S1": "", "src/b.txt": "b\n"})
+	marker := filepath.Join(root, "MARK")
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte(strings.Repeat("touch "+marker+"\n", 400)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(root, "MARK")
-	body := strings.Repeat("touch "+marker+"\n", 400)
-	for name, content := range map[string]string{"a.txt": body, "--compress-program=sh": "", "-S1": "", "src/b.txt": "b\n"} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	attack := "git ls-files -z | xargs -0 sort"
-	if gnuSort() && hasProgram("git") && hasProgram("bash") {
-		run := func(line string) {
-			cmd := exec.Command("bash", "-c", line)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-			// sort fails once sh has run; the marker tells. The sh it
-			// started may outlive it, touching the marker: the line runs
-			// in a process group of its own, ended whole before the test
-			// goes on (else the folder's removal races with it).
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			_ = cmd.Wait()
-			endGroup(cmd.Process.Pid)
-		}
-		run("git init -q . && git add -A .")
-		run(attack + " >/dev/null 2>&1")
-		if _, err := os.Stat(marker); err != nil {
-			t.Fatalf("the attack did not reproduce (no %s): the test no longer shows what it guards against", marker)
-		}
-		if err := os.Remove(marker); err != nil {
-			t.Fatal(err)
-		}
-	}
+	showsSortAttack(t, root, attack, marker)
 	p := New(nil)
 	c := &Context{Roots: []string{root}, FS: newTestFS(root), Home: t.TempDir()}
 	for _, tc := range []struct {

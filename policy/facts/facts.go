@@ -80,19 +80,24 @@ type Facts struct {
 	Before string `json:"before,omitempty"`
 
 	// The answers, keyed by the path asked about.
-	Resolve   map[string]Resolved  `json:"resolve,omitempty"`
-	Links     map[string][]string  `json:"links,omitempty"`
-	Split     map[string][]string  `json:"split,omitempty"`
-	Options   map[string][]string  `json:"options,omitempty"` // OptionNames' answers
-	GitExec   map[string]string    `json:"gitExec,omitempty"`
-	GitConfig map[string][]string  `json:"gitConfig,omitempty"`
-	ReadDir   map[string]Dir       `json:"readDir,omitempty"`
-	Remotes   map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
-	WriteExec map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
-	Creds     map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
-	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
-	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
-	GitHead   map[string]GitHead   `json:"gitHead,omitempty"`
+	Resolve    map[string]Resolved  `json:"resolve,omitempty"`
+	Links      map[string][]string  `json:"links,omitempty"`
+	Split      map[string][]string  `json:"split,omitempty"`
+	Options    map[string][]string  `json:"options,omitempty"` // OptionNames' answers
+	GitExec    map[string]string    `json:"gitExec,omitempty"`
+	GitConfig  map[string][]string  `json:"gitConfig,omitempty"`
+	ReadDir    map[string]Dir       `json:"readDir,omitempty"`
+	Remotes    map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
+	WriteExec  map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
+	Creds      map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
+	GitTracked map[string]*[]string `json:"gitTracked,omitempty"`     // GitTracked's secret files; nil: the index could not be read
+	ObsFile    map[string]ObsAnswer `json:"obsFile,omitempty"`
+	ObsDir     map[string]bool      `json:"obsDir,omitempty"`
+	GitHead    map[string]GitHead   `json:"gitHead,omitempty"`
+	// PathDirs are the PATH folders a one-call search resolved
+	// (SearchPath), each with its resolution; the name's answer is in
+	// Resolve under that resolution, as ResolveIn's is.
+	PathDirs map[string]string `json:"pathDirs,omitempty"`
 }
 
 // GitHead is a command.GitHead as recorded.
@@ -144,19 +149,21 @@ type Recorder struct {
 // answers are the answers a Recorder keeps, by kind, as Facts' maps hold
 // them.
 type answers struct {
-	Resolve   answered[Resolved]
-	Links     answered[[]string]
-	Split     answered[[]string]
-	Options   answered[[]string]
-	GitExec   answered[string]
-	GitConfig answered[[]string]
-	ReadDir   answered[Dir]
-	Remotes   answered[*[]string]
-	WriteExec answered[string]
-	Creds     answered[*[]string]
-	ObsFile   answered[ObsAnswer]
-	ObsDir    answered[bool]
-	GitHead   answered[GitHead]
+	Resolve    answered[Resolved]
+	Links      answered[[]string]
+	Split      answered[[]string]
+	Options    answered[[]string]
+	GitExec    answered[string]
+	GitConfig  answered[[]string]
+	ReadDir    answered[Dir]
+	Remotes    answered[*[]string]
+	WriteExec  answered[string]
+	Creds      answered[*[]string]
+	GitTracked answered[*[]string]
+	ObsFile    answered[ObsAnswer]
+	ObsDir     answered[bool]
+	GitHead    answered[GitHead]
+	PathDirs   answered[string]
 }
 
 // answered is one kind of answer, keyed by what was asked, the first
@@ -259,9 +266,11 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.Remotes)
 	forget(&f.WriteExec)
 	forget(&f.Creds)
+	forget(&f.GitTracked)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 	forget(&f.GitHead)
+	forget(&f.PathDirs)
 }
 
 // forget empties a, dropping what its answers point to.
@@ -306,7 +315,9 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
 	base.GitHead = f.GitHead.asMap()
+	base.PathDirs = f.PathDirs.asMap()
 	base.Creds = f.Creds.asMap()
+	base.GitTracked = f.GitTracked.asMap()
 	return base
 }
 
@@ -327,6 +338,12 @@ func (r *Recorder) AppendJSON(b []byte, base *Facts) ([]byte, error) {
 // answer as Resolve(dir + "/" + name).
 type resolverIn interface {
 	ResolveIn(dir, name string) (command.Resolved, error)
+}
+
+// pathSearcher mirrors command's one-call PATH search (SearchPath): the
+// answers of Resolve(dir).Path and ResolveIn in it, or ok false.
+type pathSearcher interface {
+	SearchPath(dir, name string) (canon string, r command.Resolved, ok bool)
 }
 
 type recFS struct{ r *Recorder }
@@ -431,6 +448,23 @@ func (x recIn) ResolveIn(dir, name string) (command.Resolved, error) {
 	return res, err
 }
 
+// SearchPath answers as the live FS does, or declines when it has no
+// such search; what it answered is kept for replay (repFS.SearchPath).
+func (x recIn) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	s, ok := x.r.fs.(pathSearcher)
+	if !ok {
+		return "", command.Resolved{}, false
+	}
+	canon, res, ok := s.SearchPath(dir, name)
+	if ok {
+		x.r.keepResolved(canon+"/"+name, res, nil)
+		x.r.mu.Lock()
+		x.r.f.PathDirs.keep(dir, canon)
+		x.r.mu.Unlock()
+	}
+	return canon, res, ok
+}
+
 type recGit struct{ recFS }
 
 func (x recGit) GitRemotes(dir string) ([]string, bool) {
@@ -470,10 +504,29 @@ func (x recGit) GitCredentials(dir string) ([]string, bool) {
 	return out, ok
 }
 
+// GitTracked answers as the live FS does (command.GitIndex), or as an
+// index that cannot be read; the answer is kept by dir (its want names
+// the secrets, the same for the whole decision).
+func (x recGit) GitTracked(dir string, want func(string) bool) ([]string, bool) {
+	var out []string
+	ok := false
+	if gi, is := x.r.fs.(command.GitIndex); is {
+		out, ok = gi.GitTracked(dir, want)
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.GitTracked.keep(dir, listAnswer(out, ok))
+	return out, ok
+}
+
 type recGitIn struct{ recGit }
 
 func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
 	return recIn{x.recFS}.ResolveIn(dir, name)
+}
+
+func (x recGitIn) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	return recIn{x.recFS}.SearchPath(dir, name)
 }
 
 func writeExecKey(dir string, hooks []string) string {
@@ -553,6 +606,21 @@ func (x repFS) Resolve(p string) (command.Resolved, error) {
 	return command.Resolved{Path: v.Path, Exists: v.Exists, Dir: v.Dir, Mode: fs.FileMode(v.Mode), Links: v.Links, Foreign: v.Foreign}, nil
 }
 
+// SearchPath answers from a recorded search of dir; a record without one
+// (a search declined, or a tape from before searches) declines, and the
+// policy resolves dir and the name from Resolve's answers.
+func (x repFS) SearchPath(dir, name string) (string, command.Resolved, bool) {
+	canon, ok := x.r.f.PathDirs[dir]
+	if !ok {
+		return "", command.Resolved{}, false
+	}
+	if v, ok := x.r.f.Resolve[canon+"/"+name]; !ok || v.Err != "" {
+		return "", command.Resolved{}, false
+	}
+	res, err := x.Resolve(canon + "/" + name)
+	return canon, res, err == nil
+}
+
 // recorded is the taped answer of m to key, or unknown (and the fact named
 // as missing) when the tape holds none. unknown is always the answer that
 // refuses or asks: a fact nobody saw never admits a call.
@@ -629,6 +697,18 @@ func (x repFS) GitCredentials(dir string) ([]string, bool) {
 	v, ok := x.r.f.Creds[dir]
 	if !ok {
 		x.r.miss("git credentials of", dir)
+		return nil, false
+	}
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
+func (x repFS) GitTracked(dir string, _ func(string) bool) ([]string, bool) {
+	v, ok := x.r.f.GitTracked[dir]
+	if !ok {
+		x.r.miss("files git tracks under", dir)
 		return nil, false
 	}
 	if v == nil {

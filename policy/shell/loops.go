@@ -51,6 +51,7 @@ type Span struct{ Start, End int }
 // being flattened.
 type binding struct {
 	name, value string
+	split       bool // a for loop over $(LIST): ReadValue, unquoted too (lists.go)
 }
 
 // loop flattens c when it is a loop or conditional this file handles,
@@ -128,6 +129,9 @@ func (p *Parser) forLoop(c *syntax.ForClause, joiner string, sub bool) bool {
 	name := wi.Name.Value
 	if !loopName(name) {
 		p.ps.add(classSyntax, "for loop variable that is not a lowercase name (it may be a variable the commands read from their environment)", name)
+		return true
+	}
+	if p.forList(c, wi, joiner, sub) {
 		return true
 	}
 	var words []string
@@ -286,6 +290,11 @@ func (p *Parser) pwdValue() (string, bool) {
 // word splitting and pathname expansion leave it whole.
 func (p *Parser) boundWordOK(x *syntax.ParamExp, v string) bool {
 	if p.inDouble {
+		return true
+	}
+	if v == ReadValue && p.splitBound(x.Param.Value) {
+		// The names of a $(LIST) are split and expanded alike quoted or
+		// not: the command policy admits none that either would change.
 		return true
 	}
 	if v == ReadValue {

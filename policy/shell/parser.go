@@ -34,6 +34,15 @@ type Parser struct {
 	// judges each command again once its words are known (admit's own):
 	// the shape is all that is known before.
 	Substitutions bool
+	// Lists keeps a command substitution that is a whole unquoted word of
+	// a command's arguments, or a for loop's only word, $(LIST) with LIST
+	// one simple command, in every profile but the refuse one, where the
+	// host's shell runs the line: LIST becomes a command of the line
+	// before it, as the left side of a pipe, and the word ReadValue, its
+	// Command.Read saying LIST gives the names (Split). The command policy
+	// judges it as LIST | xargs COMMAND (lists.go). Substitutions, where
+	// set, comes first.
+	Lists bool
 	// Values, when set, gives the output of the $(COMMAND) words whose
 	// output the caller knows when the line is judged (values.go); every
 	// other command substitution is a dynamic word. Set per call: its
@@ -449,7 +458,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	if len(c.Args) == 0 {
 		return
 	}
-	name := c.Args[0].Lit() // "" unless a plain literal; walked once for the checks below
+	name := wordLit(c.Args[0]) // "" unless a plain literal; walked once for the checks below
 	if len(p.exported) > 0 && name != "cd" {
 		// What an earlier export set reaches this command as its own
 		// assignments would (cd, a builtin, gets none: export.go).
@@ -467,37 +476,52 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		params     []int
 		procs      []*syntax.ProcSubst
 		printed    [][]*syntax.Stmt
+		list       []*syntax.Stmt
 	}
 	printing := p.printsParams(name)
 	killing := p.killsPids(name)
 	for k, w := range c.Args {
-		if inner := p.pidSubstitution(killing, k, w); inner != nil {
-			words, wok := p.innerWords(inner)
-			ok = ok && wok
-			late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
-			argv = append(argv, p.src(w))
-			continue
-		}
-		if list := p.printedSubst(name, k, w); list != nil {
-			// echo "$(LIST)": LIST's output is only printed; judged as
-			// LIST | echo, the word standing as text.
-			late.printed = append(late.printed, list)
-			argv = append(argv, "output")
-			continue
-		}
-		if ps := p.procSubst(k, w); ps != nil {
-			// <(LIST): the shell passes a pipe it reads LIST's output
-			// from; judged as LIST | COMMAND reading its standard input.
-			late.procs = append(late.procs, ps)
-			argv = append(argv, "/dev/stdin")
-			continue
-		}
-		if inner := p.substitution(k, w); inner != nil && !p.knownWord(w) {
-			words, wok := p.innerWords(inner)
-			ok = ok && wok
-			late.subs = append(late.subs, Substitution{Index: len(argv), Argv: words})
-			argv = append(argv, p.src(w))
-			continue
+		// The words below are each one whole $(…), "$(…)" or <(…), never
+		// the name: a plain word (most of them) skips the four tests.
+		if k > 0 && len(w.Parts) == 1 && !isLit(w.Parts[0]) {
+			if inner := p.pidSubstitution(killing, k, w); inner != nil {
+				words, wok := p.innerWords(inner)
+				ok = ok && wok
+				late.pids = append(late.pids, Substitution{Index: len(argv), Argv: words})
+				argv = append(argv, p.src(w))
+				continue
+			}
+			if list := p.printedSubst(name, k, w); list != nil {
+				// echo "$(LIST)": LIST's output is only printed; judged as
+				// LIST | echo, the word standing as text.
+				late.printed = append(late.printed, list)
+				argv = append(argv, "output")
+				continue
+			}
+			if ps := p.procSubst(k, w); ps != nil {
+				// <(LIST): the shell passes a pipe it reads LIST's output
+				// from; judged as LIST | COMMAND reading its standard input.
+				late.procs = append(late.procs, ps)
+				argv = append(argv, "/dev/stdin")
+				continue
+			}
+			if list := p.listSubst(k, w); list != nil && !p.knownWord(w) {
+				// COMMAND $(LIST): judged as LIST | xargs COMMAND (lists.go).
+				if late.list != nil {
+					p.ps.add(classDynamic, "second command substitution of a list in one command", p.src(w))
+					ok = false
+				}
+				late.list = list
+				argv = append(argv, ReadValue)
+				continue
+			}
+			if inner := p.substitution(k, w); inner != nil && !p.knownWord(w) {
+				words, wok := p.innerWords(inner)
+				ok = ok && wok
+				late.subs = append(late.subs, Substitution{Index: len(argv), Argv: words})
+				argv = append(argv, p.src(w))
+				continue
+			}
 		}
 		var wok bool
 		kept, before := len(p.params), len(argv)
@@ -505,8 +529,10 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		argv, wok = p.fields(argv, w, true)
 		p.printing = false
 		ok = ok && wok
-		for i := before; len(p.params) > kept && i < len(argv); i++ {
-			late.params = append(late.params, i)
+		if len(p.params) > kept {
+			for i := before; i < len(argv); i++ {
+				late.params = append(late.params, i)
+			}
 		}
 	}
 	p.inArgs = false
@@ -557,10 +583,45 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		}
 		joiner, sub = p.procLists(lists, what, joiner), true
 	}
-	p.cmds = append(p.cmds, Command{Argv: argv, Joiner: joiner, Subshell: sub, GlobOptions: p.globs, Patterns: p.patterns, Substitutions: late.subs,
-		Params: late.params, ParamNames: p.params, Env: env, Feeders: p.feeders, Pids: late.pids})
+	var read *ReadLoop
+	if late.list != nil {
+		if read = p.listProducer(late.list, joiner); read == nil {
+			return
+		}
+		joiner, sub = "|", true
+	}
+	cmd := p.newCommand()
+	cmd.Argv, cmd.Joiner, cmd.Subshell = argv, joiner, sub
+	// Most commands have none of these: a pointer left nil is not stored.
+	if p.globs != nil {
+		cmd.GlobOptions = p.globs
+	}
+	if p.patterns != nil {
+		cmd.Patterns = p.patterns
+	}
+	if late.subs != nil {
+		cmd.Substitutions = late.subs
+	}
+	if late.params != nil {
+		cmd.Params = late.params
+	}
+	if p.params != nil {
+		cmd.ParamNames = p.params
+	}
+	if env != nil {
+		cmd.Env = env
+	}
+	if p.feeders != nil {
+		cmd.Feeders = p.feeders
+	}
+	if late.pids != nil {
+		cmd.Pids = late.pids
+	}
+	if read != nil {
+		cmd.Read = read
+	}
 	if p.valued != nil {
-		p.cmds[len(p.cmds)-1].Valued = &Valued{Commands: p.valued, Varying: p.varying}
+		cmd.Valued = &Valued{Commands: p.valued, Varying: p.varying}
 	}
 	p.feeders, p.valued, p.varying = nil, nil, nil
 }
@@ -876,4 +937,36 @@ func oneCommandSubstitution(w *syntax.Word) *syntax.CallExpr {
 		return nil
 	}
 	return call
+}
+
+// newCommand appends a zero Command to p.cmds and returns it, for the
+// caller to set the fields it has. Appending a whole literal copies the
+// Command's thirty-odd pointer words, each under a write barrier while
+// the collector runs; the slot past the length is already zero, since
+// p.cmds only grows within a parse (make and growslice zero the spare
+// capacity).
+func (p *Parser) newCommand() *Command {
+	if len(p.cmds) == cap(p.cmds) {
+		p.cmds = slices.Grow(p.cmds, 1)
+	}
+	p.cmds = p.cmds[:len(p.cmds)+1]
+	return &p.cmds[len(p.cmds)-1]
+}
+
+// isLit reports a word part that is plain text.
+func isLit(part syntax.WordPart) bool {
+	_, ok := part.(*syntax.Lit)
+	return ok
+}
+
+// wordLit is w.Lit(), without its slice and join for the usual word of
+// one literal part.
+func wordLit(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			return lit.Value
+		}
+		return ""
+	}
+	return w.Lit()
 }

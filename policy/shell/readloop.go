@@ -35,6 +35,10 @@ type ReadLoop struct {
 	Raw      bool // read -r: backslashes are kept
 	Blanks   bool // IFS= read: blanks at either end are kept
 	Nul      bool // read -d '': lines end at a NUL byte
+	// Split: the names are the words of an unquoted $(PRODUCER), which
+	// the shell splits at blanks (fish at newlines) and bash expands as
+	// patterns (Parser.Lists); Raw and Blanks are set.
+	Split bool
 }
 
 // readLoop flattens c when it is a while read loop this file handles; it
@@ -88,13 +92,7 @@ names:
 	p.bound = append(p.bound, binding{name: name, value: ReadValue})
 	p.stmts(c.Do, joiner, sub)
 	p.bound = p.bound[:len(p.bound)-1]
-	for i := start; i < len(p.cmds); i++ {
-		if p.cmds[i].Argv[0] == "cd" {
-			p.ps.add(classSyntax, "cd inside a while loop", p.src(c))
-			break
-		}
-		p.cmds[i].Read = rl
-	}
+	p.readBody(start, rl, "while loop", c)
 	p.loopGrew(start, c)
 	p.noteShellOnly("while loop")
 	return true

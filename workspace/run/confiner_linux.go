@@ -445,12 +445,22 @@ func confinerCmd(netns bool) (cmd *exec.Cmd, specW, statusR *os.File, closeChild
 	cmd = &exec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        []string{confinerArg0},
-		Env:         []string{},
+		Env:         confinerEnv(),
 		Dir:         "/",
 		ExtraFiles:  []*os.File{specR, statusW},
 		SysProcAttr: attr,
 	}
 	return cmd, specW, statusR, func() { specR.Close(); statusW.Close() }, nil
+}
+
+// confinerEnv is the confiner's own environment: nothing of admit's (the
+// program's comes in its spec), but GORACE, so that a race-built admit (its
+// tests) does not make every run's confiner sleep a second as it exits.
+func confinerEnv() []string {
+	if v, ok := os.LookupEnv("GORACE"); ok {
+		return []string{"GORACE=" + v}
+	}
+	return []string{}
 }
 
 // readStatus reads the confiner's report after it ended.

@@ -260,11 +260,12 @@ func TestTimeoutEscalates(t *testing.T) {
 			if el := time.Since(start); !r.TimedOut || r.Signal != "SIGTERM" || el >= s.Timeout+killGrace || !exists(started) {
 				t.Fatalf("after %v: %+v", el, r)
 			}
-			// Ignores SIGTERM: SIGKILL after the grace.
+			// Ignores SIGTERM: SIGKILL after the grace. The same room to
+			// start: a helper not yet ignoring SIGTERM would end on it.
 			ready := filepath.Join(e.root, "ready")
 			s = spec(helperName + " ignore-term " + ready)
 			s.Writes = []string{e.root}
-			s.Timeout = 500 * time.Millisecond
+			s.Timeout = 1500 * time.Millisecond
 			start = time.Now()
 			r = Run(context.Background(), s)
 			el := time.Since(start)
