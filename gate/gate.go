@@ -703,6 +703,11 @@ func (f *releasingFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	return f.Resolver.ReadDir(dir)
 }
 
+func (f *releasingFS) GitTracked(dir string, want func(string) bool) ([]string, bool) {
+	f.walks() // the index of a large repository is megabytes
+	return f.Resolver.GitTracked(dir, want)
+}
+
 func (f *releasingFS) LinksOutside(dir string) []string {
 	f.walks()
 	return f.Resolver.LinksOutside(dir)

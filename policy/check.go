@@ -226,7 +226,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	cctx := &command.Context{Roots: e.Roots, Effects: e.Effects, Profile: e.Profile, Home: e.Home, FS: e.FS, Now: e.Now, Obs: e.Obs, Personal: e.Personal,
 		Rules: e.Rules, Secrets: e.Secrets, Path: c.Path, SecretValues: c.SecretValues, InFlux: e.InFlux, Background: c.Background || backgroundArg(args), Terminal: c.Terminal,
-		Substitutions: c.AdmitRuns && len(c.Argv) == 0}
+		Substitutions: c.AdmitRuns && len(c.Argv) == 0, AdmitRuns: c.AdmitRuns}
 	cd := evaluate(e.Commands, c.Argv, line, cwd, cctx)
 	if e.Baseline != nil {
 		if b := evaluate(e.Baseline, c.Argv, line, cwd, cctx); strictness(b) >= strictness(cd) {
@@ -240,7 +240,7 @@ func decideCommand(d Decision, c Call, args map[string]any, e *Env) Decision {
 	}
 	d.Reads, d.Writes, d.Listed = cd.Reads, cd.Writes, cd.Listed
 	d.Intents = cd.Intents
-	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode
+	d.Asks, d.AskEffects, d.Answerable, d.AllowedBy, d.RunsCode, d.Hidden = cd.Asks, cd.AskEffects, cd.Answerable, cd.AllowedBy, cd.RunsCode, cd.Hidden
 	d.Background, d.BackgroundWrites = cd.Background, cd.BackgroundWrites
 	d.ShellOnly = cd.ShellOnly
 	d.FinalCwd, d.FinalCwdKnown = cd.FinalCwd, cd.FinalCwdKnown

@@ -53,6 +53,9 @@ type Decision struct {
 	Answerable bool
 	AllowedBy  []string
 	RunsCode   [][]string
+	// Hidden are the secret files a walk of the line would read, hidden
+	// from the run admit makes of it (command.Decision.Hidden).
+	Hidden []string
 	// Background: the command runs in the background and goes on after
 	// the call returns; BackgroundWrites are the paths it may change
 	// meanwhile, which the session holds as in flux.

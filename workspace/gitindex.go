@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // git's index (.git/index) lists the files git tracks. A gitlink entry
@@ -174,4 +176,55 @@ func readIndexVarint(r *bufio.Reader) (uint64, error) {
 		val = val<<7 + uint64(c&127)
 	}
 	return val, nil
+}
+
+// errEnough stops an index read that found what it was asked for.
+var errEnough = errors.New("workspace: enough index entries")
+
+// maxTracked bounds the files GitTracked returns.
+const maxTracked = 8
+
+// GitTracked lists files the index of the repository holding dir tracks
+// under dir (paths relative to dir, with "/") that want accepts, at most
+// a few: what git grep and git ls-files read there. ok is false when the
+// repository or its index cannot be read; a folder in no repository, or
+// a bare one, tracks none.
+func (r *Resolver) GitTracked(dir string, want func(rel string) bool) ([]string, bool) {
+	repo, finding := r.findRepo(dir)
+	if finding != "" {
+		return nil, false
+	}
+	if repo.gitDir == "" || repo.worktree == "" {
+		return nil, true
+	}
+	res, err := resolve(filepath.Clean(dir))
+	if err != nil {
+		return nil, false
+	}
+	rel, err := filepath.Rel(repo.worktree, res.Path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, true
+	}
+	prefix := ""
+	if rel != "." {
+		prefix = filepath.ToSlash(rel) + "/"
+	}
+	var out []string
+	pre := []byte(prefix)
+	err = readIndex(filepath.Join(repo.gitDir, "index"), hashLen(repo.commonDir), func(mode uint32, _, name []byte) error {
+		if mode&0o170000 == gitlinkMode || !bytes.HasPrefix(name, pre) {
+			return nil
+		}
+		if n := string(name[len(prefix):]); want(n) {
+			out = append(out, n)
+			if len(out) >= maxTracked {
+				return errEnough
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return nil, false
+	}
+	return out, true
 }

@@ -45,6 +45,9 @@
 //	              host (the default): the host's shell runs it
 //	want:         allowed, allowed rule-allows (by the case's rules),
 //	              refused RULE or asked RULE
+//	hidden:       the files (relative to the main root) admit hides
+//	              from the run it makes of the line (Decision.Hidden),
+//	              checked where the level can tell; absent: not checked
 //	note:         more about the case (repeatable)
 //
 // In line, argv and args, @W is the main root and @B the folder holding
@@ -110,11 +113,12 @@ type Case struct {
 	Observed    []string
 	ObservedDir []string
 	Stale       []string
-	Shell       string  // a shell profile's name (shell.Profiles)
-	Rules       string  // the person's rules file, as JSON; "" for none
-	Path        *string // the PATH the command runs with, or nil
-	Terminal    bool    // the line runs in a terminal that keeps its folder
-	AdmitRuns   bool    // admit runs the line itself (runner: admit)
+	Shell       string   // a shell profile's name (shell.Profiles)
+	Rules       string   // the person's rules file, as JSON; "" for none
+	Path        *string  // the PATH the command runs with, or nil
+	Terminal    bool     // the line runs in a terminal that keeps its folder
+	AdmitRuns   bool     // admit runs the line itself (runner: admit)
+	Hidden      []string // the files the run hides, relative to the main root (nil: not checked)
 	Want        Want
 }
 
@@ -279,6 +283,11 @@ func parseCase(s section) (Case, error) {
 			}
 		case "want":
 			c.Want, err = parseWant(val)
+		case "hidden":
+			c.Hidden = strings.Fields(val)
+			if len(c.Hidden) == 0 {
+				err = fmt.Errorf("want the paths of the files hidden")
+			}
 		case "note":
 			c.Notes = append(c.Notes, val)
 		default:

@@ -1,6 +1,9 @@
 package cases
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // TB is what the corpus asks of a test or benchmark (*testing.T and
 // *testing.B have it). The package does not import testing, so that a
@@ -23,6 +26,10 @@ type Got struct {
 	Outcome Outcome
 	Rule    string // "allowed" for an allowed call
 	Reason  string
+	// Hidden are the files the run hides (relative to the main root),
+	// when HiddenKnown: the level can tell (the command policy).
+	Hidden      []string
+	HiddenKnown bool
 }
 
 // Walk runs fn for every case as the subtest THEME/NAME of t, each theme
@@ -50,6 +57,9 @@ func Walk[Self T[Self]](t Self, fn func(t Self, w *Workspace, c *Case)) {
 func (c *Case) Check(t TB, got Got) {
 	t.Helper()
 	want := c.Want
+	if got.HiddenKnown && c.Hidden != nil && !slices.Equal(got.Hidden, c.Hidden) {
+		t.Errorf("%s: %s\n\thides %q\n\twant %q", c.Pos, c, got.Hidden, c.Hidden)
+	}
 	if got.Outcome == want.Outcome && got.Rule == want.Rule {
 		return
 	}

@@ -358,6 +358,7 @@ func (j *judge) path(prog string, a access) {
 	if a.word == runtimeName {
 		// A name find or xargs gives when it runs (xargs.go): inside the
 		// workspace, but not known, so it cannot be a change's target.
+		j.namesRead = j.namesRead || a.mode == modeRead
 		if a.mode == modeWrite {
 			j.refuse(rule.NoTarget, fmt.Sprintf("%s would change files named only when it runs; a change needs its targets named", prog), "list the files first, then change them by name")
 		}
@@ -397,6 +398,9 @@ func (j *judge) path(prog string, a access) {
 			j.acc.reads = addPath(j.acc.reads, r.Path)
 		case a.mode == modeRead && r.Exists && r.Dir:
 			j.walkCredentials(prog, a.word, r.Path, j.words.skip)
+			if j.words.walks || j.words.ps.has("recursive") != nil || j.words.ps.has("follow") != nil {
+				j.walkSecrets(prog, a.word, r.Path, &j.words.skip)
+			}
 		case a.mode == modeList && r.Exists && r.Dir && !a.dironly:
 			j.acc.lists = addPath(j.acc.lists, r.Path)
 		}

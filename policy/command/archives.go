@@ -296,7 +296,7 @@ func (j *judge) tarOperands(w *words) {
 	}
 	if ps.has("create") != nil {
 		// The files and folders archived, read (folders whole).
-		w.skip = tarSkips(ps)
+		w.skip, w.walks = tarSkips(ps), true
 		for _, o := range w.ops {
 			w.add(access{word: o, what: "operand", mode: modeRead})
 		}

@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"strings"
 	"testing"
 
 	"admit/internal/cases"
@@ -22,7 +23,10 @@ func TestCases(t *testing.T) {
 			t.Skip("a tool call is the gate's to judge: the command policy judges command lines")
 		}
 		d := evaluate(t, p, w, c)
-		got := cases.Got{Outcome: cases.Refused, Rule: string(d.Rule), Reason: d.Reason}
+		got := cases.Got{Outcome: cases.Refused, Rule: string(d.Rule), Reason: d.Reason, HiddenKnown: true}
+		for _, h := range d.Hidden {
+			got.Hidden = append(got.Hidden, strings.TrimPrefix(h, w.Root+"/"))
+		}
 		switch {
 		case d.Allowed:
 			got.Outcome = cases.Allowed
@@ -78,7 +82,7 @@ func evaluateUnder(t *testing.T, p *command.Policy, w *cases.Workspace, c *cases
 	}
 	ctx := &command.Context{Roots: roots.List(), Effects: command.Effects(c.Effects), Profile: shell.Profile(c.Shell),
 		Home: w.Home, FS: fs, Obs: obs, Rules: set, Path: w.PathList(c), Terminal: c.Terminal,
-		Substitutions: c.AdmitRuns}
+		Substitutions: c.AdmitRuns, AdmitRuns: c.AdmitRuns}
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, a := range c.Argv {

@@ -77,6 +77,7 @@ func (j *judge) find(prog *Program, argv []string) {
 	if len(execs) > 0 {
 		j.askSecretFilter("find "+execs[0].primary, findNameFilters(args[i:]))
 	}
+	reads := false
 	for _, e := range execs {
 		if j.acc.refused {
 			return
@@ -85,7 +86,10 @@ func (j *judge) find(prog *Program, argv []string) {
 			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("find %s with %s runs a command on names found through symlinks", e.primary, follow), "leave out "+follow)
 			return
 		}
-		j.namesCommand("find "+e.primary, e.argv, starts)
+		reads = j.namesCommand("find "+e.primary, e.argv, starts) || reads
+	}
+	if reads {
+		j.findSecrets("find "+execs[0].primary+" "+execs[0].argv[0], starts, args[i:], "-exec -execdir")
 	}
 }
 

@@ -322,3 +322,7 @@ func (f *testFS) GitHead(dir string) GitHead {
 	}
 	return h
 }
+
+// GitTracked answers as workspace.Resolver does for the corpus's
+// repository, which has no index: git tracks nothing there yet.
+func (f *testFS) GitTracked(string, func(string) bool) ([]string, bool) { return nil, true }

@@ -243,7 +243,7 @@ func (j *judge) git(_ *Program, argv []string) {
 	}
 	// The array reused, as judgeParsed does; git reads its pathspecs'
 	// files, not a repository's configuration.
-	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0], skip: walkSkips{true, true}}
+	j.words = words{prog: sub, ps: ps, ops: ps.operands, acs: j.words.acs[:0], skip: walkSkips{git: true, modules: true}}
 	g := &j.words
 	for _, u := range ps.opts {
 		switch {
@@ -261,6 +261,9 @@ func (j *judge) git(_ *Program, argv []string) {
 		}
 	}
 	j.gitBlobSecrets(sub.Name, g.ops)
+	if sub.rules == "grep" {
+		j.gitGrepWalk(g)
+	}
 	j.check(&Program{Name: sub.Name}, g.acs)
 	if j.acc.refused || j.c.FS == nil {
 		return

@@ -17,10 +17,40 @@ import (
 // is. Only the folder named is looked at: the gate lists no folders, so a
 // repository nested deeper is not seen.
 
-// walkSkips says which of a repository's files a program's walk leaves out
-// (grep --exclude-dir=.git, rg without --hidden, tar --exclude-vcs); the
-// zero value reads them all.
-type walkSkips struct{ git, modules bool }
+// walkSkips says which files a program's walk leaves out: a repository's
+// (grep --exclude-dir=.git, rg without --hidden, tar --exclude-vcs), and
+// by name (walksecrets.go); the zero value reads them all.
+type walkSkips struct {
+	git, modules bool
+	hidden       bool     // every name starting with "." (rg without --hidden)
+	exclude      []string // globs of names left out (grep --exclude, rg -g '!G', tar --exclude)
+	include      []string // when any, only the names one matches are read (grep --include, rg -g G)
+	// unshown: the walk prints no file's text, only names,
+	// counts or nothing (grep -l, -c, -q): what it reads is not seen.
+	unshown bool
+}
+
+// leaves reports whether the walk leaves out the file name (a folder's
+// entry, not a path).
+func (s *walkSkips) leaves(name string) bool {
+	if s.unshown || s.hidden && strings.HasPrefix(name, ".") {
+		return true
+	}
+	for _, g := range s.exclude {
+		if globMatches(g, name) {
+			return true
+		}
+	}
+	if len(s.include) == 0 {
+		return false
+	}
+	for _, g := range s.include {
+		if globMatches(g, name) {
+			return false
+		}
+	}
+	return true
+}
 
 // walkCredentials asks when the folder dir (word, resolved), walked by
 // prog, holds a configuration file with a credential that the walk reads.
@@ -69,7 +99,8 @@ func (j *judge) walkCredentials(prog, word, dir string, skip walkSkips) {
 	}
 }
 
-// grepSkips says what grep's --exclude-dir and --exclude leave out.
+// grepSkips says what grep's --exclude-dir, --exclude and --include
+// leave out.
 func grepSkips(ps *parsed) walkSkips {
 	var s walkSkips
 	for _, u := range ps.opts {
@@ -80,10 +111,26 @@ func grepSkips(ps *parsed) walkSkips {
 		case "--exclude-dir":
 			s.git = s.git || globMatches(u.value, ".git")
 		case "--exclude":
-			s.modules = s.modules || globMatches(u.value, ".gitmodules")
+			s.exclude = append(s.exclude, u.value)
+		case "--include":
+			s.include = append(s.include, u.value)
 		}
 	}
+	s.unshown = printsNoText(ps, "-l -L -c -q --files-with-matches --files-without-match --count --quiet --silent")
+	s.modules = s.leaves(".gitmodules")
+	s.git = s.git || s.unshown
 	return s
+}
+
+// printsNoText reports whether ps holds one of names, output options
+// that print no line of the files read (names, counts, or nothing).
+func printsNoText(ps *parsed, names string) bool {
+	for _, u := range ps.opts {
+		if hasField(names, u.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // rgSkips says what rg leaves out: hidden files and folders unless -.,
@@ -98,29 +145,44 @@ func rgSkips(ps *parsed) walkSkips {
 		case "-u", "--unrestricted":
 			u++
 		case "-g", "--glob", "--iglob":
-			if neg, ok := strings.CutPrefix(o.value, "!"); ok && o.hasValue {
-				neg = strings.TrimSuffix(strings.TrimSuffix(neg, "/**"), "/")
+			if !o.hasValue {
+				continue
+			}
+			g := strings.TrimPrefix(o.value, "**/")
+			if neg, ok := strings.CutPrefix(g, "!"); ok {
+				neg = strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(neg, "**/"), "/**"), "/")
 				s.git = s.git || globMatches(neg, ".git")
-				s.modules = s.modules || globMatches(neg, ".gitmodules")
+				s.exclude = append(s.exclude, neg)
+			} else if !strings.Contains(g, "/") {
+				s.include = append(s.include, g)
+			} else {
+				// A glob of paths (src/**): a name in the folder walked may
+				// match it; the walk is taken as reading them all.
+				s.include = append(s.include, "*")
 			}
 		}
 	}
+	s.unshown = printsNoText(ps, "-l --files-with-matches --files-without-match -c --count --count-matches -q --quiet")
+	s.modules = s.leaves(".gitmodules")
+	s.git = s.git || s.unshown
 	if !hidden && u < 2 {
-		return walkSkips{true, true}
+		s.git, s.modules, s.hidden = true, true, true
 	}
 	return s
 }
 
 // tarSkips says what tar's --exclude-vcs and --exclude leave out.
 func tarSkips(ps *parsed) walkSkips {
-	if hasName(ps, "--exclude-vcs") {
-		return walkSkips{true, true} // .gitmodules is one of its names
-	}
 	var s walkSkips
-	for _, v := range optionValues(ps, "--exclude") {
-		s.git = s.git || globMatches(v, ".git")
-		s.modules = s.modules || globMatches(v, ".gitmodules")
+	if hasName(ps, "--exclude-vcs") {
+		s.git, s.modules = true, true // .gitmodules is one of its names
 	}
+	for _, v := range optionValues(ps, "--exclude") {
+		v = strings.TrimPrefix(v, "./")
+		s.git = s.git || globMatches(v, ".git")
+		s.exclude = append(s.exclude, v)
+	}
+	s.modules = s.modules || s.leaves(".gitmodules")
 	return s
 }
 

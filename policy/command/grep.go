@@ -32,10 +32,10 @@ func (j *judge) grep(w *words) {
 	if rec && len(files) == 0 {
 		files = []string{"."}
 	}
-	w.skip = walkSkips{true, true} // a folder named without -r is not read
+	w.skip = walkSkips{git: true, modules: true} // a folder named without -r is not read
 	if rec {
 		j.askSecretFilter("grep", optionValues(ps, "--include"))
-		w.skip = grepSkips(ps)
+		w.skip, w.walks = grepSkips(ps), true
 	}
 	for _, o := range files {
 		w.add(access{word: o, what: "operand", mode: modeRead})
@@ -53,10 +53,10 @@ func (j *judge) rg(w *words) {
 	if len(files) == 0 {
 		files = []string{"."}
 	}
-	w.skip = walkSkips{true, true} // --files prints names only
+	w.skip = walkSkips{git: true, modules: true} // --files prints names only
 	if w.ps.has("files") == nil {
 		j.askSecretFilter("rg", optionValues(&w.ps, "-g --glob --iglob"))
-		w.skip = rgSkips(&w.ps)
+		w.skip, w.walks = rgSkips(&w.ps), true
 	}
 	for _, o := range files {
 		w.add(access{word: o, what: "operand", mode: modeRead})

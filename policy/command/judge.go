@@ -27,7 +27,10 @@ type judge struct {
 	redirs []shell.Redirect
 	line   []shell.Command
 	inGit  bool // the command being judged is git's (treeChangedAt)
-	depth  int  // how deep in wrappers and runners the command being judged is
+	// namesRead: the command find or xargs runs reads the names it is
+	// handed (cat, grep), not only lists them (walksecrets.go).
+	namesRead bool
+	depth     int // how deep in wrappers and runners the command being judged is
 	// cur is the argv of the innermost command being judged (wrappers
 	// seen through), for its redirections too: who reads a device.
 	cur []string

@@ -1,6 +1,9 @@
 package command
 
-import "strings"
+import (
+	"io/fs"
+	"strings"
+)
 
 // resolveMemo keeps what FS.Resolve answered during one decision, so that
 // a path named by several checks of a line (cd src && ls, cp a b and its
@@ -21,6 +24,34 @@ import "strings"
 // after the first decision would be followed unseen.
 type resolveMemo struct {
 	seen []memoEntry
+	dirs []dirEntry // folders a walk read whole, listed (walksecrets.go)
+}
+
+type dirEntry struct {
+	path string
+	ents []fs.DirEntry
+	err  error
+}
+
+// maxDirs bounds the folders listed once per decision; past it each is
+// listed again.
+const maxDirs = 8
+
+// readDir is fs.ReadDir(p), listed once per decision.
+func (m *resolveMemo) readDir(fsys FS, p string) ([]fs.DirEntry, error) {
+	if m == nil {
+		return fsys.ReadDir(p)
+	}
+	for i := range m.dirs {
+		if m.dirs[i].path == p {
+			return m.dirs[i].ents, m.dirs[i].err
+		}
+	}
+	ents, err := fsys.ReadDir(p)
+	if len(m.dirs) < maxDirs {
+		m.dirs = append(m.dirs, dirEntry{p, ents, err})
+	}
+	return ents, err
 }
 
 type memoEntry struct {
@@ -81,6 +112,8 @@ func (p *Policy) doneMemo(m *resolveMemo) {
 func (m *resolveMemo) empty() {
 	clear(m.seen)
 	m.seen = m.seen[:0]
+	clear(m.dirs)
+	m.dirs = m.dirs[:0]
 }
 
 // resolvePath is FS.Resolve through the decision's memo.

@@ -81,6 +81,10 @@ type Context struct {
 	// substitution of a judged command that prints names is accepted in
 	// an argument (substitute.go); nil elsewhere: dynamic-word.
 	Substitutions bool
+	// AdmitRuns: admit runs the line itself, confined (admit run, admit/run,
+	// a rewritten hook call), so a secret a walk would read is hidden from
+	// the run (Decision.Hidden) instead of asked.
+	AdmitRuns bool
 }
 
 // Decision is the policy's answer about one command line or argv.
@@ -143,6 +147,11 @@ type Decision struct {
 	// in no table, git's asked subcommands), asked or allowed by a rule:
 	// a run confines them to the workspace, whatever else they write.
 	RunsCode [][]string
+	// Hidden are the secret files (resolved) a walk of the line would read
+	// (grep -r beside a .env), when admit runs the line: the run reads an
+	// empty read-only file in each one's place. A file a command of the
+	// line reads by name is not hidden; its reading was judged as such.
+	Hidden []string
 }
 
 // Policy judges commands against a program table. It is built once and
@@ -596,6 +605,7 @@ type accum struct {
 	write                bool
 	reads, writes, lists []string
 	intents              []Intent
+	hidden               []string // secret files a walk reads, for the run to hide (Decision.Hidden)
 }
 
 func (a *accum) refuse(r rule.Rule, reason, hint string) {
@@ -650,6 +660,11 @@ func (a *accum) decide(d *Decision) {
 	d.Kind, d.Reads, d.Writes, d.Listed, d.RunsCode = "read", a.reads, a.writes, a.lists, a.runsCode
 	if len(a.intents) > 0 {
 		d.Intents = a.intents
+	}
+	for _, h := range a.hidden {
+		if !slices.Contains(a.reads, h) {
+			d.Hidden = append(d.Hidden, h)
+		}
 	}
 	if a.write {
 		d.Kind = "write"

@@ -117,7 +117,9 @@ func (j *judge) readLoop(cmd *shell.Command) {
 	}
 	j.namesSecretFilter(cmd.Argv[0]+" in "+loop, producer)
 	j.redirs = cmd.Redirects
-	j.namesCommand(loop, argv, starts)
+	if j.namesCommand(loop, argv, starts) {
+		j.namesWalkSecrets(cmd.Argv[0]+" in "+loop, producer)
+	}
 	for _, r := range cmd.Redirects {
 		if j.acc.refused {
 			return

@@ -87,6 +87,7 @@ type words struct {
 	follow    []string  // folders walked while following symlinks
 	followOpt string    // the option that follows them
 	skip      walkSkips // a repository's files the program's walks leave out (gitwalk.go)
+	walks     bool      // a folder operand is read whole, every file under it (walksecrets.go)
 }
 
 func (w *words) add(a access) { w.acs = append(w.acs, a) }

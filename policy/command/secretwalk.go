@@ -100,10 +100,23 @@ func (j *judge) namesSecretFilter(prog string, producer []string) {
 // gitListsIgnored says how a git ls-files lists the files git ignores
 // (-i, or -o without an --exclude option), or "".
 func gitListsIgnored(argv []string) string {
-	if len(argv) < 2 || argv[1] != "ls-files" {
-		return ""
+	others, ignored, excluded := lsFilesLists(argv)
+	switch {
+	case ignored:
+		return "as ignored"
+	case others && !excluded:
+		return "as untracked, ignored ones with them"
 	}
-	others, ignored, excluded := false, false, false
+	return ""
+}
+
+// lsFilesLists reads git ls-files' options in argv: whether it lists
+// untracked files (-o), ignored ones (-i), and leaves some out by an
+// --exclude option (-x, -X, --exclude-standard).
+func lsFilesLists(argv []string) (others, ignored, excluded bool) {
+	if len(argv) < 2 || argv[1] != "ls-files" {
+		return false, false, false
+	}
 words:
 	for _, w := range argv[2:] {
 		switch {
@@ -121,13 +134,7 @@ words:
 			excluded = excluded || strings.IndexByte(w, 'x') > 0 || strings.IndexByte(w, 'X') > 0
 		}
 	}
-	switch {
-	case ignored:
-		return "as ignored"
-	case others && !excluded:
-		return "as untracked, ignored ones with them"
-	}
-	return ""
+	return others, ignored, excluded
 }
 
 // optionValues are the values of ps's options named (as parsed) in names.

@@ -114,6 +114,6 @@ func (w *workspace) caseContext(c *cases.Case) (*Context, string) {
 		o.dirs[resolve(p)] = true
 	}
 	ctx := &Context{Roots: w.roots, Effects: Effects(c.Effects), Profile: shell.Profile(c.Shell), Home: w.home, FS: w.fs, Obs: o,
-		Substitutions: c.AdmitRuns}
+		Substitutions: c.AdmitRuns, AdmitRuns: c.AdmitRuns}
 	return ctx, cwd
 }

@@ -63,7 +63,11 @@ func (j *judge) substituted(cmd *shell.Command) {
 		argv[s.Index] = runtimeName
 	}
 	j.redirs = cmd.Redirects
-	j.namesCommand(by, argv, starts)
+	if j.namesCommand(by, argv, starts) {
+		for _, s := range cmd.Substitutions {
+			j.namesWalkSecrets(name, s.Argv)
+		}
+	}
 	if j.acc.refused {
 		return
 	}

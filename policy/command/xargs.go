@@ -22,17 +22,19 @@ import (
 // bytes (xargs -0 with find -print0, git -z, grep -Z, rg -0): split at
 // blanks, a file named "a /home/u/.ssh/id_rsa" would be three names.
 
-// names judges inner, a command find or xargs runs on names, in the
-// command's folder; by names the program that runs it, for reasons.
-func (j *judge) namesCommand(by string, inner []string, starts []string) {
+// namesCommand judges inner, a command find or xargs runs on names, in
+// the command's folder; by names the program that runs it, for reasons.
+// It reports whether inner reads the names (namesRead).
+func (j *judge) namesCommand(by string, inner []string, starts []string) bool {
+	j.namesRead = false
 	if len(inner) == 0 {
 		j.refuse(rule.NoTarget, by+" names no command to run", "")
-		return
+		return false
 	}
 	if p := j.p.progs[inner[0]]; p != nil && p.Write && !strings.Contains(inner[0], "/") {
 		j.refuse(rule.NoTarget, fmt.Sprintf("%s would run %s on names only known when it runs, and a change needs its targets named", by, inner[0]),
 			"list the files first, then run "+inner[0]+" on them by name")
-		return
+		return false
 	}
 	if j.c.FS != nil {
 		for _, d := range starts {
@@ -43,11 +45,12 @@ func (j *judge) namesCommand(by string, inner []string, starts []string) {
 			if links := j.c.FS.LinksOutside(r.Path); len(links) > 0 {
 				j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs %s on the names a walk of %q finds, and %q there is a symlink that leads outside the workspace, so a name could lead there", by, inner[0], d, links[0]),
 					"name the files explicitly")
-				return
+				return false
 			}
 		}
 	}
 	j.program(inner, 1)
+	return j.namesRead
 }
 
 // findExec reads the command of a find -exec or -execdir primary from
@@ -192,8 +195,11 @@ args:
 	} else {
 		inner = append(inner, runtimeName)
 	}
-	j.namesSecretFilter("xargs "+inner[0], j.line[j.cmd-1].Argv)
-	j.namesCommand("xargs", inner, j.walked(j.line[j.cmd-1].Argv))
+	producer := j.line[j.cmd-1].Argv
+	j.namesSecretFilter("xargs "+inner[0], producer)
+	if j.namesCommand("xargs", inner, j.walked(producer)) {
+		j.namesWalkSecrets("xargs "+inner[0], producer)
+	}
 }
 
 // walked are the folders producer, a command that prints names, walks:

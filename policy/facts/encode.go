@@ -22,7 +22,8 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 		Split: answered[[]string]{list: sortedOf(f.Split)}, Options: answered[[]string]{list: sortedOf(f.Options)},
 		GitExec: answered[string]{list: sortedOf(f.GitExec)}, GitConfig: answered[[]string]{list: sortedOf(f.GitConfig)},
 		ReadDir: answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
-		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
+		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)},
+		GitTracked: answered[*[]string]{list: sortedOf(f.GitTracked)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
 		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
 	return a.appendJSON(b), nil
 }
@@ -93,6 +94,7 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"remotes":`, a.Remotes.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"gitCredentials":`, a.Creds.sorted(), appendStringsPtr)
+	b = appendEntries(b, `,"gitTracked":`, a.GitTracked.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
 	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
 	b = appendEntries(b, `,"gitHead":`, a.GitHead.sorted(), appendGitHead)

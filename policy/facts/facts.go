@@ -80,19 +80,20 @@ type Facts struct {
 	Before string `json:"before,omitempty"`
 
 	// The answers, keyed by the path asked about.
-	Resolve   map[string]Resolved  `json:"resolve,omitempty"`
-	Links     map[string][]string  `json:"links,omitempty"`
-	Split     map[string][]string  `json:"split,omitempty"`
-	Options   map[string][]string  `json:"options,omitempty"` // OptionNames' answers
-	GitExec   map[string]string    `json:"gitExec,omitempty"`
-	GitConfig map[string][]string  `json:"gitConfig,omitempty"`
-	ReadDir   map[string]Dir       `json:"readDir,omitempty"`
-	Remotes   map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
-	WriteExec map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
-	Creds     map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
-	ObsFile   map[string]ObsAnswer `json:"obsFile,omitempty"`
-	ObsDir    map[string]bool      `json:"obsDir,omitempty"`
-	GitHead   map[string]GitHead   `json:"gitHead,omitempty"`
+	Resolve    map[string]Resolved  `json:"resolve,omitempty"`
+	Links      map[string][]string  `json:"links,omitempty"`
+	Split      map[string][]string  `json:"split,omitempty"`
+	Options    map[string][]string  `json:"options,omitempty"` // OptionNames' answers
+	GitExec    map[string]string    `json:"gitExec,omitempty"`
+	GitConfig  map[string][]string  `json:"gitConfig,omitempty"`
+	ReadDir    map[string]Dir       `json:"readDir,omitempty"`
+	Remotes    map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
+	WriteExec  map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
+	Creds      map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
+	GitTracked map[string]*[]string `json:"gitTracked,omitempty"`     // GitTracked's secret files; nil: the index could not be read
+	ObsFile    map[string]ObsAnswer `json:"obsFile,omitempty"`
+	ObsDir     map[string]bool      `json:"obsDir,omitempty"`
+	GitHead    map[string]GitHead   `json:"gitHead,omitempty"`
 	// PathDirs are the PATH folders a one-call search resolved
 	// (SearchPath), each with its resolution; the name's answer is in
 	// Resolve under that resolution, as ResolveIn's is.
@@ -148,20 +149,21 @@ type Recorder struct {
 // answers are the answers a Recorder keeps, by kind, as Facts' maps hold
 // them.
 type answers struct {
-	Resolve   answered[Resolved]
-	Links     answered[[]string]
-	Split     answered[[]string]
-	Options   answered[[]string]
-	GitExec   answered[string]
-	GitConfig answered[[]string]
-	ReadDir   answered[Dir]
-	Remotes   answered[*[]string]
-	WriteExec answered[string]
-	Creds     answered[*[]string]
-	ObsFile   answered[ObsAnswer]
-	ObsDir    answered[bool]
-	GitHead   answered[GitHead]
-	PathDirs  answered[string]
+	Resolve    answered[Resolved]
+	Links      answered[[]string]
+	Split      answered[[]string]
+	Options    answered[[]string]
+	GitExec    answered[string]
+	GitConfig  answered[[]string]
+	ReadDir    answered[Dir]
+	Remotes    answered[*[]string]
+	WriteExec  answered[string]
+	Creds      answered[*[]string]
+	GitTracked answered[*[]string]
+	ObsFile    answered[ObsAnswer]
+	ObsDir     answered[bool]
+	GitHead    answered[GitHead]
+	PathDirs   answered[string]
 }
 
 // answered is one kind of answer, keyed by what was asked, the first
@@ -264,6 +266,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.Remotes)
 	forget(&f.WriteExec)
 	forget(&f.Creds)
+	forget(&f.GitTracked)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 	forget(&f.GitHead)
@@ -314,6 +317,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.GitHead = f.GitHead.asMap()
 	base.PathDirs = f.PathDirs.asMap()
 	base.Creds = f.Creds.asMap()
+	base.GitTracked = f.GitTracked.asMap()
 	return base
 }
 
@@ -500,6 +504,21 @@ func (x recGit) GitCredentials(dir string) ([]string, bool) {
 	return out, ok
 }
 
+// GitTracked answers as the live FS does (command.GitIndex), or as an
+// index that cannot be read; the answer is kept by dir (its want names
+// the secrets, the same for the whole decision).
+func (x recGit) GitTracked(dir string, want func(string) bool) ([]string, bool) {
+	var out []string
+	ok := false
+	if gi, is := x.r.fs.(command.GitIndex); is {
+		out, ok = gi.GitTracked(dir, want)
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.GitTracked.keep(dir, listAnswer(out, ok))
+	return out, ok
+}
+
 type recGitIn struct{ recGit }
 
 func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
@@ -678,6 +697,18 @@ func (x repFS) GitCredentials(dir string) ([]string, bool) {
 	v, ok := x.r.f.Creds[dir]
 	if !ok {
 		x.r.miss("git credentials of", dir)
+		return nil, false
+	}
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
+func (x repFS) GitTracked(dir string, _ func(string) bool) ([]string, bool) {
+	v, ok := x.r.f.GitTracked[dir]
+	if !ok {
+		x.r.miss("files git tracks under", dir)
 		return nil, false
 	}
 	if v == nil {
