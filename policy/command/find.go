@@ -99,7 +99,9 @@ func findNameFilters(expr []string) []string {
 	for k := 0; k+1 < len(expr); k++ {
 		switch expr[k] {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
-			out = append(out, expr[k+1])
+			if k == 0 || expr[k-1] != "!" && expr[k-1] != "-not" {
+				out = append(out, expr[k+1]) // ! -name .env leaves it out
+			}
 			k++
 		}
 	}

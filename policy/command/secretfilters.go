@@ -8,12 +8,12 @@ import (
 	"admit/policy/rule"
 )
 
-// Secrets sought by a walk (issue 18): a walk that reads every file under
-// a folder (grep -r, rg, find -exec) is not looked into for secrets (the
-// policy lists no folder's files), but one whose filter names them reads
-// only them: grep -r TOKEN --include=.env, rg -g '*.pem' KEY, find .
-// -name id_rsa -exec cat {} +. A filter that names a secret's file asks,
-// as reading the file by its name does.
+// Secrets sought by a walk (issue 18): a walk whose filter names secrets'
+// files reads only them, at any depth: grep -r TOKEN --include=.env, rg
+// -g '*.pem' KEY, find . -name id_rsa -exec cat {} +. A filter that names
+// a secret's file asks, as reading the file by its name does. A walk
+// that reads every file of a folder is judged by what that folder holds
+// (walksecrets.go).
 
 // secretGlob returns the secrets pattern a file-name filter (a glob, as
 // find -name, grep --include and rg -g take them) selects files of, or
