@@ -23,7 +23,7 @@ var (
 	// The programs of the generated lines all exist, so that every
 	// difference is the shell's; those of propFixed take no more words,
 	// so that they never fail with a message of the shell's own.
-	propPrograms = []string{"rec", "rec", "rec", "rec", "touch", "echo", "echo -n", "printf '%s|'", "rcat a.txt", "printf %s"}
+	propPrograms = []string{"rec", "rec", "rec", "rec", "rec $(ls d)", "rcat $(find d -type f)", "touch", "echo", "echo -n", "printf '%s|'", "rcat a.txt", "printf %s"}
 	propFixed    = []string{"true", "false", "test -f a.txt", "[ -f a.txt ]", "pwd", "cd d && rec", "rec", "printenv X"}
 	// propAssigns go before a command (X=1 rec), judged as env X=1 rec.
 	propAssigns = []string{"X=1 ", "X='a b' ", `X="q" `, "X=a=b ", "X= ", "X=~ ", "X=* ", "X={a,b} ", "X=a:~/b ", "X==ls "}
@@ -39,6 +39,9 @@ var (
 		// Command substitutions propValues knows the output of, and one it does not.
 		"$(pwd)", `"$(pwd)"`, `"$(pwd)/x"`, "x$(echo y)", "$(echo 'a b')", `"$(echo 'a b')"`, "$(true)", `"$(true)"`, "x$(true)",
 		"$(echo '*')", `"$(echo '*')"`, "$(rec)",
+		// Lists of names (Parser.Lists), split by every shell the same way
+		// when no name holds a blank or a pattern character, as here.
+		"$(ls)", "$(ls d)", "$(find d -type f)", "$(find . -name '*.txt')", "$(grep -l e a.txt b.txt)",
 	}
 	propJoiners   = []string{"; ", " && ", " || ", " | ", " |& ", " 2>&1 | "}
 	propRedirects = []string{" > o", " >> o", " 2> e", " < a.txt", " &> o", " >| o", " >! o", " > o > o2", " 2>&1", " > ~/h",
@@ -135,6 +138,7 @@ func TestInteractiveMeansBashC(t *testing.T) {
 		}
 	}
 	p := NewParser(home)
+	p.Lists = true
 	for _, prof := range []Profile{BashInteractive, Zsh, Fish} {
 		t.Run(string(prof), func(t *testing.T) {
 			needShell(t, prof)
@@ -226,9 +230,9 @@ func TestPortableMeansEveryShell(t *testing.T) {
 		terms = append(terms, startTerminal(t, sb, prof))
 	}
 	p := NewParser(home)
-	p.Values = propValues(sb)
+	p.Values, p.Lists = propValues(sb), true
 	rng := rand.New(rand.NewPCG(*propertySeed, uint64(len(Portable))))
-	ran, tried, skipped := 0, 0, 0
+	ran, tried, skipped, lists := 0, 0, 0, 0
 	for ran < want && tried < 200*want {
 		tried++
 		line := genLine(rng)
@@ -246,6 +250,9 @@ func TestPortableMeansEveryShell(t *testing.T) {
 			continue
 		}
 		ran++
+		if splitsList(script) {
+			lists++
+		}
 		sb.reset(t)
 		wantOut := sb.runBashC(t, line)
 		bashSnap := withoutShellMessages(sb.snapshot(t))
@@ -267,7 +274,21 @@ func TestPortableMeansEveryShell(t *testing.T) {
 	if ran < want {
 		t.Fatalf("only %d of %d generated lines were admitted by portable; the grammar no longer exercises it", ran, tried)
 	}
-	t.Logf("%d admitted lines of %d generated ran the same in bash -c, bash -i, zsh and fish (%d more admitted, left out as above)", ran, tried, skipped)
+	if lists == 0 {
+		t.Fatalf("no admitted line took a $(LIST) as words; the grammar no longer exercises lists of names")
+	}
+	t.Logf("%d admitted lines of %d generated (%d with a $(LIST) as words) ran the same in bash -c, bash -i, zsh and fish (%d more admitted, left out as above)", ran, tried, lists, skipped)
+}
+
+// splitsList reports whether a command of s takes a $(LIST)'s output as
+// its words (Parser.Lists).
+func splitsList(s *Script) bool {
+	for _, c := range s.Commands {
+		if c.Read != nil && c.Read.Split {
+			return true
+		}
+	}
+	return false
 }
 
 // propValues knows what the substitutions of propParts print in the
