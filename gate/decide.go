@@ -344,7 +344,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	args := tape.RedactRaw(p.Args)
 	argsJSON := d.ArgsJSON && len(args) == len(p.Args) && (len(args) == 0 || &args[0] == &p.Args[0])
 	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: args, ArgsJSON: argsJSON, Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true}
+		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true, Hidden: d.Hidden}
 	switch {
 	case j.asked != nil:
 		o := j.asked
