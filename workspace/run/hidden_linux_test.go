@@ -5,6 +5,7 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,7 +44,7 @@ func TestHiddenFileReadsEmpty(t *testing.T) {
 			if r := run("cat .env", false); !strings.Contains(r.Stdout, "SECRET=x") {
 				t.Fatalf("control: the secret is not read without Hidden: %+v", r)
 			}
-			r := run("cat .env; grep -r SECRET .", true)
+			r := run("cat .env; grep -r SECRET . | cat .env -", true)
 			if r.Err != nil || strings.Contains(r.Stdout, "SECRET=x") || !strings.Contains(r.Stdout, "the SECRET is elsewhere") {
 				t.Fatalf("hidden: %+v", r)
 			}
@@ -57,13 +58,21 @@ func TestHiddenFileReadsEmpty(t *testing.T) {
 				t.Errorf("a redirection wrote the hidden file: %+v", r)
 			}
 			for _, line := range []string{
-				"admit-helper write .env",
-				"rm -f .env",
-				"mv .env moved",
-				"ln .env linked",
-				"chmod 0666 .env",
+				"admit-helper write %s",
+				"chmod 0666 %s",
+				"ln %s linked",
+				"mv %s moved",
+				"rm -f %s",
 			} {
-				if r := run(line, true); r.ExitCode == 0 {
+				// The control, on a file not hidden, does it: only the
+				// hiding stops it on .env.
+				e.file(t, "ctl.env", "SECRET=x\n")
+				if r := run(fmt.Sprintf(line, "ctl.env"), false); r.ExitCode != 0 {
+					t.Fatalf("control %s: %+v", line, r)
+				}
+				os.Remove(filepath.Join(e.root, "linked"))
+				os.Remove(filepath.Join(e.root, "moved"))
+				if r := run(fmt.Sprintf(line, ".env"), true); r.ExitCode == 0 {
 					t.Errorf("%s succeeded on the hidden file: %+v", line, r)
 				}
 			}
