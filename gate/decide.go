@@ -247,6 +247,14 @@ func (g *Gate) stageHandle(j *judging) error {
 		j.Decision = *j.unconfined
 		j.Decision.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
 	}
+	if len(j.Decision.Hidden) > 0 {
+		// Allowed on the condition that admit's run hides the secret
+		// files its walk reads; the host's shell would not: judged again
+		// as the host runs it (a secret read, asked).
+		call := j.call
+		call.AdmitRuns = false
+		j.Decision = policy.Decide(call, j.env)
+	}
 	return nil
 }
 
@@ -344,7 +352,7 @@ func (g *Gate) conclude(j *judging) *Decided {
 	args := tape.RedactRaw(p.Args)
 	argsJSON := d.ArgsJSON && len(args) == len(p.Args) && (len(args) == 0 || &args[0] == &p.Args[0])
 	*rec = tape.Record{ID: v.ID, Session: s.id, Mode: j.mode, Tool: p.Tool, Command: tape.Redact(commandOf(p)), Args: args, ArgsJSON: argsJSON, Context: p.Context, Policy: j.lp.hash, DecidedBy: rule.ByRule,
-		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true}
+		Facts: j.traced.encode(&g.factsBufs, j.judged), FactsCompact: true, Hidden: d.Hidden}
 	switch {
 	case j.asked != nil:
 		o := j.asked

@@ -59,8 +59,11 @@ type RunResult struct {
 	// weaker confinement).
 	Walls        []run.Wall `json:"walls,omitempty"`
 	MissingWalls []string   `json:"missingWalls,omitempty"`
-	TimedOut     bool       `json:"timedOut,omitempty"`
-	Cancelled    bool       `json:"cancelled,omitempty"`
+	// Hidden are the secret files the run hid (policy.Decision.Hidden
+	// that existed): empty and read-only inside it.
+	Hidden    []string `json:"hidden,omitempty"`
+	TimedOut  bool     `json:"timedOut,omitempty"`
+	Cancelled bool     `json:"cancelled,omitempty"`
 	// OutOfMemory: a program was ended at the memory bound (a cgroup's
 	// memory.max; under RLIMIT_DATA the program reports it itself).
 	OutOfMemory bool `json:"outOfMemory,omitempty"`
@@ -79,6 +82,12 @@ type RunOptions struct {
 // it without a system shell inside the session's bounds, then verifies its
 // effects. A refused command never starts.
 func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, error) {
+	return g.run(ctx, p, o, nil)
+}
+
+// run is Run with the decision's amend (Decide's), for tests that give a
+// decision what the policy does not.
+func (g *Gate) run(ctx context.Context, p RunParams, o RunOptions, amend func(d *policy.Decision)) (RunResult, error) {
 	heldBy := "" // the background hold of a rewritten call, ended when its run ends
 	var approved rule.Rule
 	if p.Handle != "" {
@@ -94,7 +103,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		p = RunParams{Session: h.Session, Command: h.Command, Argv: h.Argv, Cwd: h.Cwd, TimeoutMs: p.TimeoutMs}
 		heldBy, approved = h.Decision, h.Approved
 	}
-	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy, approved: approved}, nil)
+	d, err := g.Decide(ctx, CheckParams{Session: p.Session, Tool: runTool, Command: p.Command, Argv: p.Argv, Cwd: p.Cwd, heldBy: heldBy, approved: approved}, amend)
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -140,7 +149,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	rootFolders, rootFiles := command.RootNames()
 	r := run.Run(ctx, run.Spec{
 		Line: p.Command, Argv: p.Argv, Dir: d.cwd, Roots: d.roots, Writes: grant,
-		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv, d.Decision.Rejudged, g.rejudge(s, heldBy))),
+		Recheck:        expect.Recheck(admittedOnly(d.Decision.Argv, d.Decision.Rejudged, g.rejudge(s, heldBy, d.Decision.Hidden))),
 		Timeout:        timeout,
 		MaxOutputBytes: int(bounds.MaxOutputBytes),
 		MaxMemoryMB:    int(bounds.MaxMemoryMb),
@@ -159,6 +168,9 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 		Keep:         func(path string) bool { return command.ProtectFor(path, nil, g.personal).Protected },
 		AcceptWeaker: g.cfg.AcceptWeaker,
 		Env:          o.Env,
+		// The secret files the line was allowed on the condition of
+		// hiding: empty and read-only in the run, or it is refused.
+		Hidden: d.Decision.Hidden,
 	})
 	if capture != nil {
 		c := capture.Stop(ctx)
@@ -171,6 +183,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 	res.TimedOut, res.Cancelled, res.Confinement = r.TimedOut, r.Cancelled, r.Confinement
 	res.OutOfMemory = r.OutOfMemory
 	res.Walls, res.MissingWalls = r.Walls, r.Missing
+	res.Hidden = r.Hidden
 	res.Err = r.Err
 	res.Verified, res.Detail = true, "no change to verify"
 	switch {
@@ -224,6 +237,7 @@ func (g *Gate) Run(ctx context.Context, p RunParams, o RunOptions) (RunResult, e
 			rec.Rule = "unexpected-effect"
 		}
 		rec.Effects, rec.ExitCode, rec.Verified, rec.Detail = eff, &exit, &verified, res.Detail
+		rec.Hidden = res.Hidden // what the run hid, not what the decision asked
 	})
 	if len(res.Unexpected) > 0 {
 		v := d.Verdict
@@ -304,7 +318,11 @@ func admittedOnly(admitted [][]string, rejudged []policy.Shape, rejudge func(arg
 // is in flux, the policy file), as if the agent had written every word.
 // Only an allow lets it start, and only for a command that changes
 // nothing: the run's write grant was made before its words were known.
-func (g *Gate) rejudge(s *session, heldBy string) func(argv []string, dir string) error {
+//
+// A command that is allowed only with secret files hidden starts only if
+// the run hides them already: its walls were made before its words were
+// known.
+func (g *Gate) rejudge(s *session, heldBy string, hidden []string) func(argv []string, dir string) error {
 	return func(argv []string, dir string) error {
 		env, _, err := g.env(s)
 		if err != nil {
@@ -321,6 +339,8 @@ func (g *Gate) rejudge(s *session, heldBy string) func(argv []string, dir string
 			return fmt.Errorf("its words, known once $(...) ran, are not admitted (%s): %s", d.Rule, d.Reason)
 		case d.Kind == "write" || len(d.Writes) > 0 || len(d.RunsCode) > 0:
 			return errors.New("its words, known once $(...) ran, make it a command that changes files or runs code, which a substitution may not feed")
+		case slices.ContainsFunc(d.Hidden, func(p string) bool { return !slices.Contains(hidden, p) }):
+			return errors.New("its words, known once $(...) ran, make it read a secret file the run does not hide")
 		}
 		g.observe(s, d)
 		return nil

@@ -53,9 +53,12 @@ type Decision struct {
 	Answerable bool
 	AllowedBy  []string
 	RunsCode   [][]string
-	// Hidden are the secret files a walk of the line would read, hidden
-	// from the run admit makes of it (command.Decision.Hidden).
-	Hidden []string
+	// Hidden are secret files a walk would read (resolved, absolute;
+	// command.Decision.Hidden), hidden from the run admit makes of the
+	// line: empty read-only files in their place. The line is allowed on
+	// that condition, so only admit's own run may carry it out
+	// (workspace/run Spec.Hidden).
+	Hidden []string `json:"hidden,omitempty"`
 	// Background: the command runs in the background and goes on after
 	// the call returns; BackgroundWrites are the paths it may change
 	// meanwhile, which the session holds as in flux.

@@ -44,6 +44,10 @@ type Record struct {
 	ExitCode *int            `json:"exitCode,omitempty"`
 	Verified *bool           `json:"verified,omitempty"`
 	Detail   string          `json:"detail,omitempty"`
+	// Hidden are the secret files hidden from admit's run of the line
+	// (policy.Decision.Hidden): on a decision, those it was allowed on
+	// the condition of hiding; on its run's result, those the run hid.
+	Hidden []string `json:"hidden,omitempty"`
 	// Facts are what the decision rested on besides the policy and the
 	// rules (policy/facts), for admit tape replay; bounded by MaxFacts.
 	Facts json.RawMessage `json:"facts,omitempty"`
@@ -139,6 +143,21 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
+	if len(r.Hidden) > 0 {
+		b = append(b, `,"hidden":[`...)
+		for i, s := range r.Hidden {
+			if i == MaxTargets {
+				b = append(b, ',')
+				b = appendQuoted(b, "… "+strconv.Itoa(len(r.Hidden)-MaxTargets)+" more")
+				break
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, s)
+		}
+		b = append(b, ']')
+	}
 	if r.FactsCompact && len(r.Facts) > 0 && len(r.Facts) <= MaxFacts {
 		b = append(append(b, `,"facts":`...), r.Facts...)
 	} else {

@@ -40,6 +40,14 @@ func (x *executor) confine(s Spec) error {
 		by = BySeatbelt
 	}
 	x.walls, x.missing = uniformWalls(s.Code, s.Network, by)
+	if len(x.hidden) > 0 {
+		if !ok {
+			// Without the sandbox nothing hides a file, whatever the
+			// person accepts: the gate allowed the run on that condition.
+			return notHidden(x.hidden, "macOS without a working sandbox-exec: "+why)
+		}
+		x.walls = append(x.walls, Wall{Name: WallHidden, By: BySeatbelt})
+	}
 	if len(x.missing) > 0 && !s.AcceptWeaker {
 		return &ConfinementError{Missing: x.missing, Machine: "macOS without a working sandbox-exec: " + why}
 	}
@@ -66,6 +74,7 @@ func (x *executor) confine(s Spec) error {
 		Roots: x.roots, Writes: x.writes, Code: s.Code, Temp: x.tmpdir,
 		Env: ScrubEnv(s.Env), Protected: s.Protected, Network: s.Network,
 		RootNames: slices.Concat(s.RootFolders, s.RootFiles),
+		Hidden:    hiddenPaths(x.hidden),
 	})
 	if err != nil {
 		return err

@@ -29,6 +29,9 @@ type sysRun struct {
 	// (placeholders_linux.go), removed when it ends.
 	placeholders []placeholder
 	ledger       *ledger // their record outside the workspace (ledger_linux.go); nil: none
+	// emptyDir holds the empty file bound over the hidden files
+	// (makeEmpty); "" when none.
+	emptyDir string
 	// borrowed are another run's empties this run's walk found: that run
 	// may remove them before this one ends (othersEmpties).
 	borrowed []placeholder
@@ -41,6 +44,9 @@ func (s *sysRun) cleanup() {
 		s.restrict.ruleset.close()
 	}
 	s.endPlaceholders()
+	if s.emptyDir != "" {
+		os.RemoveAll(s.emptyDir)
+	}
 }
 
 // endPlaceholders removes the run's placeholders and returns those whose
@@ -69,7 +75,23 @@ func (x *executor) confine(s Spec) error {
 		return fmt.Errorf("%w: a run of code needs Protected (the paths it must leave as they are)", ErrSetup)
 	}
 	l := layoutFor(s.Code, s.Network)
+	if len(x.hidden) > 0 && !l.confiner {
+		// Landlock grants folders, never takes a file out of one: only
+		// the confiner's mounts hide a file of the workspace. Without
+		// them the run is refused, whatever the person accepts: the
+		// gate allowed it on that condition.
+		if ok, why := namespacesAvailable(); !ok || withoutNamespaces {
+			if why == "" {
+				why = "namespaces are not used here"
+			}
+			return notHidden(x.hidden, "this machine cannot give the run a mount namespace ("+why+")")
+		}
+		l.confiner, l.netns = true, !s.Network
+	}
 	x.walls, x.missing = l.walls()
+	if len(x.hidden) > 0 {
+		x.walls = append(x.walls, Wall{Name: WallHidden, By: ByMountNS})
+	}
 	if len(x.missing) > 0 && !s.AcceptWeaker {
 		return &ConfinementError{Missing: x.missing, Machine: describeMachine(l)}
 	}
@@ -198,12 +220,19 @@ func (x *executor) confine(s Spec) error {
 		x.spec = confinerSpec{
 			Seccomp: l.seccomp,
 			Filter:  filter,
-			Mounts:  confinerMounts{Writable: writable, ReadOnly: readOnly, Shm: s.Code},
+			Mounts:  confinerMounts{Writable: writable, ReadOnly: readOnly, Shm: s.Code, Hidden: hiddenPaths(x.hidden)},
 			NetNS:   l.netns,
 			MemMB:   x.memMB,
 		}
 		if x.tmpdir != temp {
 			x.spec.Mounts.Temp, x.spec.Mounts.TempAt = temp, x.tmpdir
+		}
+		if len(x.hidden) > 0 {
+			empty, err := x.makeEmpty()
+			if err != nil {
+				return err
+			}
+			x.spec.Mounts.Empty = empty
 		}
 		if l.abi > 0 {
 			x.spec.Ruleset = &rs
@@ -262,6 +291,26 @@ func (x *executor) makeTemp(confiner bool) (temp string, writable []string, err 
 	}
 	x.env = setEnv(x.env, "TMPDIR", x.tmpdir)
 	return temp, writable, nil
+}
+
+// makeEmpty makes the empty read-only file the confiner binds over each
+// hidden file, in a folder of admit's own beside the private temporary
+// folder: the run writes neither (its mounts are read-only but what it
+// may write), and cleanup removes it.
+func (x *executor) makeEmpty() (string, error) {
+	base, _ := tempBase()
+	dir, err := os.MkdirTemp(base, "admit-hide-")
+	if err != nil {
+		return "", fmt.Errorf("%w: folder of the empty file: %v", ErrSetup, err)
+	}
+	x.emptyDir = dir
+	empty := filepath.Join(dir, "empty")
+	f, err := os.OpenFile(empty, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
+	if err != nil {
+		return "", fmt.Errorf("%w: the empty file: %v", ErrSetup, err)
+	}
+	f.Close()
+	return empty, nil
 }
 
 // judgedRules are a judged command's rules (reads, its temporary folder,

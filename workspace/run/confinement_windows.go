@@ -25,6 +25,10 @@ func (x *executor) confine(s Spec) error {
 	if s.Code && s.Protected == nil {
 		return fmt.Errorf("%w: a run of code needs Protected (the paths it must leave as they are)", ErrSetup)
 	}
+	if len(x.hidden) > 0 {
+		// No wall here hides a file, whatever the person accepts.
+		return notHidden(x.hidden, windowsNote)
+	}
 	x.walls, x.missing = uniformWalls(s.Code, s.Network, "")
 	if len(x.missing) > 0 && !s.AcceptWeaker {
 		return &ConfinementError{Missing: x.missing, Machine: "Windows: " + windowsNote}

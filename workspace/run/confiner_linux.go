@@ -88,6 +88,11 @@ type confinerMounts struct {
 	// keyed on it (go test's, for tests that use t.TempDir) keeps working.
 	Temp   string `json:"temp,omitempty"`
 	TempAt string `json:"tempAt,omitempty"`
+	// Hidden are secret files covered, last, by Empty (an empty regular
+	// file of admit's) bound read-only: the run reads them as empty and
+	// cannot write, remove or rename them (hideFile).
+	Hidden []string `json:"hidden,omitempty"`
+	Empty  string   `json:"empty,omitempty"`
 }
 
 // confinerStatus is the confiner's report.
@@ -335,6 +340,65 @@ func bindLink(path string) error {
 	return nil
 }
 
+// hideFile binds the empty file over the regular file at path, read-only.
+// Both are opened without following a link (the path's folders
+// included: RESOLVE_NO_SYMLINKS) and checked on what was opened, and the
+// bind is made onto the opened file (move_mount to its descriptor): a
+// link or folder swapped in meanwhile is refused, never followed, and
+// the bind cannot land elsewhere. A path that does not exist now has
+// nothing to hide. Inside the run the mount point cannot be removed or
+// renamed (EBUSY), nor the mount undone (no capability).
+func hideFile(empty, path string) error {
+	fail := func(why string, a ...any) error {
+		return fmt.Errorf("could not hide the secret file %s: %s", path, fmt.Sprintf(why, a...))
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fail("%v", err) // ELOOP: a link on its way
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fail("%v", err)
+	}
+	switch {
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return fail("it is a symbolic link")
+	case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+		return fail("it is a folder")
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return fail("it is not a regular file")
+	case st.Nlink > 1:
+		return fail("it is hard-linked (%d links)", st.Nlink)
+	}
+	if empty == "" {
+		return fail("no empty file to bind")
+	}
+	src, err := unix.OpenTree(unix.AT_FDCWD, empty, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return fail("open the empty file: %v", err)
+	}
+	defer unix.Close(src)
+	var es unix.Stat_t
+	if err := unix.Fstat(src, &es); err != nil || es.Mode&unix.S_IFMT != unix.S_IFREG || es.Size != 0 {
+		return fail("the empty file is not an empty regular file (%v)", err)
+	}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NODEV | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NOEXEC}
+	if err := unix.MountSetattr(src, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+		return fail("make the empty file read-only: %v", err)
+	}
+	if err := unix.MoveMount(src, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fail("bind the empty file: %v", err)
+	}
+	return nil
+}
+
 // setupMounts makes the confiner's mount namespace: private, everything
 // read-only but m.Writable, m.ReadOnly bound read-only over that.
 func setupMounts(m confinerMounts) error {
@@ -384,6 +448,11 @@ func setupMounts(m confinerMounts) error {
 	}
 	for _, p := range m.ReadOnly {
 		if err := bindReadOnly(p); err != nil {
+			return err
+		}
+	}
+	for _, p := range m.Hidden {
+		if err := hideFile(m.Empty, p); err != nil {
 			return err
 		}
 	}

@@ -451,6 +451,15 @@ func (x *executor) open(ctx context.Context, path string, flag int, perm os.File
 	if err == nil && write && info.Links > 1 {
 		err = fmt.Errorf("%s is hard-linked: another link may be outside the workspace", path)
 	}
+	if err == nil && x.isHidden(f) {
+		// A secret file hidden from the run reads as empty, here as in
+		// its programs, and is not written.
+		f.Close()
+		if write {
+			return refuse("redirection writes a secret file hidden from the run")
+		}
+		return readOnly{}, nil
+	}
 	if err == nil {
 		err = setBlocking(f)
 	}

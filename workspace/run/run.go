@@ -115,6 +115,13 @@ type Spec struct {
 	// $XDG_STATE_HOME/admit, else ~/.local/state/admit.
 	StateDir string
 	Env      []string // base environment; Run keeps only an allowlist (see ScrubEnv)
+	// Hidden are absolute paths of secret files the run must not read (a
+	// .env beside a walk the gate allowed on that condition): each that
+	// is a regular file reads as empty inside the run and cannot be
+	// written (hidden.go). A link, a folder or a hard-linked file there,
+	// or a run that cannot hide them here (unconfined, no namespaces,
+	// Windows), is refused; a path that does not exist is skipped.
+	Hidden []string
 }
 
 // Result is how a run ended.
@@ -150,6 +157,9 @@ type Result struct {
 	// into (the person may have made one of them meanwhile: who made a
 	// file cannot be told); "" where they were removed.
 	UndoneTo string `json:"undoneTo,omitempty"`
+	// Hidden are the secret files (Spec.Hidden) that were regular files
+	// and ran hidden: empty and read-only inside the run.
+	Hidden []string `json:"hidden,omitempty"`
 	// Err is a refusal (errors.Is ErrRefused: Recheck, a shell, a builtin,
 	// a redirection outside its bounds, a hard-linked write target, a
 	// FIFO or device operand, a wall the machine cannot give
@@ -214,6 +224,9 @@ func Run(ctx context.Context, s Spec) Result {
 	if x.confined {
 		res.Confinement, res.LandlockABI = x.sandbox, x.abi
 		res.Walls, res.Missing, res.Confiner = x.walls, x.missing, x.confiner
+	}
+	if len(x.hidden) > 0 {
+		res.Hidden = hiddenPaths(x.hidden)
 	}
 	runCtx := ctx
 	var cancel context.CancelFunc = func() {}
@@ -356,6 +369,14 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		}
 		writes = append(writes, rw)
 	}
+	hidden, err := hiddenFiles(s.Hidden, writes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(hidden) > 0 && !s.Confine {
+		// Only the walls hide a file from a program.
+		return nil, nil, notHidden(hidden, "the run is not confined")
+	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, nil, setup("parse: %v", err)
@@ -376,6 +397,7 @@ func prepare(s Spec) (*executor, *syntax.File, error) {
 		memMB:   s.MaxMemoryMB,
 		stdout:  newCapWriter(maxOut),
 		stderr:  newCapWriter(maxOut),
+		hidden:  hidden,
 	}
 	if s.StateDir != "" && !filepath.IsAbs(s.StateDir) {
 		return nil, nil, setup("stateDir %q is not absolute", s.StateDir)
@@ -492,6 +514,7 @@ type executor struct {
 	memMB   int
 	stdout  *capWriter
 	stderr  *capWriter
+	hidden  []hiddenFile // Spec.Hidden that exist, read as empty (hidden.go)
 
 	// Set by confine (confinement.go); fixed once the run starts.
 	confined bool

@@ -124,7 +124,12 @@ type seatbeltPlan struct {
 	// beneath Write, in any case of their ASCII letters (APFS compares
 	// names without case, and a name not made yet has no real spelling
 	// to match).
-	Absent  []string
+	Absent []string
+	// Hidden are secret files (Spec.Hidden) denied to every read and
+	// write, last in the profile so that no grant above opens them; they
+	// are kept too, so that no folder above one is renamed to move it
+	// from under its name.
+	Hidden  []string
 	Network bool // TCP and UDP, any address; the resolver's socket
 }
 
@@ -225,6 +230,14 @@ func (p seatbeltPlan) profile() (text string, params []string) {
 	}
 	paths("file-read* file-test-existence file-write-data file-write-mode file-write-times file-write-xattr file-write-flags", "literal", "P", p.WriteFiles)
 
+	if len(p.Hidden) > 0 {
+		// Seatbelt takes the last rule that matches: these come after
+		// every grant.
+		line("; secret files hidden from the run: neither read nor written")
+		for _, h := range p.Hidden {
+			line("(deny file-read* file-write* (literal (param %q)))", param("P", h))
+		}
+	}
 	if p.Network {
 		line("; the network: TCP and UDP, any address, and the system's resolver")
 		line("(allow system-socket (socket-domain AF_INET) (socket-domain AF_INET6) (socket-domain AF_UNIX))")
@@ -326,6 +339,7 @@ type seatbeltInputs struct {
 	// RootNames are the protected names a root must not gain
 	// (Spec.RootFolders and RootFiles).
 	RootNames []string
+	Hidden    []string // Spec.Hidden that exist, resolved
 	Network   bool
 }
 
@@ -351,6 +365,8 @@ func planSeatbelt(in seatbeltInputs) (plan seatbeltPlan, capped bool, err error)
 	plan.Exec = append(plan.Exec, pathDirs(in.Env, in.Roots)...)
 	plan.Read = append(plan.Read, gitDirsOutside(in.Roots)...)
 	plan.Network = in.Network
+	plan.Hidden = in.Hidden
+	plan.Keep = append(plan.Keep, in.Hidden...)
 	if !in.Code {
 		plan.Read = append(plan.Read, in.Roots...)
 		plan.Write = append(plan.Write, in.Temp)

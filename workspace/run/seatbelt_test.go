@@ -535,3 +535,43 @@ func TestSeatbeltParamsFit(t *testing.T) {
 		t.Fatalf("capped %v, %d kept, %d bytes, %v", capped, len(plan.Keep), size(params), err)
 	}
 }
+
+// TestSeatbeltProfileHidden: a hidden file is denied every read and
+// write after every grant (the last rule that matches wins), and kept,
+// so that no folder above it is renamed to move it from under its name.
+func TestSeatbeltProfileHidden(t *testing.T) {
+	ws := t.TempDir()
+	plan, _, err := planSeatbelt(seatbeltInputs{Roots: []string{ws}, Writes: []string{ws}, Temp: t.TempDir(), Hidden: []string{filepath.Join(ws, "sub", ".env")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Hidden, []string{filepath.Join(ws, "sub", ".env")}) || !slices.Contains(plan.Keep, filepath.Join(ws, "sub", ".env")) {
+		t.Fatalf("plan: hidden %v, keep %v", plan.Hidden, plan.Keep)
+	}
+	text, params := plan.profile()
+	var key string
+	for k, v := range paramsOf(t, params) {
+		if v == filepath.Join(ws, "sub", ".env") {
+			key = k
+		}
+	}
+	deny := fmt.Sprintf("(deny file-read* file-write* (literal (param %q)))", key)
+	i := strings.Index(text, deny)
+	if key == "" || i < 0 || strings.LastIndex(text, "(allow file-") > i {
+		t.Fatalf("the hidden file is not denied after every grant:\n%s", text)
+	}
+	if !strings.Contains(text, fmt.Sprintf("(require-not (literal (param %q)))", keyOf(t, params, filepath.Join(ws, "sub")))) {
+		t.Errorf("the folder above the hidden file may be renamed:\n%s", text)
+	}
+}
+
+func keyOf(t *testing.T, params []string, path string) string {
+	t.Helper()
+	for k, v := range paramsOf(t, params) {
+		if v == path {
+			return k
+		}
+	}
+	t.Fatalf("no parameter for %s", path)
+	return ""
+}

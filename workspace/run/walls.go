@@ -38,6 +38,9 @@ const (
 	WallPtrace      = "ptrace"  // no ptrace, /proc/PID/mem or environ of a process outside the run
 	// WallIPC: no SysV shared memory, queue or semaphore, no keyring.
 	WallIPC = "ipc"
+	// WallHidden: the secret files the gate hid (Spec.Hidden) read as
+	// empty and cannot be written. Listed only for a run that hides one.
+	WallHidden = "hidden-files"
 )
 
 // Layer names, as Wall.By joins them.
