@@ -10,6 +10,7 @@ import (
 	"admit/policy/rule"
 	"admit/policy/shell"
 	"admit/tape"
+	"admit/workspace/run"
 )
 
 // judging is one call on its way through Decide's stages: the call, what
@@ -84,6 +85,7 @@ var stages = []struct {
 	{rule.StagePerson, "the person's standing answer for code admit runs confined (confinedRuns: allow)", []rule.Rule{rule.RuleAllows}, (*Gate).stageConfined},
 	{rule.StagePerson, "an earlier run's unexpected effect, before the session writes again", []rule.Rule{rule.UnexpectedEffect}, (*Gate).stageTainted},
 	{rule.StagePerson, "before anyone is asked, the rewrite handle: a line only admit's runner may run is refused when admit cannot take it", []rule.Rule{rule.DynamicWord}, (*Gate).stageHandle},
+	{rule.StagePerson, "before anyone is asked, a line allowed with secret files hidden from admit's run, judged again where admit will not run it or cannot hide them", nil, (*Gate).stageHidden},
 	{rule.StagePerson, "before anyone is asked, a line the host may run itself after all, judged as the host's own shell reads it", []rule.Rule{rule.ShellSyntax, rule.DynamicWord}, (*Gate).stageHostShell},
 	{rule.StagePerson, "the person, for a call that asks (or a handle's call the person approved when it was asked)", []rule.Rule{rule.HumanApproved, rule.HumanDenied, rule.ApprovalTimeout, rule.ApprovalCancelled, rule.NoApprover}, (*Gate).stagePerson},
 }
@@ -247,14 +249,28 @@ func (g *Gate) stageHandle(j *judging) error {
 		j.Decision = *j.unconfined
 		j.Decision.Reason += "; admit could not take it to run confined (" + err.Error() + "), so the host would run it unconfined"
 	}
-	if len(j.Decision.Hidden) > 0 {
-		// Allowed on the condition that admit's run hides the secret
-		// files its walk reads; the host's shell would not: judged again
-		// as the host runs it (a secret read, asked).
-		call := j.call
-		call.AdmitRuns = false
-		j.Decision = policy.Decide(call, j.env)
+	return nil
+}
+
+// stageHidden: a line allowed on the condition that admit's run hides the
+// secret files its walk reads is judged again as the host runs it (a
+// secret read, asked) where admit will not run it (no handle) or cannot
+// hide a file here.
+func (g *Gate) stageHidden(j *judging) error {
+	if len(j.Decision.Hidden) == 0 || j.env == nil {
+		return nil
 	}
+	admitRuns := j.p.Tool == runTool || j.handle != "" || j.p.DryRun && g.admitRuns(j.p)
+	if admitRuns && run.Probe().HidesFiles() {
+		return nil
+	}
+	if j.handle != "" {
+		_, _ = g.cfg.Handles.take(j.handle) // the host runs the line: its handle goes
+		j.handle = ""
+	}
+	call := j.call
+	call.AdmitRuns = false
+	j.Decision = policy.Decide(call, j.env)
 	return nil
 }
 

@@ -251,6 +251,12 @@ func (m Machine) Summary() string {
 // sandbox-exec on macOS: a few milliseconds); later calls are free.
 func Probe() Machine { return probe() }
 
+// HidesFiles reports whether a run here can hide files (Spec.Hidden):
+// the confiner's mount namespace on Linux, the sandbox on macOS.
+func (m Machine) HidesFiles() bool {
+	return m.OS == "linux" && m.Namespaces || m.OS == "darwin" && m.Sandbox == BySeatbelt
+}
+
 // uniformWalls lists the walls of a run where one layer, by, gives every
 // one of them (Seatbelt), or none does (by ""), and the names of those
 // it needs and does not have. The walls and which kind of run needs
