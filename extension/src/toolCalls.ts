@@ -188,6 +188,8 @@ export interface GateResult extends Partial<Verdict> {
   truncated?: boolean;
   timedOut?: boolean;
   confinement?: string;
+  /** Secret files the run read as empty, hidden by admit (a walk beside a .env). */
+  hidden?: string[];
   effects?: { added?: string[]; removed?: string[]; changed?: string[] };
 }
 
@@ -207,6 +209,7 @@ export function runText(r: GateResult, note = ''): string {
   if (!r.ran) return `not run: ${r.detail ?? r.reason ?? 'admit did not run it'}`;
   const out: string[] = [`exit code ${r.exitCode ?? -1}${r.confinement ? ` (confined: ${r.confinement})` : ''}${r.timedOut ? ', stopped at its timeout' : ''}`];
   if (note) out.push(note);
+  if (strs(r.hidden).length) out.push(`hidden from the run (read as empty, as secrets): ${strs(r.hidden).join(' ')}`);
   if (r.stdout) out.push(r.stdout.replace(/\n$/, ''));
   if (r.stderr) out.push(`stderr:\n${r.stderr.replace(/\n$/, '')}`);
   if (r.truncated) out.push("(output cut at admit's bound)");

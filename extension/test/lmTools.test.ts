@@ -71,6 +71,8 @@ test('results: a run says its exit code, output and changes; a search without a 
   assert.equal(runText({ ran: true, exitCode: 1, stdout: 'out\n', stderr: 'err', confinement: 'landlock', effects: { added: ['/w/n'] }, verified: false, detail: 'the command exited 1' }),
     'exit code 1 (confined: landlock)\nout\nstderr:\nerr\nchanged: +/w/n\nnot verified: the command exited 1\n');
   assert.equal(resultText(run, { ran: false, detail: 'not run: x' }), 'not run: not run: x');
+  assert.equal(runText({ ran: true, exitCode: 0, stdout: 'notes.txt:1:TODO\n', hidden: ['/w/.env'] }),
+    'exit code 0\nhidden from the run (read as empty, as secrets): /w/.env\nnotes.txt:1:TODO\n');
   const search = gateCall('admit_search', { pattern: 'nothing' }, none) as GateCall;
   assert.match(resultText(search, { ran: true, exitCode: 1, stdout: '' }), /^exit code 1\nno match\n/);
   const edit = gateCall('admit_edit', { path: 'a', oldText: 'x', newText: 'y', expectHash: 'h' }, none) as GateCall;
