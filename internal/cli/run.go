@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"admit/gate"
@@ -123,6 +124,10 @@ func runHandle(f *gateFlags, std Stdio) int {
 	}
 	if res.Truncated {
 		fmt.Fprintln(std.Err, "admit: the output was cut at the output bound")
+	}
+	if len(res.Hidden) > 0 {
+		// The model reads this: an empty .env here is admit's doing.
+		fmt.Fprintln(std.Err, "admit: hidden from this run as secrets (read as empty):", strings.Join(res.Hidden, " "))
 	}
 	return runExit(res)
 }
