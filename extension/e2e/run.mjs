@@ -650,7 +650,7 @@ const scenarios = [
   {
     id: 3,
     name: 'a question past its deadline closes its prompt; the server killed mid-question: the call is refused, the prompt closes, the server restarts',
-    opts: { settings: { ...enforce, 'admit.approvalTimeoutMs': 3000 } },
+    opts: { settings: { ...enforce, 'admit.approvalTimeoutMs': 6000 } },
     async run(r) {
       await r.waitStatus(/admit: enforce/);
       await r.fixtureReady();
