@@ -59,6 +59,7 @@ type Parser struct {
 	// State of the call in progress; reset by Parse.
 	line        string
 	prof        Profile // the profile of the call; "" is Analyze
+	inter       bool    // prof.interactive(), asked per word: kept beside prof
 	strict      bool    // the refuse profile's check: name what analyze would accept
 	ps          problems
 	hints       []string     // what to write instead, one per kind of refusal that has one
@@ -130,7 +131,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.cmds = nil
 	p.strict = false
 	p.braceWords = 0
-	p.prof = profile
+	p.prof, p.inter = profile, profile.interactive()
 	p.pipeLeft, p.pipeLast, p.groupDepth, p.feed, p.loopStmt = 0, false, 0, -1, nil
 	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported, p.expanded = false, nil, nil, 0, nil, nil, nil
 	var (
@@ -139,7 +140,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	)
 	switch profile {
 	case Analyze, "":
-		p.prof = Analyze
+		p.prof, p.inter = Analyze, false
 		script, prob = p.analyze(line)
 	case Refuse:
 		script, prob = p.refuse(line)
@@ -353,7 +354,7 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 	if s.Negated && p.strict {
 		p.ps.add(classSyntax, "negation", "!")
 	}
-	if p.prof.interactive() {
+	if p.inter {
 		p.checkStmt(s)
 	}
 	start, tail := len(p.cmds), len(p.cmds)
@@ -555,7 +556,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classDynamic, "unquoted pattern as the program name", p.src(c.Args[0]))
 		return
 	}
-	if p.prof.interactive() {
+	if p.inter {
 		if src := p.src(c.Args[0]); (p.prof == Zsh || p.prof == Fish) && (strings.HasPrefix(src, "{") || strings.HasPrefix(src, "}")) {
 			p.refuseAs("brace at the start of a command", src, "reads it as the start or end of a { } group", hintCommandName)
 		}
@@ -781,7 +782,7 @@ func (p *Parser) compound(c syntax.Command) {
 // a problem instead.
 func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 	var rd Redirect
-	if p.prof.interactive() {
+	if p.inter {
 		p.checkRedirect(r)
 	}
 	prefix := ""
