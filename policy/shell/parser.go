@@ -69,6 +69,7 @@ type Parser struct {
 	braceWord   *syntax.Word // the word being brace-expanded, if any
 	braceWords  int          // words brace expansion added in this call
 	cmds        []Command
+	argvSlab    []string     // room for the argvs of analyze's line, counted by commandsOf
 	inArgs      bool         // judging a command's arguments, not a redirection
 	globWord    bool         // the last word literal accepted was an option-value glob
 	globs       []int        // argv indexes of such words in the call in progress
@@ -262,27 +263,37 @@ const maxPresized = 8
 // up to maxPresized: the commands are then one allocation for most lines,
 // not one per doubling of a 300-byte Command. The tree is at hand, so
 // this is a few type switches where scanning the line's bytes was 2% of
-// a decision.
-func commandsOf(list []*syntax.Stmt, n int) int {
+// a decision. args counts the words of the simple commands counted, so
+// that their argvs are one allocation too (argvSlab).
+func commandsOf(list []*syntax.Stmt, n int, args *int) int {
 	for _, s := range list {
-		n = commandsOfCmd(s.Cmd, n)
+		n = commandsOfCmd(s.Cmd, n, args)
 	}
 	return n
 }
 
-func commandsOfCmd(c syntax.Command, n int) int {
+func commandsOfCmd(c syntax.Command, n int, args *int) int {
 	if n >= maxPresized {
 		return n
 	}
 	switch c := c.(type) {
 	case *syntax.BinaryCmd:
-		return commandsOfCmd(c.Y.Cmd, commandsOfCmd(c.X.Cmd, n))
+		return commandsOfCmd(c.Y.Cmd, commandsOfCmd(c.X.Cmd, n, args), args)
 	case *syntax.Subshell:
-		return commandsOf(c.Stmts, n)
+		return commandsOf(c.Stmts, n, args)
 	case *syntax.Block:
-		return commandsOf(c.Stmts, n)
+		return commandsOf(c.Stmts, n, args)
+	case *syntax.CallExpr:
+		*args += len(c.Args)
 	}
 	return n + 1
+}
+
+// scriptOf1 is a Script and its one command, made together for the
+// common line of one simple command.
+type scriptOf1 struct {
+	s   Script
+	one [1]Command
 }
 
 func (p *Parser) analyze(line string) (*Script, *Problem) {
@@ -315,8 +326,19 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 		p.ps.add(classEmpty, "the line has only blanks or comments", "")
 		return nil, p.ps.problem()
 	}
-	p.cmds = make([]Command, 0, commandsOf(f.Stmts, 0))
+	args := 0
+	var script *Script
+	if n := commandsOf(f.Stmts, 0, &args); n == 1 {
+		b := new(scriptOf1)
+		script, p.cmds = &b.s, b.one[:0:1]
+	} else {
+		script, p.cmds = new(Script), make([]Command, 0, n)
+	}
+	if args > 1 {
+		p.argvSlab = make([]string, 0, args)
+	}
 	p.stmts(f.Stmts, "", false)
+	p.argvSlab = nil
 	if p.ps.empty() && len(p.cmds) == 0 {
 		// Every statement ran nothing (a loop over no words): the same
 		// Problem whatever the body was.
@@ -325,7 +347,8 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
-	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}, nil
+	*script = Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}
+	return script, nil
 }
 
 // stmts flattens a list of statements; the first takes joiner, the rest
@@ -465,7 +488,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		// assignments would (cd, a builtin, gets none: export.go).
 		env = slices.Concat(p.exported, env)
 	}
-	argv := make([]string, 0, len(c.Args))
+	var argv []string
+	if n, used := len(c.Args), len(p.argvSlab); cap(p.argvSlab)-used >= n {
+		// Capped: a word expanding to more grows this argv alone.
+		argv, p.argvSlab = p.argvSlab[used:used:used+n], p.argvSlab[:used+n]
+	} else {
+		argv = make([]string, 0, n)
+	}
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
 	p.known, p.valued, p.varying = p.known[:0], nil, nil
