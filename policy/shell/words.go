@@ -505,13 +505,15 @@ func assignmentLike(s string) bool {
 
 // plainLiteral reports whether s holds none of "\\~*?[": an unquoted
 // literal that is its own value. It is asked of every word, and a byte
-// loop costs a fraction of strings.IndexAny's rune-by-rune search.
+// loop over a table costs a fraction of strings.IndexAny's rune-by-rune
+// search (and of a switch's compares per byte).
 func plainLiteral(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\', '~', '*', '?', '[':
+		if notPlain[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+var notPlain = [256]bool{'\\': true, '~': true, '*': true, '?': true, '[': true}
