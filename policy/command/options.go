@@ -59,6 +59,11 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 		return ps, nil
 	}
 	ix := p.index()
+	// Operands next to each other in args (grep -rn TODO src, wc -l a b)
+	// are args's own words: operands is then args[from:i+1], capped so
+	// that an append copies rather than writes into args. One that
+	// follows an option copies them out.
+	from := -1
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -71,9 +76,18 @@ func parseArgs(p *Program, args []string, stop bool) (parsed, *optError) {
 				ps.operands = append(ps.operands, args[i:]...)
 				return ps, nil
 			}
-			if ps.operands == nil {
+			switch {
+			case ps.operands == nil:
+				from = i
+			case from >= 0 && from+len(ps.operands) != i:
 				// One allocation for every operand still to come.
-				ps.operands = make([]string, 0, len(args)-i)
+				ops := make([]string, len(ps.operands), len(ps.operands)+len(args)-i)
+				copy(ops, ps.operands)
+				ps.operands, from = ops, -1
+			}
+			if from >= 0 {
+				ps.operands = args[from : i+1 : i+1]
+				continue
 			}
 			ps.operands = append(ps.operands, a)
 		case a[1] == '-':
@@ -163,6 +177,15 @@ func lookupLong(p *Program, ix *optionIndex, name string) (*Option, string) {
 	return found, first
 }
 
+// shortNames[c] is "-" + string(c): built once, not once per option of
+// every decision.
+var shortNames = func() (names [256]string) {
+	for c := range names {
+		names[c] = "-" + string(rune(c))
+	}
+	return names
+}()
+
 // parseShort reads a word of short options (a cluster: -la, -uo file,
 // -ofile) and returns the index of the last word it used.
 func parseShort(p *Program, ix *optionIndex, ps *parsed, args []string, i int) (int, *optError) {
@@ -186,7 +209,7 @@ func parseShort(p *Program, ix *optionIndex, ps *parsed, args []string, i int) (
 			}
 			return i, &optError{fmt.Sprintf("option %q of %s is not in the accepted options", "-"+string(c), p.Name)}
 		}
-		u := optUse{opt: o, name: "-" + string(c), cluster: cluster}
+		u := optUse{opt: o, name: shortNames[c], cluster: cluster}
 		switch o.Arg {
 		case NoArg:
 			ps.opts = append(ps.opts, u)

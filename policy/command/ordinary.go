@@ -192,6 +192,17 @@ func shellProfile(name string) shell.Profile {
 // certain stays as it is, and is refused as hidden-command when judged. A
 // line LINE that does not parse is refused with its own problem.
 func (p *Policy) unwrapShells(script *shell.Script, c *Context, depth int) (*shell.Script, *shell.Problem) {
+	// A line naming no shell (shellLine looks for one first) keeps its
+	// script, without the frame of the walk below.
+	for i := range script.Commands {
+		if argv := script.Commands[i].Argv; len(argv) > 0 && shellProfile(argv[0]) != "" {
+			return p.unwrapFrom(script, c, depth)
+		}
+	}
+	return script, nil
+}
+
+func (p *Policy) unwrapFrom(script *shell.Script, c *Context, depth int) (*shell.Script, *shell.Problem) {
 	var out *shell.Script
 	// starts[i] is where command i, or the first of its unwrapped line,
 	// stands in out: the for loops' spans (Script.Expanded) move with it.

@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"admit/policy/rule"
 	"admit/policy/rules"
@@ -181,19 +180,46 @@ func withoutRuntimeNames(argv []string) []string {
 }
 
 // hasNUL reports a word with a NUL byte, which no shell word holds.
+// Bytes are looked at eight or four together, the last chunk overlapping
+// the one before (no byte by byte tail, most words being short): a zero
+// byte is the one whose subtraction borrows (v-0x01.. sets its high bit
+// where v had none).
 func hasNUL(argv []string) bool {
 	for _, w := range argv {
-		if len(w) > 16 {
-			if strings.IndexByte(w, 0) >= 0 {
+		switch n := len(w); {
+		case n >= 8:
+			for i := 0; i+8 <= n; i += 8 {
+				if zero8(w[i:]) {
+					return true
+				}
+			}
+			if n%8 != 0 && zero8(w[n-8:]) {
 				return true
 			}
-			continue
-		}
-		for i := 0; i < len(w); i++ { // a short word, most of them: cheaper than the call
-			if w[i] == 0 {
+		case n >= 4:
+			if zero4(w) || zero4(w[n-4:]) {
+				return true
+			}
+		case n > 0:
+			if w[0] == 0 || w[n/2] == 0 || w[n-1] == 0 { // every byte of 1 to 3
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// zero8 reports a zero byte among w's first eight.
+func zero8(w string) bool {
+	_ = w[7]
+	v := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	return (v-0x0101010101010101)&^v&0x8080808080808080 != 0
+}
+
+// zero4 reports a zero byte among w's first four.
+func zero4(w string) bool {
+	_ = w[3]
+	v := uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+	return (v-0x01010101)&^v&0x80808080 != 0
 }

@@ -23,6 +23,7 @@ type Protection struct {
 // removing the folder changes what is inside.
 type guard struct {
 	path []string
+	star []int // where path[i]'s '*' is, or -1: found once, not per name judged
 	dir  bool
 	ask  bool // false: refused
 	why  string
@@ -61,15 +62,22 @@ type guardTable struct {
 	all     []guard
 	byFirst map[string][]int // guards whose first name is this one
 	wild    []int            // guards whose first name has a '*'
+	firsts  [256]bool        // the first bytes of byFirst's names: most names judged start with none
 }
 
 func indexGuards(all []guard) guardTable {
 	t := guardTable{all: all, byFirst: map[string][]int{}}
-	for i, g := range all {
-		if strings.Contains(g.path[0], "*") {
+	for i := range all {
+		g := &all[i]
+		g.star = make([]int, len(g.path))
+		for k, name := range g.path {
+			g.star[k] = strings.IndexByte(name, '*')
+		}
+		if g.star[0] >= 0 {
 			t.wild = append(t.wild, i)
 		} else {
 			t.byFirst[g.path[0]] = append(t.byFirst[g.path[0]], i)
+			t.firsts[g.path[0][0]] = true
 		}
 	}
 	return t
@@ -84,7 +92,10 @@ func (t *guardTable) candidates(name string, buf []int) []int {
 		}
 		return buf
 	}
-	return append(append(buf, t.byFirst[name]...), t.wild...)
+	if name != "" && t.firsts[name[0]] {
+		buf = append(buf, t.byFirst[name]...)
+	}
+	return append(buf, t.wild...)
 }
 
 func buildGuards() []guard {
@@ -233,7 +244,7 @@ func protectRel(names []string) Protection {
 		for _, gi := range table.candidates(parts[i], buf[:0]) {
 			g := &table.all[gi]
 			k := min(len(g.path), len(parts)-i)
-			if !matchNames(parts[i:i+k], g.path[:k]) {
+			if !matchNames(parts[i:i+k], g.path[:k], g.star) {
 				continue
 			}
 			if k == len(g.path) && !g.dir && i+k != len(parts) {
@@ -258,9 +269,9 @@ func protectRel(names []string) Protection {
 	return found
 }
 
-func matchNames(parts, pats []string) bool {
+func matchNames(parts, pats []string, stars []int) bool {
 	for i, pat := range pats {
-		if !matchName(parts[i], pat) {
+		if !matchName(parts[i], pat, stars[i]) {
 			return false
 		}
 	}
@@ -268,9 +279,11 @@ func matchNames(parts, pats []string) bool {
 }
 
 // matchName compares a canonical name with a guard's name: equal, or
-// matching its one '*', or a short (8.3) name a file system may give it.
-func matchName(name, pat string) bool {
-	if before, after, ok := strings.Cut(pat, "*"); ok {
+// matching its one '*' (at star, -1 for none), or a short (8.3) name a
+// file system may give it.
+func matchName(name, pat string, star int) bool {
+	if star >= 0 {
+		before, after := pat[:star], pat[star+1:]
 		return len(name) >= len(before)+len(after) && strings.HasPrefix(name, before) && strings.HasSuffix(name, after)
 	}
 	return name == pat || strings.IndexByte(name, '~') > 0 && shortAlias(name, pat)
@@ -285,6 +298,16 @@ func matchName(name, pat string) bool {
 // (".admit. " is ".admit"). Only the comparison uses it: the path a
 // program writes is the one judged everywhere else.
 func canonicalName(s string) string {
+	// Most names are plain: ASCII with no upper case letter, no ':', and
+	// no trailing dot or space, which every step below leaves as they are.
+	plain := s != "" && s[len(s)-1] != '.' && s[len(s)-1] != ' '
+	for i := 0; plain && i < len(s); i++ {
+		c := s[i]
+		plain = c < 0x80 && c != ':' && (c < 'A' || c > 'Z')
+	}
+	if plain {
+		return s
+	}
 	s = foldName(s)
 	if strings.ContainsFunc(s, hfsIgnorable) {
 		s = strings.Map(func(r rune) rune {

@@ -59,6 +59,7 @@ type Parser struct {
 	// State of the call in progress; reset by Parse.
 	line        string
 	prof        Profile // the profile of the call; "" is Analyze
+	inter       bool    // prof.interactive(), asked per word: kept beside prof
 	strict      bool    // the refuse profile's check: name what analyze would accept
 	ps          problems
 	hints       []string     // what to write instead, one per kind of refusal that has one
@@ -68,6 +69,7 @@ type Parser struct {
 	braceWord   *syntax.Word // the word being brace-expanded, if any
 	braceWords  int          // words brace expansion added in this call
 	cmds        []Command
+	argvSlab    []string     // room for the argvs of analyze's line, counted by commandsOf
 	inArgs      bool         // judging a command's arguments, not a redirection
 	globWord    bool         // the last word literal accepted was an option-value glob
 	globs       []int        // argv indexes of such words in the call in progress
@@ -130,7 +132,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	p.cmds = nil
 	p.strict = false
 	p.braceWords = 0
-	p.prof = profile
+	p.prof, p.inter = profile, profile.interactive()
 	p.pipeLeft, p.pipeLast, p.groupDepth, p.feed, p.loopStmt = 0, false, 0, -1, nil
 	p.inDouble, p.feeders, p.bound, p.loopAdded, p.shellOnly, p.exported, p.expanded = false, nil, nil, 0, nil, nil, nil
 	var (
@@ -139,7 +141,7 @@ func (p *Parser) Parse(line string, profile Profile) (*Script, *Problem) {
 	)
 	switch profile {
 	case Analyze, "":
-		p.prof = Analyze
+		p.prof, p.inter = Analyze, false
 		script, prob = p.analyze(line)
 	case Refuse:
 		script, prob = p.refuse(line)
@@ -261,27 +263,37 @@ const maxPresized = 8
 // up to maxPresized: the commands are then one allocation for most lines,
 // not one per doubling of a 300-byte Command. The tree is at hand, so
 // this is a few type switches where scanning the line's bytes was 2% of
-// a decision.
-func commandsOf(list []*syntax.Stmt, n int) int {
+// a decision. args counts the words of the simple commands counted, so
+// that their argvs are one allocation too (argvSlab).
+func commandsOf(list []*syntax.Stmt, n int, args *int) int {
 	for _, s := range list {
-		n = commandsOfCmd(s.Cmd, n)
+		n = commandsOfCmd(s.Cmd, n, args)
 	}
 	return n
 }
 
-func commandsOfCmd(c syntax.Command, n int) int {
+func commandsOfCmd(c syntax.Command, n int, args *int) int {
 	if n >= maxPresized {
 		return n
 	}
 	switch c := c.(type) {
 	case *syntax.BinaryCmd:
-		return commandsOfCmd(c.Y.Cmd, commandsOfCmd(c.X.Cmd, n))
+		return commandsOfCmd(c.Y.Cmd, commandsOfCmd(c.X.Cmd, n, args), args)
 	case *syntax.Subshell:
-		return commandsOf(c.Stmts, n)
+		return commandsOf(c.Stmts, n, args)
 	case *syntax.Block:
-		return commandsOf(c.Stmts, n)
+		return commandsOf(c.Stmts, n, args)
+	case *syntax.CallExpr:
+		*args += len(c.Args)
 	}
 	return n + 1
+}
+
+// scriptOf1 is a Script and its one command, made together for the
+// common line of one simple command.
+type scriptOf1 struct {
+	s   Script
+	one [1]Command
 }
 
 func (p *Parser) analyze(line string) (*Script, *Problem) {
@@ -314,8 +326,19 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 		p.ps.add(classEmpty, "the line has only blanks or comments", "")
 		return nil, p.ps.problem()
 	}
-	p.cmds = make([]Command, 0, commandsOf(f.Stmts, 0))
+	args := 0
+	var script *Script
+	if n := commandsOf(f.Stmts, 0, &args); n == 1 {
+		b := new(scriptOf1)
+		script, p.cmds = &b.s, b.one[:0:1]
+	} else {
+		script, p.cmds = new(Script), make([]Command, 0, n)
+	}
+	if args > 1 {
+		p.argvSlab = make([]string, 0, args)
+	}
 	p.stmts(f.Stmts, "", false)
+	p.argvSlab = nil
 	if p.ps.empty() && len(p.cmds) == 0 {
 		// Every statement ran nothing (a loop over no words): the same
 		// Problem whatever the body was.
@@ -324,7 +347,8 @@ func (p *Parser) analyze(line string) (*Script, *Problem) {
 	if !p.ps.empty() {
 		return nil, p.ps.problem()
 	}
-	return &Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}, nil
+	*script = Script{Commands: p.cmds, ShellOnly: p.shellOnly, Expanded: p.expanded}
+	return script, nil
 }
 
 // stmts flattens a list of statements; the first takes joiner, the rest
@@ -353,7 +377,7 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 	if s.Negated && p.strict {
 		p.ps.add(classSyntax, "negation", "!")
 	}
-	if p.prof.interactive() {
+	if p.inter {
 		p.checkStmt(s)
 	}
 	start, tail := len(p.cmds), len(p.cmds)
@@ -464,7 +488,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		// assignments would (cd, a builtin, gets none: export.go).
 		env = slices.Concat(p.exported, env)
 	}
-	argv := make([]string, 0, len(c.Args))
+	var argv []string
+	if n, used := len(c.Args), len(p.argvSlab); cap(p.argvSlab)-used >= n {
+		// Capped: a word expanding to more grows this argv alone.
+		argv, p.argvSlab = p.argvSlab[used:used:used+n], p.argvSlab[:used+n]
+	} else {
+		argv = make([]string, 0, n)
+	}
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
 	p.known, p.valued, p.varying = p.known[:0], nil, nil
@@ -555,7 +585,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classDynamic, "unquoted pattern as the program name", p.src(c.Args[0]))
 		return
 	}
-	if p.prof.interactive() {
+	if p.inter {
 		if src := p.src(c.Args[0]); (p.prof == Zsh || p.prof == Fish) && (strings.HasPrefix(src, "{") || strings.HasPrefix(src, "}")) {
 			p.refuseAs("brace at the start of a command", src, "reads it as the start or end of a { } group", hintCommandName)
 		}
@@ -781,7 +811,7 @@ func (p *Parser) compound(c syntax.Command) {
 // a problem instead.
 func (p *Parser) redirect(r *syntax.Redirect) (Redirect, bool) {
 	var rd Redirect
-	if p.prof.interactive() {
+	if p.inter {
 		p.checkRedirect(r)
 	}
 	prefix := ""

@@ -18,7 +18,7 @@ func (p *Parser) fields(dst []string, w *syntax.Word, arg bool) ([]string, bool)
 	if !p.parts(w.Parts) {
 		return dst, false
 	}
-	if p.prof.interactive() {
+	if p.inter {
 		p.checkWordBraces(w)
 	}
 	braces := countBraces(w.Parts)
@@ -98,7 +98,7 @@ func (p *Parser) braceFields(dst []string, w *syntax.Word, braces int, arg bool)
 		if null {
 			// {a,} is "a" alone: an empty unquoted word is removed, as
 			// word splitting removes it in bash.
-			if p.prof.interactive() {
+			if p.inter {
 				p.checkNullBrace(w)
 			}
 			continue
@@ -231,7 +231,7 @@ func (p *Parser) part(part syntax.WordPart) bool {
 // assignment-like word. null is true for an empty word with no quotes,
 // which bash removes.
 func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (s string, null, ok bool) {
-	if p.prof.interactive() && !p.checkEquals(w, parts) {
+	if p.inter && !p.checkEquals(w, parts) {
 		return "", false, false
 	}
 	// Most words are one plain unquoted literal: no copy needed.
@@ -288,7 +288,7 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 			p.pieces = append(p.pieces, piece{s: p.src(x)}) // kept as written (printing)
 		}
 	}
-	if p.prof.interactive() && !p.checkQuotedStart(w, p.pieces) {
+	if p.inter && !p.checkQuotedStart(w, p.pieces) {
 		return "", false, false
 	}
 	// A word like NAME=value or NAME+=value: bash (outside POSIX mode)
@@ -347,7 +347,7 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 						p.ps.add(classSyntax, "home directory expansion", "~")
 						return "", false, false
 					}
-					if (pi > 0 || i > 0) && p.prof.interactive() && !p.checkTildeAssign(w) {
+					if (pi > 0 || i > 0) && p.inter && !p.checkTildeAssign(w) {
 						return "", false, false
 					}
 					if p.braceWord != nil && p.prof == Fish && !p.checkBraceTilde(p.braceWord) {
@@ -394,16 +394,16 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	if p.hereWord {
 		return string(p.val), false, true
 	}
-	if maybeGlob && p.prof.interactive() && !p.checkBrackets(w, p.pat) {
+	if maybeGlob && p.inter && !p.checkBrackets(w, p.pat) {
 		return "", false, false
 	}
 	if maybeGlob && pattern.HasMeta(string(p.pat), 0) {
-		if p.prof.interactive() && (p.inArgs || p.loopList) && !p.textPattern && !p.checkPattern(w, p.pat) {
+		if p.inter && (p.inArgs || p.loopList) && !p.textPattern && !p.checkPattern(w, p.pat) {
 			return "", false, false
 		}
 		switch {
 		case p.textPattern:
-			if p.prof.interactive() && !p.checkTextPattern(w, p.pat) {
+			if p.inter && !p.checkTextPattern(w, p.pat) {
 				return "", false, false
 			}
 		case p.loopList && !p.strict:
@@ -505,13 +505,15 @@ func assignmentLike(s string) bool {
 
 // plainLiteral reports whether s holds none of "\\~*?[": an unquoted
 // literal that is its own value. It is asked of every word, and a byte
-// loop costs a fraction of strings.IndexAny's rune-by-rune search.
+// loop over a table costs a fraction of strings.IndexAny's rune-by-rune
+// search (and of a switch's compares per byte).
 func plainLiteral(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\', '~', '*', '?', '[':
+		if notPlain[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+var notPlain = [256]bool{'\\': true, '~': true, '*': true, '?': true, '[': true}
