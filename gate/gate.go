@@ -703,6 +703,11 @@ func (f *releasingFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	return f.Resolver.ReadDir(dir)
 }
 
+func (f *releasingFS) ListResolved(dir string) ([]fs.DirEntry, error) {
+	f.walks()
+	return f.Resolver.ListResolved(dir)
+}
+
 func (f *releasingFS) GitTracked(dir string, want func(string) bool) ([]string, bool) {
 	f.walks() // the index of a large repository is megabytes
 	return f.Resolver.GitTracked(dir, want)

@@ -83,7 +83,16 @@ func (r *Resolver) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if !r.roots.Contains(res.Path) {
 		return nil, fmt.Errorf("%w: %s", ErrOutsideRoots, dir)
 	}
-	return os.ReadDir(res.Path)
+	return sysfile.ReadDir(res.Path)
+}
+
+// ListResolved is ReadDir of dir, a path Resolve returned: it is not
+// resolved again (command.ResolvedLister), only held to the roots.
+func (r *Resolver) ListResolved(dir string) ([]fs.DirEntry, error) {
+	if !r.roots.Contains(dir) {
+		return nil, fmt.Errorf("%w: %s", ErrOutsideRoots, dir)
+	}
+	return sysfile.ReadDir(dir)
 }
 
 // Resolve resolves the absolute path p as the kernel would when a program

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"admit/internal/sysfile"
 )
 
 // testFS is a small FS on the real file system for tests: it resolves
@@ -284,7 +286,15 @@ func (f *testFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if !inside(r.Path, f.roots) {
 		return nil, errors.New("outside the roots")
 	}
-	return os.ReadDir(r.Path)
+	return sysfile.ReadDir(r.Path) // as workspace.Resolver lists
+}
+
+// ListResolved lists a folder Resolve returned, as workspace.Resolver does.
+func (f *testFS) ListResolved(dir string) ([]fs.DirEntry, error) {
+	if !inside(dir, f.roots) {
+		return nil, errors.New("outside the roots")
+	}
+	return sysfile.ReadDir(dir)
 }
 
 // GitHead reads the plain case as workspace.Resolver does: a ".git" folder

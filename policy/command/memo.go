@@ -37,17 +37,33 @@ type dirEntry struct {
 // listed again.
 const maxDirs = 8
 
-// readDir is fs.ReadDir(p), listed once per decision.
+// ResolvedLister is an FS that lists a folder already resolved without
+// resolving it again (workspace.Resolver: no lstat per component).
+type ResolvedLister interface {
+	// ListResolved is ReadDir of dir, which Resolve returned.
+	ListResolved(dir string) ([]fs.DirEntry, error)
+}
+
+// listResolved is fsys's ListResolved of the resolved folder p, or its
+// ReadDir.
+func listResolved(fsys FS, p string) ([]fs.DirEntry, error) {
+	if rl, ok := fsys.(ResolvedLister); ok {
+		return rl.ListResolved(p)
+	}
+	return fsys.ReadDir(p)
+}
+
+// readDir is the listing of p (resolved), listed once per decision.
 func (m *resolveMemo) readDir(fsys FS, p string) ([]fs.DirEntry, error) {
 	if m == nil {
-		return fsys.ReadDir(p)
+		return listResolved(fsys, p)
 	}
 	for i := range m.dirs {
 		if m.dirs[i].path == p {
 			return m.dirs[i].ents, m.dirs[i].err
 		}
 	}
-	ents, err := fsys.ReadDir(p)
+	ents, err := listResolved(fsys, p)
 	if len(m.dirs) < maxDirs {
 		m.dirs = append(m.dirs, dirEntry{p, ents, err})
 	}

@@ -286,6 +286,24 @@ func (s *Secrets) Secret(p string) string {
 	return s.find(lp, lp[strings.LastIndexByte(lp, '/')+1:])
 }
 
+// mayName reports whether a pattern may name a file called name (lower
+// case) in a folder called parent (lower case, "" at a root): the
+// index's filters as find reads them, no path built. A folder's listing
+// asks it of every entry (walksecrets.go), most of which no pattern names.
+func (s *Secrets) mayName(parent, name string) bool {
+	ix := &s.ix
+	switch {
+	case len(ix.rest) > 0, ix.exacts.mayHave(name):
+		return true
+	case name != "" && (ix.firsts.has(name[0]) || ix.lasts.has(name[len(name)-1])):
+		return true
+	case parent != "" && ix.parents.has(parent[0]):
+		return true
+	}
+	i := strings.LastIndexByte(name, '.')
+	return i >= 0 && ix.exts.mayHave(name[i:])
+}
+
 // matchesPath reports whether the pattern matches the end of lp, a part
 // at a time from the file's name up, without splitting lp.
 func (sp *secretPattern) matchesPath(lp string) bool {

@@ -474,13 +474,26 @@ func findSub(subs []toolSub, word string) *toolSub {
 
 // hasField reports whether the space-separated list holds word.
 func hasField(list, word string) bool {
-	if list == "" {
-		return false
+	// Found in place, not by strings.Fields: the lists are the policy's
+	// own literals, asked on every option of a hot path, and a split
+	// allocates.
+	if word == "" || strings.ContainsAny(word, " \t\n\r\v\f") {
+		return false // no field is empty or holds a blank
 	}
-	for _, f := range strings.Fields(list) {
-		if f == word {
+	for i := 0; i+len(word) <= len(list); {
+		j := strings.Index(list[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || asciiSpace(list[j-1])) && (end == len(list) || asciiSpace(list[end])) {
 			return true
 		}
+		i = j + 1
 	}
 	return false
 }
+
+// asciiSpace is what strings.Fields splits the policy's ASCII lists at.
+func asciiSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f' }

@@ -39,8 +39,12 @@ func (j *judge) dirSecret(dir string, reads func(e fs.DirEntry) bool) (name, pat
 	}
 	s := j.c.secrets()
 	rel := strings.TrimPrefix(dir, root)
+	parent := ""
+	if rel != "" {
+		parent = strings.ToLower(path.Base(rel))
+	}
 	for _, e := range ents {
-		if e.IsDir() {
+		if e.IsDir() || !s.mayName(parent, strings.ToLower(e.Name())) {
 			continue
 		}
 		if pat := s.Secret(rel + "/" + e.Name()); pat != "" && reads(e) {

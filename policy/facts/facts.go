@@ -406,6 +406,26 @@ func (x recFS) GitConfigFiles(dir string) []string {
 
 func (x recFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	ents, err := x.r.fs.ReadDir(dir)
+	x.r.keepDir(dir, ents, err)
+	return ents, err
+}
+
+// ListResolved answers as the live FS's ListResolved (or ReadDir), kept
+// as ReadDir's answer for dir: replay lists it by ReadDir.
+func (x recFS) ListResolved(dir string) ([]fs.DirEntry, error) {
+	var ents []fs.DirEntry
+	var err error
+	if rl, ok := x.r.fs.(command.ResolvedLister); ok {
+		ents, err = rl.ListResolved(dir)
+	} else {
+		ents, err = x.r.fs.ReadDir(dir)
+	}
+	x.r.keepDir(dir, ents, err)
+	return ents, err
+}
+
+// keepDir keeps a listing of dir for replay.
+func (r *Recorder) keepDir(dir string, ents []fs.DirEntry, err error) {
 	d := Dir{}
 	if err != nil {
 		d.Err = err.Error()
@@ -421,10 +441,9 @@ func (x recFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 			d.Names[i], d.Modes[i] = e.Name(), uint32(e.Type())
 		}
 	}
-	x.r.mu.Lock()
-	defer x.r.mu.Unlock()
-	x.r.f.ReadDir.keep(dir, d)
-	return ents, err
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.ReadDir.keep(dir, d)
 }
 
 // GitHead answers as the live FS does, or as an FS that cannot read a
