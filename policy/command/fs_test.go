@@ -259,12 +259,22 @@ func gitConfigExec(file string, depth int) string {
 				return v
 			}
 		case full == "core.fsmonitor", full == "core.pager", full == "core.sshcommand", full == "gpg.program",
-			full == "core.hookspath", full == "diff.external", sec == "pager", sec == "alias", sec == "filter",
+			full == "core.hookspath", full == "diff.external", sec == "pager" && sub == "" && !pagerSwitch(val), sec == "alias", sec == "filter",
 			sec == "diff" && sub != "" && (key == "textconv" || key == "command"):
 			return full + " = " + val
 		}
 	}
 	return ""
+}
+
+// pagerSwitch reports a pager.<cmd> value that only turns the pager on
+// or off, as git's boolean (a bare key is true).
+func pagerSwitch(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "yes", "on", "1", "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
 
 // testObs is a set of observations.
