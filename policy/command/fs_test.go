@@ -184,6 +184,29 @@ func (f *testFS) GitExec(dir string) string {
 	return v
 }
 
+// CargoExec is a small reader of cargo's configuration for the tests:
+// from dir up, a .cargo/config.toml (or config) or rust-toolchain.toml
+// that names one of the settings workspace.CargoExec reports that run
+// code, by a plain match on its text.
+func (f *testFS) CargoExec(dir string) string {
+	for d := dir; ; d = path.Dir(d) {
+		for _, name := range []string{".cargo/config.toml", ".cargo/config", "rust-toolchain.toml"} {
+			data, err := os.ReadFile(filepath.Join(d, name))
+			if err != nil {
+				continue
+			}
+			for _, k := range []string{"rustc-wrapper", "rustc =", "rustc=", "rustdoc", "credential-provider", "git-fetch-with-cli", "LD_PRELOAD", "-Z", "path =", "[unstable]"} {
+				if strings.Contains(string(data), k) {
+					return k + " in " + name
+				}
+			}
+		}
+		if d == "/" {
+			return ""
+		}
+	}
+}
+
 // GitConfigFiles lists the repository's config and the files it
 // includes, as far as the small reader of gitConfigExec follows them.
 func (f *testFS) GitConfigFiles(dir string) []string {
