@@ -22,7 +22,7 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 		Split: answered[[]string]{list: sortedOf(f.Split)}, Options: answered[[]string]{list: sortedOf(f.Options)},
 		GitExec: answered[string]{list: sortedOf(f.GitExec)}, GitConfig: answered[[]string]{list: sortedOf(f.GitConfig)},
 		CargoExec: answered[string]{list: sortedOf(f.CargoExec)},
-		ReadDir: answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
+		ReadDir:   answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
 		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
 		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
 	return a.appendJSON(b), nil
