@@ -94,3 +94,23 @@ func TestCargoExec(t *testing.T) {
 		t.Errorf("rust-toolchain.toml with a channel: %q", got)
 	}
 }
+
+// FuzzParseTOML: the reader of cargo's configuration never panics, and
+// what it accepts has keys.
+func FuzzParseTOML(f *testing.F) {
+	for _, s := range []string{"[build]\nrustc-wrapper = \"x\"\n", "a = [\n 'b', # c\n [1, {d = \"\\u0041\"}],\n]\n", "x = \"\"\"\nm\\\n  l\"\"\"\n", "[t.'q'.\"r\"]\nk.l = { m = 1 }\n", "\"\\U0001F600\" = 1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		entries, err := parseTOML([]byte(s))
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if len(e.key) == 0 {
+				t.Fatalf("%q: an entry with no key", s)
+			}
+			cargoRuns(e)
+		}
+	})
+}
