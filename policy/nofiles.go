@@ -20,4 +20,5 @@ func (noFiles) SplitNames(string) []string               { return []string{errNo
 func (noFiles) OptionNames(string) []string              { return []string{errNoFiles.Error()} }
 func (noFiles) GitExec(string) string                    { return errNoFiles.Error() }
 func (noFiles) GitConfigFiles(string) []string           { return nil }
+func (noFiles) CargoExec(string) string                  { return errNoFiles.Error() }
 func (noFiles) ReadDir(string) ([]fs.DirEntry, error)    { return nil, errNoFiles }

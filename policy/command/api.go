@@ -114,6 +114,11 @@ type FS interface {
 	// and nested repositories. A write to one before git runs changes
 	// what git runs.
 	GitConfigFiles(dir string) []string
+	// CargoExec names what in cargo's configuration for a command run
+	// in dir (.cargo/config.toml from dir up to "/", the person's
+	// CARGO_HOME left out; rustup's rust-toolchain.toml) would make cargo
+	// tree or cargo metadata run a program, or "" when nothing does.
+	CargoExec(dir string) string
 	// ReadDir lists a folder for pattern expansion, sorted by name. A
 	// folder outside the roots is an error: its names are not the
 	// policy's to see, nor the agent's to learn from a refusal.

@@ -280,3 +280,9 @@ func runsWith(assign string) string {
 	}
 	return ""
 }
+
+// EnvRunsCode says why setting the variable name to value for a program
+// changes what it runs (PATH, LD_PRELOAD, a pager, NODE_OPTIONS...), or
+// "": the gate's rule for an assignment on the line, for the
+// configuration files that set variables (cargo's [env]).
+func EnvRunsCode(name, value string) string { return runsWith(name + "=" + value) }

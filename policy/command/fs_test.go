@@ -186,6 +186,29 @@ func (f *testFS) GitExec(dir string) string {
 	return v
 }
 
+// CargoExec is a small reader of cargo's configuration for the tests:
+// from dir up, a .cargo/config.toml (or config) or rust-toolchain.toml
+// that names one of the settings workspace.CargoExec reports that run
+// code, by a plain match on its text.
+func (f *testFS) CargoExec(dir string) string {
+	for d := dir; ; d = path.Dir(d) {
+		for _, name := range []string{".cargo/config.toml", ".cargo/config", "rust-toolchain.toml"} {
+			data, err := os.ReadFile(filepath.Join(d, name))
+			if err != nil {
+				continue
+			}
+			for _, k := range []string{"rustc-wrapper", "rustc =", "rustc=", "rustdoc", "credential-provider", "git-fetch-with-cli", "LD_PRELOAD", "-Z", "path =", "[unstable]"} {
+				if strings.Contains(string(data), k) {
+					return k + " in " + name
+				}
+			}
+		}
+		if d == "/" {
+			return ""
+		}
+	}
+}
+
 // GitConfigFiles lists the repository's config and the files it
 // includes, as far as the small reader of gitConfigExec follows them.
 func (f *testFS) GitConfigFiles(dir string) []string {
@@ -261,12 +284,22 @@ func gitConfigExec(file string, depth int) string {
 				return v
 			}
 		case full == "core.fsmonitor", full == "core.pager", full == "core.sshcommand", full == "gpg.program",
-			full == "core.hookspath", full == "diff.external", sec == "pager", sec == "alias", sec == "filter",
+			full == "core.hookspath", full == "diff.external", sec == "pager" && sub == "" && !pagerSwitch(val), sec == "alias", sec == "filter",
 			sec == "diff" && sub != "" && (key == "textconv" || key == "command"):
 			return full + " = " + val
 		}
 	}
 	return ""
+}
+
+// pagerSwitch reports a pager.<cmd> value that only turns the pager on
+// or off, as git's boolean (a bare key is true).
+func pagerSwitch(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "yes", "on", "1", "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
 
 // testObs is a set of observations.

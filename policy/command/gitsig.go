@@ -67,23 +67,28 @@ func (j *judge) gitSignatureFormat(sub *Program, ps *parsed) bool {
 	return false
 }
 
-// gitPages are the read subcommands that start git's pager when their
-// output is a terminal (log, diff and show always; branch, tag, stash,
-// config and reflog when they list): $GIT_PAGER, core.pager, $PAGER or
-// less, found on the call's PATH.
-var gitPages = map[string]bool{
-	"log": true, "show": true, "diff": true, "grep": true, "blame": true, "annotate": true, "shortlog": true,
-	"whatchanged": true, "reflog": true, "branch": true, "tag": true, "stash": true, "config": true,
-	"range-diff": true, "cherry": true, "show-branch": true, "describe": true,
-}
+// gitNeverPages are the subcommands git starts no pager for: builtins
+// without RUN_SETUP in git.c's commands table (so pager.<cmd> is not
+// read) that never call setup_pager. Every other subcommand may page:
+// log, show, diff, grep, blame, shortlog and range-diff by default,
+// branch, tag, config and stash when they list, and any subcommand
+// (status, ls-files, add, ...) that pager.<cmd> = true switches on, in
+// the repository's configuration or the person's.
+var gitNeverPages = map[string]bool{"rev-parse": true, "version": true}
 
-// gitPager judges the pager a git read starts on a host whose line runs
-// in a terminal, as gpg is judged for a signature: less found on PATH
-// (the person's $PAGER is theirs; a repository's core.pager is
+// gitDefaultPagers are the programs git runs as its pager when neither
+// $GIT_PAGER, pager.<cmd>, core.pager nor $PAGER names one: less, or
+// pager on Debian and Ubuntu, whose git is built with DEFAULT_PAGER=pager.
+var gitDefaultPagers = []string{"less", "pager"}
+
+// gitPager judges the pager git starts on a host whose line runs in a
+// terminal, as gpg is judged for a signature: the default pager, found
+// on the call's PATH (the person's $PAGER and global configuration are
+// theirs; a program the repository's core.pager or pager.<cmd> names is
 // gitConfig's). It starts nothing when the line turns it off (--no-pager,
 // -P, GIT_PAGER=cat) or git's output is not the terminal (a pipe, a file).
 func (j *judge) gitPager(argv []string, sub int) bool {
-	if !(j.c.Terminal || j.c.Profile.Interactive()) || !gitPages[argv[sub]] {
+	if !(j.c.Terminal || j.c.Profile.Interactive()) || gitNeverPages[argv[sub]] {
 		return true
 	}
 	for _, a := range argv[1:sub] {
@@ -94,7 +99,12 @@ func (j *judge) gitPager(argv []string, sub int) bool {
 	if j.stdoutNotTerminal() || j.envSays("GIT_PAGER", "", "cat") {
 		return true
 	}
-	return j.helperOnPath([]string{"less"})
+	for _, p := range gitDefaultPagers {
+		if !j.helperOnPath([]string{p}) {
+			return false
+		}
+	}
+	return true
 }
 
 // stdoutNotTerminal reports whether the command being judged writes its

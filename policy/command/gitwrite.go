@@ -177,7 +177,7 @@ func (j *judge) gitWriting(w *gitWrite, argv []string, i int) {
 		j.refuse(rule.ForbiddenFlag, err.reason, "leave the option out")
 		return
 	}
-	if j.refusedOption(w.prog, &ps) {
+	if j.refusedOption(w.prog, &ps) || !j.gitPager(argv, i) {
 		return
 	}
 	if w.permissive {

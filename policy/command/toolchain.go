@@ -28,6 +28,8 @@ type toolVerdict struct {
 	// not a path, so argPaths passes over it (a person is asked about it
 	// as code that runs).
 	code int
+	// check is the subcommand's further judge (toolSub.check).
+	check string
 }
 
 // probesOnly reports words that are all probes (npx --version).
@@ -78,7 +80,7 @@ func (tc *toolchain) classify(args []string) toolVerdict {
 			return toolVerdict{class: tc.other}
 		}
 		flags = append(flags, sub.flags)
-		out := toolVerdict{class: sub.class, why: sub.why}
+		out := toolVerdict{class: sub.class, why: sub.why, check: sub.check}
 		if k+1 < len(words) && len(sub.subs) > 0 {
 			if sub2 := findSub(sub.subs, words[k+1]); sub2 != nil {
 				flags = append(flags, sub2.flags)
@@ -180,6 +182,12 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 		// A probe given alone (npx --version) runs nothing: not read as a
 		// runner's command.
 		if j.runner(tc, argv); j.acc.refused {
+			return true
+		}
+	}
+	if v.check == "cargo-reads" && v.class == toolProbe {
+		v = j.cargoReads(argv)
+		if j.acc.refused {
 			return true
 		}
 	}

@@ -116,6 +116,9 @@ type toolSub struct {
 	subs  []toolSub
 	other toolClass
 	flags []toolFlag
+	// check names the judge that looks further before the class stands
+	// (cargo-reads: cargoReads).
+	check string
 }
 
 // toolFlag is an option that changes a command's answer: -g makes an
@@ -310,7 +313,10 @@ func toolchainTable() map[string]*toolchain {
 			valued: "-Z --config --color -C --manifest-path --target-dir",
 			subs: []toolSub{
 				{names: "build b check c test t run r bench clippy fmt doc d fix clean miri nextest llvm-cov tarpaulin", class: toolRun},
-				{names: "add remove rm update up fetch generate-lockfile vendor tree metadata", class: toolInstall, why: "changes Cargo.toml or Cargo.lock and downloads crates"},
+				{names: "add remove rm update up fetch generate-lockfile vendor", class: toolInstall, why: "changes Cargo.toml or Cargo.lock and downloads crates"},
+				// tree and metadata read Cargo.toml and the lock file, run
+				// code only by configuration: judged by cargoReads.
+				{names: "tree metadata", class: toolProbe, check: "cargo-reads"},
 				{names: "install uninstall", class: toolGlobal, why: "installs programs into ~/.cargo/bin, outside the workspace"},
 				{names: "publish yank owner", class: toolPublish, why: whyPublish},
 				{names: "login logout", class: toolConfig, why: whyUserConfig},

@@ -21,7 +21,8 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 	a := answers{Resolve: answered[Resolved]{list: sortedOf(f.Resolve)}, Links: answered[[]string]{list: sortedOf(f.Links)},
 		Split: answered[[]string]{list: sortedOf(f.Split)}, Options: answered[[]string]{list: sortedOf(f.Options)},
 		GitExec: answered[string]{list: sortedOf(f.GitExec)}, GitConfig: answered[[]string]{list: sortedOf(f.GitConfig)},
-		ReadDir: answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
+		CargoExec: answered[string]{list: sortedOf(f.CargoExec)},
+		ReadDir:   answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
 		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)},
 		GitTracked: answered[*[]string]{list: sortedOf(f.GitTracked)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
 		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
@@ -90,6 +91,7 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"options":`, a.Options.sorted(), appendStringsNull)
 	b = appendEntries(b, `,"gitExec":`, a.GitExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"gitConfig":`, a.GitConfig.sorted(), appendStringsNull)
+	b = appendEntries(b, `,"cargoExec":`, a.CargoExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"readDir":`, a.ReadDir.sorted(), appendDir)
 	b = appendEntries(b, `,"remotes":`, a.Remotes.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)

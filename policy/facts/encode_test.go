@@ -114,6 +114,7 @@ func TestRecorderAppendJSON(t *testing.T) {
 			fsys.ReadDir("/none")
 			fsys.GitExec("/w")
 			fsys.GitConfigFiles("/w")
+			fsys.CargoExec("/w")
 			fsys.(command.GitWrites).GitRemotes("/w")
 			fsys.(command.GitWrites).GitWriteExec("/w", []string{"pre-commit"})
 			fsys.SplitNames("/w")

@@ -86,6 +86,7 @@ type Facts struct {
 	Options    map[string][]string  `json:"options,omitempty"` // OptionNames' answers
 	GitExec    map[string]string    `json:"gitExec,omitempty"`
 	GitConfig  map[string][]string  `json:"gitConfig,omitempty"`
+	CargoExec  map[string]string    `json:"cargoExec,omitempty"`
 	ReadDir    map[string]Dir       `json:"readDir,omitempty"`
 	Remotes    map[string]*[]string `json:"remotes,omitempty"`        // nil: could not be read
 	WriteExec  map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
@@ -155,6 +156,7 @@ type answers struct {
 	Options    answered[[]string]
 	GitExec    answered[string]
 	GitConfig  answered[[]string]
+	CargoExec  answered[string]
 	ReadDir    answered[Dir]
 	Remotes    answered[*[]string]
 	WriteExec  answered[string]
@@ -262,6 +264,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.Options)
 	forget(&f.GitExec)
 	forget(&f.GitConfig)
+	forget(&f.CargoExec)
 	forget(&f.ReadDir)
 	forget(&f.Remotes)
 	forget(&f.WriteExec)
@@ -315,6 +318,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.GitExec, base.GitConfig, base.ReadDir, base.Remotes = f.GitExec.asMap(), f.GitConfig.asMap(), f.ReadDir.asMap(), f.Remotes.asMap()
 	base.WriteExec, base.ObsFile, base.ObsDir = f.WriteExec.asMap(), f.ObsFile.asMap(), f.ObsDir.asMap()
 	base.GitHead = f.GitHead.asMap()
+	base.CargoExec = f.CargoExec.asMap()
 	base.PathDirs = f.PathDirs.asMap()
 	base.Creds = f.Creds.asMap()
 	base.GitTracked = f.GitTracked.asMap()
@@ -401,6 +405,14 @@ func (x recFS) GitConfigFiles(dir string) []string {
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
 	x.r.f.GitConfig.keep(dir, out)
+	return out
+}
+
+func (x recFS) CargoExec(dir string) string {
+	out := x.r.fs.CargoExec(dir)
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.CargoExec.keep(dir, out)
 	return out
 }
 
@@ -672,6 +684,10 @@ func (x repFS) GitExec(dir string) string {
 
 func (x repFS) GitConfigFiles(dir string) []string {
 	return recorded(x.r, x.r.f.GitConfig, dir, "git configuration files of", dir, nil)
+}
+
+func (x repFS) CargoExec(dir string) string {
+	return recorded(x.r, x.r.f.CargoExec, dir, "cargo configuration of", dir, "cargo's configuration (not recorded)")
 }
 
 func (x repFS) ReadDir(dir string) ([]fs.DirEntry, error) {

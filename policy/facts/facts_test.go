@@ -29,6 +29,7 @@ func (f *fakeFS) LinksOutside(dir string) []string   { return []string{dir + "/o
 func (f *fakeFS) SplitNames(string) []string         { return nil }
 func (f *fakeFS) OptionNames(string) []string        { return nil }
 func (f *fakeFS) GitExec(string) string              { return "core.fsmonitor" }
+func (f *fakeFS) CargoExec(string) string            { return "build.rustc-wrapper" }
 func (f *fakeFS) GitConfigFiles(dir string) []string { return []string{dir + "/.git/config"} }
 func (f *fakeFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	names, ok := f.dirs[dir]
