@@ -20,33 +20,8 @@ import (
 // secret is not in the output, the file is unchanged), and the run's
 // result and its tape record say what was hidden.
 func TestRunHidesTheDecisionsSecrets(t *testing.T) {
-	m := run.Probe()
-	if m.LandlockABI < 1 || !m.Seccomp || !m.Namespaces {
-		t.Skipf("no confinement with namespaces here (%s; %s)", m.Summary(), m.NamespacesNote)
-	}
-	base := t.TempDir()
-	if r, err := filepath.EvalSymlinks(base); err == nil {
-		base = r
-	}
-	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
-	ws := filepath.Join(base, "ws")
+	g, ws := hidingGate(t, map[string]string{"docs/config.txt": "SECRET=x\n", "docs/notes.txt": "the SECRET is elsewhere\n"})
 	secret := filepath.Join(ws, "docs", "config.txt")
-	for name, content := range map[string]string{"docs/config.txt": "SECRET=x\n", "docs/notes.txt": "the SECRET is elsewhere\n"} {
-		p := filepath.Join(ws, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, err := Open(Options{Dirs: []string{ws}, Settings: Settings{Mode: "enforce", Effects: "workspace-write"}, Home: filepath.Join(base, "home"),
-		Bounds: policy.DefaultBounds(), Headless: true, Trust: NewTrustStore(filepath.Join(base, "trust")),
-		Rules: NewRuleStore(filepath.Join(base, "rules"), ws), Handles: NewHandleStore(filepath.Join(base, "handles")), TapePath: filepath.Join(base, "tape.jsonl")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
 	ctx := context.Background()
 	hide := func(d *policy.Decision) { d.Hidden = []string{secret} }
 	line := "grep -r SECRET docs"
@@ -104,32 +79,7 @@ func TestRunHidesTheDecisionsSecrets(t *testing.T) {
 // (what only a shell runs, so no handle) or the host may ignore the
 // rewrite, the host's shell would read it: asked, as cat .env is.
 func TestWalkBesideASecret(t *testing.T) {
-	m := run.Probe()
-	if m.LandlockABI < 1 || !m.Seccomp || !m.Namespaces {
-		t.Skipf("no confinement with namespaces here (%s; %s)", m.Summary(), m.NamespacesNote)
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
-	ws := filepath.Join(base, "ws")
-	for name, content := range map[string]string{".env": "API_KEY=sk_live_hidden\n", "notes.txt": "API_KEY goes in .env\n"} {
-		p := filepath.Join(ws, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, err := Open(Options{Dirs: []string{ws}, Settings: Settings{Mode: "enforce", Effects: "workspace-write"}, Home: filepath.Join(base, "home"),
-		Bounds: policy.DefaultBounds(), Headless: true, Trust: NewTrustStore(filepath.Join(base, "trust")),
-		Rules: NewRuleStore(filepath.Join(base, "rules"), ws), Handles: NewHandleStore(filepath.Join(base, "handles")), TapePath: filepath.Join(base, "tape.jsonl")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
+	g, ws := hidingGate(t, map[string]string{".env": "API_KEY=sk_live_hidden\n", "notes.txt": "API_KEY goes in .env\n"})
 	ctx := context.Background()
 	line := "grep -rn API_KEY ."
 
@@ -154,4 +104,38 @@ func TestWalkBesideASecret(t *testing.T) {
 			t.Errorf("%q (handle %v, host may ignore %v): allowed %v rule %s handle %q (%s), %v; want asked secret-read", p.Command, p.Handle, p.HostMayIgnore, v.Allowed, v.Rule, v.Handle, v.Reason, err)
 		}
 	}
+}
+
+// hidingGate is an enforcing gate over a workspace of files, with
+// handles, on a machine whose runs can hide a file (else the test is
+// skipped).
+func hidingGate(t *testing.T, files map[string]string) (*Gate, string) {
+	t.Helper()
+	m := run.Probe()
+	if m.LandlockABI < 1 || !m.Seccomp || !m.Namespaces {
+		t.Skipf("no confinement with namespaces here (%s; %s)", m.Summary(), m.NamespacesNote)
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
+	ws := filepath.Join(base, "ws")
+	for name, content := range files {
+		p := filepath.Join(ws, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := Open(Options{Dirs: []string{ws}, Settings: Settings{Mode: "enforce", Effects: "workspace-write"}, Home: filepath.Join(base, "home"),
+		Bounds: policy.DefaultBounds(), Headless: true, Trust: NewTrustStore(filepath.Join(base, "trust")),
+		Rules: NewRuleStore(filepath.Join(base, "rules"), ws), Handles: NewHandleStore(filepath.Join(base, "handles")), TapePath: filepath.Join(base, "tape.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g, ws
 }
