@@ -502,4 +502,6 @@ func hasField(list, word string) bool {
 }
 
 // asciiSpace is what strings.Fields splits the policy's ASCII lists at.
-func asciiSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f' }
+func asciiSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f'
+}

@@ -24,18 +24,18 @@ import (
 // grep, git ls-files | xargs cat) read the files the index tracks, at
 // any depth; the index is read for them.
 
-// dirSecret is the first entry of the folder dir (resolved) that the
-// secrets patterns name and that reads keeps, with the pattern; "" when
-// there is none, or dir is outside the roots or cannot be listed (the
-// program cannot list it either).
-func (j *judge) dirSecret(dir string, reads func(e fs.DirEntry) bool) (name, pat string) {
+// dirSecrets hands found each entry of the folder dir (resolved) that
+// the secrets patterns name and that reads keeps, with the pattern, until
+// found says no more; none when dir is outside the roots or cannot be
+// listed (the program cannot list it either).
+func (j *judge) dirSecrets(dir string, reads func(e fs.DirEntry) bool, found func(name, pat string) (more bool)) {
 	root := j.rootOf(dir)
 	if j.c.FS == nil || root == "" {
-		return "", ""
+		return
 	}
 	ents, err := j.acc.memo.readDir(j.c.FS, dir)
 	if err != nil {
-		return "", ""
+		return
 	}
 	s := j.c.secrets()
 	rel := strings.TrimPrefix(dir, root)
@@ -47,23 +47,22 @@ func (j *judge) dirSecret(dir string, reads func(e fs.DirEntry) bool) (name, pat
 		if e.IsDir() || !s.mayName(parent, strings.ToLower(e.Name())) {
 			continue
 		}
-		if pat := s.Secret(rel + "/" + e.Name()); pat != "" && reads(e) {
-			return e.Name(), pat
+		if pat := s.Secret(rel + "/" + e.Name()); pat != "" && reads(e) && !found(e.Name(), pat) {
+			return
 		}
 	}
-	return "", ""
 }
 
-// walkSecrets asks when prog, reading the folder dir (word, resolved)
-// whole, reads a secret's file directly in it that skip keeps.
+// walkSecrets judges prog reading the folder dir (word, resolved) whole:
+// each secret's file directly in it that skip keeps is read.
 func (j *judge) walkSecrets(prog, word, dir string, skip *walkSkips) {
 	if j.settled() {
 		return
 	}
-	name, pat := j.dirSecret(dir, func(e fs.DirEntry) bool { return !skip.leaves(e.Name()) })
-	if name != "" {
+	j.dirSecrets(dir, func(e fs.DirEntry) bool { return !skip.leaves(e.Name()) }, func(name, pat string) bool {
 		j.walkSecret(prog, fmt.Sprintf("reads the folder %q whole, and with it", word), path.Join(word, name), dir+"/"+name, pat)
-	}
+		return j.c.AdmitRuns // each one hidden; where the host runs it, one question is enough
+	})
 }
 
 // settled reports whether a walk's secrets need not be looked for: the
@@ -109,15 +108,17 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 			if pat := j.c.secrets().Secret(strings.TrimPrefix(r.Path, root)); root != "" && pat != "" && minD == 0 &&
 				j.findReaches(expr, findFile{name: path.Base(st), path: st, typ: 'f'}, hits) {
 				j.walkSecret(prog, "is handed, by the walk of find,", st, r.Path, pat)
-				return
+				if !j.c.AdmitRuns {
+					return
+				}
 			}
 			continue
 		}
 		if minD > 1 || maxD < 1 {
 			continue
 		}
-		dir := r.Path
-		name, pat := j.dirSecret(dir, func(e fs.DirEntry) bool {
+		dir, asked := r.Path, false
+		j.dirSecrets(dir, func(e fs.DirEntry) bool {
 			typ := byte('f')
 			if e.Type()&fs.ModeSymlink != 0 {
 				typ = 'l'
@@ -125,12 +126,13 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 				typ = '?'
 			}
 			return j.findReaches(expr, findFile{name: e.Name(), path: strings.TrimSuffix(st, "/") + "/" + e.Name(), typ: typ}, hits)
-		})
-		if name != "" {
+		}, func(name, pat string) bool {
 			j.walkSecret(prog, fmt.Sprintf("is handed, by the walk of find %s,", st), path.Join(st, name), dir+"/"+name, pat)
-			if !j.c.AdmitRuns {
-				return
-			}
+			asked = !j.c.AdmitRuns
+			return !asked
+		})
+		if asked {
+			return
 		}
 	}
 }

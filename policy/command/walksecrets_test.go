@@ -153,6 +153,17 @@ func TestWalkSecretsHidden(t *testing.T) {
 			t.Errorf("%s: allowed %v ask %v (%s: %s) hidden %q; want ask %v hidden %q", tc.line, d.Allowed, d.Ask, d.Rule, d.Reason, d.Hidden, tc.ask, tc.hidden)
 		}
 	}
+	// Every secret of the folder is hidden, not the first only.
+	if err := os.WriteFile(filepath.Join(root, ".env.local"), []byte("API_KEY=sk_live_local\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(root, ".env.local")
+	for _, line := range []string{"grep -rn API_KEY .", "find . -maxdepth 1 -type f -exec cat {} +", "find .env .env.local -exec cat {} +"} {
+		d := p.Evaluate(line, root, walkContext(t, root, true))
+		if !d.Allowed || !slices.Equal(d.Hidden, []string{env, local}) {
+			t.Errorf("%s beside two secrets: allowed %v (%s) hidden %q, want both hidden", line, d.Allowed, d.Reason, d.Hidden)
+		}
+	}
 	// The host's shell runs it: asked, nothing hidden.
 	if d := p.Evaluate("grep -rn API_KEY .", root, walkContext(t, root, false)); !d.Ask || len(d.Hidden) != 0 {
 		t.Errorf("grep -rn where the host runs it: ask %v hidden %q", d.Ask, d.Hidden)
