@@ -82,6 +82,27 @@ const (
 	MaxFacts = 32 << 10
 )
 
+// appendPaths appends key (which opens the array) and list, when it has
+// any: at most MaxTargets of them, then how many more there were.
+func appendPaths(b []byte, key string, list []string) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = append(b, key...)
+	for i, s := range list {
+		if i == MaxTargets {
+			b = append(b, ',')
+			b = appendQuoted(b, "… "+strconv.Itoa(len(list)-MaxTargets)+" more")
+			break
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendQuoted(b, s)
+	}
+	return append(b, ']')
+}
+
 // appendBody appends r encoded as a JSON object without prev.
 func appendBody(b []byte, r *Record) []byte {
 	b = append(b, `{"time":"`...)
@@ -103,21 +124,7 @@ func appendBody(b []byte, r *Record) []byte {
 	}
 	b = appendString(b, `,"command":`, r.Command)
 	b = appendString(b, `,"kind":`, r.Kind)
-	if len(r.Targets) > 0 {
-		b = append(b, `,"targets":[`...)
-		for i, s := range r.Targets {
-			if i == MaxTargets {
-				b = append(b, ',')
-				b = appendQuoted(b, "… "+strconv.Itoa(len(r.Targets)-MaxTargets)+" more")
-				break
-			}
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendQuoted(b, s)
-		}
-		b = append(b, ']')
-	}
+	b = appendPaths(b, `,"targets":[`, r.Targets)
 	b = appendRaw(b, `,"context":`, r.Context, MaxContext)
 	b = appendString(b, `,"policy":`, r.Policy)
 	b = appendString(b, `,"decidedBy":`, string(r.DecidedBy))
@@ -143,21 +150,7 @@ func appendBody(b []byte, r *Record) []byte {
 		b = strconv.AppendBool(b, *r.Verified)
 	}
 	b = appendString(b, `,"detail":`, r.Detail)
-	if len(r.Hidden) > 0 {
-		b = append(b, `,"hidden":[`...)
-		for i, s := range r.Hidden {
-			if i == MaxTargets {
-				b = append(b, ',')
-				b = appendQuoted(b, "… "+strconv.Itoa(len(r.Hidden)-MaxTargets)+" more")
-				break
-			}
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendQuoted(b, s)
-		}
-		b = append(b, ']')
-	}
+	b = appendPaths(b, `,"hidden":[`, r.Hidden)
 	if r.FactsCompact && len(r.Facts) > 0 && len(r.Facts) <= MaxFacts {
 		b = append(append(b, `,"facts":`...), r.Facts...)
 	} else {
