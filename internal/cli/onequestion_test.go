@@ -41,9 +41,7 @@ func TestOneCallOneQuestion(t *testing.T) {
 	if q.Command != "python3 scripts/hello.py" || q.Agent == "" {
 		t.Fatalf("question: %+v", q)
 	}
-	sh := exec.Command("bash", "-c", line)
-	sh.Dir = w.root
-	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+e.Socket)
+	sh := hostShell(w, e.Socket, line)
 	var so, se bytes.Buffer
 	sh.Stdout, sh.Stderr = &so, &se
 	runErr := sh.Run()

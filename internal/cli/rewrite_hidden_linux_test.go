@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,9 +33,7 @@ func TestRewrittenWalkHidesTheSecret(t *testing.T) {
 	if decision != "allow" || !strings.Contains(line, " run --handle h") {
 		t.Fatalf("answer: %s", out)
 	}
-	sh := exec.Command("bash", "-c", line)
-	sh.Dir = w.root
-	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+w.socket)
+	sh := hostShell(w, w.socket, line)
 	var so, se bytes.Buffer
 	sh.Stdout, sh.Stderr = &so, &se
 	if err := sh.Run(); err != nil {

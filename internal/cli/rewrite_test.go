@@ -38,9 +38,7 @@ func TestRewrittenCallRunsTheJudgedLine(t *testing.T) {
 			}
 			// The host's shell runs the replacement line.
 			run := func() (int, string, string) {
-				sh := exec.Command("bash", "-c", line)
-				sh.Dir = w.root
-				sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+socket)
+				sh := hostShell(w, socket, line)
 				var so, se bytes.Buffer
 				sh.Stdout, sh.Stderr = &so, &se
 				err := sh.Run()
@@ -73,6 +71,15 @@ func TestRewrittenCallRunsTheJudgedLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostShell is the host's shell about to run line, the command a hook
+// put in place of the call, in w with socket as the editor's server.
+func hostShell(w hookWorkspace, socket, line string) *exec.Cmd {
+	sh := exec.Command("bash", "-c", line)
+	sh.Dir = w.root
+	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+socket)
+	return sh
 }
 
 // rewrittenBash runs admit hook claude-code, as a process from the

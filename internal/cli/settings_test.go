@@ -77,9 +77,7 @@ func TestRewrittenWriteRunsUnderThePersonsSettings(t *testing.T) {
 	if decision != "allow" || !strings.Contains(line, " run --handle h") {
 		t.Fatalf("answer: %s", out)
 	}
-	sh := exec.Command("bash", "-c", line)
-	sh.Dir = w.root
-	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+w.socket)
+	sh := hostShell(w, w.socket, line)
 	if out, err := sh.CombinedOutput(); err != nil {
 		t.Fatalf("the rewritten line: %v\n%s", err, out)
 	}

@@ -181,9 +181,7 @@ func TestRewrittenSubstitution(t *testing.T) {
 	if decision != "allow" || !strings.Contains(line, " run --handle h") {
 		t.Fatalf("answer: %s", out)
 	}
-	sh := exec.Command("bash", "-c", line)
-	sh.Dir = w.root
-	sh.Env = append(os.Environ(), "ADMIT_TEST_AS_ADMIT=1", "HOME="+w.home, "ADMIT_SOCKET="+w.socket)
+	sh := hostShell(w, w.socket, line)
 	got, err := sh.Output()
 	if err != nil || string(got) != "3 src/main.go\n" {
 		t.Fatalf("the rewritten line: %v, stdout %q", err, got)
