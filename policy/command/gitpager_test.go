@@ -16,14 +16,7 @@ import (
 // status, ls-files and add as for log. --no-pager, a pipe, the bash -c
 // profile and rev-parse (which never pages) stay allowed.
 func TestGitPagerEverySubcommand(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, ".venv", "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, bin := venvWorkspace(t)
 	p := New(nil)
 	for _, pager := range gitDefaultPagers {
 		exe := filepath.Join(bin, pager)

@@ -13,14 +13,7 @@ import (
 // its pages rendered through groff (whose .so reads any file): asked. The
 // same folder without one, or man -k, which renders nothing, is allowed.
 func TestManPagesBesidePath(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, ".venv", "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, bin := venvWorkspace(t)
 	p := New(nil)
 	c := &Context{Roots: []string{root}, FS: newTestFS(root), Home: t.TempDir(), Path: []string{bin, "/usr/bin", "/bin"}}
 	if d := p.Evaluate("man ls", root, c); !d.Allowed {
@@ -41,4 +34,19 @@ func TestManPagesBesidePath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// venvWorkspace is a workspace root with an empty .venv/bin in it, the
+// PATH folder a Python project activates.
+func venvWorkspace(t *testing.T) (root, bin string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(root, ".venv", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root, bin
 }
