@@ -42,7 +42,7 @@ func (j *judge) cargoReads(argv []string) toolVerdict {
 			if !strings.Contains(v, "=") {
 				return toolVerdict{class: toolRun, why: fmt.Sprintf("reads cargo's settings from the file %q, which may name programs cargo starts", v)}
 			}
-		case a == "-Z" || strings.HasPrefix(a, "-Z") || a == "-C" || strings.HasPrefix(a, "-C"):
+		case strings.HasPrefix(a, "-Z"), strings.HasPrefix(a, "-C"):
 			// Unstable features; -C DIR moves where the configuration is read.
 			return toolVerdict{class: toolRun, why: fmt.Sprintf("turns on %q, an unstable feature or another folder's configuration", a)}
 		}
