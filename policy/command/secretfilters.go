@@ -89,8 +89,8 @@ func (j *judge) namesSecretFilter(prog string, producer []string) {
 		}
 		var specs []string
 		for _, w := range producer[min(2, len(producer)):] {
-			if !strings.HasPrefix(w, "-") {
-				specs = append(specs, w)
+			if _, leaves := pathspecExclusion(w); !leaves && !strings.HasPrefix(w, "-") {
+				specs = append(specs, w) // ':!.env' leaves it out: no filter that selects it
 			}
 		}
 		j.askSecretFilter(prog, specs)

@@ -423,20 +423,14 @@ func (j *judge) namesWalkSecrets(prog string, producer []string) {
 		if len(args) == 0 {
 			return
 		}
-		var ops []string
-		for _, a := range args[1:] {
-			if !strings.HasPrefix(a, "-") || a == "--" {
-				ops = append(ops, a)
+		// Its pathspecs, read with the subcommand's own options (-x PATTERN
+		// takes a value); where they cannot be read, every tracked file.
+		var specs []string
+		if sub := j.p.git[args[0]]; sub != nil {
+			if ps, err := parseArgs(sub, args[1:], false); err == nil {
+				specs = j.walkPathspecs(args[0], &ps)
 			}
 		}
-		if args[0] == "grep" && len(ops) > 0 && ops[0] != "--" && !slices.Contains(args, "-e") {
-			ops = ops[1:] // the pattern
-		}
-		dash := slices.Index(ops, "--")
-		if args[0] == "ls-files" && dash < 0 {
-			dash = -2 // every operand a pathspec: no revisions
-		}
-		specs := j.specsOf(ops, dash)
 		if others, _, _ := lsFilesLists(producer); others {
 			j.untrackedSecrets(prog, specs, args)
 		}
@@ -599,20 +593,7 @@ func (j *judge) gitGrepWalk(g *words) {
 		g.skip.unshown = true
 		return
 	}
-	ops, dash := g.ops, g.ps.dash
-	if g.ps.has("pattern") == nil && len(ops) > 0 {
-		ops = ops[1:]
-		if dash > 0 {
-			dash--
-		}
-	}
-	if dash >= 0 && dash <= len(ops) {
-		// ps.dash counts the operands before "--", which ops leaves out
-		ops = slices.Insert(slices.Clone(ops), dash, "--")
-	} else {
-		dash = -1
-	}
-	specs := j.specsOf(ops, dash)
+	specs := j.walkPathspecs("grep", &g.ps)
 	if hasName(&g.ps, "--untracked") || hasName(&g.ps, "--no-index") {
 		g.walks = true // the folders named are read whole (access.go)
 		if len(specs) == 0 {
@@ -622,4 +603,27 @@ func (j *judge) gitGrepWalk(g *words) {
 		}
 	}
 	j.gitTrackedSecrets("git grep", specs)
+}
+
+// walkPathspecs are the pathspecs of git grep or git ls-files parsed as ps:
+// the operands after the pattern (grep without -e), and for ls-files all
+// of them (it takes no revisions); before a "--", those that look like
+// paths (specsOf).
+func (j *judge) walkPathspecs(sub string, ps *parsed) []string {
+	ops, dash := ps.operands, ps.dash
+	if sub == "grep" && ps.has("pattern") == nil && len(ops) > 0 {
+		ops = ops[1:]
+		if dash > 0 {
+			dash--
+		}
+	}
+	switch {
+	case dash >= 0 && dash <= len(ops):
+		ops = slices.Insert(slices.Clone(ops), dash, "--") // ps.dash counts the operands before it
+	case sub == "ls-files":
+		dash = -2
+	default:
+		dash = -1
+	}
+	return j.specsOf(ops, dash)
 }

@@ -121,6 +121,10 @@ func TestWalkSecrets(t *testing.T) {
 		{"git grep -n API_KEY -- ':!.env'", true},
 		{"git grep -l API_KEY", true},
 		{"git ls-files src | xargs cat", true},
+		{"git ls-files -x '*.o' | xargs cat", false}, // -x's value is no pathspec
+		{"git ls-files --exclude '*.o' -z | xargs -0 cat --", false},
+		{"git ls-files -- ':!.env' | xargs cat", true},
+		{"git grep --max-depth 1 API_KEY", false},
 	} {
 		judge(tc.line, tc.ok)
 	}
