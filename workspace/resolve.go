@@ -36,7 +36,9 @@ var ErrRelativePath = errors.New("workspace: path is not absolute")
 // write outside every root, which the gate does not admit. A cache keyed by
 // folder would have to be invalidated by watcher events that arrive after
 // the change, so a decision made in that window could use a stale answer;
-// it is left out on purpose.
+// it is left out on purpose. Listings are kept (sysfile.Listings), but each
+// is used again only after a stat of the folder shows it unchanged, so
+// that answer too comes from the file system as it is at the call.
 type Resolver struct {
 	roots *Roots
 	// walkBound caps the entries LinksOutside visits when it walks.
@@ -47,6 +49,8 @@ type Resolver struct {
 	// noOpenat2 is set once openat2 proved unavailable here (an old
 	// kernel, a seccomp filter): SearchPath then declines at once.
 	noOpenat2 atomic.Bool
+	// listings keeps folders' listings for ReadDir and ListResolved.
+	listings sysfile.Listings
 }
 
 // SetHome names the person's home folder (GitCredentials reads the URL
@@ -83,7 +87,7 @@ func (r *Resolver) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if !r.roots.Contains(res.Path) {
 		return nil, fmt.Errorf("%w: %s", ErrOutsideRoots, dir)
 	}
-	return sysfile.ReadDir(res.Path)
+	return r.listings.ReadDir(res.Path)
 }
 
 // ListResolved is ReadDir of dir, a path Resolve returned: it is not
@@ -92,7 +96,7 @@ func (r *Resolver) ListResolved(dir string) ([]fs.DirEntry, error) {
 	if !r.roots.Contains(dir) {
 		return nil, fmt.Errorf("%w: %s", ErrOutsideRoots, dir)
 	}
-	return sysfile.ReadDir(dir)
+	return r.listings.ReadDir(dir)
 }
 
 // Resolve resolves the absolute path p as the kernel would when a program

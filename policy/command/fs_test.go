@@ -22,6 +22,8 @@ type testFS struct {
 
 	mu  sync.Mutex        // guards git
 	git map[string]string // GitExec answers by folder
+
+	listings sysfile.Listings // as workspace.Resolver keeps them
 }
 
 func newTestFS(roots ...string) *testFS {
@@ -319,7 +321,7 @@ func (f *testFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if !inside(r.Path, f.roots) {
 		return nil, errors.New("outside the roots")
 	}
-	return sysfile.ReadDir(r.Path) // as workspace.Resolver lists
+	return f.listings.ReadDir(r.Path) // as workspace.Resolver lists
 }
 
 // ListResolved lists a folder Resolve returned, as workspace.Resolver does.
@@ -327,7 +329,7 @@ func (f *testFS) ListResolved(dir string) ([]fs.DirEntry, error) {
 	if !inside(dir, f.roots) {
 		return nil, errors.New("outside the roots")
 	}
-	return sysfile.ReadDir(dir)
+	return f.listings.ReadDir(dir)
 }
 
 // GitHead reads the plain case as workspace.Resolver does: a ".git" folder
