@@ -518,6 +518,9 @@ func DefaultTable() *Table {
 		{Name: "ss", Operands: TextOperands, NoOptions: true},
 		{Name: "netstat", Operands: TextOperands, NoOptions: true},
 		{Name: "jobs", Operands: TextOperands, NoOptions: true},
+		// wait waits for the line's own background jobs (judged where they
+		// start); an option is refused, so bash's -p VAR assigns nothing.
+		{Name: "wait", Operands: TextOperands},
 		{Name: "locale", Operands: TextOperands, Options: []Option{{Names: "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose"}, {Names: "-? --help -V --version --usage"}}},
 		{
 			Name: "top", Operands: TextOperands, rules: "nooperands",

@@ -113,6 +113,9 @@ args:
 			break args
 		case strings.HasPrefix(a, "--"):
 			name, value, attached := strings.Cut(a[2:], "=")
+			if (name == "version" || name == "help") && !attached {
+				return // GNU xargs prints and exits as it parses it: no command runs
+			}
 			kind, ok := xargsOpts[name]
 			if !ok || len(name) == 1 {
 				j.refuse(rule.ForbiddenFlag, fmt.Sprintf("option %q of xargs is not in the accepted options", "--"+name), "")
