@@ -282,14 +282,23 @@ func TestHostRunsEndlessDevices(t *testing.T) {
 			t.Setenv("ADMIT_EFFECTS", effects)
 			marker := filepath.Join(w.root, "RAN")
 			env := []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}
+			// A copy into a file is refused for the device where writes
+			// are allowed; in read-only effects, for the write first.
+			devCopy := "endless-input"
+			if effects == "read-only" {
+				devCopy = "read-only-effects"
+			}
 			tryAttacks(t, w, marker, env, []attack{
 				{"cat /dev/urandom | head -c 1 >/dev/null; touch RAN", true, "endless-input"},
 				{"sort /dev/zero; touch RAN", true, "endless-input"},
 				{"sha256sum /dev/zero; touch RAN", true, "endless-input"},
 				{"cmp /dev/zero /dev/zero; touch RAN", true, "endless-input"},
 				{"head -c 1G /dev/zero | wc -c; touch RAN", true, "endless-input"},
-				{"cp /dev/zero big.bin", false, ""},
-				{"dd if=/dev/zero of=big.bin", false, ""},
+				{"cat /dev/urandom", false, "endless-input"},
+				{"head -c 1G /dev/zero", false, "endless-input"},
+				{"cp /dev/zero big.bin", false, devCopy},
+				{"dd if=/dev/zero of=big.bin", false, devCopy},
+				{"cp /dev/urandom big.bin", false, devCopy},
 				{"dd if=/dev/urandom bs=1M count=64 | wc -c; touch RAN", true, "endless-input"},
 			})
 			if exists(filepath.Join(w.root, "big.bin")) {

@@ -321,6 +321,14 @@ func TestHookClaudeAskedInZsh(t *testing.T) {
 	if d != "deny" || !strings.Contains(reason, "zsh") {
 		t.Fatalf("with zsh as the person's shell: %s (%s), want deny naming zsh", d, reason)
 	}
+	// The issue's own: an asked line with zsh's ***/ (which follows links
+	// out of the workspace) is asked with bash, refused with zsh.
+	for shell, want := range map[string]string{"/bin/bash": "ask", "/usr/bin/zsh": "deny"} {
+		t.Setenv("SHELL", shell)
+		if d, reason := hookAnswer(t, w, claudeBash(t, w.root, map[string]any{"command": "python3 x.py ***/secret.txt"})); d != want {
+			t.Errorf("python3 x.py ***/secret.txt with %s as the person's shell: %s (%s), want %s", shell, d, reason, want)
+		}
+	}
 	// An allowed line is still rewritten: admit runs it, not zsh.
 	t.Setenv("SHELL", "/usr/bin/zsh")
 	var stdout, stderr bytes.Buffer

@@ -348,13 +348,47 @@ func (j *judge) runnerLine(in runnerInner) {
 		default:
 			saved := j.globs
 			j.globs = nil
-			j.command(cmd.Argv, cmd.Redirects, j.depth+1)
+			argv := cmd.Argv
+			if bin := j.lineBin(in, argv[0]); bin != "" {
+				argv = append([]string{bin}, argv[1:]...)
+			}
+			j.command(argv, cmd.Redirects, j.depth+1)
 			j.globs = saved
 		}
 		if j.acc.refused {
 			return
 		}
 	}
+}
+
+// lineBin is where the line of a node runner (npx -c, npm exec -c) finds
+// a program before PATH: npm puts node_modules/.bin of the working folder
+// and of each folder above it first, so `npm exec -c 'git status'` runs a
+// node_modules/.bin/git the agent wrote, not the git PATH names. It is the
+// program's path as written from the working folder, judged as the
+// workspace's program it is, or "" where no folder of the workspace holds
+// one (a folder above the roots is the person's).
+func (j *judge) lineBin(in runnerInner, name string) string {
+	if j.c.FS == nil || strings.Contains(name, "/") || bashBuiltins[name] || !nodeRunner(in.by) {
+		return ""
+	}
+	for dir := j.cwd; inside(dir, j.c.Roots) && dir != "/"; dir = path.Dir(dir) {
+		p := dir + "/node_modules/.bin/" + name
+		if r, err := j.resolvePath(p); err == nil && r.Exists && !r.Dir {
+			if rel, ok := strings.CutPrefix(p, j.cwd+"/"); ok {
+				return rel
+			}
+			return p
+		}
+	}
+	return ""
+}
+
+// nodeRunner reports whether a runner (as written, "npm exec -c") is one
+// of npm's, which run a line with node_modules/.bin first on PATH.
+func nodeRunner(by string) bool {
+	first, _, _ := strings.Cut(by, " ")
+	return first == "npx" || first == "pnpx" || first == "npm" || first == "pnpm" || first == "yarn"
 }
 
 // parseInner parses a line a runner runs through sh, with the strict
