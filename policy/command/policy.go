@@ -305,7 +305,7 @@ func (p *Policy) Evaluate(line, cwd string, c *Context) (d Decision) {
 	}
 	memo := &pp.memo
 	walk := pp.walk // made only for a line with patterns to expand; a for loop's made it already
-	if walk == nil && c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 }) {
+	if walk == nil && c.FS != nil && slices.ContainsFunc(script.Commands, func(cmd shell.Command) bool { return len(cmd.Patterns) > 0 || len(cmd.ZshPatterns) > 0 }) {
 		walk = &shell.Walk{ReadDir: fluxReadDir(c, memo), Now: c.Now}
 	}
 	// The passes live in pp: no pool round trip per pass, and each accum
@@ -423,6 +423,9 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 // judged like any other words. It refuses when that folder is not known
 // for certain or the expansion cannot be done (see shell.ExpandPatterns).
 func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, acc *accum) bool {
+	if len(cmd.ZshPatterns) > 0 && !zshMatches(cmd, cwds, c, acc) {
+		return false
+	}
 	if len(cmd.Patterns) == 0 {
 		return true
 	}
@@ -446,6 +449,55 @@ func (p *Policy) expand(cmd *shell.Command, i int, cwds []string, c *Context, ac
 	acc.patterns = append(acc.patterns, i)
 	return true
 }
+
+// zshMatches refuses a command with a word zsh's extendedglob option
+// reads as a pattern (cmd.ZshPatterns: cat .en^ reads .env, ^x every
+// name but x) where that pattern matches a name in a folder the command
+// may run in: zsh would pass names that bash, and the gate, did not see.
+// A word that matches nothing makes zsh fail the command, and stays.
+func zshMatches(cmd *shell.Command, cwds []string, c *Context, acc *accum) bool {
+	for _, zp := range cmd.ZshPatterns {
+		word := cmd.Argv[zp.Index]
+		if c.FS == nil || acc.walk == nil {
+			acc.refuse(rule.ShellSyntax, fmt.Sprintf("zsh with the common extendedglob option reads %q as a pattern, and the folder cannot be listed here", word), hintZshOps)
+			return false
+		}
+		for _, dir := range cwds {
+			// bash passes a pattern that matches nothing as written.
+			unmatched := unescapeWord(zp.Word)
+			probe := shell.Command{Argv: []string{unmatched}, Patterns: []shell.Pattern{{Index: 0, Word: zp.Word}}}
+			err := shell.ExpandPatterns(&probe, dir, acc.walk)
+			if err == nil && len(probe.Argv) == 1 && probe.Argv[0] == unmatched {
+				continue // no name matches
+			}
+			what := "matches " + strings.Join(probe.Argv[:min(len(probe.Argv), 3)], " ")
+			if err != nil {
+				what = "cannot be expanded here: " + err.Error()
+			}
+			acc.refuse(rule.ShellSyntax, fmt.Sprintf("zsh with the common extendedglob option reads %q as a pattern, which %s", word, what), hintZshOps)
+			return false
+		}
+	}
+	return true
+}
+
+// unescapeWord removes the backslashes of a pattern word.
+func unescapeWord(w string) string {
+	if !strings.Contains(w, `\`) {
+		return w
+	}
+	b := make([]byte, 0, len(w))
+	for i := 0; i < len(w); i++ {
+		if w[i] == '\\' && i+1 < len(w) {
+			i++
+		}
+		b = append(b, w[i])
+	}
+	return string(b)
+}
+
+// hintZshOps is what to write instead of an unquoted ^ or # in a word.
+const hintZshOps = "quote the ^ and # ('HEAD^'), or name the files"
 
 // patternsRace refuses a line where a command's patterns were expanded
 // and another command changes files: bash expands each pattern only when

@@ -27,6 +27,17 @@ func TestShellProfiles(t *testing.T) {
 		{"cat 'a.txt\x15' b.txt", shell.BashInteractive, "interactive bash acts on it as a key"},
 		{`grep -n a a.txt | head -5`, shell.Fish, ""},
 		{`git status`, shell.Zsh, ""},
+		// zsh's extendedglob reads ^ and # in a word as a pattern: refused
+		// where it matches a name, passed as written where none does.
+		{`cat .en^`, shell.Zsh, "matches .env"},
+		{`cat .en#v`, shell.Zsh, "matches .env"},
+		{`cat keys/id_ed^`, shell.Zsh, "matches keys/id_ed25519"},
+		{`cat ^README.md`, shell.Zsh, "reads \"^README.md\" as a pattern"},
+		{`head a.tx#t`, shell.Portable, "matches a.txt"},
+		{`cat .en^`, shell.BashInteractive, ""},
+		{`cat '.en^' ".en#v" .en\^`, shell.Zsh, ""},
+		{`git show HEAD^ --stat`, shell.Zsh, ""},
+		{`git log -1 HEAD^^ && echo issue#12`, shell.Portable, ""},
 	}
 	for _, tt := range tests {
 		ctx := w.context(false, "")

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -439,6 +440,73 @@ func (p *Parser) checkPattern(w *syntax.Word, pat []byte) bool {
 		}
 	}
 	return true
+}
+
+// zshOperators judges a word bash reads as plain text that holds ^ or #
+// outside quotes (p.pat): zsh's common extendedglob option makes it a
+// pattern (.en^ is every name that starts .en, .en#v matches .env, ^x is
+// every name but x). As an argument it becomes a Pattern of the bash glob
+// that matches every name it could (zshSuperset), kept beside the word
+// (Command.ZshPatterns): where it matches a name the command policy
+// refuses the line, and where it matches none zsh fails the command (no
+// matches found), so HEAD^ and pkg@^1 stay as written. Anywhere else (a
+// redirection, an assignment, a loop's words, a case pattern) it is
+// refused.
+func (p *Parser) zshOperators(w *syntax.Word) bool {
+	sup, ok := zshSuperset(p.pat)
+	if !ok {
+		return true
+	}
+	if p.inArgs && !p.loopList && !p.textPattern && !p.strict {
+		p.zshPatWord = sup
+		return true
+	}
+	p.refuseAs("zsh pattern operator", p.src(w), "with the common extendedglob option reads ^ and # in a word as a pattern", hintZshGlob)
+	return false
+}
+
+// zshSuperset returns a bash pattern matching every name the zsh
+// extendedglob pattern pat (quoted characters escaped, no *, ? or [) can
+// match, and whether pat has such an operator (an unescaped ^ or #) at
+// all. Each path component that holds one keeps its text up to the first
+// (less the character a # repeats) and matches anything after it: zsh's
+// ^ binds tighter than /, so src/^x looks in src alone.
+func zshSuperset(pat []byte) (string, bool) {
+	if bytes.IndexByte(pat, '^') < 0 && bytes.IndexByte(pat, '#') < 0 {
+		return "", false
+	}
+	out := make([]byte, 0, len(pat)+2)
+	found := false
+	start := 0 // where the component in progress starts in out
+	last := -1 // where its last character starts in out (an escape is two bytes)
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch {
+		case c == '\\' && i+1 < len(pat):
+			last = len(out)
+			out = append(out, c, pat[i+1])
+			i++
+			continue
+		case c == '/':
+			start, last = len(out)+1, -1
+		case c == '^' || c == '#':
+			found = true
+			if c == '#' && last >= start {
+				out = out[:last] // x# is any number of x: the x is not certain
+			}
+			out = append(out, '*')
+			for i+1 < len(pat) && pat[i+1] != '/' {
+				i++ // the rest of the component is anything
+			}
+			continue
+		}
+		last = len(out)
+		out = append(out, c)
+	}
+	if !found {
+		return "", false
+	}
+	return patternWord(out), true
 }
 
 // checkTextPattern refuses a pattern matched against text ([[ x == p ]],

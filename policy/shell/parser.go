@@ -79,6 +79,8 @@ type Parser struct {
 	loopStmt    *syntax.Stmt // the statement of the compound command loop is flattening
 	loopList    bool         // judging a for loop's words, where a pattern is expanded by Loops
 	expanded    []Span       // the commands of for loops over a pattern (Script.Expanded)
+	zshPatWord  string       // the last word literal accepted is a pattern by zsh's ^ or # alone (zshOperators)
+	zshPats     []Pattern    // such words of the call in progress
 	textPattern bool         // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
 	textRegex   bool         // that pattern is a regular expression (=~)
 	hereWord    bool         // judging a here-string's word: no pathname expansion applies
@@ -175,7 +177,9 @@ func (p *Parser) portable(line string) (*Script, *Problem) {
 	for _, prof := range portableShells {
 		script, prob := p.Parse(line, prof)
 		if prob == nil {
-			if first == nil {
+			// zsh alone may read a word as a pattern (^ or #): its script
+			// has that word's Pattern, so the names are judged.
+			if first == nil || prof == Zsh && zshPatterns(script) {
 				first = script
 			}
 			continue
@@ -497,6 +501,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	ok := eok
 	p.inArgs, p.globs, p.patterns, p.params, p.feeders = true, nil, nil, nil, nil
+	p.zshPats, p.zshPatWord = nil, ""
 	p.known, p.valued, p.varying = p.known[:0], nil, nil
 	// The words only known when the line runs, rare: in a struct too big
 	// for registers, so the loop below does not spill and reload them
@@ -580,7 +585,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		p.ps.add(classEmpty, "empty command name", p.src(c.Args[0]))
 		return
 	}
-	if len(p.patterns) > 0 && p.patterns[0].Index == 0 {
+	if len(p.patterns) > 0 && p.patterns[0].Index == 0 || len(p.zshPats) > 0 && p.zshPats[0].Index == 0 {
 		// The program's own name is never left to the file system.
 		p.ps.add(classDynamic, "unquoted pattern as the program name", p.src(c.Args[0]))
 		return
@@ -628,6 +633,9 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 	}
 	if p.patterns != nil {
 		cmd.Patterns = p.patterns
+	}
+	if p.zshPats != nil {
+		cmd.ZshPatterns = p.zshPats
 	}
 	if late.subs != nil {
 		cmd.Substitutions = late.subs
@@ -734,9 +742,9 @@ func (p *Parser) substitution(k int, w *syntax.Word) *syntax.CallExpr {
 // of it that is not literal (a nested substitution) or a pattern is a
 // problem, as anywhere else.
 func (p *Parser) innerWords(c *syntax.CallExpr) ([]string, bool) {
-	globs, patterns := p.globs, p.patterns
-	p.globs, p.patterns = nil, nil
-	defer func() { p.globs, p.patterns = globs, patterns }()
+	globs, patterns, zshPats := p.globs, p.patterns, p.zshPats
+	p.globs, p.patterns, p.zshPats = nil, nil, nil
+	defer func() { p.globs, p.patterns, p.zshPats = globs, patterns, zshPats }()
 	var argv []string
 	ok := true
 	for _, w := range c.Args {
@@ -747,7 +755,7 @@ func (p *Parser) innerWords(c *syntax.CallExpr) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	if len(p.globs) > 0 || len(p.patterns) > 0 {
+	if len(p.globs) > 0 || len(p.patterns) > 0 || len(p.zshPats) > 0 {
 		p.ps.add(classDynamic, "unquoted pattern inside a command substitution", p.src(c))
 		return nil, false
 	}

@@ -78,6 +78,12 @@ type Command struct {
 	// matches; ExpandPatterns replaces them with the names that match in
 	// a given folder, which is where the command policy judges them.
 	Patterns []Pattern
+	// ZshPatterns are the words bash passes as written that zsh's common
+	// extendedglob option expands, by a ^ or # outside quotes (.en^,
+	// .en#v, ^x), each as a bash pattern matching every name it could:
+	// zsh profile only. Where one matches a name the line does not mean
+	// what bash would run; where none does, zsh fails the command.
+	ZshPatterns []Pattern
 	// Substitutions are the words of Argv that are a command substitution
 	// $(INNER), kept only with Parser.Substitutions; Argv holds each as
 	// written. bash replaces such a word with INNER's output split at
@@ -177,3 +183,13 @@ type Problem struct {
 }
 
 func (p *Problem) Error() string { return p.Reason }
+
+// zshPatterns reports whether a command of s has ZshPatterns.
+func zshPatterns(s *Script) bool {
+	for i := range s.Commands {
+		if len(s.Commands[i].ZshPatterns) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -255,7 +255,7 @@ func (p *Parser) printedSubst(name string, k int, w *syntax.Word) []*syntax.Stmt
 // and it reads their output), the first joined by joiner; it returns
 // the command's own joiner, "|". The command's state is kept across.
 func (p *Parser) procLists(lists [][]*syntax.Stmt, what, joiner string) string {
-	globs, patterns, params, feeders, valued, varying := p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying
+	globs, patterns, params, feeders, valued, varying, zshPats := p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying, p.zshPats
 	p.noteShellOnly(what)
 	restore := p.keepExports()
 	p.pipeLeft++
@@ -268,7 +268,7 @@ func (p *Parser) procLists(lists [][]*syntax.Stmt, what, joiner string) string {
 	}
 	p.pipeLeft--
 	restore()
-	p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying = globs, patterns, params, feeders, valued, varying
+	p.globs, p.patterns, p.params, p.feeders, p.valued, p.varying, p.zshPats = globs, patterns, params, feeders, valued, varying, zshPats
 	p.inArgs = false
 	return "|"
 }

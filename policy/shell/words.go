@@ -298,6 +298,7 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	quoted := false
 	p.val, p.pat = p.val[:0], p.pat[:0]
 	maybeGlob := false
+	zshOp := false   // an unquoted ^ or #: zsh's extendedglob operators
 	eligible := true // a tilde here starts a tilde prefix
 	seenEq := false
 	vary, varyStart, varyEnd := (func(string) bool)(nil), 0, 0
@@ -312,7 +313,11 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 		if !pc.raw {
 			quoted = true
 			p.val = append(p.val, pc.s...)
-			p.pat = append(p.pat, pattern.QuoteMeta(pc.s, 0)...)
+			q := pattern.QuoteMeta(pc.s, 0)
+			if p.prof == Zsh {
+				q = quoteZshOps(q)
+			}
+			p.pat = append(p.pat, q...)
 			eligible = false
 			continue
 		}
@@ -377,6 +382,8 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 				continue
 			case '*', '?', '[':
 				maybeGlob = true
+			case '^', '#':
+				zshOp = true
 			case '=':
 				if assign && !seenEq {
 					seenEq, eligible = true, true
@@ -393,6 +400,9 @@ func (p *Parser) literal(w *syntax.Word, parts []syntax.WordPart, assign bool) (
 	}
 	if p.hereWord {
 		return string(p.val), false, true
+	}
+	if zshOp && !maybeGlob && p.prof == Zsh && !p.zshOperators(w) {
+		return "", false, false
 	}
 	if maybeGlob && p.inter && !p.checkBrackets(w, p.pat) {
 		return "", false, false
@@ -431,6 +441,10 @@ func (p *Parser) noteGlob(i int) {
 	if p.patWord != "" {
 		p.patterns = append(p.patterns, Pattern{Index: i, Word: p.patWord})
 		p.patWord = ""
+	}
+	if p.zshPatWord != "" {
+		p.zshPats = append(p.zshPats, Pattern{Index: i, Word: p.zshPatWord})
+		p.zshPatWord = ""
 	}
 	if p.varyWord != nil {
 		v := *p.varyWord
@@ -516,4 +530,30 @@ func plainLiteral(s string) bool {
 	return true
 }
 
-var notPlain = [256]bool{'\\': true, '~': true, '*': true, '?': true, '[': true}
+// '^' and '#' are zsh's extendedglob operators (zshOperators).
+var notPlain = [256]bool{'\\': true, '~': true, '*': true, '?': true, '[': true, '^': true, '#': true}
+
+// quoteZshOps escapes the ^ and # of a quoted piece's pattern q, so that
+// zshSuperset sees only the operators zsh would read.
+func quoteZshOps(q string) string {
+	if !strings.ContainsAny(q, "^#") {
+		return q
+	}
+	var sb strings.Builder
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c {
+		case '\\':
+			sb.WriteByte(c)
+			if i+1 < len(q) {
+				i++
+				sb.WriteByte(q[i])
+			}
+		case '^', '#':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
