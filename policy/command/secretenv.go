@@ -55,7 +55,7 @@ var secretEnvNames = sync.OnceValue(func() *envMatcher {
 		anywhere: []string{"SECRET", "PASSW", "PASSPHRASE", "CREDENTIAL", "JWT", "PRIVATE", "COOKIE", "SESSION", "APIKEY", "API_KEY", "ACCESS_KEY",
 			"CONNECTION_STRING", "CONN_STR", "CONNSTR", "DATABASE_URL", "WEBHOOK", "SALT", "BEARER", "PROXY", "DSN", "CRED", "AUTHORIZ",
 			"KEYSTORE", "KEYCHAIN", "KEYRING", "KEYPAIR", "KEYFILE", "MNEMONIC", "SEED_PHRASE", "SEEDPHRASE"},
-		parts:    []string{"PAT", "PWD", "PW", "AUTH", "OTP", "HMAC", "PASS", "PASSCODE", "PASSKEY", "KEY", "KEYS", "PIN"},
+		parts:    []string{"PAT", "PWD", "PW", "AUTH", "OTP", "HMAC", "PASS", "PASSCODE", "PASSKEY", "KEY", "KEYS", "PIN", "SK"},
 		partEnds: []string{"PWD", "AUTH", "PASS", "KEY", "KEYS"},
 		endsNot: map[string]bool{
 			"BYPASS": true, "COMPASS": true, "ENCOMPASS": true, "SURPASS": true, "OVERPASS": true, "UNDERPASS": true,

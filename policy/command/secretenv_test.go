@@ -8,7 +8,7 @@ import (
 // TestSecretName: a name is a secret by what it means.
 func TestSecretName(t *testing.T) {
 	for name, want := range map[string]bool{
-		"GH_PAT": true, "MYSQL_PWD": true, "DBPWD": true, "REDIS_URL": true, "HTTPS_PROXY": true, "https_proxy": true, "ALL_PROXY": true,
+		"GH_PAT": true, "STRIPE_SK": true, "OPENAI_SK": true, "MYSQL_PWD": true, "DBPWD": true, "REDIS_URL": true, "HTTPS_PROXY": true, "https_proxy": true, "ALL_PROXY": true,
 		"CI_JOB_JWT": true, "CI_JOB_JWT_V2": true, "GITHUB_TOKEN": true, "NPM_TOKEN": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_ACCESS_KEY_ID": true,
 		"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "SSH_KEY": true, "DB_PASSWORD": true, "PGPASSWORD": true, "MYSQL_ROOT_PASSWORD": true,
 		"DATABASE_URL": true, "MONGO_URI": true, "SENTRY_DSN": true, "GOOGLE_APPLICATION_CREDENTIALS": true, "NPM_CONFIG__AUTH": true,
@@ -21,7 +21,7 @@ func TestSecretName(t *testing.T) {
 		"TOKENIZERS_PARALLELISM": false, "MAX_TOKENS": false, "SESSION_TIMEOUT": false, "AUTH_ENABLED": false, "BYPASS_CACHE": false,
 		"PASSTHROUGH": false, "KEYBOARD_LAYOUT": false, "MONKEYPATCH": false, "PUBLIC_KEY": false, "SSL_CERT_FILE": false, "NODE_EXTRA_CA_CERTS": false,
 		"SSH_AUTH_SOCK": false, "GOPRIVATE": false, "NEXT_PUBLIC_API_URL": false, "GITHUB_SERVER_URL": false, "HOTKEY": false, "BUNDLE_PATH": false,
-		"PYTHONPATH": false, "PATCH": false, "GOPROXY_X": true, "EDITOR": false, "HOSTNAME": false, "XDG_SESSION_TYPE": false, "VIRTUAL_ENV": false,
+		"PYTHONPATH": false, "PATCH": false, "DISK": false, "TASK": false, "GOPROXY_X": true, "EDITOR": false, "HOSTNAME": false, "XDG_SESSION_TYPE": false, "VIRTUAL_ENV": false,
 	} {
 		if got := secretName(name); got != want {
 			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
