@@ -76,11 +76,7 @@ func TestHostRunsRunnersSeenThrough(t *testing.T) {
 		os.Remove(marker)
 	}
 	tryAttacks(t, w, marker, env, attacks)
-	for _, line := range []string{"npm exec -c 'ls'", "pnpm exec eslint .", "uv run pytest", "poetry run pytest -q"} {
-		if runs, why := hostAnswer(t, w, "cursor", line); !runs {
-			t.Errorf("%s under the person's rules: %s", line, why)
-		}
-	}
+	hostPasses(t, w, "cursor", "npm exec -c 'ls'", "pnpm exec eslint .", "uv run pytest", "poetry run pytest -q")
 }
 
 // TestHostRunsSecretNamesByMeaning: with bash as the person's shell,
@@ -99,11 +95,7 @@ func TestHostRunsSecretNamesByMeaning(t *testing.T) {
 			}
 		}
 	}
-	for _, line := range []string{"echo $HOME", "echo \"$PWD\""} {
-		if runs, why := hostAnswer(t, w, "codex", line); !runs {
-			t.Errorf("codex: %s: %s", line, why)
-		}
-	}
+	hostPasses(t, w, "codex", "echo $HOME", `echo "$PWD"`)
 }
 
 // TestHookTapeInsideTheWorkspace: the person keeps the tape inside the
@@ -129,27 +121,18 @@ func TestHookTapeInsideTheWorkspace(t *testing.T) {
 			t.Fatalf("%s is not there", p)
 		}
 	}
-	for _, line := range []string{
-		"echo '{}' >> logs/tape.jsonl",
-		"truncate -s 0 logs/tape.jsonl",
-		"rm logs/tape.jsonl.head",
-		"rm -f logs/tape.jsonl.lock",
-		"mv logs/tape.jsonl logs/old.jsonl",
-		"cp logs/other.txt logs/tape.jsonl",
-		"sed -i 1d logs/tape.jsonl",
-		"rm -r logs",
-		"mv logs gone",
-	} {
-		for _, agent := range []string{"cursor", "codex"} {
-			runs, why := hostAnswer(t, w, agent, line)
-			if runs || !strings.Contains(why, "protected-path") {
-				t.Errorf("%s: %s: runs %v (%s), want protected-path", agent, line, runs, why)
-			}
-			if runs && agent == "cursor" {
-				shellRuns(t, line, w.root, env)
-			}
-		}
-	}
+	// No marker: the tape verifying afterwards shows that none ran.
+	tryAttacks(t, w, "", env, []attack{
+		{"echo '{}' >> logs/tape.jsonl", true, "protected-path"},
+		{"truncate -s 0 logs/tape.jsonl", true, "protected-path"},
+		{"rm logs/tape.jsonl.head", true, "protected-path"},
+		{"rm -f logs/tape.jsonl.lock", true, "protected-path"},
+		{"mv logs/tape.jsonl logs/old.jsonl", true, "protected-path"},
+		{"cp logs/other.txt logs/tape.jsonl", true, "protected-path"},
+		{"sed -i 1d logs/tape.jsonl", true, "protected-path"},
+		{"rm -r logs", true, "protected-path"},
+		{"mv logs gone", true, "protected-path"},
+	})
 	for _, input := range []map[string]any{
 		{"file_path": w.tape, "content": "{}\n"},
 		{"file_path": w.tape + ".head", "content": "x"},

@@ -112,6 +112,16 @@ func gitIn(t *testing.T, dir string, env []string, args ...string) string {
 
 // attack is one example: the line, and whether the host may run it when
 // allowed (a disk filler is only judged).
+// hostPasses checks that the agent's host lets each line run.
+func hostPasses(t *testing.T, w hookWorkspace, agent string, lines ...string) {
+	t.Helper()
+	for _, line := range lines {
+		if runs, why := hostAnswer(t, w, agent, line); !runs {
+			t.Errorf("%s: %s: %s", agent, line, why)
+		}
+	}
+}
+
 type attack struct {
 	line    string
 	runIt   bool
@@ -120,7 +130,7 @@ type attack struct {
 
 // tryAttacks puts each attack to each host that runs lines itself and,
 // where Cursor's answer lets the line run, runs it; the marker must not
-// appear.
+// appear (a test without one, "", checks the effect itself).
 func tryAttacks(t *testing.T, w hookWorkspace, marker string, env []string, attacks []attack) {
 	t.Helper()
 	for _, a := range attacks {
@@ -132,7 +142,7 @@ func tryAttacks(t *testing.T, w hookWorkspace, marker string, env []string, atta
 			if runs && agent == "cursor" && a.runIt {
 				shellRuns(t, a.line, w.root, env)
 			}
-			if exists(marker) {
+			if marker != "" && exists(marker) {
 				t.Fatalf("%s: %s ran: %s", agent, a.line, marker)
 			}
 		}
@@ -304,11 +314,7 @@ func TestHostRunsEndlessDevices(t *testing.T) {
 			if exists(filepath.Join(w.root, "big.bin")) {
 				t.Fatal("a device was copied into the workspace")
 			}
-			for _, line := range []string{"head -c 32 /dev/urandom | base64", "dd if=/dev/urandom bs=32 count=1 | base64"} {
-				if runs, why := hostAnswer(t, w, "cursor", line); !runs {
-					t.Errorf("%s: %s", line, why)
-				}
-			}
+			hostPasses(t, w, "cursor", "head -c 32 /dev/urandom | base64", "dd if=/dev/urandom bs=32 count=1 | base64")
 		})
 	}
 }

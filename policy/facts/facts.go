@@ -716,40 +716,26 @@ func (x repFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
-func (x repFS) GitRemotes(dir string) ([]string, bool) {
-	v, ok := x.r.f.Remotes[dir]
-	if !ok {
-		x.r.miss("git remotes of", dir)
-		return nil, false
-	}
+// recordedList answers a list fact: unknown when not recorded or
+// recorded as unreadable (nil).
+func recordedList(r *Replay, m map[string]*[]string, dir, what string) ([]string, bool) {
+	v := recorded(r, m, dir, what, dir, nil)
 	if v == nil {
 		return nil, false
 	}
 	return *v, true
+}
+
+func (x repFS) GitRemotes(dir string) ([]string, bool) {
+	return recordedList(x.r, x.r.f.Remotes, dir, "git remotes of")
 }
 
 func (x repFS) GitCredentials(dir string) ([]string, bool) {
-	v, ok := x.r.f.Creds[dir]
-	if !ok {
-		x.r.miss("git credentials of", dir)
-		return nil, false
-	}
-	if v == nil {
-		return nil, false
-	}
-	return *v, true
+	return recordedList(x.r, x.r.f.Creds, dir, "git credentials of")
 }
 
 func (x repFS) GitTracked(dir string, _ func(string) bool) ([]string, bool) {
-	v, ok := x.r.f.GitTracked[dir]
-	if !ok {
-		x.r.miss("files git tracks under", dir)
-		return nil, false
-	}
-	if v == nil {
-		return nil, false
-	}
-	return *v, true
+	return recordedList(x.r, x.r.f.GitTracked, dir, "files git tracks under")
 }
 
 func (x repFS) GitWriteExec(dir string, hooks []string) string {
