@@ -40,7 +40,9 @@ func ReadDir(dir string) ([]fs.DirEntry, error) {
 		for b := buf[:n]; len(b) >= direntHeader; {
 			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
 			if reclen < direntHeader || reclen > len(b) {
-				break
+				// Never a listing short of a name: the gate reads a
+				// missing entry as a missing file.
+				return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: unix.EIO}
 			}
 			typ, name := b[18], b[direntHeader:reclen]
 			if i := slices.Index(name, 0); i >= 0 {
