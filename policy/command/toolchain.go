@@ -706,7 +706,7 @@ func (j *judge) notInTable(argv []string, prog *Program) bool {
 	if tc := j.p.toolchainOf(name); tc != nil {
 		return j.toolchain(tc, argv)
 	}
-	if name != "cd" && prog == nil {
+	if !folderBuiltin(name) && prog == nil {
 		j.unknownProgram(argv)
 		return true
 	}
