@@ -26,8 +26,6 @@ var fixedWords = map[string]string{
 	"enable":  "turns builtins on or off, or loads new ones from a file",
 	"shopt":   "changes how the shell expands the words the gate judged",
 	"unset":   "changes the variables and functions later words run with",
-	"pushd":   "changes the working folder in a way the gate does not follow (use cd)",
-	"popd":    "changes the working folder in a way the gate does not follow (use cd)",
 	"fc":      "runs commands from the shell's history",
 	"coproc":  "runs a command in the background",
 	"bind":    "changes what keys run",

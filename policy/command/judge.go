@@ -94,8 +94,18 @@ func (j *judge) program(argv []string, depth int) {
 	if j.personRules(argv) || j.danger(argv) || j.notInTable(argv, prog) {
 		return
 	}
-	if name == "cd" {
+	switch name {
+	case "cd":
 		j.cd(argv[1:])
+		return
+	case "pushd", "popd", "dirs":
+		if depth > 0 {
+			// A program run by another (env, xargs, a runner) is no
+			// shell: pushd would not move the commands after it.
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s is a shell builtin, which a program cannot run", name), "run it on its own")
+			return
+		}
+		j.dirStack(argv)
 		return
 	}
 	if prog == nil { // notInTable judges every name the table lacks
@@ -295,8 +305,8 @@ func (j *judge) wrapper(prog *Program, argv []string, depth int) {
 		return
 	}
 	rest = rest[prog.CommandAfter:]
-	if len(rest) > 0 && rest[0] == "cd" {
-		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run cd, a shell builtin: the folder would not change for the commands after it", prog.Name), "run cd on its own")
+	if len(rest) > 0 && folderBuiltin(rest[0]) {
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run %s, a shell builtin: the folder would not change for the commands after it", prog.Name, rest[0]), "run "+rest[0]+" on its own")
 		return
 	}
 	if backgrounds(prog.Name, &ps) {

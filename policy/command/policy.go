@@ -363,6 +363,7 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 	cur := []string{cwd}
 	var fallback []string
 	acc.final, acc.finalKnown, acc.certainCd = cwd, true, -1
+	acc.dirs, acc.seen, acc.stackUnknown = nil, []string{cwd}, false
 	for i := range script.Commands {
 		cmd := &script.Commands[i]
 		switch cmd.Joiner {
@@ -399,8 +400,15 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 		if acc.refused {
 			break
 		}
-		if len(cmd.Argv) > 0 && cmd.Argv[0] == "cd" {
-			p.trackCd(script, i, next, c, acc)
+		if len(cmd.Argv) > 0 && (cmd.Argv[0] == "cd" || cmd.Argv[0] == "pushd" || cmd.Argv[0] == "popd") {
+			if cmd.Argv[0] != "popd" {
+				p.trackCd(script, i, next, c, acc)
+			}
+			if !acc.refused {
+				if to := p.trackDirs(script, i, cur, next, c, acc); to != nil {
+					next = to
+				}
+			}
 			if acc.refused {
 				break
 			}
@@ -633,9 +641,12 @@ type accum struct {
 	background     bool     // a command runs in the background (setsid, nohup)
 	final          string   // the folder the line leaves the shell in, when finalKnown (cwd.go)
 	finalKnown     bool
-	certainCd      int   // the index of the last cd whose effect is certain
-	writers        []int // the commands that change files, by index
-	patterns       []int // the commands whose patterns were expanded
+	certainCd      int         // the index of the last cd whose effect is certain
+	dirs           []pushedDir // the folders the line's pushd left, on its folder stack (cwd.go)
+	seen           []string    // every folder the line may have been in
+	stackUnknown   bool        // the folder stack may hold what the line did not push
+	writers        []int       // the commands that change files, by index
+	patterns       []int       // the commands whose patterns were expanded
 	refused        bool
 	ask            bool // a question no rule of the person's answers
 	rule           rule.Rule

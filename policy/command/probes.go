@@ -292,8 +292,8 @@ done:
 	if len(rest) == 0 {
 		return
 	}
-	if rest[0] == "cd" {
-		j.refuse(rule.HiddenCommand, "command cd changes the folder in a way the gate does not follow", "run cd on its own")
+	if folderBuiltin(rest[0]) {
+		j.refuse(rule.HiddenCommand, fmt.Sprintf("command %s changes the folder in a way the gate does not follow", rest[0]), "run "+rest[0]+" on its own")
 		return
 	}
 	j.program(rest, 1)

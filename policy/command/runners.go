@@ -302,8 +302,8 @@ func (j *judge) runner(tc *toolchain, argv []string) bool {
 		j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs its words through a shell, and %s holds shell syntax, so what runs is not the words as written", in.by, showArgv(in.argv)),
 			"pass plain words, or put the commands in a script of the workspace and run that")
 	default:
-		if in.argv[0] == "cd" {
-			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run cd, a shell builtin", in.by), "run cd on its own")
+		if folderBuiltin(in.argv[0]) {
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s cannot run %s, a shell builtin", in.by, in.argv[0]), "run "+in.argv[0]+" on its own")
 			return true
 		}
 		inner := in.argv
@@ -342,8 +342,8 @@ func (j *judge) runnerLine(in runnerInner) {
 			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a line with a command substitution", in.by), hint)
 		case cmd.Read != nil:
 			j.refuse(rule.DynamicWord, fmt.Sprintf("%s runs a while read loop, whose lines are only known when it runs", in.by), hint)
-		case cmd.Argv[0] == "cd":
-			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs cd, which changes the folder of the commands after it in a way the gate does not follow", in.by), hint)
+		case folderBuiltin(cmd.Argv[0]):
+			j.refuse(rule.HiddenCommand, fmt.Sprintf("%s runs %s, which changes the folder of the commands after it in a way the gate does not follow", in.by, cmd.Argv[0]), hint)
 		case !j.printedParams(cmd.ParamNames):
 		default:
 			saved := j.globs

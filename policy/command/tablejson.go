@@ -76,7 +76,7 @@ func ParseTable(data []byte) (*Table, error) {
 	slices.Sort(names)
 	for _, name := range names {
 		field := "programs." + name
-		if name == "" || strings.ContainsAny(name, "/ \t\n=") || name == "cd" {
+		if name == "" || strings.ContainsAny(name, "/ \t\n=") || folderBuiltin(name) {
 			return nil, fmt.Errorf("%s: %q is not a program name (a bare name without a folder; cd is built in)", field, name)
 		}
 		msg := bytes.TrimSpace(raw[name])

@@ -165,6 +165,13 @@ func wordIs(name, word string) bool {
 // stand whatever the entry says.
 func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	v := tc.classify(argv[1:])
+	switch {
+	case v.check == "alone" && v.class == toolProbe && len(argv) > 2:
+		// npm run SCRIPT, or options a script reads: it runs one.
+		v = toolVerdict{class: toolRun}
+	case v.check == "client-version" && v.class == toolNetwork && clientVersion(argv):
+		v = toolVerdict{class: toolProbe}
+	}
 	if tc.interp != nil {
 		v = j.interpret(tc, argv, v)
 	}
@@ -206,6 +213,15 @@ func (j *judge) toolchain(tc *toolchain, argv []string) bool {
 	}
 	j.askClass(v, tc.what, argv)
 	return true
+}
+
+// clientVersion reports a version command that asks no server: helm's
+// (helm 3 has none), or kubectl's and oc's with --client.
+func clientVersion(argv []string) bool {
+	if path.Base(argv[0]) == "helm" {
+		return true
+	}
+	return slices.ContainsFunc(argv[2:], func(a string) bool { return a == "--client" || a == "--client=true" })
 }
 
 // installReadOnly refuses an install in the read-only effect mode: it
@@ -690,7 +706,7 @@ func (j *judge) notInTable(argv []string, prog *Program) bool {
 	if tc := j.p.toolchainOf(name); tc != nil {
 		return j.toolchain(tc, argv)
 	}
-	if name != "cd" && prog == nil {
+	if !folderBuiltin(name) && prog == nil {
 		j.unknownProgram(argv)
 		return true
 	}

@@ -181,7 +181,12 @@ func toolchainTable() map[string]*toolchain {
 				{names: "audit", class: toolNetwork, why: "reads the lockfile and asks the registry about known vulnerabilities",
 					subs:  []toolSub{{names: "fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}},
 					flags: []toolFlag{{names: "--fix", class: toolInstall, why: "installs the fixed versions into the workspace and runs their install scripts"}}},
-				{names: "test t tst run run-script rum urn exec x start stop restart dlx create init innit build pack version why-not", class: toolRun},
+				{names: "test t tst rum urn exec x start stop restart dlx create init innit build pack version why-not", class: toolRun},
+				// run alone lists the scripts; with a word (or anything
+				// else) it runs one (check "alone").
+				{names: "run run-script", class: toolProbe, check: "alone"},
+				// pkg get prints package.json fields; set and delete write it.
+				{names: "pkg", class: toolRun, subs: []toolSub{{names: "get", class: toolProbe}}},
 				{names: "publish unpublish deprecate undeprecate dist-tag dist-tags owner author access team star unstar", class: toolPublish, why: whyPublish},
 				{names: "config c", class: toolProbe, subs: []toolSub{
 					{names: "get list ls", class: toolProbe},
@@ -394,11 +399,23 @@ func toolchainTable() map[string]*toolchain {
 					{names: "down", class: toolRun, flags: []toolFlag{{names: "-v --volumes --rmi", class: toolDestroy, why: "removes volumes or images that are not the workspace's"}}},
 				}},
 			}},
-		{names: "kubectl oc helm", what: "changes to a cluster", probes: "version --version -h --help", bare: toolProbe, other: toolNetwork,
+		{names: "kubectl oc helm", what: "changes to a cluster", probes: "--version -h --help", bare: toolProbe, other: toolNetwork,
 			subs: []toolSub{
-				{names: "get describe logs top explain api-resources api-versions cluster-info version config list status history show search template lint", class: toolNetwork, subs: []toolSub{
+				{names: "get describe logs top explain api-resources api-versions cluster-info list status history show search template lint", class: toolNetwork,
+					flags: []toolFlag{{names: "--raw", class: toolSecret, why: "prints the cluster's credentials"}}},
+				// kubectl version asks the server for its version too;
+				// --client (and helm's, which has no server) prints the
+				// program's own (clientVersion).
+				{names: "version", class: toolNetwork, check: "client-version"},
+				{names: "config", class: toolNetwork, subs: []toolSub{
 					{names: "set set-context set-cluster set-credentials use-context use delete-context delete-cluster rename-context unset", class: toolConfig, why: whyConfig},
-				}, flags: []toolFlag{{names: "--raw", class: toolSecret, why: "prints the cluster's credentials"}}},
+					// Names from the kubeconfig, no credential with them.
+					{names: "current-context get-contexts get-clusters get-users", class: toolProbe},
+					// view hides tokens and keys, but not a password or an
+					// auth provider's refresh token: asked. --raw and
+					// --flatten print the keys as well.
+					{names: "view", class: toolNetwork, why: "prints the kubeconfig, which may hold a password or an auth provider's token"},
+				}, flags: []toolFlag{{names: "--raw --flatten", class: toolSecret, why: "prints the cluster's credentials"}}},
 				{names: "delete uninstall drain cordon replace", class: toolDestroy, why: "deletes or replaces what runs in a cluster"},
 				{names: "exec cp port-forward run debug attach proxy plugin", class: toolRun},
 			}},

@@ -895,16 +895,17 @@ var zshBuiltins = map[string]bool{
 // at all. ls, grep and diff (functions that add colour, and ls -F on a
 // terminal), realpath (a function that runs the program), and the
 // builtins bash shares with the same effect (echo and cd with the checks
-// below, printf, test, [, pwd, type, true, false) are not here.
+// below, printf, test, [, pwd, type, true, false; pushd DIR, popd and
+// dirs, fish's functions that keep the same folder stack) are not here.
 var fishBuiltins = map[string]bool{
 	"_": true, "abbr": true, "and": true, "argparse": true, "begin": true, "block": true,
 	"breakpoint": true, "case": true, "commandline": true, "contains": true, "count": true,
 	"else": true, "emit": true, "end": true, "function": true, "functions": true, "math": true,
 	"not": true, "or": true, "path": true, "random": true, "set_color": true, "status": true,
 	"string": true, "switch": true, "N_": true, "cdh": true, "contains_seq": true, "dirh": true,
-	"dirs": true, "down-or-search": true, "edit_command_buffer": true, "export": true, "funced": true,
+	"down-or-search": true, "edit_command_buffer": true, "export": true, "funced": true,
 	"funcsave": true, "help": true, "isatty": true, "la": true, "ll": true, "man": true, "nextd": true,
-	"open": true, "popd": true, "prevd": true, "psub": true, "pushd": true, "setenv": true,
+	"open": true, "prevd": true, "psub": true, "setenv": true,
 	"up-or-search": true, "vared": true,
 }
 
