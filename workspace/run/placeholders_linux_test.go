@@ -454,3 +454,25 @@ func BenchmarkCodeRun5k(b *testing.B) {
 		})
 	}
 }
+
+// TestNestedRoots: the nested checkouts that get empties are the folders
+// holding a .git below a root, never one inside another protected path
+// or a hard-linked folder, nearest first, at most maxNestedRoots.
+func TestNestedRoots(t *testing.T) {
+	sv := survey{
+		protected: []string{"/w/.git", "/w/a/b/.git", "/w/lib/.git", "/w/.github", "/w/.github/x/.git",
+			"/w/lib/.vscode", "/w/pnpm/p/.git", "/elsewhere/.git"},
+		linkBinds: []string{"/w/pnpm/p"},
+	}
+	got := nestedRoots([]string{"/w"}, sv)
+	if want := []string{"/w/lib", "/w/a/b"}; !slices.Equal(got, want) {
+		t.Errorf("nested roots %v, want %v", got, want)
+	}
+	sv = survey{}
+	for i := range maxNestedRoots + 3 {
+		sv.protected = append(sv.protected, fmt.Sprintf("/w/v/%02d/.git", i))
+	}
+	if got := nestedRoots([]string{"/w"}, sv); len(got) != maxNestedRoots || got[0] != "/w/v/00" {
+		t.Errorf("capped: %v", got)
+	}
+}
