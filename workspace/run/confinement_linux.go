@@ -171,7 +171,7 @@ func (x *executor) confine(s Spec) error {
 			// made as a root's are. Made after the walk, which finds
 			// them: a workspace without one pays nothing.
 			if nested := nestedRoots(x.roots, sv); len(nested) > 0 {
-				made, bind, err := makeNestedPlaceholders(nested, s.RootFolders, sv.protected, x.ledger, x.placeholders)
+				made, bind, err := makeNestedPlaceholders(x.roots, nested, s.RootFolders, sv.protected, x.ledger, x.placeholders)
 				x.placeholders = append(x.placeholders, made...)
 				if err != nil {
 					return fmt.Errorf("%w: %v", ErrSetup, err)

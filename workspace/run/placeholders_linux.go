@@ -66,7 +66,7 @@ func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
 // either, and is left as it is. With a ledger, what it is about to make
 // is recorded there first, so that a killed admit's empties are found.
 func makePlaceholders(roots, names, existing []string, rec *ledger) (made []placeholder, bind []string, err error) {
-	return makeEmpties(roots, names, existing, rec, nil, false)
+	return makeEmpties(nil, roots, names, existing, rec, nil, false)
 }
 
 // maxNestedRoots bounds the nested checkouts that get empties: each costs
@@ -115,19 +115,41 @@ func nestedRoots(roots []string, sv survey) []string {
 }
 
 // makeNestedPlaceholders makes the empties of the nested checkouts
-// (nestedRoots), after the survey: prior are the roots' own, which the
-// ledger keeps recording. A nested folder is opened from / without
-// following any link: one swapped for a link to a folder of the
-// person's outside is never written into.
-func makeNestedPlaceholders(nested, names, existing []string, rec *ledger, prior []placeholder) (made []placeholder, bind []string, err error) {
-	return makeEmpties(nested, names, existing, rec, prior, true)
+// (nestedRoots of roots), after the survey: prior are the roots' own,
+// which the ledger keeps recording. A nested folder is opened from its
+// root without following any link: one swapped for a link to a folder
+// of the person's outside is never written into.
+func makeNestedPlaceholders(roots, nested, names, existing []string, rec *ledger, prior []placeholder) (made []placeholder, bind []string, err error) {
+	return makeEmpties(roots, nested, names, existing, rec, prior, true)
 }
 
-// makeEmpties makes the empties of roots; nested: the folders are nested
-// checkouts, opened without following any link on their way, and one
+// openBeneath opens the folder dir of one of roots from that root's own
+// descriptor, following no link on the way (RESOLVE_NO_SYMLINKS) and
+// never leaving it (RESOLVE_BENEATH).
+func openBeneath(roots []string, dir string) (int, error) {
+	for _, root := range roots {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		rfd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		defer unix.Close(rfd)
+		return unix.Openat2(rfd, rel, &unix.OpenHow{
+			Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_BENEATH,
+		})
+	}
+	return -1, unix.ENOENT
+}
+
+// makeEmpties makes the empties of roots; nested: they are nested
+// checkouts beneath within, opened from there (openBeneath), and one
 // that cannot be opened so is skipped (moved or made a link meanwhile:
 // what is made there is undone).
-func makeEmpties(roots, names, existing []string, rec *ledger, prior []placeholder, nested bool) (made []placeholder, bind []string, err error) {
+func makeEmpties(within, roots, names, existing []string, rec *ledger, prior []placeholder, nested bool) (made []placeholder, bind []string, err error) {
 	if rec != nil {
 		planned := slices.Clone(prior)
 		for _, root := range roots {
@@ -142,17 +164,13 @@ func makeEmpties(roots, names, existing []string, rec *ledger, prior []placehold
 		}
 	}
 	for _, root := range roots {
-		fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		var fd int
+		var err error
 		if nested {
-			fd, err = unix.Openat2(unix.AT_FDCWD, root, &unix.OpenHow{
-				Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-				Resolve: unix.RESOLVE_NO_SYMLINKS,
-			})
-			if err != nil {
+			if fd, err = openBeneath(within, root); err != nil {
 				continue
 			}
-		}
-		if err != nil {
+		} else if fd, err = unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err != nil {
 			removePlaceholders(made)
 			return nil, nil, fmt.Errorf("open the root %s: %w", root, err)
 		}
