@@ -88,7 +88,7 @@ func BenchmarkConfinedOverhead(b *testing.B) {
 		{"true", trueBin, nil},
 		{"go-version", goBin, []string{"version"}},
 	} {
-		for _, lc := range []layoutCase{{name: "judged"}, {name: "code", code: true, confiner: true}, {name: "code-without-empties", code: true, confiner: true}} {
+		for _, lc := range []layoutCase{{name: "judged"}, {name: "code", code: true, confiner: true}, {name: "code-without-empties", code: true, confiner: true}, {name: "code-nested-checkout", code: true, confiner: true}} {
 			b.Run(prog.name+"/"+lc.name, func(b *testing.B) {
 				if prog.bin == "" {
 					b.Skip("not installed")
@@ -100,6 +100,10 @@ func BenchmarkConfinedOverhead(b *testing.B) {
 					e.file(b, fmt.Sprintf("src/f%d.go", i), "package src\n")
 				}
 				e.file(b, ".git/config", "[core]\n")
+				if lc.name == "code-nested-checkout" {
+					// A vendored clone: its protected folders are empties too.
+					e.file(b, "vendor/lib/.git/config", "[core]\n")
+				}
 				// A name the interpreter has no builtin for, linked to the program.
 				name := "prog-" + prog.name
 				if err := os.Symlink(prog.bin, filepath.Join(e.bin, name)); err != nil {

@@ -166,6 +166,19 @@ func (x *executor) confine(s Spec) error {
 		if err != nil {
 			return fmt.Errorf("%w: survey of the workspace: %v", ErrSetup, err)
 		}
+		if l.confiner {
+			// A nested checkout's protected folders are kept from being
+			// made as a root's are. Made after the walk, which finds
+			// them: a workspace without one pays nothing.
+			if nested := nestedRoots(x.roots, sv); len(nested) > 0 {
+				made, bind, err := makeNestedPlaceholders(x.roots, nested, s.RootFolders, sv.protected, x.ledger, x.placeholders)
+				x.placeholders = append(x.placeholders, made...)
+				if err != nil {
+					return fmt.Errorf("%w: %v", ErrSetup, err)
+				}
+				em.bind = append(em.bind, bind...)
+			}
+		}
 		x.protectedBefore = append([]string{}, sv.protected...)
 		if x.ledger != nil {
 			for p, id := range othersEmpties(filepath.Dir(x.ledger.f.Name()), x.ledger) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -65,8 +66,92 @@ func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
 // either, and is left as it is. With a ledger, what it is about to make
 // is recorded there first, so that a killed admit's empties are found.
 func makePlaceholders(roots, names, existing []string, rec *ledger) (made []placeholder, bind []string, err error) {
+	return makeEmpties(nil, roots, names, existing, rec, nil, false)
+}
+
+// maxNestedRoots bounds the nested checkouts that get empties: each costs
+// a metadata operation per missing name, before the run starts. Past it,
+// what a run makes there is undone (undo.go).
+const maxNestedRoots = 8
+
+// nestedRoots are the folders of the survey's protected paths that hold a
+// .git of their own (a submodule's or vendored clone's checkout, a
+// worktree), below a root: an editor or git opened there reads their
+// .vscode, .github/workflows, .husky as a root's, and a later admit may
+// take one for a root. Not one inside another protected path (admit
+// makes nothing in those) or a hard-linked folder, nearest the root
+// first, at most maxNestedRoots.
+func nestedRoots(roots []string, sv survey) []string {
+	var out []string
+	for _, p := range sv.protected {
+		if filepath.Base(p) != ".git" {
+			continue
+		}
+		dir := filepath.Dir(p)
+		if slices.Contains(roots, dir) || !within(dir, roots) || slices.Contains(out, dir) {
+			continue
+		}
+		inner := false
+		for _, q := range append(slices.Clone(sv.protected), sv.linkBinds...) {
+			if q != p && within(dir, []string{q}) {
+				inner = true
+				break
+			}
+		}
+		if !inner {
+			out = append(out, dir)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if d := strings.Count(a, "/") - strings.Count(b, "/"); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	if len(out) > maxNestedRoots {
+		out = out[:maxNestedRoots]
+	}
+	return out
+}
+
+// makeNestedPlaceholders makes the empties of the nested checkouts
+// (nestedRoots of roots), after the survey: prior are the roots' own,
+// which the ledger keeps recording. A nested folder is opened from its
+// root without following any link: one swapped for a link to a folder
+// of the person's outside is never written into.
+func makeNestedPlaceholders(roots, nested, names, existing []string, rec *ledger, prior []placeholder) (made []placeholder, bind []string, err error) {
+	return makeEmpties(roots, nested, names, existing, rec, prior, true)
+}
+
+// openBeneath opens the folder dir of one of roots from that root's own
+// descriptor, following no link on the way (RESOLVE_NO_SYMLINKS) and
+// never leaving it (RESOLVE_BENEATH).
+func openBeneath(roots []string, dir string) (int, error) {
+	for _, root := range roots {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		rfd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		defer unix.Close(rfd)
+		return unix.Openat2(rfd, rel, &unix.OpenHow{
+			Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_BENEATH,
+		})
+	}
+	return -1, unix.ENOENT
+}
+
+// makeEmpties makes the empties of roots; nested: they are nested
+// checkouts beneath within, opened from there (openBeneath), and one
+// that cannot be opened so is skipped (moved or made a link meanwhile:
+// what is made there is undone).
+func makeEmpties(within, roots, names, existing []string, rec *ledger, prior []placeholder, nested bool) (made []placeholder, bind []string, err error) {
 	if rec != nil {
-		var planned []placeholder
+		planned := slices.Clone(prior)
 		for _, root := range roots {
 			for _, name := range names {
 				if !slices.Contains(existing, filepath.Join(root, name)) {
@@ -79,8 +164,13 @@ func makePlaceholders(roots, names, existing []string, rec *ledger) (made []plac
 		}
 	}
 	for _, root := range roots {
-		fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil {
+		var fd int
+		var err error
+		if nested {
+			if fd, err = openBeneath(within, root); err != nil {
+				continue
+			}
+		} else if fd, err = unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err != nil {
 			removePlaceholders(made)
 			return nil, nil, fmt.Errorf("open the root %s: %w", root, err)
 		}
@@ -111,7 +201,7 @@ func makePlaceholders(roots, names, existing []string, rec *ledger) (made []plac
 		unix.Close(fd)
 	}
 	if rec != nil {
-		if err := rec.write(made); err != nil {
+		if err := rec.write(append(slices.Clone(prior), made...)); err != nil {
 			removePlaceholders(made)
 			return nil, nil, err
 		}

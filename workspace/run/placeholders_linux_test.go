@@ -454,3 +454,68 @@ func BenchmarkCodeRun5k(b *testing.B) {
 		})
 	}
 }
+
+// TestNestedRoots: the nested checkouts that get empties are the folders
+// holding a .git below a root, never one inside another protected path
+// or a hard-linked folder, nearest first, at most maxNestedRoots.
+func TestNestedRoots(t *testing.T) {
+	sv := survey{
+		protected: []string{"/w/.git", "/w/a/b/.git", "/w/lib/.git", "/w/.github", "/w/.github/x/.git",
+			"/w/lib/.vscode", "/w/pnpm/p/.git", "/elsewhere/.git"},
+		linkBinds: []string{"/w/pnpm/p"},
+	}
+	got := nestedRoots([]string{"/w"}, sv)
+	if want := []string{"/w/lib", "/w/a/b"}; !slices.Equal(got, want) {
+		t.Errorf("nested roots %v, want %v", got, want)
+	}
+	sv = survey{}
+	for i := range maxNestedRoots + 3 {
+		sv.protected = append(sv.protected, fmt.Sprintf("/w/v/%02d/.git", i))
+	}
+	if got := nestedRoots([]string{"/w"}, sv); len(got) != maxNestedRoots || got[0] != "/w/v/00" {
+		t.Errorf("capped: %v", got)
+	}
+}
+
+// TestNestedEmptiesRecorded: a nested checkout's empties are recorded in
+// the run's ledger beside the root's, so a killed admit's are swept too;
+// a nested folder reached through a link is skipped, never written into.
+func TestNestedEmptiesRecorded(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.state, "placeholders")
+	for _, d := range []string{"repo/.git", "real/.git"} {
+		if err := os.MkdirAll(filepath.Join(e.root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(e.root, "real"), filepath.Join(e.root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, _, err := makePlaceholders([]string{e.root}, []string{".vscode"}, nil, rec)
+	if err != nil || len(prior) != 1 {
+		t.Fatalf("made %v: %v", prior, err)
+	}
+	nested := []string{filepath.Join(e.root, "repo"), filepath.Join(e.root, "link")}
+	made, bind, err := makeNestedPlaceholders([]string{e.root}, nested, []string{".vscode", ".git"}, []string{filepath.Join(e.root, "repo/.git")}, rec, prior)
+	if err != nil || len(made) != 1 || made[0].path() != filepath.Join(e.root, "repo/.vscode") || len(bind) != 1 {
+		t.Fatalf("made %v, bind %v: %v", made, bind, err)
+	}
+	if exists(filepath.Join(e.root, "real/.vscode")) {
+		t.Error("an empty was made through a link")
+	}
+	rec.f.Close() // as a killed admit's: nobody holds it
+	next, err := openLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.close()
+	for _, p := range []string{".vscode", "repo/.vscode"} {
+		if exists(filepath.Join(e.root, p)) {
+			t.Errorf("the sweep left the killed run's %s", p)
+		}
+	}
+}

@@ -16,7 +16,8 @@ import (
 // A program that runs code may write the workspace minus its protected
 // paths, and a protected path that exists is kept read-only (a link is
 // kept itself, not followed). At a root, the protected folders that do not
-// exist yet are read-only empties in the run (placeholders_linux.go; on
+// exist yet are read-only empties in the run, and so are those of each
+// nested checkout (a folder holding a .git) (placeholders_linux.go; on
 // macOS the profile denies every protected name at a root). The rest
 // cannot be kept from being made: Landlock grants a folder with
 // everything beneath it, so the right to make entries in a folder (go
