@@ -171,17 +171,19 @@ func shellEnv(w hookWorkspace) []string {
 // an interactive bash, each leaving a marker where it worked: history
 // expansion hands git grep a pager that runs "touch M1" (!#:1 is the
 // first word of the line so far); ^U erases what was typed before it, so
-// "touch M2" runs alone; and cd .git leaves the terminal in .git, where
-// the next line's touch lands.
+// "touch M2" runs alone; an exported PS1 runs its $(...) at every later
+// prompt; and cd .git leaves the terminal in .git, where the next line's
+// touch lands.
 var typedAttacks = []string{
 	`echo -O"touch M1"; git grep !#:1 hi`,
 	"echo harmless \x15touch M2",
+	"export PS1='$(touch M4)'", // bash expands it at the next prompt
 	"cd .git",
 	"touch M3",
 }
 
 // typedMarkers are the files typedAttacks leave behind.
-var typedMarkers = []string{"M1", "M2", ".git/M3"}
+var typedMarkers = []string{"M1", "M2", "M4", ".git/M3"}
 
 func anyMarker(w hookWorkspace) string {
 	for _, m := range typedMarkers {
@@ -211,7 +213,7 @@ func TestHookTypedLinesHostShell(t *testing.T) {
 	for _, host := range []string{"cline", "windsurf", "kiro"} {
 		for _, side := range []string{"alone", "server"} {
 			t.Run(host+"/"+side, func(t *testing.T) {
-				typedLinesHold(t, host, side, "/bin/bash", bashI, typedAttacks[:3])
+				typedLinesHold(t, host, side, "/bin/bash", bashI, typedAttacks[:4])
 			})
 		}
 	}

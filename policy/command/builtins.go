@@ -225,6 +225,19 @@ func (j *judge) source(argv []string) {
 	j.asksCode(rule.RunsCode, argv, fmt.Sprintf("%s runs %q in the shell itself (code of the workspace that admit cannot judge, and that can change what later words run), so a person decides", argv[0], file), "")
 }
 
+// promptVar reports a variable an interactive shell expands at each
+// prompt or mail check (bash's PS0-PS2 and MAILPATH, zsh's PROMPT,
+// RPROMPT, SPROMPT and RPS1 under prompt_subst): by its shape, not a list
+// of today's names.
+func promptVar(name string) bool {
+	switch {
+	case len(name) == 3 && strings.HasPrefix(name, "PS") && name[2] >= '0' && name[2] <= '9',
+		len(name) == 4 && strings.HasPrefix(name, "RPS") && name[3] >= '0' && name[3] <= '9':
+		return true
+	}
+	return strings.Contains(name, "PROMPT") && name != "GIT_TERMINAL_PROMPT" || name == "MAIL" || name == "MAILPATH"
+}
+
 // runsWith says why an assignment a wrapper makes (env NAME=value)
 // changes what runs, or where a program reads the configuration that
 // decides it, or "": PATH and the loader's variables pick the program and
@@ -246,6 +259,10 @@ func runsWith(assign string) string {
 		return "changes which program or library runs"
 	case name == "BASH_ENV" || name == "ENV" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "IFS" || name == "PS4" || name == "PROMPT_COMMAND" || name == "BASH_XTRACEFD":
 		return "makes the shell run code or read words differently"
+	case promptVar(name):
+		return "is expanded by an interactive shell at every later prompt, $(...) included, so it runs code in the terminal's next lines"
+	case name == "HISTFILE":
+		return "moves the file the terminal's shell writes its history to"
 	case name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "ZDOTDIR" || name == "INPUTRC":
 		return "moves the configuration the programs read"
 	case strings.HasPrefix(name, "GIT_"):
