@@ -94,10 +94,16 @@ func (p *Policy) finalCwd(d *Decision, acc *accum, start string, c *Context) {
 // the commands after it are judged in each of them. dirs only prints
 // the stack (or clears it, which only makes a later popd fail).
 
+// movesFolder reports the builtins that move the shell: the policy
+// follows the line's folder through them.
+func movesFolder(name string) bool {
+	return name == "cd" || name == "pushd" || name == "popd"
+}
+
 // folderBuiltin reports the builtins that move the shell or show its
 // folder stack, judged by the policy itself (in no table).
 func folderBuiltin(name string) bool {
-	return name == "cd" || name == "pushd" || name == "popd" || name == "dirs"
+	return movesFolder(name) || name == "dirs"
 }
 
 // dirStack judges pushd, popd and dirs in one folder; pushd's folder is
@@ -111,7 +117,7 @@ func (j *judge) dirStack(argv []string) {
 		} else if len(args) == 2 && args[0] == "--" {
 			args = args[1:]
 		}
-		if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "+") {
+		if len(args) != 1 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "+") {
 			j.refuse(rule.ForbiddenFlag, fmt.Sprintf("%s: pushd is followed only with one folder (no option, no +N or -N, no swap of the stack's top)", showArgv(argv)), "pushd FOLDER, or cd FOLDER")
 			return
 		}

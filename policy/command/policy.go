@@ -400,7 +400,7 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 		if acc.refused {
 			break
 		}
-		if len(cmd.Argv) > 0 && (cmd.Argv[0] == "cd" || cmd.Argv[0] == "pushd" || cmd.Argv[0] == "popd") {
+		if len(cmd.Argv) > 0 && movesFolder(cmd.Argv[0]) {
 			if cmd.Argv[0] != "popd" {
 				p.trackCd(script, i, next, c, acc)
 			}

@@ -66,7 +66,7 @@ func (p placeholder) path() string { return filepath.Join(p.root, p.name) }
 // either, and is left as it is. With a ledger, what it is about to make
 // is recorded there first, so that a killed admit's empties are found.
 func makePlaceholders(roots, names, existing []string, rec *ledger) (made []placeholder, bind []string, err error) {
-	return makeEmpties(nil, roots, names, existing, rec, nil, false)
+	return makeEmpties(nil, roots, names, existing, rec, nil)
 }
 
 // maxNestedRoots bounds the nested checkouts that get empties: each costs
@@ -83,6 +83,7 @@ const maxNestedRoots = 8
 // first, at most maxNestedRoots.
 func nestedRoots(roots []string, sv survey) []string {
 	var out []string
+	kept := slices.Concat(sv.protected, sv.linkBinds)
 	for _, p := range sv.protected {
 		if filepath.Base(p) != ".git" {
 			continue
@@ -92,7 +93,7 @@ func nestedRoots(roots []string, sv survey) []string {
 			continue
 		}
 		inner := false
-		for _, q := range append(slices.Clone(sv.protected), sv.linkBinds...) {
+		for _, q := range kept {
 			if q != p && within(dir, []string{q}) {
 				inner = true
 				break
@@ -120,7 +121,7 @@ func nestedRoots(roots []string, sv survey) []string {
 // root without following any link: one swapped for a link to a folder
 // of the person's outside is never written into.
 func makeNestedPlaceholders(roots, nested, names, existing []string, rec *ledger, prior []placeholder) (made []placeholder, bind []string, err error) {
-	return makeEmpties(roots, nested, names, existing, rec, prior, true)
+	return makeEmpties(roots, nested, names, existing, rec, prior)
 }
 
 // openBeneath opens the folder dir of one of roots from that root's own
@@ -145,11 +146,11 @@ func openBeneath(roots []string, dir string) (int, error) {
 	return -1, unix.ENOENT
 }
 
-// makeEmpties makes the empties of roots; nested: they are nested
-// checkouts beneath within, opened from there (openBeneath), and one
+// makeEmpties makes the empties of roots. With within, they are nested
+// checkouts beneath those roots, opened from there (openBeneath), and one
 // that cannot be opened so is skipped (moved or made a link meanwhile:
 // what is made there is undone).
-func makeEmpties(within, roots, names, existing []string, rec *ledger, prior []placeholder, nested bool) (made []placeholder, bind []string, err error) {
+func makeEmpties(within, roots, names, existing []string, rec *ledger, prior []placeholder) (made []placeholder, bind []string, err error) {
 	if rec != nil {
 		planned := slices.Clone(prior)
 		for _, root := range roots {
@@ -166,7 +167,7 @@ func makeEmpties(within, roots, names, existing []string, rec *ledger, prior []p
 	for _, root := range roots {
 		var fd int
 		var err error
-		if nested {
+		if within != nil {
 			if fd, err = openBeneath(within, root); err != nil {
 				continue
 			}

@@ -36,39 +36,18 @@ func TestProtectedMadeDuringRun(t *testing.T) {
 			line := helperName + " make-wait " + strings.Join(targets, " ")
 			done := make(chan Result, 1)
 			go func() { done <- Run(context.Background(), e.confined(lc, line)) }()
-			var during []string
-			looked := false
-			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !looked; {
-				select {
-				case r := <-done:
-					t.Fatalf("the run ended before it wrote: %+v", r)
-				default:
-				}
-				if exists(filepath.Join(e.root, "written")) {
-					for _, rel := range targets {
-						if _, err := os.Lstat(filepath.Join(e.root, rel)); err == nil {
-							during = append(during, rel)
-						}
-					}
-					os.WriteFile(filepath.Join(e.root, "seen"), nil, 0o644)
-					looked = true
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			if !looked {
-				t.Fatal("the run never wrote")
-			}
+			during := onHostDuring(t, e.root, targets, done)
 			r := <-done
 			t.Logf("%s: %s", lc.name, r.Stdout)
 			t.Logf("%s: on the host during the run %v; undone %v; not undone %v", lc.name, during, r.Undone, r.NotUndone)
-			if slices.Contains(during, ".vscode/tasks.json") && lc.confiner {
+			if during[".vscode/tasks.json"] && lc.confiner {
 				t.Errorf("with namespaces .vscode/tasks.json was made on the host")
 			}
 			for _, rel := range targets {
 				if exists(filepath.Join(e.root, rel)) {
 					t.Errorf("%s is on the host after the run", rel)
 				}
-				if slices.Contains(during, rel) && !undoneCovers(r.Undone, filepath.Join(e.root, rel)) {
+				if during[rel] && !undoneCovers(r.Undone, filepath.Join(e.root, rel)) {
 					t.Errorf("%s was made but the result does not name it undone: %v", rel, r.Undone)
 				}
 			}
@@ -185,25 +164,8 @@ func TestProtectedCreationByDepth(t *testing.T) {
 			done := make(chan Result, 1)
 			go func() { done <- Run(context.Background(), e.confined(lc, line)) }()
 			during := map[string]bool{}
-			looked := !lc.confiner
-			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !looked; time.Sleep(5 * time.Millisecond) {
-				select {
-				case r := <-done:
-					t.Fatalf("the run ended before it wrote: %+v", r)
-				default:
-				}
-				if exists(filepath.Join(e.root, "written")) {
-					for _, rel := range targets {
-						if _, err := os.Lstat(filepath.Join(e.root, rel)); err == nil {
-							during[rel] = true
-						}
-					}
-					os.WriteFile(filepath.Join(e.root, "seen"), nil, 0o644)
-					looked = true
-				}
-			}
-			if !looked {
-				t.Fatal("the run never wrote")
+			if lc.confiner {
+				during = onHostDuring(t, e.root, targets, done)
 			}
 			r := <-done
 			made := map[string]bool{}
@@ -251,4 +213,33 @@ func TestProtectedCreationByDepth(t *testing.T) {
 			t.Logf("%s:\n%s\nundone %v; not undone %v", lc.name, strings.Join(got, "\n"), r.Undone, r.NotUndone)
 		})
 	}
+}
+
+// onHostDuring waits for a make-wait run (done) to say it wrote (the file
+// "written" in root), notes which targets the host then sees, and lets
+// the run go on (the file "seen").
+func onHostDuring(t *testing.T, root string, targets []string, done <-chan Result) map[string]bool {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before it wrote: %+v", r)
+		default:
+		}
+		if !exists(filepath.Join(root, "written")) {
+			continue
+		}
+		during := map[string]bool{}
+		for _, rel := range targets {
+			if _, err := os.Lstat(filepath.Join(root, rel)); err == nil {
+				during[rel] = true
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, "seen"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return during
+	}
+	t.Fatal("the run never wrote")
+	return nil
 }
