@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"admit/gate"
-	"admit/workspace/run"
 )
 
 // TestRunCachesArePrivate: through admit run, a program that runs code
@@ -28,14 +27,8 @@ import (
 // leaves its part out, said in the log; pip's part writes to the folder
 // PIP_CACHE_DIR names from the shell either way.
 func TestRunCachesArePrivate(t *testing.T) {
-	for _, tool := range []string{"make", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip(tool + " is not installed")
-		}
-	}
-	if !run.Probe().Namespaces {
-		t.Skip("no namespaces here: the confiner cannot start")
-	}
+	needPrograms(t, "make", "go")
+	needConfiner(t)
 	ws := testWorkspace(t)
 	home, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

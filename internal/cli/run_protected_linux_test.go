@@ -16,6 +16,15 @@ import (
 	"admit/workspace/run"
 )
 
+// needConfiner skips a test of admit run's confiner where it cannot
+// start: no namespaces here.
+func needConfiner(t *testing.T) {
+	t.Helper()
+	if !run.Probe().Namespaces {
+		t.Skip("no namespaces here: the confiner cannot start")
+	}
+}
+
 // TestRunCannotMakeProtectedPaths: through admit run, a program that runs
 // code (make, allowed by the person's rule) tries to make protected paths
 // the workspace does not have: .vscode/tasks.json, .github/workflows, a
@@ -27,14 +36,8 @@ import (
 // Meanwhile the person writes .vscode/settings.json: the run sees it,
 // read-only, and it stays theirs; the other empties admit made are gone.
 func TestRunCannotMakeProtectedPaths(t *testing.T) {
-	for _, tool := range []string{"make", "git"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip(tool + " is not installed")
-		}
-	}
-	if !run.Probe().Namespaces {
-		t.Skip("no namespaces here: the confiner cannot start")
-	}
+	needPrograms(t, "make", "git")
+	needConfiner(t)
 	ws := testWorkspace(t)
 	must := func(err error) {
 		t.Helper()
