@@ -10,7 +10,7 @@ import (
 
 // TestShellOnly: a line judged in full whose constructs admit's runner
 // does not run (a loop, a background job, sh -c, Claude Code's commit
-// form, kill of a probe's pids, export) is refused by admit run with a reason that
+// form, kill of a probe's pids, export, the folder stack) is refused by admit run with a reason that
 // says so, and a rewritten hook call gets no handle for it: the host's
 // shell runs it as judged. A plain line still gets its handle.
 func TestShellOnly(t *testing.T) {
@@ -25,6 +25,8 @@ func TestShellOnly(t *testing.T) {
 		{"sh -c 'wc -l a.go'", true},
 		{"git log -1 --format=\"$(cat <<'EOF'\n%s\nEOF\n)\"", true},
 		{"export CI=true && wc -l a.go", true},
+		{"pushd . && wc -l a.go; popd", true}, // the runner's popd would not go back as bash's does
+		{"dirs", true},
 		{"CI=true wc -l a.go", false},
 		{"wc -l a.go", false},
 	} {

@@ -454,6 +454,14 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		}
 		p.loopStmt = was
 	}
+	for i := start; i < len(p.cmds); i++ {
+		if argv := p.cmds[i].Argv; len(argv) > 0 && (argv[0] == "pushd" || argv[0] == "popd" || argv[0] == "dirs") {
+			// admit's runner keeps no folder stack as bash does (its cd
+			// leaves the stack's top as it was), so popd would go back
+			// elsewhere than judged: the host's shell runs these.
+			p.noteShellOnly("the folder stack (pushd, popd, dirs)")
+		}
+	}
 	if s.Background && !p.strict {
 		// cmd &: judged as it is, and the command policy knows it goes on
 		// after the line (Command.Background).
