@@ -261,8 +261,6 @@ func runsWith(assign string) string {
 		return "makes the shell run code or read words differently"
 	case promptVar(name):
 		return "is expanded by an interactive shell at every later prompt, $(...) included, so it runs code in the terminal's next lines"
-	case name == "HISTFILE":
-		return "moves the file the terminal's shell writes its history to"
 	case name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "ZDOTDIR" || name == "INPUTRC":
 		return "moves the configuration the programs read"
 	case strings.HasPrefix(name, "GIT_"):
