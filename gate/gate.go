@@ -713,6 +713,11 @@ func (f *releasingFS) GitTracked(dir string, want func(string) bool) ([]string, 
 	return f.Resolver.GitTracked(dir, want)
 }
 
+func (f *releasingFS) MayHold(file string, words []string) bool {
+	f.walks()
+	return f.Resolver.MayHold(file, words)
+}
+
 func (f *releasingFS) LinksOutside(dir string) []string {
 	f.walks()
 	return f.Resolver.LinksOutside(dir)

@@ -371,3 +371,19 @@ func (f *testFS) GitHead(dir string) GitHead {
 // GitTracked answers as workspace.Resolver does for the corpus's
 // repository, which has no index: git tracks nothing there yet.
 func (f *testFS) GitTracked(string, func(string) bool) ([]string, bool) { return nil, true }
+
+// MayHold answers as workspace.Resolver does for the corpus's small text
+// files: whether one of words is in the file, in any case.
+func (f *testFS) MayHold(file string, words []string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil || !f.inside(file) {
+		return true
+	}
+	lower := strings.ToLower(string(data))
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}

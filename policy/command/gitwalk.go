@@ -24,7 +24,11 @@ type walkSkips struct {
 	git, modules bool
 	hidden       bool     // every name starting with "." (rg without --hidden)
 	exclude      []string // globs of names left out (grep --exclude, rg -g '!G', tar --exclude)
+	excludeDirs  []string // globs of folders' names left out (grep --exclude-dir, rg -g '!G', tar --exclude)
 	include      []string // when any, only the names one matches are read (grep --include, rg -g G)
+	// shows, when not nil, are strings one of which a line must hold (in
+	// any case) for the walk to print it: a search's fixed patterns.
+	shows []string
 	// unshown: the walk prints no file's text, only names,
 	// counts or nothing (grep -l, -c, -q): what it reads is not seen.
 	unshown bool
@@ -50,6 +54,20 @@ func (s *walkSkips) leaves(name string) bool {
 		}
 	}
 	return true
+}
+
+// leavesFolder reports whether the walk does not enter the folder name
+// (an entry of a folder it walks).
+func (s *walkSkips) leavesFolder(name string) bool {
+	if s.hidden && strings.HasPrefix(name, ".") {
+		return true
+	}
+	for _, g := range s.excludeDirs {
+		if globMatches(g, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // walkCredentials asks when the folder dir (word, resolved), walked by
@@ -110,6 +128,7 @@ func grepSkips(ps *parsed) walkSkips {
 		switch u.name {
 		case "--exclude-dir":
 			s.git = s.git || globMatches(u.value, ".git")
+			s.excludeDirs = append(s.excludeDirs, u.value)
 		case "--exclude":
 			s.exclude = append(s.exclude, u.value)
 		case "--include":
@@ -153,6 +172,7 @@ func rgSkips(ps *parsed) walkSkips {
 				neg = strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(neg, "**/"), "/**"), "/")
 				s.git = s.git || globMatches(neg, ".git")
 				s.exclude = append(s.exclude, neg)
+				s.excludeDirs = append(s.excludeDirs, neg)
 			} else if !strings.Contains(g, "/") {
 				s.include = append(s.include, g)
 			} else {
@@ -181,6 +201,7 @@ func tarSkips(ps *parsed) walkSkips {
 		v = strings.TrimPrefix(v, "./")
 		s.git = s.git || globMatches(v, ".git")
 		s.exclude = append(s.exclude, v)
+		s.excludeDirs = append(s.excludeDirs, v)
 	}
 	s.modules = s.modules || s.leaves(".gitmodules")
 	return s

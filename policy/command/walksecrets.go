@@ -15,54 +15,142 @@ import (
 // under a folder (grep -r, rg --hidden, tar -c, cp -r, diff -r, find
 // -exec cat {} +, find -print0 | xargs -0 cat) reads the workspace's
 // secret files among them and prints or sends what they hold. The gate
-// lists the folder walked, once per decision and only that folder (one
-// directory read, never a recursive listing: a secret in a folder below
-// it is not seen), and a file there that the secrets patterns name and
-// that the program's own filters do not leave out (grep --exclude, rg
-// without --hidden or with -g '!NAME', tar --exclude, find's -name tests)
-// makes the walk a secret read, asked as cat .env is. git's walks (git
-// grep, git ls-files | xargs cat) read the files the index tracks, at
-// any depth; the index is read for them.
+// looks through the folder walked and the folders under it, once per
+// decision and within bounds (treeSecrets: past them it cannot tell, and
+// the person decides), and a file there that the secrets patterns name and
+// that the program's own filters do not leave out (grep --exclude and
+// --exclude-dir, rg without --hidden or with -g '!NAME', tar --exclude,
+// find's -name tests and depths) makes the walk a secret read, asked as
+// cat .env is. git's walks (git grep, git ls-files | xargs cat) read the
+// files the index tracks, at any depth; the index is read for them.
 
-// dirSecrets hands found each entry of the folder dir (resolved) that
-// the secrets patterns name and that reads keeps, with the pattern, until
-// found says no more; none when dir is outside the roots or cannot be
+// Bounds of the look for secrets under one walked folder: past them
+// the gate cannot tell what the walk reads, and says so.
+const (
+	maxSecretFolders = 1024
+	maxSecretEntries = 50_000
+)
+
+// filledFolder reports whether a folder called name is one git or a
+// package manager fills (.git, node_modules, site-packages): a key or a
+// certificate in it (a package's test fixtures, certifi's cacert.pem)
+// was put there by an install, not written by the person, and a secret
+// of the person's copied there was read by the line that copied it,
+// which was judged as that read. The walk does not look inside one
+// below the folder it was given.
+func filledFolder(name string) bool {
+	return hasField(".git node_modules site-packages dist-packages", name)
+}
+
+// treeSecrets hands found each file under dir (resolved), at most maxD
+// folders down (1: dir's own entries), that the secrets patterns name
+// and that keeps accepts (rel: its path under dir, with "/"), with the
+// pattern, until found says no more. Folders are entered unless enters
+// says no, filledFolder says so, or they are links (a walk that follows
+// links is judged for them in rules.go). whole is false when the bounds
+// stopped the look before the tree was seen: a secret may be among the
+// rest. Nothing is found when dir is outside the roots or cannot be
 // listed (the program cannot list it either).
-func (j *judge) dirSecrets(dir string, reads func(e fs.DirEntry) bool, found func(name, pat string) (more bool)) {
+func (j *judge) treeSecrets(dir string, maxD int, enters func(name string) bool, keeps func(rel string, e fs.DirEntry) bool, found func(rel, pat string) (more bool)) (whole bool) {
 	root := j.rootOf(dir)
 	if j.c.FS == nil || root == "" {
-		return
-	}
-	ents, err := j.acc.memo.readDir(j.c.FS, dir)
-	if err != nil {
-		return
+		return true
 	}
 	s := j.c.secrets()
-	rel := strings.TrimPrefix(dir, root)
-	parent := ""
-	if rel != "" {
-		parent = strings.ToLower(path.Base(rel))
-	}
-	for _, e := range ents {
-		if e.IsDir() || !s.mayName(parent, strings.ToLower(e.Name())) {
+	top := strings.TrimPrefix(dir, root)
+	folders, entries := []string{""}, 0 // rel of each folder to list, breadth first
+	for n := 0; n < len(folders); n++ {
+		if n == maxSecretFolders {
+			return false
+		}
+		rel := folders[n]
+		abs := dir
+		if rel != "" {
+			abs = dir + "/" + rel
+		}
+		ents, err := j.listWalked(abs, n == 0)
+		if err != nil {
 			continue
 		}
-		if pat := s.Secret(rel + "/" + e.Name()); pat != "" && reads(e) && !found(e.Name(), pat) {
-			return
+		if entries += len(ents); entries > maxSecretEntries {
+			return false
+		}
+		parent := strings.ToLower(path.Base(top + "/" + rel))
+		if top+rel == "" {
+			parent = ""
+		}
+		depth := 0 // rel's, dir's own being 0
+		if rel != "" {
+			depth = strings.Count(rel, "/") + 1
+		}
+		deeper := depth+2 <= maxD // the entries of a folder here are that deep
+		for _, e := range ents {
+			erel := e.Name()
+			if rel != "" {
+				erel = rel + "/" + e.Name()
+			}
+			if e.IsDir() {
+				if deeper && !filledFolder(e.Name()) && enters(e.Name()) {
+					folders = append(folders, erel)
+				}
+				continue
+			}
+			if !s.mayName(parent, strings.ToLower(e.Name())) {
+				continue
+			}
+			if pat := s.Secret(top + "/" + erel); pat != "" && keeps(erel, e) && !found(erel, pat) {
+				return true
+			}
 		}
 	}
+	return true
+}
+
+// listWalked lists a folder of a walk: the one named through the
+// decision's memo (other checks list it too), those under it directly,
+// so that a tree does not crowd the memo out.
+func (j *judge) listWalked(abs string, named bool) ([]fs.DirEntry, error) {
+	if named {
+		return j.acc.memo.readDir(j.c.FS, abs)
+	}
+	return listResolved(j.c.FS, abs)
+}
+
+// mayShow reports whether a search that prints only lines holding one of
+// shows (lower case; nil: any line) may print a line of file (resolved).
+func (j *judge) mayShow(file string, shows []string) bool {
+	th, ok := j.c.FS.(TextHolder)
+	return shows == nil || !ok || th.MayHold(file, shows)
+}
+
+// walkPastBounds judges a walk whose folder holds more than the gate
+// looks through for secrets: it cannot tell whether the walk reads one,
+// so the person decides (where admit runs the line too: it cannot hide
+// a file it has not seen).
+func (j *judge) walkPastBounds(prog, how string) {
+	j.acc.asks(rule.SecretRead, fmt.Sprintf("%s %s, and it holds more than %d folders or %d names, more than the gate looks through for a secret's file, so the person decides whether the model sees what it reads", prog, how, maxSecretFolders, maxSecretEntries),
+		"walk a smaller folder, or name the files to read, or ask the person")
 }
 
 // walkSecrets judges prog reading the folder dir (word, resolved) whole:
-// each secret's file directly in it that skip keeps is read.
+// each secret's file under it that skip keeps is read.
 func (j *judge) walkSecrets(prog, word, dir string, skip *walkSkips) {
-	if j.settled() {
+	if j.settled() || skip.unshown {
 		return
 	}
-	j.dirSecrets(dir, func(e fs.DirEntry) bool { return !skip.leaves(e.Name()) }, func(name, pat string) bool {
-		j.walkSecret(prog, fmt.Sprintf("reads the folder %q whole, and with it", word), path.Join(word, name), dir+"/"+name, pat)
-		return j.c.AdmitRuns // each one hidden; where the host runs it, one question is enough
-	})
+	how := fmt.Sprintf("reads the folder %q whole", word)
+	whole := j.treeSecrets(dir, 1<<30, func(name string) bool { return !skip.leavesFolder(name) },
+		func(_ string, e fs.DirEntry) bool { return !skip.leaves(e.Name()) },
+		func(rel, pat string) bool {
+			if strings.Contains(rel, "/") && !j.c.AdmitRuns && !j.mayShow(dir+"/"+rel, skip.shows) {
+				return true // below the folder named, a file whose lines the search cannot print
+			}
+			j.walkSecret(prog, how+", and with it", path.Join(word, rel), dir+"/"+rel, pat)
+			return j.c.AdmitRuns // each one hidden; where the host runs it, one question is enough
+		})
+	if !whole && !j.settled() {
+		j.walkPastBounds(prog, how)
+	}
 }
 
 // settled reports whether a walk's secrets need not be looked for: the
@@ -114,24 +202,33 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 			}
 			continue
 		}
-		if minD > 1 || maxD < 1 {
+		if maxD < 1 {
 			continue
 		}
 		dir, asked := r.Path, false
-		j.dirSecrets(dir, func(e fs.DirEntry) bool {
+		base := strings.TrimSuffix(st, "/")
+		how := fmt.Sprintf("is handed, by the walk of find %s,", st)
+		whole := j.treeSecrets(dir, maxD, func(string) bool { return true }, func(rel string, e fs.DirEntry) bool {
+			if strings.Count(rel, "/")+1 < minD {
+				return false
+			}
 			typ := byte('f')
 			if e.Type()&fs.ModeSymlink != 0 {
 				typ = 'l'
 			} else if !e.Type().IsRegular() {
 				typ = '?'
 			}
-			return j.findReaches(expr, findFile{name: e.Name(), path: strings.TrimSuffix(st, "/") + "/" + e.Name(), typ: typ}, hits)
-		}, func(name, pat string) bool {
-			j.walkSecret(prog, fmt.Sprintf("is handed, by the walk of find %s,", st), path.Join(st, name), dir+"/"+name, pat)
+			return j.findReaches(expr, findFile{name: e.Name(), path: base + "/" + rel, typ: typ}, hits)
+		}, func(rel, pat string) bool {
+			j.walkSecret(prog, how, path.Join(st, rel), dir+"/"+rel, pat)
 			asked = !j.c.AdmitRuns
 			return !asked
 		})
 		if asked {
+			return
+		}
+		if !whole {
+			j.walkPastBounds(prog, fmt.Sprintf("is handed the files of the walk of find %s", st))
 			return
 		}
 	}
@@ -356,6 +453,16 @@ func wildMatch(glob, s string, slash bool) (bool, error) {
 		glob, s = strings.ReplaceAll(glob, "/", sep), strings.ReplaceAll(s, "/", sep)
 	}
 	return path.Match(glob, s)
+}
+
+// TextHolder is an FS that can tell whether a file holds a text
+// (workspace.Resolver, and the facts' recorder and replay); without it,
+// every file is taken as holding any.
+type TextHolder interface {
+	// MayHold reports whether the file (resolved) may hold one of words
+	// (printable ASCII, lower case) in any case: false only for a small
+	// file of printable ASCII text that holds none of them.
+	MayHold(file string, words []string) bool
 }
 
 // GitIndex is an FS that reads a repository's index (workspace.Resolver,

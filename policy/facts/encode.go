@@ -24,7 +24,7 @@ func (f *Facts) AppendJSON(b []byte) ([]byte, error) {
 		CargoExec: answered[string]{list: sortedOf(f.CargoExec)},
 		ReadDir:   answered[Dir]{list: sortedOf(f.ReadDir)}, Remotes: answered[*[]string]{list: sortedOf(f.Remotes)},
 		WriteExec: answered[string]{list: sortedOf(f.WriteExec)}, Creds: answered[*[]string]{list: sortedOf(f.Creds)},
-		GitTracked: answered[*[]string]{list: sortedOf(f.GitTracked)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
+		GitTracked: answered[*[]string]{list: sortedOf(f.GitTracked)}, Holds: answered[bool]{list: sortedOf(f.Holds)}, ObsFile: answered[ObsAnswer]{list: sortedOf(f.ObsFile)},
 		ObsDir: answered[bool]{list: sortedOf(f.ObsDir)}}
 	return a.appendJSON(b), nil
 }
@@ -97,6 +97,7 @@ func (a *answers) appendJSON(b []byte) []byte {
 	b = appendEntries(b, `,"writeExec":`, a.WriteExec.sorted(), appendJSONString)
 	b = appendEntries(b, `,"gitCredentials":`, a.Creds.sorted(), appendStringsPtr)
 	b = appendEntries(b, `,"gitTracked":`, a.GitTracked.sorted(), appendStringsPtr)
+	b = appendEntries(b, `,"holds":`, a.Holds.sorted(), strconv.AppendBool)
 	b = appendEntries(b, `,"obsFile":`, a.ObsFile.sorted(), func(b []byte, v ObsAnswer) []byte { return strconv.AppendInt(b, int64(v), 10) })
 	b = appendEntries(b, `,"obsDir":`, a.ObsDir.sorted(), strconv.AppendBool)
 	b = appendEntries(b, `,"gitHead":`, a.GitHead.sorted(), appendGitHead)

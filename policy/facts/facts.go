@@ -92,6 +92,7 @@ type Facts struct {
 	WriteExec  map[string]string    `json:"writeExec,omitempty"`      // key: dir NUL hooks joined by NUL
 	Creds      map[string]*[]string `json:"gitCredentials,omitempty"` // nil: could not be read
 	GitTracked map[string]*[]string `json:"gitTracked,omitempty"`     // GitTracked's secret files; nil: the index could not be read
+	Holds      map[string]bool      `json:"holds,omitempty"`          // MayHold's answers; key: file NUL words joined by NUL
 	ObsFile    map[string]ObsAnswer `json:"obsFile,omitempty"`
 	ObsDir     map[string]bool      `json:"obsDir,omitempty"`
 	GitHead    map[string]GitHead   `json:"gitHead,omitempty"`
@@ -162,6 +163,7 @@ type answers struct {
 	WriteExec  answered[string]
 	Creds      answered[*[]string]
 	GitTracked answered[*[]string]
+	Holds      answered[bool]
 	ObsFile    answered[ObsAnswer]
 	ObsDir     answered[bool]
 	GitHead    answered[GitHead]
@@ -270,6 +272,7 @@ func (r *Recorder) Init(fsys command.FS, obs command.Observations) {
 	forget(&f.WriteExec)
 	forget(&f.Creds)
 	forget(&f.GitTracked)
+	forget(&f.Holds)
 	forget(&f.ObsFile)
 	forget(&f.ObsDir)
 	forget(&f.GitHead)
@@ -322,6 +325,7 @@ func (r *Recorder) Facts(base Facts) Facts {
 	base.PathDirs = f.PathDirs.asMap()
 	base.Creds = f.Creds.asMap()
 	base.GitTracked = f.GitTracked.asMap()
+	base.Holds = f.Holds.asMap()
 	return base
 }
 
@@ -523,7 +527,7 @@ func (x recGit) GitWriteExec(dir string, hooks []string) string {
 	out := x.r.fs.(command.GitWrites).GitWriteExec(dir, hooks)
 	x.r.mu.Lock()
 	defer x.r.mu.Unlock()
-	x.r.f.WriteExec.keep(writeExecKey(dir, hooks), out)
+	x.r.f.WriteExec.keep(listKey(dir, hooks), out)
 	return out
 }
 
@@ -550,6 +554,19 @@ func (x recGit) GitTracked(dir string, want func(string) bool) ([]string, bool) 
 	return out, ok
 }
 
+// MayHold answers as the live FS does (command.TextHolder), or as a
+// file that may hold anything.
+func (x recGit) MayHold(file string, words []string) bool {
+	out := true
+	if th, is := x.r.fs.(command.TextHolder); is {
+		out = th.MayHold(file, words)
+	}
+	x.r.mu.Lock()
+	defer x.r.mu.Unlock()
+	x.r.f.Holds.keep(listKey(file, words), out)
+	return out
+}
+
 type recGitIn struct{ recGit }
 
 func (x recGitIn) ResolveIn(dir, name string) (command.Resolved, error) {
@@ -560,8 +577,10 @@ func (x recGitIn) SearchPath(dir, name string) (string, command.Resolved, bool) 
 	return recIn{x.recFS}.SearchPath(dir, name)
 }
 
-func writeExecKey(dir string, hooks []string) string {
-	return dir + "\x00" + strings.Join(hooks, "\x00")
+// listKey is the key of an answer to a question of a name and a list
+// (a folder and its hooks, a file and the words looked for).
+func listKey(name string, list []string) string {
+	return name + "\x00" + strings.Join(list, "\x00")
 }
 
 type recObs struct{ r *Recorder }
@@ -738,8 +757,12 @@ func (x repFS) GitTracked(dir string, _ func(string) bool) ([]string, bool) {
 	return recordedList(x.r, x.r.f.GitTracked, dir, "files git tracks under")
 }
 
+func (x repFS) MayHold(file string, words []string) bool {
+	return recorded(x.r, x.r.f.Holds, listKey(file, words), "text of", file, true)
+}
+
 func (x repFS) GitWriteExec(dir string, hooks []string) string {
-	return recorded(x.r, x.r.f.WriteExec, writeExecKey(dir, hooks), "git hooks and settings of", dir, "the repository's hooks (not recorded)")
+	return recorded(x.r, x.r.f.WriteExec, listKey(dir, hooks), "git hooks and settings of", dir, "the repository's hooks (not recorded)")
 }
 
 // GitHead, unknown, knows nothing of the repository: every git value is
