@@ -89,7 +89,7 @@ func (j *judge) find(prog *Program, argv []string) {
 		reads = j.namesCommand("find "+e.primary, e.argv, starts) || reads
 	}
 	if reads {
-		j.findSecrets("find "+execs[0].primary+" "+execs[0].argv[0], starts, args[i:], "-exec -execdir")
+		j.findSecrets("find "+execs[0].primary+" "+execs[0].argv[0], starts, args[i:], "-exec -execdir", false) // with -L it was refused
 	}
 }
 

@@ -42,63 +42,90 @@ func filledFolder(name string) bool {
 	return hasField(".git node_modules site-packages dist-packages", name)
 }
 
-// treeSecrets hands found each file under dir (resolved), at most maxD
-// folders down (1: dir's own entries), that the secrets patterns name
-// and that keeps accepts (rel: its path under dir, with "/"), with the
-// pattern, until found says no more. Folders are entered unless enters
-// says no, filledFolder says so, or they are links (a walk that follows
-// links is judged for them in rules.go). whole is false when the bounds
-// stopped the look before the tree was seen: a secret may be among the
-// rest. Nothing is found when dir is outside the roots or cannot be
-// listed (the program cannot list it either).
-func (j *judge) treeSecrets(dir string, maxD int, enters func(name string) bool, keeps func(rel string, e fs.DirEntry) bool, found func(rel, pat string) (more bool)) (whole bool) {
+// treeLook is what a look for secrets under a folder is told of the walk.
+type treeLook struct {
+	maxD    int                                  // folders down the walk reads (1: the folder's own entries)
+	follows bool                                 // it enters links to folders (grep -R, rg -L, find -L)
+	enters  func(name string) bool               // it enters a folder of this name
+	keeps   func(rel string, e fs.DirEntry) bool // it reads this file (rel: its path under the folder, with "/")
+}
+
+// treeSecrets hands found each file under dir (resolved) that the walk
+// look describes reads and that the secrets patterns name, by its path
+// under dir or by where it lands (a link's target), with its resolved
+// path and the pattern, until found says no more. Folders are entered
+// unless filledFolder or look says not; links to folders only when the
+// walk follows them. whole is false when the bounds stopped the look
+// before the tree was seen: a secret may be among the rest. Nothing is
+// found when dir is outside the roots or cannot be listed (the program
+// cannot list it either).
+func (j *judge) treeSecrets(dir string, look treeLook, found func(rel, abs, pat string) (more bool)) (whole bool) {
 	root := j.rootOf(dir)
 	if j.c.FS == nil || root == "" {
 		return true
 	}
 	s := j.c.secrets()
 	top := strings.TrimPrefix(dir, root)
-	folders, entries := []string{""}, 0 // rel of each folder to list, breadth first
+	type folder struct {
+		abs, rel string // where it is (resolved), and its path under dir
+		linked   bool   // entered through a link: abs is not dir/rel
+	}
+	folders, entries := []folder{{abs: dir}}, 0 // breadth first
+	var entered []string                         // the targets of the links entered
 	for n := 0; n < len(folders); n++ {
 		if n == maxSecretFolders {
 			return false
 		}
-		rel := folders[n]
-		abs := dir
-		if rel != "" {
-			abs = dir + "/" + rel
-		}
-		ents, err := j.listWalked(abs, n == 0)
+		fo := folders[n]
+		ents, err := j.listWalked(fo.abs, n == 0)
 		if err != nil {
 			continue
 		}
 		if entries += len(ents); entries > maxSecretEntries {
 			return false
 		}
-		parent := strings.ToLower(path.Base(top + "/" + rel))
-		if top+rel == "" {
-			parent = ""
+		parent := ""
+		if top+fo.rel != "" {
+			parent = strings.ToLower(path.Base(top + "/" + fo.rel))
 		}
-		depth := 0 // rel's, dir's own being 0
-		if rel != "" {
-			depth = strings.Count(rel, "/") + 1
+		depth := 0 // fo's, dir's own being 0
+		if fo.rel != "" {
+			depth = strings.Count(fo.rel, "/") + 1
 		}
-		deeper := depth+2 <= maxD // the entries of a folder here are that deep
+		deeper := depth+2 <= look.maxD // the entries of a folder here are that deep
 		for _, e := range ents {
-			erel := e.Name()
-			if rel != "" {
-				erel = rel + "/" + e.Name()
+			rel, abs := e.Name(), fo.abs+"/"+e.Name()
+			if fo.rel != "" {
+				rel = fo.rel + "/" + e.Name()
 			}
-			if e.IsDir() {
-				if deeper && !filledFolder(e.Name()) && enters(e.Name()) {
-					folders = append(folders, erel)
+			linked := fo.linked
+			if e.Type()&fs.ModeSymlink != 0 {
+				r, err := j.c.FS.Resolve(abs)
+				if err != nil || !r.Exists {
+					continue
+				}
+				if r.Dir {
+					if look.follows && deeper && !filledFolder(e.Name()) && look.enters(e.Name()) && !slices.Contains(entered, r.Path) {
+						entered = append(entered, r.Path)
+						folders = append(folders, folder{abs: r.Path, rel: rel, linked: true})
+					}
+					continue
+				}
+				abs, linked = r.Path, true
+			} else if e.IsDir() {
+				if deeper && !filledFolder(e.Name()) && look.enters(e.Name()) {
+					folders = append(folders, folder{abs: abs, rel: rel, linked: fo.linked})
 				}
 				continue
 			}
-			if !s.mayName(parent, strings.ToLower(e.Name())) {
+			if !linked && !s.mayName(parent, strings.ToLower(e.Name())) {
 				continue
 			}
-			if pat := s.Secret(top + "/" + erel); pat != "" && keeps(erel, e) && !found(erel, pat) {
+			pat := s.Secret(top + "/" + rel)
+			if lroot := j.rootOf(abs); pat == "" && linked && lroot != "" {
+				pat = s.Secret(strings.TrimPrefix(abs, lroot)) // named otherwise where it lands
+			}
+			if pat != "" && look.keeps(rel, e) && !found(rel, abs, pat) {
 				return true
 			}
 		}
@@ -139,15 +166,16 @@ func (j *judge) walkSecrets(prog, word, dir string, skip *walkSkips) {
 		return
 	}
 	how := fmt.Sprintf("reads the folder %q whole", word)
-	whole := j.treeSecrets(dir, 1<<30, func(name string) bool { return !skip.leavesFolder(name) },
-		func(_ string, e fs.DirEntry) bool { return !skip.leaves(e.Name()) },
-		func(rel, pat string) bool {
-			if strings.Contains(rel, "/") && !j.c.AdmitRuns && !j.mayShow(dir+"/"+rel, skip.shows) {
-				return true // below the folder named, a file whose lines the search cannot print
-			}
-			j.walkSecret(prog, how+", and with it", path.Join(word, rel), dir+"/"+rel, pat)
-			return j.c.AdmitRuns // each one hidden; where the host runs it, one question is enough
-		})
+	look := treeLook{maxD: 1 << 30, follows: j.words.ps.has("follow") != nil,
+		enters: func(name string) bool { return !skip.leavesFolder(name) },
+		keeps:  func(_ string, e fs.DirEntry) bool { return !skip.leaves(e.Name()) }}
+	whole := j.treeSecrets(dir, look, func(rel, abs, pat string) bool {
+		if strings.Contains(rel, "/") && !j.c.AdmitRuns && !j.mayShow(abs, skip.shows) {
+			return true // below the folder named, a file whose lines the search cannot print
+		}
+		j.walkSecret(prog, how+", and with it", path.Join(word, rel), abs, pat)
+		return j.c.AdmitRuns // each one hidden; where the host runs it, one question is enough
+	})
 	if !whole && !j.settled() {
 		j.walkPastBounds(prog, how)
 	}
@@ -179,8 +207,9 @@ func (j *judge) walkSecret(prog, how, file, abs, pat string) {
 // findSecrets asks when find's walk of starts hands a secret's file to a
 // command that reads it: expr (find's expression) may reach, for that
 // file, one of the primaries hits names (-exec for find -exec, -print0
-// for find | xargs), or prints it with no action of its own.
-func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
+// for find | xargs), or prints it with no action of its own; follows
+// says find follows links (-L), and then sees a link as its target.
+func (j *judge) findSecrets(prog string, starts, expr []string, hits string, follows bool) {
 	if j.c.FS == nil || j.settled() {
 		return
 	}
@@ -208,19 +237,20 @@ func (j *judge) findSecrets(prog string, starts, expr []string, hits string) {
 		dir, asked := r.Path, false
 		base := strings.TrimSuffix(st, "/")
 		how := fmt.Sprintf("is handed, by the walk of find %s,", st)
-		whole := j.treeSecrets(dir, maxD, func(string) bool { return true }, func(rel string, e fs.DirEntry) bool {
+		look := treeLook{maxD: maxD, follows: follows, enters: func(string) bool { return true }, keeps: func(rel string, e fs.DirEntry) bool {
 			if strings.Count(rel, "/")+1 < minD {
 				return false
 			}
 			typ := byte('f')
-			if e.Type()&fs.ModeSymlink != 0 {
+			if e.Type()&fs.ModeSymlink != 0 && !follows {
 				typ = 'l'
-			} else if !e.Type().IsRegular() {
+			} else if !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
 				typ = '?'
 			}
 			return j.findReaches(expr, findFile{name: e.Name(), path: base + "/" + rel, typ: typ}, hits)
-		}, func(rel, pat string) bool {
-			j.walkSecret(prog, how, path.Join(st, rel), dir+"/"+rel, pat)
+		}}
+		whole := j.treeSecrets(dir, look, func(rel, abs, pat string) bool {
+			j.walkSecret(prog, how, path.Join(st, rel), abs, pat)
 			asked = !j.c.AdmitRuns
 			return !asked
 		})
@@ -488,7 +518,7 @@ func (j *judge) namesWalkSecrets(prog string, producer []string) {
 	args := producer[1:]
 	switch path.Base(producer[0]) {
 	case "find":
-		i, _ := findOptions(args)
+		i, follow := findOptions(args)
 		var starts []string
 		for ; i < len(args); i++ {
 			a := args[i]
@@ -502,7 +532,7 @@ func (j *judge) namesWalkSecrets(prog string, producer []string) {
 		if len(starts) == 0 {
 			starts = []string{"."}
 		}
-		j.findSecrets(prog, starts, args[i:], "-print -print0")
+		j.findSecrets(prog, starts, args[i:], "-print -print0", follow != "" || slices.Contains(args[i:], "-follow"))
 	case "ls":
 		all := false
 		var dirs []string
