@@ -378,6 +378,10 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 		if !p.expand(cmd, i, cur, c, acc) {
 			break
 		}
+		if cmd.FishArgv != nil && (cmd.Valued != nil || cmd.Read != nil || special(cmd) || len(cmd.Substitutions) > 0) {
+			acc.refuse(rule.ShellSyntax, fmt.Sprintf("fish passes the names a pattern of %s matches in another order than bash, and the command is judged in one order only", cmd.Argv[0]), "name the files instead of a pattern")
+			break
+		}
 		var next []string
 		for _, dir := range cur {
 			j := pa.judge(dir, i, cmd.GlobOptions)
@@ -392,6 +396,9 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 				j.substituted(cmd)
 			default:
 				j.command(cmd.Argv, cmd.Redirects, 0)
+				if cmd.FishArgv != nil && !acc.refused {
+					j.command(cmd.FishArgv, cmd.Redirects, 0) // fish passes the names in its own order
+				}
 			}
 			if j.newCwd != "" {
 				next = append(next, j.newCwd)

@@ -71,7 +71,7 @@ func (j *judge) treeSecrets(dir string, look treeLook, found func(rel, abs, pat 
 		linked   bool   // entered through a link: abs is not dir/rel
 	}
 	folders, entries := []folder{{abs: dir}}, 0 // breadth first
-	var entered []string                         // the targets of the links entered
+	var entered []string                        // the targets of the links entered
 	for n := 0; n < len(folders); n++ {
 		if n == maxSecretFolders {
 			return false

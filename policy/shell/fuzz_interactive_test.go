@@ -181,8 +181,10 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 		}
 	}
 	for _, c := range script.Commands {
-		if prof == Fish && (len(c.Patterns) > 0 || len(c.GlobOptions) > 0) {
-			return "a file name pattern"
+		for _, pt := range c.Patterns {
+			if prof == Fish && (!starOnly(pt.Word) || !c.SortedByFish) {
+				return "a file name pattern of more than *, or one fish's order is not held to"
+			}
 		}
 		for _, pt := range c.Patterns {
 			if prof == Zsh && unescapedStarStar(pt.Word) {
@@ -224,6 +226,20 @@ func wordMustRefuse(prof Profile, w *syntax.Word) string {
 
 // unescapedStarStar reports whether a pattern word has two unescaped
 // stars in a row.
+// starOnly reports whether a pattern word (quoted characters escaped)
+// has no pattern character but single *s: fish reads it as bash does.
+func starOnly(word string) bool {
+	for i := 0; i < len(word); i++ {
+		switch word[i] {
+		case '\\':
+			i++
+		case '?', '[':
+			return false
+		}
+	}
+	return !unescapedStarStar(word)
+}
+
 func unescapedStarStar(word string) bool {
 	for i := 0; i+1 < len(word); i++ {
 		switch {

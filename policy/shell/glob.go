@@ -167,6 +167,8 @@ func ExpandPatterns(c *Command, dir string, w *Walk) error {
 	var failed []failedRead
 	cfg := &expand.Config{Env: expand.ListEnviron("PWD=" + dir), ReadDir2: w.read(&failed)}
 	argv := make([]string, 0, len(c.Argv))
+	var fishArgv []string // argv as fish orders each pattern's names, where that differs
+	fishDiffers := false
 	globs := slices.Clone(c.GlobOptions)
 	next := 0 // the next word of c.Argv to copy
 	for _, pt := range c.Patterns {
@@ -212,18 +214,33 @@ func ExpandPatterns(c *Command, dir string, w *Walk) error {
 		case nameErr != nil:
 			return fmt.Errorf("shell: expanding %s: %w", pt.Word, nameErr)
 		}
+		fishNames := names
+		if c.SortedByFish {
+			sorted, err := fishOrder(names)
+			if err != nil {
+				return err
+			}
+			if sorted != nil {
+				fishNames, fishDiffers = sorted, true
+			}
+		}
 		if len(names) == 0 {
 			// Every match was a hidden name bash would not give: bash
 			// passes the word as written.
 			names = append(names, c.Argv[pt.Index])
+			fishNames = names
 		}
 		for i, g := range globs {
 			if g > pt.Index {
 				globs[i] += len(names) - 1
 			}
 		}
+		fishArgv = append(append(fishArgv, c.Argv[next:pt.Index]...), fishNames...)
 		argv = append(argv, names...)
 		next = pt.Index + 1
+	}
+	if fishDiffers {
+		c.FishArgv = append(fishArgv, c.Argv[next:]...)
 	}
 	c.Argv = append(argv, c.Argv[next:]...)
 	c.GlobOptions, c.Patterns = globs, nil

@@ -418,8 +418,22 @@ func (p *Parser) checkNullBrace(w *syntax.Word) {
 func (p *Parser) checkPattern(w *syntax.Word, pat []byte) bool {
 	switch p.prof {
 	case Fish:
-		p.refuseAs("file name pattern", p.src(w), "sorts the names it matches in its own order, has no [...] classes, and fails when nothing matches", hintPattern)
-		return false
+		// A * is read as bash reads it; the names' order is held to bash's
+		// where they are expanded (Command.SortedByFish).
+		for i := 0; i < len(pat); i++ {
+			switch pat[i] {
+			case '\\':
+				i++
+			case '?', '[':
+				p.refuseAs("file name pattern", p.src(w), "has no [...] classes and no ? in patterns (fish 4 reads ? as itself)", hintPattern)
+				return false
+			case '*':
+				if i+1 < len(pat) && pat[i+1] == '*' {
+					p.refuseAs("recursive pattern", p.src(w), "matches **/ in every folder below", hintStarStar)
+					return false
+				}
+			}
+		}
 	case Zsh:
 		for i := 0; i < len(pat); i++ {
 			switch pat[i] {

@@ -62,6 +62,7 @@ func sameReading(a, b *Script) bool {
 		c.Commands = slices.Clone(s.Commands)
 		for i := range c.Commands {
 			c.Commands[i].ZshPatterns = nil
+			c.Commands[i].SortedByFish = false // a mark for the expansion, not a reading
 		}
 		return &c
 	}
@@ -157,10 +158,10 @@ var profileCases = []profileCase{
 	{`cat <<<~/x`, ok, ok, "here-strings"},
 	{`cat <<<*.go && cat <<<a[`, ok, ok, "here-strings"},
 	{`echo {=ls,x}`, ok, "= at the start of a word", ok},
-	{`cat ***/x`, ok, "recursive pattern", "file name pattern"},
-	{`ls src/**/*.go`, ok, "recursive pattern", "file name pattern"},
-	{`ls ^*.go`, ok, "zsh pattern operator", "file name pattern"},
-	{`ls *.go~x.go`, ok, "zsh pattern operator", "file name pattern"},
+	{`cat ***/x`, ok, "recursive pattern", "recursive pattern"},
+	{`ls src/**/*.go`, ok, "recursive pattern", "recursive pattern"},
+	{`ls ^*.go`, ok, "zsh pattern operator", ok},
+	{`ls *.go~x.go`, ok, "zsh pattern operator", ok},
 	{`ls [^a]*`, ok, ok, "file name pattern"},
 	{`echo a[ [[ x[y`, ok, "[ without ]", "[ without ]"},
 	{`[ -f a ] && echo a] ]]`, ok, ok, ok},
@@ -168,10 +169,11 @@ var profileCases = []profileCase{
 	{`ls (#i)*.go`, "does not parse", "does not parse", "does not parse"},
 	{`cat <1-3> out`, ok, "numeric range pattern", "a < or > right after it"},
 	{`cat f<-> x`, ok, "numeric range pattern", "a < or > right after it"},
-	{`ls *.go`, ok, ok, "file name pattern"},
-	{`grep -r --include=*.go x .`, ok, ok, "file name pattern"},
-	{`rec x | echo *.go`, ok, "pattern in the last command of a pipeline", "file name pattern"},
-	{`rec x | grep a *.go`, ok, ok, "file name pattern"},
+	{`ls *.go`, ok, ok, ok}, // fish's order is held to bash's where the names are known (TestFishOrderIsFish)
+	{`ls ?.go`, ok, ok, "file name pattern"},
+	{`grep -r --include=*.go x .`, ok, ok, ok},
+	{`rec x | echo *.go`, ok, "pattern in the last command of a pipeline", ok},
+	{`rec x | grep a *.go`, ok, ok, ok},
 	{`echo x > a > b`, ok, "descriptor redirected twice", ok},
 	{`cat < a < b`, ok, "descriptor redirected twice", ok},
 	{`echo x > out | cat`, ok, "output redirection before a pipe", ok},
@@ -203,7 +205,7 @@ var profileCases = []profileCase{
 	{`kill %1`, "job", "job", "% at the start of a word"},
 	{`kill 123`, ok, ok, ok},
 	{`r echo=touch`, ok, "zsh builtin", ok},
-	{`noglob rm *`, ok, "zsh builtin", "file name pattern"},
+	{`noglob rm *`, ok, "zsh builtin", ok},
 	{`print -r x`, ok, "zsh builtin", ok},
 	{`echo a\\nb`, ok, "echo with a backslash", ok},
 	{`echo - x`, ok, "echo option", ok},

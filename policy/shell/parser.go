@@ -218,6 +218,9 @@ func (p *Parser) portable(line string) (*Script, *Problem) {
 	if merged != nil {
 		return nil, merged
 	}
+	for i := range first.Commands {
+		first.Commands[i].SortedByFish = len(first.Commands[i].Patterns) > 0 // as fish's script has it
+	}
 	return first, nil
 }
 
@@ -640,7 +643,7 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 		cmd.GlobOptions = p.globs
 	}
 	if p.patterns != nil {
-		cmd.Patterns = p.patterns
+		cmd.Patterns, cmd.SortedByFish = p.patterns, p.prof == Fish
 	}
 	if p.zshPats != nil {
 		cmd.ZshPatterns = p.zshPats

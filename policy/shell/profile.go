@@ -43,17 +43,19 @@ const (
 	// escapes (\x41, \n outside quotes), its single quotes (where \\ and
 	// \' are escapes), every $ but a $(...) judged by its output (fish
 	// 3.4+ reads it as bash does: values.go), bare ( ) and { } groups, % at the start of
-	// a word, every file name pattern (fish sorts matches its own way and
-	// has no [...]), brace expansions fish expands differently, and the
-	// redirections and builtins fish does not share with bash.
+	// a word, file name patterns with ?, [...] or ** (a * alone is read as
+	// bash reads it; fish's order of the names is judged where they are
+	// expanded: Command.SortedByFish), brace expansions fish expands
+	// differently, and the redirections and builtins fish does not share
+	// with bash.
 	Fish Profile = "fish"
 	// Portable is a line for a shell the gate does not know for certain
 	// (a host that runs "the person's shell", $SHELL unset or another
 	// shell): admitted only if bash -c, interactive bash, interactive zsh
 	// and fish all read it alike, that is if each of BashInteractive, Zsh
 	// and Fish admits it. It refuses what any of them refuses: history
-	// expansion, control characters, zsh's ** and glob syntax, every
-	// file name pattern and every $ (fish), fish's escapes, ...
+	// expansion, control characters, zsh's ** and glob syntax, patterns
+	// but * and every $ (fish), fish's escapes, ...
 	Portable Profile = "portable"
 )
 

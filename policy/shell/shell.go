@@ -78,6 +78,16 @@ type Command struct {
 	// matches; ExpandPatterns replaces them with the names that match in
 	// a given folder, which is where the command policy judges them.
 	Patterns []Pattern
+	// SortedByFish says the line may run in fish (the fish and portable
+	// profiles), which orders a pattern's names its own way
+	// (README.md after notes.md): ExpandPatterns sets FishArgv where that
+	// order differs from bash's, and refuses a name whose place in it is
+	// not known (ErrFishOrder). When nothing matches, fish runs nothing
+	// where bash passes the word.
+	SortedByFish bool
+	// FishArgv is Argv with each pattern's names in fish's order, set by
+	// ExpandPatterns where that differs: the command policy judges both.
+	FishArgv []string
 	// ZshPatterns are the words bash passes as written that zsh's common
 	// extendedglob option expands, by a ^ or # outside quotes (.en^,
 	// .en#v, ^x), each as a bash pattern matching every name it could:
