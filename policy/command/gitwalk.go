@@ -76,41 +76,41 @@ func (j *judge) walkCredentials(prog, word, dir string, skip walkSkips) {
 	if j.c.FS == nil || skip.git && skip.modules {
 		return
 	}
-	var files [2]string
+	var files [2][2]string // folder (resolved) and name
 	if strings.Contains(dir+"/", "/.git/") {
 		// .git itself, or a repository's folder inside it
 		// (.git/modules/NAME): GitConfigCredential tells which.
 		if skip.git {
 			return
 		}
-		files[0] = dir + "/config"
+		files[0] = [2]string{dir, "config"}
 	} else {
 		// One look for the common walk (grep -r TODO src): a folder with
 		// no .git is no repository's top, and a .gitmodules there is no
 		// submodule list git reads.
-		gd, err := j.c.FS.Resolve(dir + "/.git")
+		gd, err := resolveIn(j.c.FS, dir, ".git")
 		if err != nil || !gd.Exists {
 			return
 		}
 		if !skip.git && gd.Dir {
 			// A .git file names the repository's folder (a worktree, a
 			// submodule), which the walk does not enter.
-			files[0] = gd.Path + "/config"
+			files[0] = [2]string{gd.Path, "config"}
 		}
 		if !skip.modules {
-			files[1] = dir + "/.gitmodules"
+			files[1] = [2]string{dir, ".gitmodules"}
 		}
 	}
 	for _, f := range files {
-		if f == "" {
+		if f[1] == "" {
 			continue
 		}
-		fr, err := j.c.FS.Resolve(f)
+		fr, err := resolveIn(j.c.FS, f[0], f[1])
 		if err != nil || !fr.Exists || fr.Dir {
 			continue
 		}
 		if why := GitConfigCredential(j.c.FS, fr.Path); why != "" {
-			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the folder %q whole, and with it %s, %s, so the person decides whether the model sees it", prog, word, path.Join(word, strings.TrimPrefix(f, dir+"/")), why),
+			j.acc.asks(rule.SecretRead, fmt.Sprintf("%s reads the folder %q whole, and with it %s, %s, so the person decides whether the model sees it", prog, word, path.Join(word, strings.TrimPrefix(f[0]+"/"+f[1], dir+"/")), why),
 				"leave .git and .gitmodules out of the walk (grep -r --exclude-dir=.git --exclude=.gitmodules, tar --exclude-vcs), or ask the person")
 			return
 		}

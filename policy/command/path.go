@@ -72,6 +72,15 @@ type resolverIn interface {
 	ResolveIn(dir, name string) (Resolved, error)
 }
 
+// resolveIn resolves name (no "/") in dir, a folder fsys resolved: from
+// dir where fsys can (one lstat), else from the root.
+func resolveIn(fsys FS, dir, name string) (Resolved, error) {
+	if in, ok := fsys.(resolverIn); ok {
+		return in.ResolveIn(dir, name)
+	}
+	return fsys.Resolve(dir + "/" + name)
+}
+
 // pathSearcher is an FS that can answer a PATH folder and a name in it
 // at once: on Linux one openat2 that refuses symlinks answers both for a
 // folder without links, where resolving the folder and then the name

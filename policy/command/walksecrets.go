@@ -84,9 +84,12 @@ func (j *judge) treeSecrets(dir string, look treeLook, found func(rel, abs, pat 
 		if entries += len(ents); entries > maxSecretEntries {
 			return false
 		}
-		parent := ""
-		if top+fo.rel != "" {
-			parent = strings.ToLower(path.Base(top + "/" + fo.rel))
+		parent := "" // the folder's name, for the patterns' index
+		switch {
+		case fo.rel != "":
+			parent = strings.ToLower(path.Base(fo.rel))
+		case top != "":
+			parent = strings.ToLower(path.Base(top))
 		}
 		depth := 0 // fo's, dir's own being 0
 		if fo.rel != "" {
@@ -94,33 +97,34 @@ func (j *judge) treeSecrets(dir string, look treeLook, found func(rel, abs, pat 
 		}
 		deeper := depth+2 <= look.maxD // the entries of a folder here are that deep
 		for _, e := range ents {
-			rel, abs := e.Name(), fo.abs+"/"+e.Name()
-			if fo.rel != "" {
-				rel = fo.rel + "/" + e.Name()
-			}
-			linked := fo.linked
-			if e.Type()&fs.ModeSymlink != 0 {
-				r, err := j.c.FS.Resolve(abs)
+			// Paths are built only for the entries that need them: most
+			// are files no pattern can name.
+			name, linked, abs := e.Name(), fo.linked, ""
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				r, err := resolveIn(j.c.FS, fo.abs, name)
 				if err != nil || !r.Exists {
 					continue
 				}
 				if r.Dir {
-					if look.follows && deeper && !filledFolder(e.Name()) && look.enters(e.Name()) && !slices.Contains(entered, r.Path) {
+					if look.follows && deeper && !filledFolder(name) && look.enters(name) && !slices.Contains(entered, r.Path) {
 						entered = append(entered, r.Path)
-						folders = append(folders, folder{abs: r.Path, rel: rel, linked: true})
+						folders = append(folders, folder{abs: r.Path, rel: joinRel(fo.rel, name), linked: true})
 					}
 					continue
 				}
 				abs, linked = r.Path, true
-			} else if e.IsDir() {
-				if deeper && !filledFolder(e.Name()) && look.enters(e.Name()) {
-					folders = append(folders, folder{abs: abs, rel: rel, linked: fo.linked})
+			case e.IsDir():
+				if deeper && !filledFolder(name) && look.enters(name) {
+					folders = append(folders, folder{abs: fo.abs + "/" + name, rel: joinRel(fo.rel, name), linked: fo.linked})
 				}
 				continue
-			}
-			if !linked && !s.mayName(parent, strings.ToLower(e.Name())) {
+			case !linked && !s.mayName(parent, strings.ToLower(name)):
 				continue
+			default:
+				abs = fo.abs + "/" + name
 			}
+			rel := joinRel(fo.rel, name)
 			pat := s.Secret(top + "/" + rel)
 			if lroot := j.rootOf(abs); pat == "" && linked && lroot != "" {
 				pat = s.Secret(strings.TrimPrefix(abs, lroot)) // named otherwise where it lands
@@ -131,6 +135,14 @@ func (j *judge) treeSecrets(dir string, look treeLook, found func(rel, abs, pat 
 		}
 	}
 	return true
+}
+
+// joinRel is name under the folder rel ("" for the walk's own).
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
 }
 
 // listWalked lists a folder of a walk: the one named through the
