@@ -677,10 +677,12 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 
 // printsParams reports a command named name (its first word's Lit)
 // whose arguments may hold a plain $NAME or $?: echo and printf only
-// print them. Not in fish, whose variables and $status differ, nor in
-// zsh, which does not split them, nor for the refuse profile.
+// print them. In zsh too, which does not split an unquoted one and whose
+// echo reads backslashes in it: only the text printed differs (zsh's scan
+// refuses $NAME[...] and $NAME:x, its subscripts and modifiers). Not in
+// fish, whose variables and $status differ, nor for the refuse profile.
 func (p *Parser) printsParams(name string) bool {
-	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish && p.prof != Zsh
+	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish
 }
 
 // plainParam reports $NAME, ${NAME} or $?: the value of a variable and
