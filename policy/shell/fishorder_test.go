@@ -74,3 +74,25 @@ func TestFishOrderUnknown(t *testing.T) {
 		t.Fatalf("without fish: %v", err)
 	}
 }
+
+// FuzzFishCompare: fish's order as fishCompare has it is a total order
+// (fishOrder's neighbour test needs it): antisymmetric, equal only for
+// the same name, and transitive.
+func FuzzFishCompare(f *testing.F) {
+	for _, s := range [][3]string{{"a1", "a01", "A1"}, {"f9", "f10", "f010"}, {"README.md", "notes.md", "Notes.md"}, {"a_b", "aB", "a-b"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	sign := func(c int) int { return min(max(c, -1), 1) }
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		if !fishComparable(a) || !fishComparable(b) || !fishComparable(c) {
+			return
+		}
+		ab, ba := sign(fishCompare(a, b)), sign(fishCompare(b, a))
+		if ab != -ba || (ab == 0) != (a == b) {
+			t.Fatalf("fishCompare(%q, %q) = %d, reversed %d", a, b, ab, ba)
+		}
+		if bc := sign(fishCompare(b, c)); ab <= 0 && bc <= 0 && sign(fishCompare(a, c)) > 0 {
+			t.Fatalf("%q <= %q <= %q, but %q > %q", a, b, c, a, c)
+		}
+	})
+}

@@ -82,7 +82,7 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 	// Where the quotes are, by the tree.
 	type span struct{ from, to int }
 	var single, double, comments []span
-	var printed []int // where a $ begins a printed "$(LIST)"
+	var printed []int // where a $ begins a printed "$(LIST)" or $NAME, or $PWD
 	var why string
 	inSpan := func(spans []span, i int) bool {
 		for _, s := range spans {
@@ -124,7 +124,24 @@ func mustRefuse(prof Profile, line string, file *syntax.File, script *Script) st
 			if prof == Fish && x.Op == syntax.PipeAll {
 				why = "|&"
 			}
+		case *syntax.ParamExp:
+			// $PWD is the folder in every shell (boundValue).
+			if x.Short && x.Param != nil && x.Param.Value == "PWD" {
+				printed = append(printed, int(x.Pos().Offset()))
+			}
 		case *syntax.CallExpr:
+			// echo $NAME, printf FORMAT "$NAME": only printed, in fish as
+			// in bash (printsParams).
+			if name := x.Args[0].Lit(); name == "echo" || name == "printf" {
+				for _, w := range x.Args[1:] {
+					syntax.Walk(w, func(n syntax.Node) bool {
+						if pe, ok := n.(*syntax.ParamExp); ok && pe.Short {
+							printed = append(printed, int(pe.Pos().Offset()))
+						}
+						return true
+					})
+				}
+			}
 			// echo "$(LIST)", printf FORMAT "$(LIST)": fish 3.4+ reads
 			// the quoted substitution as bash does (printedSubst).
 			for k, w := range x.Args {

@@ -155,9 +155,9 @@ func (p *Parser) scanTyped(line string) {
 				switch {
 				case i+1 < len(body) && body[i+1] == '(':
 					// $(...): judged on the syntax tree (values.go, part).
-				case p.prof == Fish:
+				case p.prof == Fish && !plainDollarName(body[i+1:]):
 					p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
-				case p.prof == Zsh && i+1 < len(body) && body[i+1] != '"' && body[i+1] != ' ' && !zshPlainName(body[i+1:]):
+				case p.prof == Zsh && i+1 < len(body) && body[i+1] != '"' && body[i+1] != ' ' && !plainDollarName(body[i+1:]):
 					p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintDollar)
 				}
 			}
@@ -209,9 +209,9 @@ func (p *Parser) scanTyped(line string) {
 			switch {
 			case i+1 < len(body) && body[i+1] == '(':
 				// $(...): judged on the syntax tree (values.go, part).
-			case p.prof == Fish:
+			case p.prof == Fish && !plainDollarName(body[i+1:]):
 				p.refuseAs("$", snippet(body, i), "expands a variable after every $ and refuses a lone one", hintDollar)
-			case p.prof == Zsh && i+1 < len(body) && body[i+1] != '\'' && body[i+1] != ' ' && !zshPlainName(body[i+1:]):
+			case p.prof == Zsh && i+1 < len(body) && body[i+1] != '\'' && body[i+1] != ' ' && !plainDollarName(body[i+1:]):
 				p.refuseAs("$ before punctuation", snippet(body, i), "reads $ with the character after it ($=, $~, $^) as an expansion", hintDollar)
 			}
 		case '%':
@@ -291,12 +291,13 @@ func (p *Parser) bang(body string, i int, inDouble bool) {
 	p.refuseAs("history expansion", snippet(body, i), "replaces it with words of earlier lines before it parses this one", hintBang)
 }
 
-// zshPlainName reports whether s, what follows a $, is a plain name that
-// zsh expands as bash does: letters, digits and _, followed by a
-// character that starts no subscript ([), modifier (:), qualifier or
-// flag. The parser then refuses every such $name but a loop variable's
-// (loops.go), whose value it checked splitting leaves whole.
-func zshPlainName(s string) bool {
+// plainDollarName reports whether s, what follows a $, is a plain name
+// that zsh and fish expand as bash does: letters, digits and _, followed
+// by a character that starts no subscript ([), modifier (:), qualifier
+// or flag. The parser then refuses every such $name but a loop
+// variable's (loops.go), whose value it checked splitting leaves whole,
+// $PWD, and one echo or printf only prints.
+func plainDollarName(s string) bool {
 	n := 0
 	for n < len(s) && (s[n] == '_' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || n > 0 && s[n] >= '0' && s[n] <= '9') {
 		n++

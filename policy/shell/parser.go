@@ -677,12 +677,13 @@ func (p *Parser) call(c *syntax.CallExpr, joiner string, sub bool) {
 
 // printsParams reports a command named name (its first word's Lit)
 // whose arguments may hold a plain $NAME or $?: echo and printf only
-// print them. In zsh too, which does not split an unquoted one and whose
-// echo reads backslashes in it: only the text printed differs (zsh's scan
-// refuses $NAME[...] and $NAME:x, its subscripts and modifiers). Not in
-// fish, whose variables and $status differ, nor for the refuse profile.
+// print them. In zsh and fish too, which do not split an unquoted one
+// (zsh's echo reads backslashes in it, fish's variables are its own):
+// only the text printed differs. Their scans refuse what follows a name
+// as more than text ($NAME[1], $NAME:u) and $? (fish's is $status). Not
+// for the refuse profile.
 func (p *Parser) printsParams(name string) bool {
-	return (name == "echo" || name == "printf") && !p.strict && p.prof != Fish
+	return (name == "echo" || name == "printf") && !p.strict
 }
 
 // plainParam reports $NAME, ${NAME} or $?: the value of a variable and

@@ -41,9 +41,9 @@ const (
 	// Fish is fish 3.x in a terminal (fish --no-config -i): as
 	// BashInteractive without history expansion, and refused are fish's
 	// escapes (\x41, \n outside quotes), its single quotes (where \\ and
-	// \' are escapes), every $ but a $(...) judged by its output (fish
-	// 3.4+ reads it as bash does: values.go), bare ( ) and { } groups, % at the start of
-	// a word, file name patterns with ?, [...] or ** (a * alone is read as
+	// \' are escapes), every $ but $PWD, a $NAME echo prints and a $(...)
+	// judged by its output (fish 3.4+ reads it as bash does: values.go),
+	// bare ( ) and { } groups, % at the start of a word, file name patterns with ?, [...] or ** (a * alone is read as
 	// bash reads it; fish's order of the names is judged where they are
 	// expanded: Command.SortedByFish), brace expansions fish expands
 	// differently, and the redirections and builtins fish does not share

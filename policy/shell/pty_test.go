@@ -201,7 +201,7 @@ var ordinaryTerminalLines = []struct {
 	{line: "touch ~/hm && cat ~/hm"},
 	{line: "false || echo no; echo after"},
 	{line: `echo "home: $HOME" $?`, not: []Profile{Zsh, Fish}},
-	{line: `echo "home: $HOME" $PWD`, not: []Profile{Fish}},
+	{line: `echo "home: $HOME" $PWD`},
 	{line: "sort -r b.txt a.txt > sorted.txt 2>&1"},
 	{line: "git diff HEAD~1 -- a.txt 2>&1 | head -3"},
 	{line: "find . -name '*.txt' -newer nothing 2>&1 | sort"},
