@@ -55,9 +55,10 @@ func TestTerminalToolProfile(t *testing.T) {
 		{"/bin/bash", "ls *.go", true},
 		{"/usr/bin/zsh", "cat ***/secret.txt", false}, // zsh follows the link out
 		{"/usr/bin/zsh", "ls *.go", true},
-		{"/usr/bin/fish", "ls *.go", false}, // fish sorts and fails its own way
+		{"/usr/bin/fish", "ls *.go", true},  // a * alone: fish's order is judged too
+		{"/usr/bin/fish", "ls ?.go", false}, // fish 4 reads ? as itself
 		{"", "cat ***/secret.txt", false},   // unknown: portable
-		{"", "ls *.go", false},
+		{"", "ls src/[ab].go", false},       // fish has no classes
 		{"", "git status", true},
 		{"/usr/bin/nu", "echo hi # c", false},
 	} {
