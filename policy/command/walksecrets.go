@@ -583,7 +583,7 @@ func (j *judge) namesWalkSecrets(prog string, producer []string) {
 		if others, _, _ := lsFilesLists(producer); others {
 			j.untrackedSecrets(prog, specs, args)
 		}
-		j.gitTrackedSecrets(prog, specs)
+		j.gitTrackedSecrets(prog, specs, nil)
 	}
 }
 
@@ -628,8 +628,10 @@ func (j *judge) specsOf(ops []string, dash int) []string {
 // gitTrackedSecrets asks when a git walk of the working folder (git grep,
 // git ls-files | xargs cat) reads a tracked file the secrets patterns
 // name, or a tracked .gitmodules that holds a credential, and specs (its
-// pathspecs) do not leave it out.
-func (j *judge) gitTrackedSecrets(prog string, specs []string) {
+// pathspecs) do not leave it out; below the working folder, not when the
+// walk prints only lines holding one of shows (walkSkips.shows) and the
+// file holds none.
+func (j *judge) gitTrackedSecrets(prog string, specs, shows []string) {
 	if j.c.FS == nil || j.settled() {
 		return
 	}
@@ -663,6 +665,9 @@ func (j *judge) gitTrackedSecrets(prog string, specs []string) {
 			continue
 		}
 		if path.Base(f) != ".gitmodules" {
+			if strings.Contains(f, "/") && !j.c.AdmitRuns && !j.mayShow(dir+"/"+f, shows) {
+				continue // a file whose lines the search cannot print
+			}
 			j.walkSecret(prog, "reads the files git tracks, and with them", f, dir+"/"+f, s.Secret(rel0+"/"+f))
 			if !j.c.AdmitRuns {
 				return
@@ -743,15 +748,21 @@ func (j *judge) gitGrepWalk(g *words) {
 		return
 	}
 	specs := j.walkPathspecs("grep", &g.ps)
+	var first []string // the pattern, when no -e gives it
+	if g.ps.has("pattern") == nil && len(g.ps.operands) > 0 {
+		first = g.ps.operands[:1]
+	}
+	shows := searchShows(&g.ps, first, "-v --invert-match --not")
 	if hasName(&g.ps, "--untracked") || hasName(&g.ps, "--no-index") {
 		g.walks = true // the folders named are read whole (access.go)
+		g.skip.shows = shows
 		if len(specs) == 0 {
 			if r, ok := j.quietResolve("."); ok && r.Dir {
-				j.walkSecrets("git grep", ".", r.Path, &walkSkips{})
+				j.walkSecrets("git grep", ".", r.Path, &walkSkips{shows: shows})
 			}
 		}
 	}
-	j.gitTrackedSecrets("git grep", specs)
+	j.gitTrackedSecrets("git grep", specs, shows)
 }
 
 // walkPathspecs are the pathspecs of git grep or git ls-files parsed as ps:

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +172,81 @@ func TestWalkSecretsHidden(t *testing.T) {
 	// The host's shell runs it: asked, nothing hidden.
 	if d := p.Evaluate("grep -rn API_KEY .", root, walkContext(t, root, false)); !d.Ask || len(d.Hidden) != 0 {
 		t.Errorf("grep -rn where the host runs it: ask %v hidden %q", d.Ask, d.Hidden)
+	}
+}
+
+// TestWalkSecretsDeep: a secret's file folders below the one walked is
+// read by the walk (shown with the real grep and git first) and asked
+// about; a search for a word the file does not hold prints none of it
+// and is allowed, through the resolver that reads the file and git's
+// index.
+func TestWalkSecretsDeep(t *testing.T) {
+	root := walkRepo(t)
+	deep := filepath.Join(root, "services", "api")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{".env": "DATABASE_URL=postgres://app:pw@db/app\n", "keys.pem": "-----BEGIN PRIVATE KEY-----\n", "main.go": "package main // TODO\n"} {
+		if err := os.WriteFile(filepath.Join(deep, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, root, "add", "services/api/keys.pem", "services/api/main.go")
+	if out, _ := exec.Command("grep", "-rn", "DATABASE_URL", root).Output(); !strings.Contains(string(out), "app:pw") {
+		t.Fatalf("grep -r did not print services/api/.env: the test no longer shows what it guards against")
+	}
+	if out, _ := exec.Command("grep", "-rn", "TODO", root).Output(); strings.Contains(string(out), "app:pw") || strings.Contains(string(out), "PRIVATE") {
+		t.Fatalf("grep -rn TODO printed a secret's line: %q", out)
+	}
+	if out := gitIn(t, root, "grep", "-n", "PRIVATE"); !strings.Contains(out, "keys.pem") {
+		t.Fatalf("git grep did not print the tracked key: %q", out)
+	}
+	p := command.New(nil)
+	c := walkContext(t, root, false)
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{"grep -rn DATABASE_URL src services", false},
+		{"grep -rn TODO src services", true},
+		{"grep -rni todo services", true},
+		{"grep -rn 'postgres|mysql' services", false},
+		{"grep -rn 'DATA.*URL' services", false}, // not plain words: any line may match
+		{"grep -rvn TODO services", false},
+		{"grep -rn --exclude-dir=api DATABASE_URL services", true},
+		{"tar cf - services | wc -c", false},
+		{"find services -type f -exec cat {} +", false},
+		{"find services -maxdepth 1 -type f -exec cat {} +", true},
+		{"git grep -n TODO", true},
+		{"git grep -n PRIVATE", false},
+		{"git grep -n -v TODO", false},
+	} {
+		d := p.Evaluate(tc.line, root, c)
+		switch {
+		case tc.ok && !d.Allowed:
+			t.Errorf("%s: %s (%s), want allowed", tc.line, d.Rule, d.Reason)
+		case !tc.ok && (!d.Ask || d.Rule != rule.SecretRead):
+			t.Errorf("%s: allowed %v, %s (%s), want asked secret-read", tc.line, d.Allowed, d.Rule, d.Reason)
+		}
+	}
+}
+
+// TestWalkSecretsBound: past the folders the gate looks through, a walk
+// where the host runs the line is asked about, naming the bound; one the
+// bound does not reach is allowed.
+func TestWalkSecretsBound(t *testing.T) {
+	root := walkRepo(t)
+	for i := range 1100 {
+		if err := os.MkdirAll(filepath.Join(root, "wide", strings.Repeat("d", 1+i%7)+strconv.Itoa(i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := command.New(nil)
+	c := walkContext(t, root, false)
+	if d := p.Evaluate("grep -rn TODO wide", root, c); !d.Ask || d.Rule != rule.SecretRead || !strings.Contains(d.Reason, "more than 1024 folders") {
+		t.Errorf("grep -rn TODO wide: allowed %v, %s (%s), want asked past the bound", d.Allowed, d.Rule, d.Reason)
+	}
+	if d := p.Evaluate("grep -rn TODO src", root, c); !d.Allowed {
+		t.Errorf("grep -rn TODO src: %s (%s), want allowed", d.Rule, d.Reason)
 	}
 }
