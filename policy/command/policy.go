@@ -378,7 +378,7 @@ func (p *Policy) judgeScript(pa *pass, script *shell.Script, cwd string) {
 		if !p.expand(cmd, i, cur, c, acc) {
 			break
 		}
-		if cmd.FishArgv != nil && (cmd.Valued != nil || cmd.Read != nil || special(cmd) || len(cmd.Substitutions) > 0) {
+		if cmd.FishArgv != nil && (cmd.Valued != nil || cmd.Read != nil || special(cmd) || len(cmd.Substitutions) > 0 || movesFolder(cmd.Argv[0])) {
 			acc.refuse(rule.ShellSyntax, fmt.Sprintf("fish passes the names a pattern of %s matches in another order than bash, and the command is judged in one order only", cmd.Argv[0]), "name the files instead of a pattern")
 			break
 		}
