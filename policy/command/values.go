@@ -160,6 +160,13 @@ func (v *valueSource) git(args []string) (shell.Value, bool) {
 		return shell.Value{}, false
 	}
 	known := func(s string) (shell.Value, bool) { return shell.Value{Text: s, Cwd: true}, s != "" || h.Detached }
+	if len(args) == 3 && args[0] == "merge-base" && plainRev(args[1]) && plainRev(args[2]) && h.Commit != "" {
+		// A commit's full name, whichever commit it is: judged as HEAD's,
+		// which is one, where no file of that shape stands (nothing when
+		// the two have none in common: a git command without it).
+		n := len(h.Commit)
+		return shell.Value{Text: h.Commit, Cwd: true, Shape: func(s string) bool { return len(s) == n && isHex(s) }}, true
+	}
 	switch strings.Join(args, " ") {
 	case "rev-parse --show-toplevel":
 		return shell.Value{Text: h.Top, Cwd: true}, true
@@ -192,6 +199,30 @@ func (v *valueSource) git(args []string) (shell.Value, bool) {
 		}
 	}
 	return shell.Value{}, false
+}
+
+// plainRev reports a revision word of letters, digits and "/._-~^" that
+// starts with no "-": a branch, a tag, HEAD~2.
+func plainRev(s string) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/._-~^", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHex reports lower-case hexadecimal digits only.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // userName is what whoami (id -un) prints: the name of the user admit
