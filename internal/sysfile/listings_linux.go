@@ -34,9 +34,11 @@ type listing struct {
 const settleTime = 100 * time.Millisecond
 
 // Listings are kept for at most maxListings folders of at most
-// maxListed entries each; past that the map starts again.
+// maxListed entries each; past that the map starts again. A walk's look
+// for secrets lists up to 1,024 folders (policy/command, treeSecrets):
+// such a tree stays kept.
 const (
-	maxListings = 512
+	maxListings = 2048
 	maxListed   = 4096
 )
 
