@@ -208,6 +208,7 @@ var ordinaryTerminalLines = []struct {
 	{line: "echo a; echo b\n"},
 	{line: "CI=true NODE_ENV='test x' printenv CI NODE_ENV"},
 	{line: `for f in a.txt b.txt; do wc -l "$f"; done`, not: []Profile{Fish}},
+	{line: `while IFS= read -r f; do wc -l "$f"; done < <(find d -type f)`, not: []Profile{Fish}},
 	{line: `for f in a b; do echo $f-1; done`, not: []Profile{Fish}},
 	{line: "if test -f a.txt; then echo yes; else echo no; fi", not: []Profile{Fish}},
 	{line: "while false; do echo never; done; echo after", not: []Profile{Fish}},

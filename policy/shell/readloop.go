@@ -85,7 +85,7 @@ names:
 		p.ps.add(classSyntax, "read into a variable that is not a lowercase name (it may be a variable the commands read from their environment)", p.src(call))
 		return true
 	}
-	if joiner == "|" && p.feed >= 0 && !stdinRedirected(p.loopStmt) {
+	if joiner == "|" && p.feed >= 0 && (p.fedBy != nil || !stdinRedirected(p.loopStmt)) {
 		rl.Producer = p.feed
 	}
 	start := len(p.cmds)
@@ -110,6 +110,29 @@ func emptyQuoted(w *syntax.Word) bool {
 		return len(x.Parts) == 0 && !x.Dollar
 	}
 	return false
+}
+
+// fedLoop is the redirection < <(LIST) of s, a while read loop whose only
+// redirection it is, LIST one command or pipeline: the loop reads LIST's
+// output as it would through a pipe. nil otherwise, and in the profiles
+// that read <(...) otherwise (procSubst).
+func (p *Parser) fedLoop(s *syntax.Stmt) *syntax.Redirect {
+	w, ok := s.Cmd.(*syntax.WhileClause)
+	if !ok || w.Until || len(s.Redirs) != 1 || p.strict || !(p.prof == Analyze || p.prof == BashInteractive || p.prof == Zsh) {
+		return nil
+	}
+	r := s.Redirs[0]
+	if r.Op != syntax.RdrIn || r.N != nil && r.N.Value != "0" || r.Word == nil || len(r.Word.Parts) != 1 {
+		return nil
+	}
+	ps, ok := r.Word.Parts[0].(*syntax.ProcSubst)
+	if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) != 1 {
+		return nil
+	}
+	if _, one := lastOfPipe(ps.Stmts[0]).Cmd.(*syntax.CallExpr); !one {
+		return nil
+	}
+	return r
 }
 
 // stdinRedirected reports a statement that opens its standard input
