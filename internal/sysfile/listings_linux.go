@@ -35,10 +35,10 @@ const settleTime = 100 * time.Millisecond
 
 // Listings are kept for at most maxListings folders of at most
 // maxListed entries each; past that the map starts again. A walk's look
-// for secrets lists up to 1,024 folders (policy/command, treeSecrets):
+// for secrets lists up to 2,048 folders (policy/command, treeSecrets):
 // such a tree stays kept.
 const (
-	maxListings = 2048
+	maxListings = 4096
 	maxListed   = 4096
 )
 

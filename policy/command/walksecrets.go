@@ -27,19 +27,22 @@ import (
 // Bounds of the look for secrets under one walked folder: past them
 // the gate cannot tell what the walk reads, and says so.
 const (
-	maxSecretFolders = 1024
-	maxSecretEntries = 50_000
+	maxSecretFolders = 2048
+	maxSecretEntries = 100_000
 )
 
-// filledFolder reports whether a folder called name is one git or a
-// package manager fills (.git, node_modules, site-packages): a key or a
-// certificate in it (a package's test fixtures, certifi's cacert.pem)
-// was put there by an install, not written by the person, and a secret
-// of the person's copied there was read by the line that copied it,
-// which was judged as that read. The walk does not look inside one
-// below the folder it was given.
+// filledFolder reports whether a folder called name is one git, a
+// package manager or a tool's cache fills (.git, node_modules,
+// site-packages, vendor, cargo's target, __pycache__, .gradle): a key or
+// a certificate in it (a package's test fixtures, certifi's cacert.pem)
+// was put there by an install or a build, not written by the person, and
+// a secret of the person's copied there was read by the line that copied
+// it, which was judged as that read. The walk does not look inside one
+// below the folder it was given, and its thousands of folders do not
+// spend the bounds. Build outputs a project's own scripts fill (dist,
+// build) are looked into: they may hold a copied .env.
 func filledFolder(name string) bool {
-	return hasField(".git node_modules site-packages dist-packages", name)
+	return hasField(".git node_modules site-packages dist-packages vendor target __pycache__ .gradle .mypy_cache .pytest_cache .ruff_cache .tox .nox .next .nuxt .turbo .parcel-cache", name)
 }
 
 // treeLook is what a look for secrets under a folder is told of the walk.

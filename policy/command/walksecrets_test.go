@@ -236,14 +236,14 @@ func TestWalkSecretsDeep(t *testing.T) {
 // bound does not reach is allowed.
 func TestWalkSecretsBound(t *testing.T) {
 	root := walkRepo(t)
-	for i := range 1100 {
+	for i := range 2100 {
 		if err := os.MkdirAll(filepath.Join(root, "wide", strings.Repeat("d", 1+i%7)+strconv.Itoa(i)), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p := command.New(nil)
 	c := walkContext(t, root, false)
-	if d := p.Evaluate("grep -rn TODO wide", root, c); !d.Ask || d.Rule != rule.SecretRead || !strings.Contains(d.Reason, "more than 1024 folders") {
+	if d := p.Evaluate("grep -rn TODO wide", root, c); !d.Ask || d.Rule != rule.SecretRead || !strings.Contains(d.Reason, "more than 2048 folders") {
 		t.Errorf("grep -rn TODO wide: allowed %v, %s (%s), want asked past the bound", d.Allowed, d.Rule, d.Reason)
 	}
 	if d := p.Evaluate("grep -rn TODO src", root, c); !d.Allowed {
