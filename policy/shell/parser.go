@@ -69,34 +69,34 @@ type Parser struct {
 	braceWord   *syntax.Word // the word being brace-expanded, if any
 	braceWords  int          // words brace expansion added in this call
 	cmds        []Command
-	argvSlab    []string         // room for the argvs of analyze's line, counted by commandsOf
-	inArgs      bool             // judging a command's arguments, not a redirection
-	globWord    bool             // the last word literal accepted was an option-value glob
-	globs       []int            // argv indexes of such words in the call in progress
-	patWord     string           // the last word literal accepted was this pattern
-	patterns    []Pattern        // the pattern words of the call in progress
-	feed        int              // the command whose output feeds the pipeline's next element, or -1 (readloop.go)
-	loopStmt    *syntax.Stmt     // the statement of the compound command loop is flattening
-	fedBy       *syntax.Redirect // loopStmt's < <(LIST), judged as LIST | loop (fedLoop)
-	loopList    bool             // judging a for loop's words, where a pattern is expanded by Loops
-	expanded    []Span           // the commands of for loops over a pattern (Script.Expanded)
-	zshPatWord  string           // the last word literal accepted is a pattern by zsh's ^ or # alone (zshOperators)
-	zshPats     []Pattern        // such words of the call in progress
-	textPattern bool             // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
-	textRegex   bool             // that pattern is a regular expression (=~)
-	hereWord    bool             // judging a here-string's word: no pathname expansion applies
-	printing    bool             // in an argument of echo or printf, where a plain $NAME is kept
-	params      []string         // the names of the $NAME kept in the call in progress
-	inDouble    bool             // judging the parts of a double-quoted string
-	feeders     [][]string       // the cat commands of literal $(cat <<'EOF') words in the call in progress
-	bound       []binding        // the loop variables in scope, innermost last (loops.go)
-	loopAdded   int              // commands the loops of this call added (loops.go)
-	shellOnly   []string         // constructs only a shell runs (Script.ShellOnly)
-	exported    []string         // NAME=value of the export builtins in scope: the later commands' environment (export.go)
-	known       []knownSub       // the substitutions of the call in progress whose value Values gave (values.go)
-	valued      [][]string       // their commands
-	varyWord    *Varying         // the last word literal accepted holds a value with a Shape
-	varying     []Varying        // such words of the call in progress
+	argvSlab    []string     // room for the argvs of analyze's line, counted by commandsOf
+	inArgs      bool         // judging a command's arguments, not a redirection
+	globWord    bool         // the last word literal accepted was an option-value glob
+	globs       []int        // argv indexes of such words in the call in progress
+	patWord     string       // the last word literal accepted was this pattern
+	patterns    []Pattern    // the pattern words of the call in progress
+	feed        int          // the command whose output feeds the pipeline's next element, or -1 (readloop.go)
+	loopStmt    *syntax.Stmt // the statement of the compound command loop is flattening
+	fedStmt     *syntax.Stmt // the loop statement whose < <(LIST) is judged as LIST | loop (fedLoop)
+	loopList    bool         // judging a for loop's words, where a pattern is expanded by Loops
+	expanded    []Span       // the commands of for loops over a pattern (Script.Expanded)
+	zshPatWord  string       // the last word literal accepted is a pattern by zsh's ^ or # alone (zshOperators)
+	zshPats     []Pattern    // such words of the call in progress
+	textPattern bool         // judging a pattern matched against text ([[ x == *.go ]], case): not a name on disk
+	textRegex   bool         // that pattern is a regular expression (=~)
+	hereWord    bool         // judging a here-string's word: no pathname expansion applies
+	printing    bool         // in an argument of echo or printf, where a plain $NAME is kept
+	params      []string     // the names of the $NAME kept in the call in progress
+	inDouble    bool         // judging the parts of a double-quoted string
+	feeders     [][]string   // the cat commands of literal $(cat <<'EOF') words in the call in progress
+	bound       []binding    // the loop variables in scope, innermost last (loops.go)
+	loopAdded   int          // commands the loops of this call added (loops.go)
+	shellOnly   []string     // constructs only a shell runs (Script.ShellOnly)
+	exported    []string     // NAME=value of the export builtins in scope: the later commands' environment (export.go)
+	known       []knownSub   // the substitutions of the call in progress whose value Values gave (values.go)
+	valued      [][]string   // their commands
+	varyWord    *Varying     // the last word literal accepted holds a value with a Shape
+	varying     []Varying    // such words of the call in progress
 	pieces      []piece
 	val         []byte
 	pat         []byte
@@ -458,7 +458,7 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 			// while read ...; done < <(LIST): judged as LIST | while
 			// read ..., the loop in this shell (no subshell, as bash runs it).
 			joiner = p.procLists([][]*syntax.Stmt{fed.Word.Parts[0].(*syntax.ProcSubst).Stmts}, "process substitution", joiner)
-			p.feed, p.fedBy = len(p.cmds)-1, fed
+			p.feed, p.fedStmt = len(p.cmds)-1, s
 			start = len(p.cmds)
 		}
 		if !p.loop(c, joiner, sub) {
@@ -467,7 +467,10 @@ func (p *Parser) stmt(s *syntax.Stmt, joiner string, sub bool) int {
 		if fed != nil && start < len(p.cmds) {
 			p.cmds[start].Fed = true
 		}
-		p.loopStmt, p.feed, p.fedBy = was, -1, nil
+		if fed != nil {
+			p.feed, p.fedStmt = -1, nil
+		}
+		p.loopStmt = was
 	}
 	for i := start; i < len(p.cmds); i++ {
 		if argv := p.cmds[i].Argv; len(argv) > 0 && (argv[0] == "pushd" || argv[0] == "popd" || argv[0] == "dirs") {

@@ -85,7 +85,7 @@ names:
 		p.ps.add(classSyntax, "read into a variable that is not a lowercase name (it may be a variable the commands read from their environment)", p.src(call))
 		return true
 	}
-	if joiner == "|" && p.feed >= 0 && (p.fedBy != nil || !stdinRedirected(p.loopStmt)) {
+	if joiner == "|" && p.feed >= 0 && (p.fedStmt == p.loopStmt || !stdinRedirected(p.loopStmt)) {
 		rl.Producer = p.feed
 	}
 	start := len(p.cmds)
